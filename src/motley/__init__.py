@@ -1,0 +1,43 @@
+"""motley: the three "Fool" card games (The Fool's Errand, Fool!, Foolery) for play, study and training.
+
+The core API (DESIGN.md)::
+
+    import motley
+    game = motley.load_game("fools_errand")
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+"""
+
+from motley import games as _games  # noqa: F401  (registers the games)
+from motley.core import (
+    TERMINAL,
+    DealError,
+    Game,
+    IllegalMoveError,
+    MotleyError,
+    Observation,
+    OptionError,
+    RecordError,
+    State,
+    load_game,
+    registered_games,
+)
+from motley.core import records
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TERMINAL",
+    "DealError",
+    "Game",
+    "IllegalMoveError",
+    "MotleyError",
+    "Observation",
+    "OptionError",
+    "RecordError",
+    "State",
+    "load_game",
+    "records",
+    "registered_games",
+]

@@ -1,0 +1,268 @@
+"""The Game / State base classes: the core API of DESIGN.md, shared by every game.
+
+A :class:`Game` is a rule set with its options fixed; a :class:`State` is one position of a match in
+that game. Games subclass both and implement the abstract methods; everything the adapters (command
+line, server, bots, simulator, RL environments) use is defined here, so no adapter needs a game's
+internals.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.errors import IllegalMoveError, MotleyError, RecordError
+from motley.core.options import Option, format_game_string, resolve
+
+#: ``current_player()`` of a finished match (the value OpenSpiel uses too).
+TERMINAL = -4
+
+#: An information state: a JSON-able dict (str keys; lists, numbers, strings, bools, None).
+Observation = dict[str, Any]
+
+
+class Game(abc.ABC):
+    """A game with its options fixed.
+
+    Subclasses set ``name``, ``title``, ``options``, ``min_players``/``max_players`` and implement the
+    abstract methods. ``params`` holds every option (validated, defaults filled in) and is what records
+    store. A game with a fixed number of seats declares ``min_players == max_players`` and needs no
+    ``players`` option.
+
+    Raises (constructor):
+        OptionError: for an unknown option or a bad value.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_file: ClassVar[str]
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = resolve(self.name, self.options, params)
+        players = self.params.get("players", self.min_players)
+        self.num_players: int = int(players)
+
+    def __str__(self) -> str:
+        return format_game_string(self.name, self.options, self.params)
+
+    def __repr__(self) -> str:
+        return f"motley.load_game({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.name == other.name and self.params == other.params
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def new_initial_state(self, seed: int | None = None, deal: Mapping[str, Any] | None = None) -> State:
+        """The first position of a match.
+
+        Args:
+            seed: seeds every shuffle of the match; a fresh random seed is drawn (and recorded) when
+                omitted, so every state can be reproduced from its record.
+            deal: an explicit first deal (shape per game, see DESIGN.md); later deals come from the seed.
+        Raises:
+            DealError: for a malformed deal.
+            MotleyError: for a seed that is not a non-negative whole number.
+        """
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise MotleyError(f"seed must be a non-negative whole number; got {seed!r}")
+        return self._new_state(seed, deal)
+
+    @abc.abstractmethod
+    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> State: ...
+
+    @abc.abstractmethod
+    def sample_state(self, observation: Observation, rng: random.Random) -> State:
+        """A full state consistent with ``observation`` (a determinization).
+
+        The hidden cards are dealt at random among the hidden places, respecting everything the
+        observation reveals; ``sample_state(o, rng).observation(o["seat"]) == o``.
+
+        Raises:
+            MotleyError: for an observation of another game or a malformed one.
+        """
+
+    @abc.abstractmethod
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`State.observation_tensor` (float32)."""
+
+    @abc.abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the action space: every action id is in ``range(num_distinct_actions())``."""
+
+    @abc.abstractmethod
+    def _state_from_dict(self, data: Mapping[str, Any]) -> State: ...
+
+    def deserialize_state(self, text: str) -> State:
+        """Inverse of :meth:`State.serialize`.
+
+        Raises:
+            RecordError: for text that is not a serialized state of this game.
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise RecordError(f"serialized state is not valid JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("game") != self.name:
+            raise RecordError(f"serialized state is not a {self.name} state")
+        if data.get("params") != self.params:
+            raise RecordError(f"serialized state has params {data.get('params')!r}, game has {self.params!r}")
+        try:
+            return self._state_from_dict(data["state"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RecordError(f"serialized {self.name} state is broken: {exc!r}") from None
+
+
+class State(abc.ABC):
+    """One position of a match. Mutable: :meth:`apply_action` advances it in place.
+
+    Attributes:
+        game: the :class:`Game` this state belongs to.
+        origin: ``{"seed": int, "deal": dict | None}`` for a state made by ``new_initial_state`` and
+            the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
+    """
+
+    __slots__ = ("game", "origin", "_history")
+
+    def __init__(self, game: Game, origin: dict[str, Any] | None) -> None:
+        self.game = game
+        self.origin = origin
+        self._history: list[int] = []
+
+    # ---- the move interface -------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, ``0 .. num_players-1``, or :data:`TERMINAL`."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted action ids legal for the player to move (empty when terminal)."""
+
+    @abc.abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The move string of ``action`` in this state (notation of rules/README.md)."""
+
+    @abc.abstractmethod
+    def _parse_move(self, text: str) -> int:
+        """The action a move string names, legal or not; raises IllegalMoveError if it names none."""
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action (already checked)."""
+
+    def why_illegal(self, action: int) -> str:
+        """Plain words on why ``action`` is not legal now (games refine this)."""
+        if self.is_terminal():
+            return "the game is over"
+        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+        return f"not a legal move now; legal moves: {legal}"
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action a move string names (case-insensitive).
+
+        Raises:
+            IllegalMoveError: for a malformed or unknown string, or a move not legal now, with the reason.
+        """
+        if not isinstance(text, str):
+            raise IllegalMoveError(text, "a move must be a string")
+        if self.is_terminal():
+            raise IllegalMoveError(text, "the game is over")
+        action = self._parse_move(text)
+        if action not in self.legal_actions():
+            raise IllegalMoveError(text, self.why_illegal(action))
+        return action
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` for the player to move.
+
+        Raises:
+            IllegalMoveError: if it is not legal now; the state is then unchanged.
+        """
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalMoveError(action, "an action must be a whole number")
+        if action not in self.legal_actions():
+            raise IllegalMoveError(action, self.why_illegal(int(action)))
+        self._apply(int(action))
+        self._history.append(int(action))
+
+    def history(self) -> list[int]:
+        """Every action applied since the initial state, in order."""
+        return list(self._history)
+
+    # ---- results ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the match is over."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat match outcome in [-1, 1] (0 for every seat until the end)."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Per-seat game points (running totals in a match)."""
+
+    # ---- information ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """The information state of ``seat``: JSON-able, nothing hidden from that seat."""
+
+    @abc.abstractmethod
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """The information state of ``seat`` as a float32 vector of ``game.observation_tensor_shape()``."""
+
+    def check_seat(self, seat: int) -> None:
+        """Raise MotleyError unless ``seat`` is a seat of this game."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.game.num_players:
+            raise MotleyError(f"seat must be 0..{self.game.num_players - 1}; got {seat!r}")
+
+    # ---- copies and persistence ---------------------------------------------------------------
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def _to_dict(self) -> dict[str, Any]:
+        """Every field of the state as JSON-able data (inverse: ``Game._state_from_dict``)."""
+
+    def serialize(self) -> str:
+        """The whole state as JSON text; ``game.deserialize_state`` restores it exactly."""
+        return json.dumps(
+            {"game": self.game.name, "params": self.game.params, "state": self._to_dict()},
+            separators=(",", ":"),
+        )
+
+    def __str__(self) -> str:
+        return json.dumps(self.observation(self.current_player()) if not self.is_terminal() else self.scores())
+
+
+def sorted_unique(values: Sequence[int]) -> list[int]:
+    """Sorted list of the distinct values (helper for legal-action lists)."""
+    return sorted(set(values))
+
+
+def load_json_object(text: str, what: str) -> dict[str, Any]:
+    """Parse ``text`` as a JSON object.
+
+    Raises:
+        RecordError: naming ``what`` when it is not valid JSON or not an object.
+    """
+    try:
+        data = json.loads(text)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"{what} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{what} must be a JSON object")
+    return data

@@ -1,0 +1,172 @@
+"""Game options (parameters): declaration, validation and the ``name(key=value,...)`` string form.
+
+A game declares its options as a tuple of :class:`Option`. Values arrive either as Python values
+(``load_game("fool", players=5)``) or as strings (``load_game("fool(players=5)")``, the command line);
+both go through :meth:`Option.parse`, so they are validated the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from motley.core.errors import OptionError
+
+Converter = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named game option.
+
+    Attributes:
+        name: the key, as used in ``load_game`` and records.
+        default: the value when not given (the rules' default).
+        doc: one line for help texts, with the rule id it implements.
+        choices: allowed values, when the option is an enumeration.
+        kind: ``"str"``, ``"int"``, ``"bool"`` or ``"json"`` (a JSON value, e.g. a table).
+        minimum / maximum: bounds for ``"int"`` options (inclusive).
+        check: extra validation, called with the converted value; raises :class:`OptionError`.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: Sequence[Any] = ()
+    kind: str = "str"
+    minimum: int | None = None
+    maximum: int | None = None
+    check: Converter | None = field(default=None, compare=False)
+
+    def parse(self, value: Any) -> Any:
+        """Convert and validate ``value`` (a Python value or its string form).
+
+        Raises:
+            OptionError: naming the option, the value and what is allowed.
+        """
+        converted = self._convert(value)
+        if self.choices and converted not in self.choices:
+            allowed = ", ".join(_format(c) for c in self.choices)
+            raise OptionError(f"option {self.name!r} must be one of {allowed}; got {value!r}")
+        if self.kind == "int":
+            if self.minimum is not None and converted < self.minimum:
+                raise OptionError(f"option {self.name!r} must be at least {self.minimum}; got {value!r}")
+            if self.maximum is not None and converted > self.maximum:
+                raise OptionError(f"option {self.name!r} must be at most {self.maximum}; got {value!r}")
+        if self.check is not None:
+            converted = self.check(converted)
+        return converted
+
+    def _convert(self, value: Any) -> Any:
+        if self.kind == "int":
+            if isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} takes a whole number; got {value!r}")
+            if isinstance(value, int):
+                return value
+            try:
+                return int(str(value).strip())
+            except ValueError:
+                raise OptionError(f"option {self.name!r} takes a whole number; got {value!r}") from None
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("true", "1", "yes", "on"):
+                return True
+            if text in ("false", "0", "no", "off"):
+                return False
+            raise OptionError(f"option {self.name!r} takes true or false; got {value!r}")
+        if self.kind == "json":
+            if isinstance(value, str):
+                try:
+                    return json.loads(value)
+                except json.JSONDecodeError as exc:
+                    raise OptionError(f"option {self.name!r} is not valid JSON: {exc}") from None
+            return value
+        if not isinstance(value, str):
+            raise OptionError(f"option {self.name!r} takes a word; got {value!r}")
+        word = value.strip()
+        for choice in self.choices:  # choices match case-insensitively, the canonical spelling is kept
+            if isinstance(choice, str) and choice.lower() == word.lower():
+                return choice
+        return word
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"))
+
+
+def resolve(game: str, options: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate ``given`` against ``options`` and fill in the defaults.
+
+    Returns:
+        A new dict with every option of the game, in declaration order.
+    Raises:
+        OptionError: for an unknown name (listing the known ones) or a bad value.
+    """
+    known = {o.name: o for o in options}
+    for key in given:
+        if key not in known:
+            raise OptionError(f"unknown option {key!r} for {game}; known options: {', '.join(known)}")
+    return {o.name: (o.parse(given[o.name]) if o.name in given else o.default) for o in options}
+
+
+def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``"foolery(players=5,trump_variation=true)"`` into its name and raw option strings.
+
+    JSON values may contain commas and parentheses (``deck_table={...}``); brackets and quotes are
+    balanced before splitting.
+
+    Raises:
+        OptionError: for an unbalanced string or an item without ``=``.
+    """
+    text = text.strip()
+    if "(" not in text:
+        return text.lower(), {}
+    if not text.endswith(")"):
+        raise OptionError(f"game string {text!r} must end with ')'")
+    name, inner = text[: text.index("(")].strip().lower(), text[text.index("(") + 1 : -1]
+    items: dict[str, str] = {}
+    for part in _split_top_level(inner, text):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise OptionError(f"option {part.strip()!r} in {text!r} has no '=value'")
+        key, value = part.split("=", 1)
+        items[key.strip()] = value.strip()
+    return name, items
+
+
+def _split_top_level(inner: str, whole: str) -> list[str]:
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(inner):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                raise OptionError(f"unbalanced brackets in game string {whole!r}")
+        elif ch == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    if depth or quote:
+        raise OptionError(f"unbalanced brackets or quotes in game string {whole!r}")
+    parts.append(inner[start:])
+    return parts
+
+
+def format_game_string(name: str, options: Sequence[Option], params: Mapping[str, Any]) -> str:
+    """The string form of a game: only the options that differ from their defaults are listed."""
+    changed = [f"{o.name}={_format(params[o.name])}" for o in options if params[o.name] != o.default]
+    return f"{name}({','.join(changed)})" if changed else name

@@ -1,0 +1,511 @@
+"""The Fool's Errand: two players, one shared scale, and a Joker each (rules/fools-errand.md).
+
+Play is automatic except for the Joker (FE-R2): each player draws the top card of their own deck and
+plays it at once. The engine runs those plays itself and stops only at a decision:
+
+* ``draw`` / ``play joker`` -- at the start of a turn, when the player's Joker is set aside (FE-R8);
+* ``play joker`` / ``keep joker`` -- right after drawing the Joker with another card behind it (FE-R8).
+
+Forced Joker plays (FE-D6) happen automatically. Every play is logged with its announcement (FE-R9), so
+the log is the public history of the match.
+
+State layout (compact, for speed): cards are ints, 0..51 = ``suit * 13 + rank`` (rank 0 = Ace .. 12 =
+King, suits C D H S), 52 and 53 the Jokers of seat 0 and seat 1. Decks are lists with the top card at
+the *end*. The scale ``s`` is kept from seat 0's (A's) point of view (FE-R3).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.cards import cards_from_codes, check_no_duplicates
+from motley.core.errors import DealError, IllegalMoveError, MotleyError
+from motley.core.game import TERMINAL, Game, Observation, State
+from motley.core.options import Option
+from motley.core.registry import register_game
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("C", "D", "H", "S")
+JOKER_A, JOKER_B = 52, 53
+CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK", "JK")
+CODE_INDEX = {code: i for i, code in enumerate(CODES[:52])}
+#: Value a card tips the scale by (FE-R4); an Ace's 1 may become 11 at play time.
+PLAY_VALUE: tuple[int, ...] = tuple(min(r + 1, 10) for _ in SUITS for r in range(13))
+#: Points a card is worth in a score pile (FE-R10: Ace 1, number cards face value, J/Q/K 10).
+POINTS: tuple[int, ...] = PLAY_VALUE
+IS_ACE: tuple[bool, ...] = tuple(r == 0 for _ in SUITS for r in range(13))
+TOTAL_POINTS = sum(POINTS)  # 340 (FE-R10)
+DECK_SIZE = 27
+
+DRAW, PLAY_JOKER, KEEP_JOKER = 0, 1, 2
+MOVES = ("draw", "play joker", "keep joker")
+_MOVE_WORDS = {"draw": DRAW, "play joker": PLAY_JOKER, "joker": PLAY_JOKER, "play": PLAY_JOKER,
+               "keep joker": KEEP_JOKER, "keep": KEEP_JOKER, "set aside": KEEP_JOKER}
+
+# Where a seat's Joker is.
+IN_DECK, SET_ASIDE, DRAWN = 0, 1, 2
+JOKER_PLACES = ("deck", "set_aside", "drawn")
+
+# Log events: (kind, seat, card or -1, value, scale announced by that seat / points scooped).
+Event = tuple[str, int, int, int, int]
+
+OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
+
+
+def _card_points(cards: list[int]) -> int:
+    return sum(POINTS[c] for c in cards)
+
+
+@register_game
+class FoolsErrand(Game):
+    """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D11), two seats: 0 = A, 1 = B.
+
+    Options (CONFIG rulings): ``opening_tie`` (FE-D1), ``after_scoop`` (FE-D2), ``reveal_joker`` (FE-D3),
+    ``end_when`` (FE-D7), ``unclaimed_at_end`` (FE-D8), ``tie_break`` (FE-D9).
+    """
+
+    name = "fools_errand"
+    title = "The Fool's Errand"
+    rules_file = "fools-errand.md"
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("players", 2, "number of players (always 2)", kind="int", minimum=2, maximum=2),
+        Option("opening_tie", "reveal_again", "opening reveal at 0: reveal again, or leave at 0 with A first (FE-D1)",
+               choices=("reveal_again", "leave_at_zero_A_first")),
+        Option("after_scoop", "alternate", "after a scoop: strict alternation, or a new simultaneous reveal (FE-D2)",
+               choices=("alternate", "simultaneous_reveal")),
+        Option("reveal_joker", "set_aside", "a Joker drawn in a simultaneous reveal is set aside, or played (FE-D3)",
+               choices=("set_aside", "play")),
+        Option("end_when", "both_decks_joker_only", "end when both decks, or either deck, hold only the Joker (FE-D7)",
+               choices=("both_decks_joker_only", "either_deck_joker_only")),
+        Option("unclaimed_at_end", "discard", "cards in play at the end: discarded, or to the player ahead (FE-D8)",
+               choices=("discard", "to_player_ahead")),
+        Option("tie_break", "draw", "equal final points (FE-D9)", choices=("draw",)),
+    )
+
+    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolsErrandState:
+        rng = random.Random(seed)
+        if deal is None:
+            cards = list(range(52))
+            rng.shuffle(cards)
+            decks = [cards[:26], cards[26:]]  # FE-R1: split in half
+            for seat, deck in enumerate(decks):  # each player shuffles their Joker in
+                deck.insert(rng.randrange(len(deck) + 1), JOKER_A + seat)
+        else:
+            decks = _decks_from_deal(deal)
+        state = FoolsErrandState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)})
+        state.rng = rng
+        state.decks = decks
+        state.reveal()
+        state.run()
+        return state
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return (OBSERVATION_SIZE,)
+
+    def num_distinct_actions(self) -> int:
+        return len(MOVES)
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> FoolsErrandState:
+        """A world consistent with ``observation``: the unseen cards dealt at random into the two decks.
+
+        Every card not yet played is unseen by both players (decks are face down, FE-R1), so the unseen
+        cards are shuffled and split by the public deck sizes; a Joker still in its deck goes to a random
+        place in it (FE-D4).
+
+        Raises:
+            MotleyError: for an observation of another game or with inconsistent counts.
+        """
+        if observation.get("game") != self.name:
+            raise MotleyError(f"not a {self.name} observation")
+        state = _public_state(self, observation)
+        seen = {c for q in range(2) for c in state.piles[q]} | {t >> 6 for t in state.table}
+        seen |= set(state.unclaimed)
+        unseen = [c for c in range(52) if c not in seen]
+        rng.shuffle(unseen)
+        counts = [observation["deck_sizes"][q] - (state.joker[q] == IN_DECK) for q in range(2)]
+        if counts[0] + counts[1] != len(unseen) or min(counts) < 0:
+            raise MotleyError("observation deck sizes do not match the unseen cards")
+        decks = [unseen[: counts[0]], unseen[counts[0]:]]
+        for q in range(2):
+            if state.joker[q] == IN_DECK:
+                decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
+        state.decks = decks
+        state.rng = random.Random(rng.getrandbits(64))
+        return state
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
+        state = _public_state(self, data["observation"])
+        state.origin = data["origin"]
+        state.decks = [[int(c) for c in data["decks"][q]] for q in range(2)]
+        version, internal, gauss = data["rng"]
+        state.rng = random.Random()
+        state.rng.setstate((version, tuple(internal), gauss))
+        return state
+
+
+def _deal_to_json(deal: Mapping[str, Any]) -> dict[str, Any]:
+    return {"decks": [[str(c).upper() for c in deck] for deck in deal["decks"]]}
+
+
+def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[int]]:
+    """Internal decks (top card last) from ``{"decks": [[27 codes, top first], [27 codes]]}``.
+
+    Raises:
+        DealError: wrong shape, wrong card count, unknown code, a deck without exactly one Joker, or a
+            duplicate card.
+    """
+    if not isinstance(deal, Mapping) or set(deal) != {"decks"}:
+        raise DealError('a fools_errand deal is {"decks": [[27 codes], [27 codes]]}')
+    raw = deal["decks"]
+    if not isinstance(raw, (list, tuple)) or len(raw) != 2:
+        raise DealError("a fools_errand deal has exactly 2 decks")
+    decks = []
+    index = {**CODE_INDEX, "JK": -1}
+    for seat, codes in enumerate(raw):
+        what = f"deck of seat {seat}"
+        cards = cards_from_codes(codes, index, what)
+        if len(cards) != DECK_SIZE:
+            raise DealError(f"{what} has {len(cards)} cards; each deck has {DECK_SIZE} (26 + a Joker, FE-R1)")
+        if cards.count(-1) != 1:
+            raise DealError(f"{what} must hold exactly one Joker (JK); it holds {cards.count(-1)}")
+        decks.append([JOKER_A + seat if c == -1 else c for c in reversed(cards)])
+    check_no_duplicates(decks[0] + decks[1], CODES, "the deal", allow=(JOKER_A, JOKER_B))
+    return decks
+
+
+def _public_state(game: FoolsErrand, obs: Mapping[str, Any]) -> FoolsErrandState:
+    """A state holding every public field of an observation (decks left empty)."""
+    state = FoolsErrandState(game, None)
+    state.s = int(obs["scale"])
+    state.table = [CODE_INDEX[e["card"]] | (e["seat"] << 6) for e in obs["in_play"]]
+    state.piles = [[CODE_INDEX[c] for c in obs["piles"][q]] for q in range(2)]
+    state.unclaimed = [CODE_INDEX[c] for c in obs["unclaimed"]]
+    state.joker = [JOKER_PLACES.index(place) for place in obs["jokers"]]
+    state.to_move = int(obs["current_player"])
+    state.log = [(e["event"], e["seat"], -1 if e["card"] is None else _code_to_card(e["card"], e["seat"]),
+                  e["value"], e["scale"]) for e in obs["log"]]
+    state._history = [int(a) for a in obs["actions"]]
+    return state
+
+
+def _code_to_card(code: str, seat: int) -> int:
+    return JOKER_A + seat if code == "JK" else CODE_INDEX[code]
+
+
+class FoolsErrandState(State):
+    """A position of The Fool's Errand. See the module docstring for the layout."""
+
+    __slots__ = ("decks", "s", "table", "piles", "unclaimed", "joker", "to_move", "log", "rng")
+
+    def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None) -> None:
+        super().__init__(game, origin)
+        self.decks: list[list[int]] = [[], []]
+        self.s = 0
+        self.table: list[int] = []  # cards in play, each ``card | seat << 6``, in play order
+        self.piles: list[list[int]] = [[], []]
+        self.unclaimed: list[int] = []
+        self.joker = [IN_DECK, IN_DECK]
+        self.to_move = 0
+        self.log: list[Event] = []
+        self.rng = random.Random(0)
+
+    # ---- automatic play --------------------------------------------------------------------
+    def reveal(self) -> None:
+        """Simultaneous reveal (FE-R5) with its rulings FE-D1 and FE-D3; sets the player to move."""
+        params = self.game.params
+        while True:
+            before = self.s
+            shown: list[int] = []
+            for q in (0, 1):
+                card = self._reveal_card(q)
+                if card >= 0:
+                    shown.append(card | q << 6)
+            jokers = [t for t in shown if (t & 63) >= JOKER_A]
+            if len(jokers) == 2:  # FE-D3 "play": two Jokers -> both return, reveal again
+                self.log.append(("reveal", 0, JOKER_A, 0, 0))
+                self.log.append(("reveal", 1, JOKER_B, 0, 0))
+                self._return_jokers()
+                continue
+            for t in shown:
+                card, q = t & 63, t >> 6
+                if card < JOKER_A:
+                    value = PLAY_VALUE[card]  # FE-D11: an Ace at a simultaneous reveal counts 1
+                    self.s += value if q == 0 else -value
+                    self.table.append(t)
+            for t in shown:
+                q = t >> 6
+                self.log.append(("reveal", q, t & 63, 0 if t & 63 >= JOKER_A else PLAY_VALUE[t & 63],
+                                 self.s if q == 0 else -self.s))
+            if jokers:  # FE-D3 "play": the Joker sets the scale to 0 and its player scoops
+                self._joker_to_zero(jokers[0] >> 6)
+                if self._ended():
+                    return self._finish()
+                if params["after_scoop"] == "alternate":
+                    self.to_move = 1 - (jokers[0] >> 6)
+                    return None
+                continue
+            if self._ended():
+                return self._finish()
+            if self.s == 0:
+                if params["opening_tie"] == "reveal_again" and self.s == before == 0 and shown:
+                    continue  # FE-D1: nobody scoops, the cards stay in play
+                self.to_move = 0
+                return None
+            self.to_move = 1 if self.s > 0 else 0  # FE-R6: the trailing player plays first
+            return None
+
+    def _reveal_card(self, q: int) -> int:
+        """The card seat ``q`` reveals, or -1 when its deck has no card to show."""
+        deck = self.decks[q]
+        if not deck:
+            return -1
+        card = deck.pop()
+        if card >= JOKER_A:
+            if self.game.params["reveal_joker"] == "play":
+                self.joker[q] = DRAWN
+                return card
+            self.joker[q] = SET_ASIDE  # FE-D3: set aside face up, reveal the next card instead
+            self.log.append(("set_aside", q, card, 0, 0))
+            return deck.pop() if deck else -1
+        return card
+
+    def run(self) -> None:
+        """Play the automatic steps (draws, forced Jokers) until a decision or the end."""
+        while self.to_move != TERMINAL:
+            p = self.to_move
+            deck = self.decks[p]
+            place = self.joker[p]
+            if place == SET_ASIDE:
+                if deck:
+                    return  # decision: draw, or play the kept Joker
+                self._play_joker(p)  # FE-D6: nothing left to draw
+            elif place == DRAWN:
+                return
+            else:
+                card = deck.pop()
+                if card >= JOKER_A:
+                    self.joker[p] = DRAWN
+                    if deck:
+                        return  # decision: play the Joker now, or keep it
+                    self._play_joker(p)  # FE-D6: only the Joker was left
+                else:
+                    self._play_card(p, card)
+
+    def _play_card(self, p: int, card: int) -> None:
+        """FE-R3, FE-R4: tip the scale by the card's value; FE-R7: scoop at exactly 0."""
+        s = self.s
+        value = PLAY_VALUE[card]
+        if IS_ACE[card] and (s <= -11 if p == 0 else s >= 11):
+            value = 11  # FE-R4: the trailing player's Ace counts 11 when the gap is at least 11
+        s = s + value if p == 0 else s - value
+        self.s = s
+        self.table.append(card | p << 6)
+        self.log.append(("play", p, card, value, s if p == 0 else -s))
+        if s == 0:
+            self._scoop(p)
+        self._after_play(p, s == 0)
+
+    def _play_joker(self, p: int) -> None:
+        """FE-R8: the Joker sets the scale to 0, its player scoops (FE-D10 on an empty table)."""
+        self.log.append(("play", p, JOKER_A + p, 0, 0))
+        self._joker_to_zero(p)
+        self._after_play(p, True)
+
+    def _joker_to_zero(self, p: int) -> None:
+        self.joker[p] = DRAWN
+        self.s = 0
+        self._scoop(p)
+        self._return_jokers()
+
+    def _scoop(self, p: int) -> None:
+        cards = [t & 63 for t in self.table]
+        self.piles[p].extend(cards)
+        self.table.clear()
+        self.log.append(("scoop", p, -1, len(cards), _card_points(cards)))
+
+    def _return_jokers(self) -> None:
+        """FE-R8, FE-D4, FE-D5: every Joker outside a deck goes back into its owner's deck, at random."""
+        for q in (0, 1):
+            if self.joker[q] != IN_DECK:
+                deck = self.decks[q]
+                deck.insert(self.rng.randrange(len(deck) + 1), JOKER_A + q)
+                self.joker[q] = IN_DECK
+                self.log.append(("joker_back", q, JOKER_A + q, 0, 0))
+
+    def _after_play(self, p: int, scooped: bool) -> None:
+        if self._ended():
+            self._finish()
+        elif scooped and self.game.params["after_scoop"] == "simultaneous_reveal":
+            self.reveal()  # FE-D2 option
+        else:
+            self.to_move = 1 - p  # FE-R6, FE-D2: strict alternation
+
+    def _ended(self) -> bool:
+        """FE-D7: does a deck (both, or either) hold no card but its Joker?"""
+        a = len(self.decks[0]) - (self.joker[0] == IN_DECK)
+        b = len(self.decks[1]) - (self.joker[1] == IN_DECK)
+        if self.game.params["end_when"] == "both_decks_joker_only":
+            return a == 0 and b == 0
+        return a == 0 or b == 0
+
+    def _finish(self) -> None:
+        """FE-D8: cards still in play are discarded, or go to the player the scale tips toward."""
+        cards = [t & 63 for t in self.table]
+        self.table.clear()
+        if self.game.params["unclaimed_at_end"] == "to_player_ahead" and self.s != 0:
+            ahead = 0 if self.s > 0 else 1
+            self.piles[ahead].extend(cards)
+            self.log.append(("scoop", ahead, -1, len(cards), _card_points(cards)))
+        else:
+            self.unclaimed.extend(cards)
+        self.to_move = TERMINAL
+        self.log.append(("end", -1, -1, 0, 0))
+
+    # ---- the move interface ------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.to_move
+
+    def legal_actions(self) -> list[int]:
+        if self.to_move == TERMINAL:
+            return []
+        if self.joker[self.to_move] == SET_ASIDE:
+            return [DRAW, PLAY_JOKER]
+        return [PLAY_JOKER, KEEP_JOKER]
+
+    def action_to_string(self, action: int) -> str:
+        if not 0 <= action < len(MOVES):
+            raise IllegalMoveError(action, f"unknown action id; actions are 0..{len(MOVES) - 1}")
+        return MOVES[action]
+
+    def _parse_move(self, text: str) -> int:
+        action = _MOVE_WORDS.get(" ".join(text.lower().split()))
+        if action is None:
+            raise IllegalMoveError(text, "unknown move; the moves are 'draw', 'play joker' and 'keep joker'")
+        return action
+
+    def why_illegal(self, action: int) -> str:
+        if self.to_move == TERMINAL:
+            return "the game is over"
+        if not 0 <= action < len(MOVES):
+            return f"unknown action id; actions are 0..{len(MOVES) - 1}"
+        if self.joker[self.to_move] == SET_ASIDE:
+            return "you have not drawn your Joker: draw, or play your set-aside Joker"
+        return "you have just drawn your Joker: play it or keep it (set it aside), no other move"
+
+    def _apply(self, action: int) -> None:
+        p = self.to_move
+        if action == PLAY_JOKER:
+            self._play_joker(p)
+        else:
+            if action == KEEP_JOKER:  # FE-R8: set aside face up, then draw and play another card
+                self.joker[p] = SET_ASIDE
+                self.log.append(("set_aside", p, JOKER_A + p, 0, 0))
+            self._play_card(p, self.decks[p].pop())
+        self.run()
+
+    # ---- results -----------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def scores(self) -> list[int]:
+        """Points in each score pile (FE-R10); ``scores()[0] + scores()[1] + unclaimed == 340`` (FE-T10)."""
+        return [_card_points(self.piles[0]), _card_points(self.piles[1])]
+
+    def returns(self) -> list[float]:
+        """+1 for the player with more points, -1 for the other, 0 each for equal points (FE-D9)."""
+        if self.to_move != TERMINAL:
+            return [0.0, 0.0]
+        a, b = self.scores()
+        if a == b:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if a > b else [-1.0, 1.0]
+
+    # ---- information -------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        """The information state of ``seat`` (FE-R9 announcements in the log).
+
+        Everything but the order and split of the decks is public: cards are played face up, scooped
+        cards were seen, set-aside Jokers lie face up. Keys: ``game``, ``seat``, ``current_player``,
+        ``phase`` (``"turn"``, ``"joker_drawn"``, ``"over"``), ``scale`` (seat 0's view),
+        ``scale_for_you``, ``in_play`` (``[{"seat", "card"}]`` in order), ``piles`` (codes per seat),
+        ``pile_points``, ``unclaimed``, ``deck_sizes``, ``jokers`` (``"deck"``, ``"set_aside"`` or
+        ``"drawn"`` per seat), ``log`` (events ``{"event", "seat", "card", "value", "scale"}``),
+        ``actions`` (decision history), ``terminal``, ``returns``.
+        """
+        self.check_seat(seat)
+        to_move = self.to_move
+        phase = "over" if to_move == TERMINAL else ("turn" if self.joker[to_move] == SET_ASIDE else "joker_drawn")
+        return {
+            "game": self.game.name,
+            "seat": seat,
+            "current_player": to_move,
+            "phase": phase,
+            "scale": self.s,
+            "scale_for_you": self.s if seat == 0 else -self.s,
+            "in_play": [{"seat": t >> 6, "card": CODES[t & 63]} for t in self.table],
+            "piles": [[CODES[c] for c in self.piles[q]] for q in range(2)],
+            "pile_points": self.scores(),
+            "unclaimed": [CODES[c] for c in self.unclaimed],
+            "deck_sizes": [len(self.decks[0]), len(self.decks[1])],
+            "jokers": [JOKER_PLACES[place] for place in self.joker],
+            "log": [{"event": k, "seat": q, "card": None if c < 0 else CODES[c], "value": v, "scale": a}
+                    for k, q, c, v, a in self.log],
+            "actions": list(self._history),
+            "terminal": to_move == TERMINAL,
+            "returns": self.returns(),
+        }
+
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """float32 vector of length 274, from ``seat``'s point of view ("me" first, then the opponent).
+
+        Layout: [0] scale for me / 50 (clipped to [-1, 1]); [1:261] per card (52, id order) a one-hot of
+        its public place: in play by me, in play by opponent, my pile, opponent's pile, unclaimed (all
+        zero = unseen); [261:263] deck sizes / 27 (me, opponent); [263:269] Joker place one-hot
+        (deck, set aside, drawn) for me then opponent; [269:272] phase one-hot (my turn decision,
+        my drawn-Joker decision, game over); [272:274] pile points / 340 (me, opponent).
+        """
+        self.check_seat(seat)
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        me = seat
+        out[0] = max(-1.0, min(1.0, (self.s if me == 0 else -self.s) / 50.0))
+        for t in self.table:
+            out[1 + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
+        for q in range(2):
+            for c in self.piles[q]:
+                out[1 + c * 5 + (2 if q == me else 3)] = 1.0
+        for c in self.unclaimed:
+            out[1 + c * 5 + 4] = 1.0
+        for i, q in enumerate((me, 1 - me)):
+            out[261 + i] = len(self.decks[q]) / DECK_SIZE
+            out[263 + 3 * i + self.joker[q]] = 1.0
+        if self.to_move == TERMINAL:
+            out[271] = 1.0
+        elif self.to_move == me:
+            out[269 if self.joker[me] == SET_ASIDE else 270] = 1.0
+        points = self.scores()
+        out[272], out[273] = points[me] / TOTAL_POINTS, points[1 - me] / TOTAL_POINTS
+        return out
+
+    # ---- copies and persistence --------------------------------------------------------------
+    def clone(self) -> FoolsErrandState:
+        new = FoolsErrandState.__new__(FoolsErrandState)
+        new.game, new.origin, new._history = self.game, self.origin, list(self._history)
+        new.decks = [list(self.decks[0]), list(self.decks[1])]
+        new.s, new.table, new.unclaimed = self.s, list(self.table), list(self.unclaimed)
+        new.piles = [list(self.piles[0]), list(self.piles[1])]
+        new.joker, new.to_move, new.log = list(self.joker), self.to_move, list(self.log)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+    def _to_dict(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {"observation": self.observation(0), "origin": self.origin, "decks": self.decks,
+                "rng": [version, list(internal), gauss]}
