@@ -1,0 +1,98 @@
+"""The Bot protocol (DESIGN.md, Bots) and the bot registry.
+
+A bot sees only what a player sees: ``act`` receives the seat's observation and the legal action ids,
+never the State. Heuristic bots are per game and register themselves with :func:`register_heuristic`.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from motley.core import Game, MotleyError, Observation
+from motley.core.options import parse_game_string
+
+
+class Bot(abc.ABC):
+    """A player program.
+
+    Attributes:
+        game: the game it plays (for ``sample_state``, option values and move notation).
+        name: a short label ("random", "heuristic", ...), used in tables and reports.
+    """
+
+    name = "bot"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abc.abstractmethod
+    def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
+        """The action to play: one of ``legal_actions`` (non-empty, sorted).
+
+        Args:
+            observation: ``state.observation(seat)`` of the seat to move.
+            legal_actions: ``state.legal_actions()``.
+            rng: the only source of randomness a bot may use, so games are reproducible.
+        """
+
+    def explain(self) -> list[dict[str, Any]] | None:
+        """For the last decision, each move considered with its figures (search bots); None otherwise."""
+        return None
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+
+BotFactory = Callable[..., Bot]
+_HEURISTICS: dict[str, type[Bot]] = {}
+_KINDS: dict[str, BotFactory] = {"random": RandomBot}
+
+
+def register_heuristic(game_name: str) -> Callable[[type[Bot]], type[Bot]]:
+    """Class decorator: the ``heuristic`` bot of ``game_name``."""
+
+    def wrap(cls: type[Bot]) -> type[Bot]:
+        _HEURISTICS[game_name] = cls
+        return cls
+
+    return wrap
+
+
+def register_bot_kind(kind: str, factory: BotFactory) -> None:
+    """Make ``make_bot(kind, ...)`` build bots with ``factory(game, **options)``."""
+    _KINDS[kind] = factory
+
+
+def bot_kinds() -> list[str]:
+    """Every bot kind ``make_bot`` accepts."""
+    return [*_KINDS, "heuristic"]
+
+
+def make_bot(spec: str, game: Game) -> Bot:
+    """A bot from its spec: ``"random"``, ``"heuristic"``, or ``"kind(key=value,...)"``.
+
+    Raises:
+        MotleyError: for an unknown kind, a game without a heuristic, or bad options.
+    """
+    kind, raw = parse_game_string(spec)
+    if kind == "heuristic":
+        if game.name not in _HEURISTICS:
+            raise MotleyError(f"no heuristic bot for {game.name}")
+        factory: BotFactory = _HEURISTICS[game.name]
+    elif kind in _KINDS:
+        factory = _KINDS[kind]
+    else:
+        raise MotleyError(f"unknown bot {kind!r}; known bots: {', '.join(bot_kinds())}")
+    try:
+        return factory(game, **raw)
+    except TypeError as exc:
+        raise MotleyError(f"bad options for bot {spec!r}: {exc}") from None
