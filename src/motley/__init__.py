@@ -21,9 +21,9 @@ from motley.core import (
     RecordError,
     State,
     load_game,
+    records,
     registered_games,
 )
-from motley.core import records
 
 __version__ = "0.1.0"
 

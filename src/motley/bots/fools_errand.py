@@ -25,7 +25,8 @@ DENIAL_BONUS = 6
 
 
 def _non_joker_left(observation: Observation, seat: int) -> int:
-    return int(observation["deck_sizes"][seat]) - (observation["jokers"][seat] == "deck")
+    in_deck = int(observation["jokers"][seat] == "deck")
+    return int(observation["deck_sizes"][seat]) - in_deck
 
 
 def _hit_chance(observation: Observation) -> float:

@@ -134,7 +134,7 @@ class State(abc.ABC):
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
     """
 
-    __slots__ = ("game", "origin", "_history")
+    __slots__ = ("_history", "game", "origin")
 
     def __init__(self, game: Game, origin: dict[str, Any] | None) -> None:
         self.game = game

@@ -67,6 +67,8 @@ def load(text: str) -> State:
         raise RecordError(f"record does not start a game: {exc}") from None
     for number, entry in enumerate(data["moves"], start=1):
         move = entry.get("move") if isinstance(entry, dict) else entry
+        if not isinstance(move, str):
+            raise RecordError(f"move {number} must be a move string; got {move!r}")
         seat = entry.get("seat") if isinstance(entry, dict) else None
         if seat is not None and seat != state.current_player():
             raise RecordError(f"move {number} ({move!r}) is recorded for seat {seat}, "

@@ -125,7 +125,7 @@ class FoolsErrand(Game):
         if observation.get("game") != self.name:
             raise MotleyError(f"not a {self.name} observation")
         state = _public_state(self, observation)
-        seen = {c for q in range(2) for c in state.piles[q]} | {t >> 6 for t in state.table}
+        seen = {c for q in range(2) for c in state.piles[q]} | {t & 63 for t in state.table}
         seen |= set(state.unclaimed)
         unseen = [c for c in range(52) if c not in seen]
         rng.shuffle(unseen)
@@ -202,7 +202,7 @@ def _code_to_card(code: str, seat: int) -> int:
 class FoolsErrandState(State):
     """A position of The Fool's Errand. See the module docstring for the layout."""
 
-    __slots__ = ("decks", "s", "table", "piles", "unclaimed", "joker", "to_move", "log", "rng")
+    __slots__ = ("decks", "joker", "log", "piles", "rng", "s", "table", "to_move", "unclaimed")
 
     def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None) -> None:
         super().__init__(game, origin)

@@ -1,0 +1,68 @@
+"""Terminal view of The Fool's Errand: the scale, the cards in play, piles, decks and Jokers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from motley.core import Observation
+
+SUIT_STYLE = {"C": "white", "S": "white", "D": "red", "H": "red"}
+NAMES = ("A", "B")
+
+
+def card(code: str | None) -> str:
+    """Rich markup of one card code (red for hearts and diamonds, magenta for the Joker)."""
+    if code is None:
+        return ""
+    if code == "JK":
+        return "[bold magenta]JK[/]"
+    return f"[bold {SUIT_STYLE[code[-1]]}]{code}[/]"
+
+
+def scale_bar(scale_for_you: int, width: int = 20) -> str:
+    """A text scale: ``|`` is 0, the marker shows which way it tips (right = toward you)."""
+    pos = max(-width, min(width, scale_for_you))
+    left = ["·"] * width
+    right = ["·"] * width
+    if pos < 0:
+        left[width + pos] = "◆"
+    elif pos > 0:
+        right[pos - 1] = "◆"
+    return f"them {''.join(left)}|{''.join(right)} you"
+
+
+def event_line(event: dict[str, object], seat: int) -> str:
+    """One log event (FE-R9 announcements) as a line of text."""
+    who = "You" if event["seat"] == seat else "Opponent"
+    kind = event["event"]
+    code = event["card"] if isinstance(event["card"], str) else None
+    if kind in ("play", "reveal"):
+        verb = "reveal" if kind == "reveal" else "play"
+        verb = verb if who == "You" else verb + "s"
+        value = f" (value {event['value']})" if code != "JK" else " (scale to 0)"
+        return f"{who} {verb} {card(code)}{value}, announcing [bold]{event['scale']}[/]"
+    if kind == "scoop":
+        return f"[green]{who} scoop{'' if who == 'You' else 's'} {event['value']} cards worth {event['scale']}[/]"
+    if kind == "set_aside":
+        return f"{who} set{'' if who == 'You' else 's'} a Joker aside, face up"
+    if kind == "joker_back":
+        return f"{'Your' if who == 'You' else 'The opponent’s'} Joker is shuffled back into the deck"
+    return "[bold]The game is over[/]"
+
+
+def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
+    """The table as seen by ``observation["seat"]``."""
+    me = int(observation["seat"])
+    them = 1 - me
+    lines = [
+        f"Scale {observation['scale_for_you']:+d} (positive tips toward you)",
+        scale_bar(int(observation["scale_for_you"])),
+        "In play: " + (" ".join(card(e["card"]) for e in observation["in_play"]) or "-"),
+        f"Your pile: {observation['pile_points'][me]} points   Opponent's pile: {observation['pile_points'][them]}",
+        f"Decks: you {observation['deck_sizes'][me]} cards, opponent {observation['deck_sizes'][them]}",
+        f"Jokers: yours {observation['jokers'][me].replace('_', ' ')}, "
+        f"opponent's {observation['jokers'][them].replace('_', ' ')}",
+    ]
+    if legal_moves:
+        lines.append("Your move: " + " | ".join(f"[cyan]{m}[/]" for m in legal_moves))
+    return "\n".join(lines)

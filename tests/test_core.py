@@ -1,0 +1,150 @@
+"""The core API: registry, options and their string form, errors, records."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import motley
+from motley.core.options import Option, parse_game_string
+from tests.support import play_out
+
+
+def test_registered_games_include_fools_errand() -> None:
+    assert "fools_errand" in motley.registered_games()
+
+
+def test_load_game_string_form_equals_keywords() -> None:
+    a = motley.load_game("fools_errand(after_scoop=simultaneous_reveal,end_when=either_deck_joker_only)")
+    b = motley.load_game("fools_errand", after_scoop="simultaneous_reveal", end_when="either_deck_joker_only")
+    assert a == b
+    assert a.params["after_scoop"] == "simultaneous_reveal"
+    assert motley.load_game(str(a)) == a
+
+
+def test_option_values_match_case_insensitively_and_keep_canonical_spelling() -> None:
+    game = motley.load_game("fools_errand(opening_tie=LEAVE_AT_ZERO_A_FIRST)")
+    assert game.params["opening_tie"] == "leave_at_zero_A_first"
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("no_such_game", "unknown game"),
+        ("fools_errand(colour=red)", "unknown option 'colour'"),
+        ("fools_errand(after_scoop=sometimes)", "after_scoop"),
+        ("fools_errand(players=3)", "at most 2"),
+        ("fools_errand(after_scoop", "must end with"),
+        ("fools_errand(after_scoop)", "no '=value'"),
+    ],
+)
+def test_bad_game_strings_name_the_problem(spec: str, words: str) -> None:
+    with pytest.raises(motley.OptionError, match=words):
+        motley.load_game(spec)
+
+
+def test_game_string_keeps_json_values_whole() -> None:
+    name, raw = parse_game_string('fool(players=5,deck_table={"5": [1, 2]},x="a,b")')
+    assert name == "fool"
+    assert raw == {"players": "5", "deck_table": '{"5": [1, 2]}', "x": '"a,b"'}
+
+
+def test_option_kinds_convert_and_refuse() -> None:
+    flag = Option("flag", False, "a flag", kind="bool")
+    assert flag.parse("true") is True and flag.parse("off") is False
+    with pytest.raises(motley.OptionError, match="true or false"):
+        flag.parse("maybe")
+    count = Option("count", 3, "a count", kind="int", minimum=1, maximum=5)
+    assert count.parse("4") == 4
+    with pytest.raises(motley.OptionError, match="whole number"):
+        count.parse("four")
+    with pytest.raises(motley.OptionError, match="at least 1"):
+        count.parse(0)
+
+
+def test_seed_must_be_a_non_negative_integer() -> None:
+    game = motley.load_game("fools_errand")
+    for bad in (-1, "7", 1.5, True):
+        with pytest.raises(motley.MotleyError, match="seed"):
+            game.new_initial_state(seed=bad)  # type: ignore[arg-type]
+
+
+def test_same_seed_same_match() -> None:
+    game = motley.load_game("fools_errand")
+    a = play_out(game.new_initial_state(seed=11), random.Random(3))
+    b = play_out(game.new_initial_state(seed=11), random.Random(3))
+    assert a.serialize() == b.serialize()
+
+
+def test_unseeded_state_records_its_seed_and_replays() -> None:
+    game = motley.load_game("fools_errand")
+    state = play_out(game.new_initial_state(), random.Random(5))
+    assert state.origin is not None and isinstance(state.origin["seed"], int)
+    assert motley.records.load(motley.records.dump(state)).serialize() == state.serialize()
+
+
+def test_record_holds_game_params_seed_moves_and_result() -> None:
+    game = motley.load_game("fools_errand(unclaimed_at_end=to_player_ahead)")
+    state = play_out(game.new_initial_state(seed=4), random.Random(4))
+    record = json.loads(motley.records.dump(state))
+    assert record["game"] == "fools_errand"
+    assert record["params"] == game.params
+    assert record["seed"] == 4
+    assert len(record["moves"]) == len(state.history())
+    assert all(m["move"] in ("draw", "play joker", "keep joker") for m in record["moves"])
+    assert record["result"]["scores"] == state.scores()
+
+
+def broken_records() -> list[tuple[str, str]]:
+    game = motley.load_game("fools_errand")
+    state = play_out(game.new_initial_state(seed=9), random.Random(9))
+    good = json.loads(motley.records.dump(state))
+    wrong_move = json.loads(json.dumps(good))
+    wrong_move["moves"][0]["move"] = "dance"
+    wrong_result = json.loads(json.dumps(good))
+    wrong_result["result"]["scores"] = [0, 0]
+    no_moves = {k: v for k, v in good.items() if k != "moves"}
+    bad_game = {**good, "game": "chess"}
+    wrong_seat = json.loads(json.dumps(good))
+    wrong_seat["moves"][0]["seat"] = 1 - wrong_seat["moves"][0]["seat"]
+    return [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps(no_moves), "no 'moves'"),
+        (json.dumps(bad_game), "unknown game"),
+        (json.dumps(wrong_move), "move 1 .*does not replay"),
+        (json.dumps(wrong_result), "differs from the replayed result"),
+        (json.dumps(wrong_seat), "recorded for seat"),
+    ]
+
+
+@pytest.mark.parametrize(("text", "words"), broken_records())
+def test_broken_records_are_refused_with_the_reason(text: str, words: str) -> None:
+    with pytest.raises(motley.RecordError, match=words):
+        motley.records.load(text)
+
+
+def test_deserialize_refuses_broken_text() -> None:
+    game = motley.load_game("fools_errand")
+    with pytest.raises(motley.RecordError):
+        game.deserialize_state("{")
+    with pytest.raises(motley.RecordError, match="not a fools_errand state"):
+        game.deserialize_state('{"game": "fool"}')
+    text = game.new_initial_state(seed=1).serialize()
+    data = json.loads(text)
+    del data["state"]["decks"]
+    with pytest.raises(motley.RecordError, match="broken"):
+        game.deserialize_state(json.dumps(data))
+    other = motley.load_game("fools_errand(after_scoop=simultaneous_reveal)")
+    with pytest.raises(motley.RecordError, match="params"):
+        other.deserialize_state(text)
+
+
+def test_dump_refuses_a_determinization() -> None:
+    game = motley.load_game("fools_errand")
+    state = game.new_initial_state(seed=2)
+    sampled = game.sample_state(state.observation(0), random.Random(1))
+    with pytest.raises(motley.MotleyError, match="determinization"):
+        motley.records.dump(sampled)
