@@ -31,22 +31,24 @@ def scale_bar(scale_for_you: int, width: int = 20) -> str:
     return f"them {''.join(left)}|{''.join(right)} you"
 
 
-def event_line(event: dict[str, object], seat: int) -> str:
-    """One log event (FE-R9 announcements) as a line of text."""
-    who = "You" if event["seat"] == seat else "Opponent"
+def event_line(event: dict[str, object], seat: int | None) -> str:
+    """One log event (FE-R9 announcements) as a line of text, for ``seat`` or neutrally (``None``: A/B)."""
+    you = seat is not None and event["seat"] == seat
+    who = "You" if you else (NAMES[int(str(event["seat"]))] if seat is None else "Opponent")
+    s = "" if you else "s"
     kind = event["event"]
     code = event["card"] if isinstance(event["card"], str) else None
     if kind in ("play", "reveal"):
-        verb = "reveal" if kind == "reveal" else "play"
-        verb = verb if who == "You" else verb + "s"
         value = f" (value {event['value']})" if code != "JK" else " (scale to 0)"
-        return f"{who} {verb} {card(code)}{value}, announcing [bold]{event['scale']}[/]"
+        mine = "" if you or seat is None or event["scale"] == 0 else f" ({-int(str(event['scale'])):+d} for you)"
+        return f"{who} {'reveal' if kind == 'reveal' else 'play'}{s} {card(code)}{value}, " \
+               f"announcing [bold]{event['scale']}[/]{mine}"
     if kind == "scoop":
-        return f"[green]{who} scoop{'' if who == 'You' else 's'} {event['value']} cards worth {event['scale']}[/]"
+        return f"[green]{who} scoop{s} {event['value']} cards worth {event['scale']}[/]"
     if kind == "set_aside":
-        return f"{who} set{'' if who == 'You' else 's'} a Joker aside, face up"
+        return f"{who} set{s} a Joker aside, face up"
     if kind == "joker_back":
-        return f"{'Your' if who == 'You' else 'The opponent’s'} Joker is shuffled back into the deck"
+        return f"{'Your' if you else who + '’s'} Joker is shuffled back into the deck"
     return "[bold]The game is over[/]"
 
 
@@ -66,3 +68,9 @@ def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
     if legal_moves:
         lines.append("Your move: " + " | ".join(f"[cyan]{m}[/]" for m in legal_moves))
     return "\n".join(lines)
+
+
+def log_lines(observation: Observation, start: int, neutral: bool = False) -> list[str]:
+    """The log events from index ``start`` as lines (the announcements of FE-R9); ``neutral``: seats as A/B."""
+    seat = None if neutral else int(observation["seat"])
+    return [event_line(e, seat) for e in observation["log"][start:]]

@@ -1,0 +1,244 @@
+"""The ``motley`` command line: play, simulate, replay, rules, games."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import motley
+from motley.bots import bot_kinds, make_bot
+from motley.cli import views
+from motley.eval import simulate as run_simulation
+from motley.eval.simulate import SimulationSummary
+
+app = typer.Typer(help="motley: The Fool's Errand, Fool! and Foolery: play, simulate, replay.",
+                  no_args_is_help=True, add_completion=False)
+console = Console(highlight=False)
+
+GameArg = Annotated[str, typer.Argument(help="Game name, or its string form: 'fools_errand(after_scoop=alternate)'.")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE; repeatable.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players (games for 3-8).")]
+
+
+def load(spec: str, options: list[str] | None, players: int | None) -> motley.Game:
+    """The game of a command line, or exit with the error's message."""
+    params: dict[str, Any] = {}
+    for item in options or []:
+        if "=" not in item:
+            fail(f"option {item!r} must be KEY=VALUE")
+        key, value = item.split("=", 1)
+        params[key.strip()] = value.strip()
+    if players is not None:
+        params["players"] = players
+    try:
+        return motley.load_game(spec, **params)
+    except motley.MotleyError as exc:
+        fail(str(exc))
+
+
+def fail(message: str) -> NoReturn:
+    """Print an error and exit with status 2."""
+    console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+@app.command()
+def games() -> None:
+    """List the games and their options."""
+    for name in motley.registered_games():
+        cls = motley.core.registry.game_class(name)
+        console.print(f"[bold]{name}[/]: {cls.title} ({cls.min_players}-{cls.max_players} players)")
+        for option in cls.options:
+            choices = escape(f" [{'|'.join(map(str, option.choices))}]") if option.choices else ""
+            console.print(f"  {option.name} = {option.default!s}{choices}: {option.doc}")
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Print the binding rules of a game, with every rule id."""
+    cls = motley.core.registry.game_class(game) if game in motley.registered_games() else None
+    if cls is None:
+        fail(f"unknown game {game!r}; known games: {', '.join(motley.registered_games())}")
+        return
+    text = resources.files("motley").joinpath("rules", cls.rules_file).read_text(encoding="utf-8")
+    console.print(Markdown(text))
+
+
+@app.command()
+def play(
+    game: GameArg,
+    options: OptionOpt = None,
+    players: PlayersOpt = None,
+    seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
+    bots: Annotated[str, typer.Option(help="Bot(s) for the other seats, comma-separated.")] = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if omitted).")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
+) -> None:
+    """Play a game in the terminal against bots. Type a move, '?' for the legal moves, 'quit' to stop."""
+    the_game = load(game, options, players)
+    if not 0 <= seat < the_game.num_players:
+        fail(f"--seat must be 0..{the_game.num_players - 1}")
+    try:
+        specs = [s.strip() for s in bots.split(",") if s.strip()] or ["heuristic"]
+        others = [make_bot(specs[min(i, len(specs) - 1)], the_game) for i in range(the_game.num_players - 1)]
+        state = the_game.new_initial_state(seed=seed)
+    except motley.MotleyError as exc:
+        fail(str(exc))
+        return
+    seat_bots = {s: others[i] for i, s in enumerate(x for x in range(the_game.num_players) if x != seat)}
+    console.print(f"[bold]{the_game.title}[/] — {the_game}; you are seat {seat}. Bots: "
+                  + ", ".join(f"seat {s} {b.name}" for s, b in seat_bots.items()))
+    render = views.renderer(the_game.name)
+    view_module = sys.modules[render.__module__]
+    shown = 0
+    rng = random.Random(state.origin["seed"] if state.origin else 0)
+    while not state.is_terminal():
+        obs = state.observation(seat)
+        shown = show_log(view_module, obs, shown)
+        mover = state.current_player()
+        legal = state.legal_actions()
+        if mover != seat:
+            state.apply_action(seat_bots[mover].act(state.observation(mover), legal, rng))
+            continue
+        moves = [state.action_to_string(a) for a in legal]
+        console.print(render(obs, moves))
+        if not ask_move(state, moves):
+            console.print("Stopped.")
+            break
+    final = state.observation(seat)
+    show_log(view_module, final, shown)
+    console.print(render(final, []))
+    if state.is_terminal():
+        result = state.returns()[seat]
+        verdict = "[green]You win![/]" if result > 0 else "[red]You lose.[/]" if result < 0 else "[yellow]A draw.[/]"
+        console.print(f"Final scores: {state.scores()} — {verdict}")
+    if save is not None:
+        save.write_text(motley.records.dump(state), encoding="utf-8")
+        console.print(f"Record saved to {save}")
+
+
+def show_log(view_module: Any, obs: motley.Observation, shown: int, neutral: bool = False) -> int:
+    """Print the public log entries from index ``shown`` (views that have ``log_lines``)."""
+    if hasattr(view_module, "log_lines"):
+        for line in view_module.log_lines(obs, shown, **({"neutral": True} if neutral else {})):
+            console.print(line)
+        return len(obs.get("log", []))
+    return shown
+
+
+def ask_move(state: motley.State, moves: list[str]) -> bool:
+    """Read moves until a legal one is applied; False when the player quits or input ends."""
+    while True:
+        try:
+            text = console.input("[bold]your move> [/]").strip()
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if text.lower() in ("quit", "exit"):
+            return False
+        if text in ("?", "help", "legal"):
+            console.print("Legal moves: " + " | ".join(moves))
+            continue
+        try:
+            state.apply_action(state.string_to_action(text))
+            return True
+        except motley.IllegalMoveError as exc:
+            console.print(f"[red]{exc}[/] — type '?' for the legal moves")
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    n: Annotated[int, typer.Option("-n", "--games", help="Number of matches.")] = 1000,
+    bots: Annotated[str, typer.Option(help="Bots, comma-separated; the last fills the remaining seats.")] = "random",
+    seed: Annotated[int, typer.Option(help="Base seed: same seed, same results.")] = 0,
+    options: OptionOpt = None,
+    players: PlayersOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play many matches between bots (seats rotated) and report win rates and points with 95% intervals."""
+    the_game = load(game, options, players)
+    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+                  console=Console(stderr=True), disable=as_json, transient=False) as bar:
+        task = bar.add_task(str(the_game), total=n, rate="-")
+
+        def tick(k: int) -> None:
+            bar.advance(task, k)
+            elapsed = bar.tasks[task].elapsed or 0.0
+            if elapsed > 0:
+                bar.update(task, rate=f"{bar.tasks[task].completed / elapsed:,.0f}")
+
+        try:
+            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick)
+        except motley.MotleyError as exc:
+            fail(str(exc))
+            return
+    if as_json:
+        print(json.dumps(summary.as_dict(), indent=1))
+    else:
+        print_summary(summary)
+
+
+def print_summary(summary: SimulationSummary) -> None:
+    """The simulation figures as a table."""
+    table = Table(title=f"{summary.game}: {summary.games} matches, seed {summary.seed}, "
+                        f"{summary.mean_moves:.1f} decisions per match")
+    for column in ("bot", "seats/game", "win share (95% CI)", "fair share", "draws (95% CI)", "mean points (95% CI)"):
+        table.add_column(column)
+    for e in summary.entries:
+        table.add_row(
+            e["bot"], f"{e['seats_per_game']:.2g}",
+            f"{e['win_share']:.3f} [{e['win_share_ci'][0]:.3f}, {e['win_share_ci'][1]:.3f}]",
+            f"{e['fair_share']:.3f}",
+            f"{e['draw_rate']:.3f} [{e['draw_rate_ci'][0]:.3f}, {e['draw_rate_ci'][1]:.3f}]",
+            f"{e['mean_points']:.1f} [{e['mean_points_ci'][0]:.1f}, {e['mean_points_ci'][1]:.1f}]",
+        )
+    console.print(table)
+
+
+@app.command()
+def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
+    """Print a recorded game move by move, then its result."""
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+        final = motley.records.load(json.dumps(data))
+    except (OSError, json.JSONDecodeError) as exc:
+        fail(f"cannot read record {record}: {exc}")
+        return
+    except motley.MotleyError as exc:
+        fail(str(exc))
+        return
+    game = final.game
+    state = game.new_initial_state(seed=data["seed"], deal=data.get("deal"))
+    view_module = sys.modules[views.renderer(game.name).__module__]
+    console.print(f"[bold]{game.title}[/] — {game}, seed {data['seed']}")
+    shown = show_log(view_module, state.observation(0), 0, neutral=True)
+    for number, entry in enumerate(data["moves"], start=1):
+        console.print(f"[bold cyan]{number}. seat {entry['seat']}: {entry['move']}[/]")
+        state.apply_action(state.string_to_action(entry["move"]))
+        shown = show_log(view_module, state.observation(entry["seat"]), shown, neutral=True)
+    console.print(f"Final scores: {final.scores()}  returns: {final.returns()}")
+
+
+@app.command()
+def bots() -> None:
+    """List the bot kinds."""
+    for kind in bot_kinds():
+        console.print(kind)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

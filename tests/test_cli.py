@@ -1,0 +1,91 @@
+"""The command line, driven as a person would: wrong input on purpose, then a whole game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import motley
+from motley.cli.main import app
+
+runner = CliRunner()
+
+
+def test_every_command_has_help() -> None:
+    for command in ("play", "simulate", "replay", "rules", "games", "bots"):
+        result = runner.invoke(app, [command, "--help"])
+        assert result.exit_code == 0, result.output
+        assert "Usage" in result.output
+
+
+def test_play_answers_bad_input_then_plays_to_the_end_and_saves(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    # Bad input first, then '?', then always the first legal move: "draw" or "play joker" is legal at
+    # every decision of a seat holding its Joker one way or the other.
+    moves = "dance\n?\n" + "play joker\ndraw\n" * 60
+    result = runner.invoke(app, ["play", "fools_errand", "--seed", "5", "--save", str(record)], input=moves)
+    assert result.exit_code == 0, result.output
+    assert "unknown move" in result.output
+    assert "Legal moves:" in result.output
+    assert "Final scores:" in result.output
+    state = motley.records.load(record.read_text())
+    assert state.is_terminal()
+    assert f"Final scores: {state.scores()}" in result.output
+
+
+def test_play_rejects_bad_options() -> None:
+    result = runner.invoke(app, ["play", "fools_errand", "-o", "after_scoop=never"], input="")
+    assert result.exit_code == 2 and "after_scoop" in result.output
+    result = runner.invoke(app, ["play", "fools_errand", "--bots", "genius"], input="")
+    assert result.exit_code == 2 and "unknown bot" in result.output
+    result = runner.invoke(app, ["play", "nothing"], input="")
+    assert result.exit_code == 2 and "unknown game" in result.output
+
+
+def test_simulate_json_is_reproducible_and_rotates_seats() -> None:
+    args = ["simulate", "fools_errand", "-n", "60", "--bots", "heuristic,random", "--seed", "1", "--json"]
+    first = runner.invoke(app, args)
+    second = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    data = json.loads(first.output)
+    assert [e["bot"] for e in data["entries"]] == ["heuristic", "random"]
+    for entry in data["entries"]:
+        low, high = entry["win_share_ci"]
+        assert 0 <= low <= entry["win_share"] <= high <= 1
+        assert entry["games"] == 60
+    wins = [e["win_share"] for e in data["entries"]]
+    draws = data["entries"][0]["draw_rate"]
+    assert abs(sum(wins) + draws - 1) < 1e-9
+
+
+def test_simulate_refuses_too_many_bots() -> None:
+    result = runner.invoke(app, ["simulate", "fools_errand", "-n", "5", "--bots", "random,random,random"])
+    assert result.exit_code == 2 and "give 1 to 2 bots" in result.output
+
+
+def test_replay_prints_moves_and_refuses_broken_records(tmp_path: Path) -> None:
+    state = motley.load_game("fools_errand").new_initial_state(seed=8)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    good = tmp_path / "good.json"
+    good.write_text(motley.records.dump(state))
+    result = runner.invoke(app, ["replay", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "1. seat" in result.output and f"Final scores: {state.scores()}" in result.output
+    bad = tmp_path / "bad.json"
+    data = json.loads(good.read_text())
+    data["moves"][0]["move"] = "fly"
+    bad.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "does not replay" in result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot read record" in result.output
+
+
+def test_rules_prints_rule_ids() -> None:
+    result = runner.invoke(app, ["rules", "fools_errand"])
+    assert result.exit_code == 0
+    assert "FE-R4" in result.output and "FE-D11" in result.output
