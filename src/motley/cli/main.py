@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import motley
-from motley.bots import bot_kinds, make_bot
+from motley.bots import Bot, bot_kinds, make_bot
 from motley.cli import views
 from motley.eval import simulate as run_simulation
 from motley.eval.simulate import SimulationSummary
@@ -84,6 +84,8 @@ def play(
     bots: Annotated[str, typer.Option(help="Bot(s) for the other seats, comma-separated.")] = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if omitted).")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
+    hint: Annotated[bool, typer.Option("--hint", help="Before each of your moves, show what ISMCTS thinks.")] = False,
+    hint_bot: Annotated[str, typer.Option(help="The search bot behind --hint.")] = "ismcts(simulations=2000)",
 ) -> None:
     """Play a game in the terminal against bots. Type a move, '?' for the legal moves, 'quit' to stop."""
     the_game = load(game, options, players)
@@ -92,6 +94,7 @@ def play(
     try:
         specs = [s.strip() for s in bots.split(",") if s.strip()] or ["heuristic"]
         others = [make_bot(specs[min(i, len(specs) - 1)], the_game) for i in range(the_game.num_players - 1)]
+        adviser = make_bot(hint_bot, the_game) if hint else None
         state = the_game.new_initial_state(seed=seed)
     except motley.MotleyError as exc:
         fail(str(exc))
@@ -113,6 +116,8 @@ def play(
             continue
         moves = [state.action_to_string(a) for a in legal]
         console.print(render(obs, moves))
+        if adviser is not None and len(legal) > 1:
+            show_hint(adviser, obs, legal, rng)
         if not ask_move(state, moves):
             console.print("Stopped.")
             break
@@ -126,6 +131,17 @@ def play(
     if save is not None:
         save.write_text(motley.records.dump(state), encoding="utf-8")
         console.print(f"Record saved to {save}")
+
+
+def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: random.Random) -> None:
+    """Run the search bot on the player's own observation and print its figures for each move."""
+    adviser.act(obs, legal, rng)
+    table = Table(title=f"hint ({adviser.name})")
+    for column in ("move", "visits", "mean value"):
+        table.add_column(column)
+    for row in adviser.explain() or []:
+        table.add_row(str(row["move"]), str(row["visits"]), f"{row['mean']:+.3f}")
+    console.print(table)
 
 
 def show_log(view_module: Any, obs: motley.Observation, shown: int, neutral: bool = False) -> int:

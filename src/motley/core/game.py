@@ -197,6 +197,32 @@ class State(abc.ABC):
         self._apply(int(action))
         self._history.append(int(action))
 
+    def apply_legal(self, action: int) -> None:
+        """Play an action taken from this state's ``legal_actions()`` without checking it again.
+
+        For search and simulation loops that already hold the legal list; anything else must use
+        :meth:`apply_action`. An action that is not legal leaves the state undefined.
+        """
+        self._apply(action)
+        self._history.append(action)
+
+    def deal_number(self) -> int:
+        """Index of the current deal (round, hand) of the match, from 0; games of one deal return 0."""
+        return 0
+
+    def playout(self, rng: random.Random, stop_at_deal_end: bool = False) -> None:
+        """Play uniformly random legal actions until the match ends (or, if asked, the deal changes).
+
+        Games may override this with a faster loop; the distribution of play must stay uniform over
+        ``legal_actions()`` at every step.
+        """
+        deal = self.deal_number()
+        while not self.is_terminal():
+            legal = self.legal_actions()
+            self.apply_legal(legal[rng.randrange(len(legal))])
+            if stop_at_deal_end and self.deal_number() != deal:
+                return
+
     def history(self) -> list[int]:
         """Every action applied since the initial state, in order."""
         return list(self._history)
