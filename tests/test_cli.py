@@ -89,3 +89,15 @@ def test_rules_prints_rule_ids() -> None:
     result = runner.invoke(app, ["rules", "fools_errand"])
     assert result.exit_code == 0
     assert "FE-R4" in result.output and "FE-D11" in result.output
+
+
+def test_simulation_results_do_not_depend_on_the_number_of_workers() -> None:
+    from motley.eval import simulate
+
+    game = motley.load_game("fools_errand")
+    one = simulate(game, ["heuristic", "random"], 40, seed=7, workers=1)
+    two = simulate(game, ["heuristic", "random"], 40, seed=7, workers=2)
+    assert one.results == two.results
+    assert one.as_dict() == two.as_dict()
+    assert [r.index for r in two.results] == list(range(40))
+    assert {tuple(r.entries) for r in two.results} == {(0, 1), (1, 0)}  # seats rotate

@@ -181,6 +181,7 @@ def simulate(
     options: OptionOpt = None,
     players: PlayersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    workers: Annotated[int, typer.Option(help="Processes (0 = one per core); results do not depend on it.")] = 0,
 ) -> None:
     """Play many matches between bots (seats rotated) and report win rates and points with 95% intervals."""
     the_game = load(game, options, players)
@@ -197,7 +198,7 @@ def simulate(
                 bar.update(task, rate=f"{bar.tasks[task].completed / elapsed:,.0f}")
 
         try:
-            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick)
+            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick, workers=workers)
         except motley.MotleyError as exc:
             fail(str(exc))
             return

@@ -4,22 +4,29 @@ Each game ``i`` seats the bot entries rotated by ``i`` places, so over any ``pla
 every entry has sat in every seat. Figures are per entry (one entry per bot in the ``--bots`` list; the
 last entry fills the remaining seats) and, to keep samples independent, an entry's outcome in one game
 is the mean over the seats it held in that game.
+
+Games run on a process pool (``workers``); game ``i`` always gets the same seed and seating, and results
+are gathered in game order, so the same base seed gives the same results whatever the number of workers.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from motley.bots import make_bot
 from motley.bots.base import Bot
-from motley.core import Game, MotleyError, State
+from motley.core import Game, MotleyError, State, load_game
 from motley.eval.stats import mean_ci, wilson_ci
 
 #: Game seeds of a simulation come from this generator, so results depend only on the base seed.
 SEED_SPAN = 2**62
+#: Games a worker plays per task: large enough to amortise the hand-over, small enough for progress.
+CHUNK = 16
 
 
 def seat_entries(entries: int, players: int, game_index: int) -> list[int]:
@@ -50,6 +57,30 @@ def outcome_shares(returns: Sequence[float]) -> tuple[list[float], bool]:
     return [1.0 / len(top) if i in top else 0.0 for i in range(len(returns))], False
 
 
+@dataclass(frozen=True)
+class GameResult:
+    """One played game: its index, seed, seating (entry per seat), returns, scores and length."""
+
+    index: int
+    seed: int
+    entries: list[int]
+    returns: list[float]
+    scores: list[int]
+    moves: int
+
+
+def play_games(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[tuple[int, int]]) -> list[GameResult]:
+    """Play the games ``(index, seed)`` of ``jobs`` (runs in a worker process; bots are built here)."""
+    game = load_game(game_spec)
+    bots = [make_bot(spec, game) for spec in bot_specs]
+    results = []
+    for index, seed in jobs:
+        entries = seat_entries(len(bot_specs), game.num_players, index)
+        state = play_game(game, [bots[e] for e in entries], seed)
+        results.append(GameResult(index, seed, entries, state.returns(), state.scores(), len(state.history())))
+    return results
+
+
 @dataclass
 class EntryStats:
     """Figures of one bot entry: per game, its mean over the seats it held."""
@@ -60,13 +91,21 @@ class EntryStats:
     points: list[float] = field(default_factory=list)
     seats_held: int = 0
 
+    def add(self, result: GameResult, entry: int, shares: Sequence[float], drawn: bool) -> None:
+        """Count one game for this entry."""
+        seats = [s for s, e in enumerate(result.entries) if e == entry]
+        self.seats_held += len(seats)
+        self.wins.append(sum(shares[s] for s in seats) / len(seats))
+        self.draws.append(1.0 if drawn else 0.0)
+        self.points.append(sum(result.scores[s] for s in seats) / len(seats))
+
     def summary(self, share: float) -> dict[str, Any]:
         """JSON-able figures with 95% intervals; ``share`` is the fair win share of one seat."""
         n = len(self.wins)
         win, win_lo, win_hi = mean_ci(self.wins)
         if all(w in (0.0, 1.0) for w in self.wins):
             win_lo, win_hi = wilson_ci(sum(self.wins), n)
-        draw_lo, draw_hi = wilson_ci(sum(self.draws), n) if all(d in (0.0, 1.0) for d in self.draws) else (0, 1)
+        draw_lo, draw_hi = wilson_ci(sum(self.draws), n)
         pts, pts_lo, pts_hi = mean_ci(self.points)
         return {
             "bot": self.label, "games": n, "seats_per_game": self.seats_held / max(n, 1),
@@ -78,7 +117,7 @@ class EntryStats:
 
 @dataclass
 class SimulationSummary:
-    """The result of :func:`simulate`."""
+    """The result of :func:`simulate`: per-entry figures and every game played."""
 
     game: str
     bots: list[str]
@@ -86,22 +125,24 @@ class SimulationSummary:
     seed: int
     entries: list[dict[str, Any]]
     mean_moves: float
+    results: list[GameResult] = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
+        """JSON-able form (without the per-game results)."""
         return {"game": self.game, "bots": self.bots, "games": self.games, "seed": self.seed,
                 "mean_moves": self.mean_moves, "entries": self.entries}
 
 
 def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0,
-             progress: Callable[[int], None] | None = None) -> SimulationSummary:
+             progress: Callable[[int], None] | None = None, workers: int = 1) -> SimulationSummary:
     """Play ``n`` matches of ``game`` between the bots, seats rotated.
 
     Args:
         bot_specs: one spec per entry (``"heuristic"``, ``"random"``...); fewer than the seats: the last
             entry fills the rest; more than the seats is an error.
         seed: base seed; game ``i`` uses the ``i``-th number drawn from ``random.Random(seed)``.
-        progress: called with 1 after every game.
+        progress: called with the number of games just finished.
+        workers: processes to use (``0`` = one per core); results do not depend on it.
     Raises:
         MotleyError: for an unknown bot, more bots than seats, or ``n < 1``.
     """
@@ -110,24 +151,35 @@ def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0,
         raise MotleyError(f"give 1 to {players} bots for {game.name} with {players} players; got {len(bot_specs)}")
     if n < 1:
         raise MotleyError(f"the number of games must be at least 1; got {n}")
-    entry_bots = [make_bot(spec, game) for spec in bot_specs]
-    stats = [EntryStats(label=spec) for spec in bot_specs]
+    for spec in bot_specs:  # fail here, with the reason, rather than inside a worker
+        make_bot(spec, game)
     seeds = random.Random(seed)
-    total_moves = 0
-    for i in range(n):
-        entries = seat_entries(len(bot_specs), players, i)
-        state = play_game(game, [entry_bots[e] for e in entries], seeds.randrange(SEED_SPAN))
-        total_moves += len(state.history())
-        shares, drawn = outcome_shares(state.returns())
-        scores = state.scores()
+    jobs = [(i, seeds.randrange(SEED_SPAN)) for i in range(n)]
+    chunks = [jobs[i:i + CHUNK] for i in range(0, n, CHUNK)]
+    workers = workers if workers > 0 else (os.cpu_count() or 1)
+    results: list[GameResult] = []
+    if workers == 1:
+        for chunk in chunks:
+            results.extend(play_games(str(game), bot_specs, chunk))
+            if progress is not None:
+                progress(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for done in pool.map(play_games, [str(game)] * len(chunks), [list(bot_specs)] * len(chunks), chunks):
+                results.extend(done)
+                if progress is not None:
+                    progress(len(done))
+    return summarise(game, bot_specs, seed, results)
+
+
+def summarise(game: Game, bot_specs: Sequence[str], seed: int, results: list[GameResult]) -> SimulationSummary:
+    """Per-entry figures of a list of played games."""
+    stats = [EntryStats(label=spec) for spec in bot_specs]
+    for result in results:
+        shares, drawn = outcome_shares(result.returns)
         for e, entry in enumerate(stats):
-            seats = [s for s in range(players) if entries[s] == e]
-            entry.seats_held += len(seats)
-            entry.wins.append(sum(shares[s] for s in seats) / len(seats))
-            entry.draws.append(1.0 if drawn else 0.0)
-            entry.points.append(sum(scores[s] for s in seats) / len(seats))
-        if progress is not None:
-            progress(1)
-    summaries = [entry.summary(1.0 / players) for entry in stats]
+            entry.add(result, e, shares, drawn)
+    n = len(results)
     return SimulationSummary(game=str(game), bots=list(bot_specs), games=n, seed=seed,
-                             entries=summaries, mean_moves=total_moves / n)
+                             entries=[entry.summary(1.0 / game.num_players) for entry in stats],
+                             mean_moves=sum(r.moves for r in results) / max(n, 1), results=results)
