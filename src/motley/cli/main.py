@@ -104,7 +104,7 @@ def play(
                   + ", ".join(f"seat {s} {b.name}" for s, b in seat_bots.items()))
     render = views.renderer(the_game.name)
     view_module = sys.modules[render.__module__]
-    shown = 0
+    shown: Any = None
     rng = random.Random(state.origin["seed"] if state.origin else 0)
     while not state.is_terminal():
         obs = state.observation(seat)
@@ -144,13 +144,14 @@ def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: rand
     console.print(table)
 
 
-def show_log(view_module: Any, obs: motley.Observation, shown: int, neutral: bool = False) -> int:
-    """Print the public log entries from index ``shown`` (views that have ``log_lines``)."""
-    if hasattr(view_module, "log_lines"):
-        for line in view_module.log_lines(obs, shown, **({"neutral": True} if neutral else {})):
-            console.print(line)
-        return len(obs.get("log", []))
-    return shown
+def show_log(view_module: Any, obs: motley.Observation, cursor: Any, neutral: bool = False) -> Any:
+    """Print what happened since ``cursor`` (views that have ``log_lines``); returns the new cursor."""
+    if not hasattr(view_module, "log_lines"):
+        return cursor
+    lines, cursor = view_module.log_lines(obs, cursor, **({"neutral": True} if neutral else {}))
+    for line in lines:
+        console.print(line)
+    return cursor
 
 
 def ask_move(state: motley.State, moves: list[str]) -> bool:
@@ -241,7 +242,7 @@ def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) wri
     state = game.new_initial_state(seed=data["seed"], deal=data.get("deal"))
     view_module = sys.modules[views.renderer(game.name).__module__]
     console.print(f"[bold]{game.title}[/] — {game}, seed {data['seed']}")
-    shown = show_log(view_module, state.observation(0), 0, neutral=True)
+    shown = show_log(view_module, state.observation(0), None, neutral=True)
     for number, entry in enumerate(data["moves"], start=1):
         console.print(f"[bold cyan]{number}. seat {entry['seat']}: {entry['move']}[/]")
         state.apply_action(state.string_to_action(entry["move"]))
@@ -259,3 +260,7 @@ def bots() -> None:
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from motley.core import Observation
 
@@ -70,7 +71,11 @@ def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
     return "\n".join(lines)
 
 
-def log_lines(observation: Observation, start: int, neutral: bool = False) -> list[str]:
-    """The log events from index ``start`` as lines (the announcements of FE-R9); ``neutral``: seats as A/B."""
+def log_lines(observation: Observation, cursor: Any, neutral: bool = False) -> tuple[list[str], Any]:
+    """New log events since ``cursor`` (None at first) as lines (the FE-R9 announcements), and the new cursor.
+
+    ``neutral`` names the seats A and B instead of "you" and "opponent" (replays).
+    """
     seat = None if neutral else int(observation["seat"])
-    return [event_line(e, seat) for e in observation["log"][start:]]
+    start = int(cursor or 0)
+    return [event_line(e, seat) for e in observation["log"][start:]], len(observation["log"])

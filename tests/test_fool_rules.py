@@ -1,0 +1,528 @@
+"""Fool!: every worked case FL-T* and the rulings FL-D*, with explicit deals and constructed positions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import motley
+from motley.games import fool as fl
+from tests.support import play_out
+
+#: A 4-player deck table holding the cards of the 1995 examples (B9, B10: FL-T1) and Y14 (FL-T7).
+T1_TABLE = {"4": {"G": 15, "R": 13, "Y": 11, "B": 10, "W1": 3}}
+T7_TABLE = {"4": {"G": 14, "R": 13, "Y": 14, "B": 8, "W1": 3}}
+
+
+def make_deal(game: motley.Game, fixed: Sequence[Sequence[str]], dealer: int,
+              lacking: dict[int, str] | None = None) -> dict[str, Any]:
+    """A deal giving each seat its ``fixed`` cards, the rest of the deck filled in.
+
+    ``lacking`` maps a seat to colour letters it must not receive (to make it void); restricted seats are
+    filled first. Fails (assert) if the deck cannot satisfy the request.
+    """
+    assert isinstance(game, fl.Fool)
+    rest = [fl.CODES[c] for c in game.deck]
+    for hand in fixed:
+        for code in hand:
+            rest.remove(code)
+    lacking = lacking or {}
+    hands = [list(h) for h in fixed]
+    for seat in sorted(range(game.num_players), key=lambda s: s not in lacking):
+        banned = lacking.get(seat, "")
+        while len(hands[seat]) < game.hand_size:
+            code = next(c for c in rest if c[0] not in banned)
+            rest.remove(code)
+            hands[seat].append(code)
+    assert not rest
+    return {"hands": hands, "dealer": dealer}
+
+
+def dealt(fixed: Sequence[Sequence[str]], dealer: int, lacking: dict[int, str] | None = None,
+          **params: Any) -> fl.FoolState:
+    game = motley.load_game("fool", **params)
+    state = game.new_initial_state(seed=5, deal=make_deal(game, fixed, dealer, lacking))
+    assert isinstance(state, fl.FoolState)
+    return state
+
+
+def play(state: motley.State, *codes: str) -> None:
+    for code in codes:
+        state.apply_action(state.string_to_action(code))
+
+
+def last_trick(state: motley.State, seat: int = 0) -> dict[str, Any]:
+    trick: dict[str, Any] = state.observation(seat)["tricks"][-1]
+    return trick
+
+
+def position(hands: Sequence[Sequence[str]], leader: int, out: Sequence[int] = (),
+             totals: Sequence[int] | None = None, bonuses: Sequence[int] | None = None,
+             **params: Any) -> fl.FoolState:
+    """A constructed mid-round position: small hands, ``leader`` to lead, ``out`` sitting out."""
+    game = motley.load_game("fool", players=len(hands), **params)
+    assert isinstance(game, fl.Fool)
+    state = fl.FoolState(game, None)
+    state.hands = [fl.split_hand([fl.CODE_INDEX[c] for c in h]) for h in hands]
+    state.sizes = [len(h) for h in hands]
+    state.out = tuple(out)
+    state.order = [s for s in game.rotations[leader] if s not in out]
+    if totals is not None:
+        state.totals = list(totals)
+    if bonuses is not None:
+        state.bonuses = list(bonuses)
+    return state
+
+
+def legal_codes(state: motley.State) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+# ---- FL-T1, FL-T2: the 1995 examples (Anja 0, Bettina 1, Uwe 2, Ilja 3) -----------------------------
+def t1_state() -> fl.FoolState:
+    # Trick 1 makes Ilja the Fool and Anja the winner, so FL-T1 starts as the source describes it.
+    fixed = [["G15", "B9", "Y2"], ["G10", "B5"], ["G9", "B10", "Y11"], ["G2", "R5"]]
+    state = dealt(fixed, dealer=3, lacking={3: "Y"}, players=4, deck_table=T1_TABLE)
+    play(state, "G15", "G10", "G9", "G2")
+    trick = last_trick(state)
+    assert (trick["winner"], trick["fools"]) == (0, [3])
+    assert state.observation(0)["sitting_out"] == [3] and state.current_player() == 0
+    return state
+
+
+def test_fl_t1_all_follow_lowest_is_fool() -> None:
+    """FL-T1: Ilja sits out; Anja B9, Bettina B5, Uwe B10 -> winner Uwe, Fool Bettina, Ilja back, Uwe leads."""
+    state = t1_state()
+    play(state, "B9", "B5", "B10")
+    trick = last_trick(state)
+    assert [p["seat"] for p in trick["plays"]] == [0, 1, 2]  # Ilja played no card
+    assert trick["lead"] == "blue" and trick["winner"] == 2 and trick["fools"] == [1]
+    obs = state.observation(3)
+    assert obs["sitting_out"] == [1] and obs["discs"] == [1]  # the disc went from Ilja to Bettina
+    assert obs["current_player"] == 2 and obs["trick"]["order"] == [2, 3, 0]  # Ilja plays again
+
+
+def test_fl_t2_only_discard_is_fool_though_higher() -> None:
+    """FL-T2: Uwe Y11, Ilja R5 (void), Anja Y2; Bettina out -> Fool Ilja, winner Uwe, Bettina rejoins."""
+    state = t1_state()
+    play(state, "B9", "B5", "B10")
+    play(state, "Y11", "R5", "Y2")
+    trick = last_trick(state)
+    assert [p["seat"] for p in trick["plays"]] == [2, 3, 0]
+    assert trick["winner"] == 2 and trick["fools"] == [3]  # R5 > Y2, but R5 is the only discard
+    obs = state.observation(0)
+    assert obs["sitting_out"] == [3] and obs["trick"]["order"] == [2, 0, 1]
+    assert obs["voids"][3] == ["yellow"]
+
+
+def test_fl_t3_reporter_keeps_the_lead() -> None:
+    """FL-T3: left sits out; Reporter B7, Opposite B3, Right G9 (void) -> winner Reporter, Fool Right."""
+    # Reporter 0, Left 1, Opposite 2, Right 3. Trick 1 fools Left and lets the Reporter win.
+    fixed = [["G17", "B7"], ["G2"], ["G10", "B3"], ["G11", "G9"]]
+    state = dealt(fixed, dealer=3, lacking={3: "B"}, players=4)
+    play(state, "G17", "G2", "G10", "G11")
+    assert state.observation(0)["sitting_out"] == [1]
+    play(state, "B7", "B3", "G9")
+    trick = last_trick(state)
+    assert trick["winner"] == 0 and trick["fools"] == [3]
+    assert state.current_player() == 0 and state.observation(0)["sitting_out"] == [3]
+
+
+def test_fl_t5_lowest_discard_whatever_its_colour() -> None:
+    """FL-T5: P1 G12, P2 Y9 (void), P3 B3 (void), P4 G2 -> Fool P3, winner P1."""
+    state = dealt([["G12"], ["Y9"], ["B3"], ["G2"]], dealer=3, lacking={1: "G", 2: "G"}, players=4)
+    play(state, "G12", "Y9", "B3", "G2")
+    trick = last_trick(state)
+    assert trick["winner"] == 0 and trick["fools"] == [2]
+
+
+def test_fl_t6_a_one_is_the_lowest_lead_card() -> None:
+    """FL-T6: P1 R10, P2 W1, P3 R3, P4 R12 -> all red, Fool P2, winner P4."""
+    state = dealt([["R10"], ["W1", "R2"], ["R3"], ["R12"]], dealer=3, players=4)
+    play(state, "R10")
+    assert legal_codes(state)[-1] == "W1" and "R2" in legal_codes(state)  # FL-R7: a 1 even when holding red
+    play(state, "W1", "R3", "R12")
+    trick = last_trick(state)
+    assert trick["winner"] == 3 and trick["fools"] == [1]
+
+
+def test_fl_t7_a_discard_is_worse_than_a_one() -> None:
+    """FL-T7: P1 R10, P2 W1, P3 Y14 (void), P4 R3 -> Fool P3, winner P1."""
+    state = dealt([["R10"], ["W1"], ["Y14"], ["R3"]], dealer=3, lacking={2: "R"}, players=4,
+                  deck_table=T7_TABLE)
+    play(state, "R10", "W1", "Y14", "R3")
+    trick = last_trick(state)
+    assert trick["winner"] == 0 and trick["fools"] == [2]
+
+
+def test_fl_t8_led_one_then_first_regular_card_sets_the_colour() -> None:
+    """FL-T8 (FL-R7, FL-D10): P1 leads W1, P2 G8 sets green, P3 G3, P4 Y2 (void) -> Fool P4, winner P2."""
+    state = dealt([["W1"], ["G8", "R4"], ["G3"], ["Y2"]], dealer=3, lacking={3: "G"}, players=4)
+    assert "W1" in legal_codes(state)  # FL-D10: a 1 may be led
+    play(state, "W1")
+    assert state.observation(1)["trick"]["lead"] is None
+    assert "R4" in legal_codes(state)  # no lead colour yet: anything goes
+    play(state, "G8")
+    assert state.observation(2)["trick"]["lead"] == "green"
+    play(state, "G3", "Y2")
+    trick = last_trick(state)
+    assert trick["winner"] == 1 and trick["fools"] == [3]
+    assert state.current_player() == 1
+
+
+def test_fl_t10_legality() -> None:
+    """FL-T10 (FL-R6, FL-R7): lead red; {R7, W1, G5} -> R7, W1; void {W1, G6} -> W1, G6 (G5 is P2's)."""
+    state = position([["R9", "G2"], ["R7", "W1", "G5"], ["W1", "G6"], ["R2", "G3"]], leader=0)
+    play(state, "R9")
+    assert legal_codes(state) == ["R7", "W1"]
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match="does not follow the lead colour red"):
+        state.apply_action(fl.CODE_INDEX["G5"])
+    assert state.serialize() == before
+    play(state, "R7")
+    assert legal_codes(state) == ["G6", "W1"]
+
+
+def test_fl_t13_total_of_minus_81_ends_the_match() -> None:
+    """FL-T13 (FL-R13, FL-R14): P1 ends the round at -81 -> game over, highest total wins."""
+    state = position([["G11", "G2"], ["G5"], ["G6", "G3"], ["G7", "G4"]], leader=1, totals=[-70, 0, 0, 0])
+    play(state, "G5", "G6", "G7", "G2")  # seat 1 goes out; seat 0's G2 is the worst card
+    assert state.is_terminal()
+    assert state.scores() == [-70 - 11, 10, -3, -4]
+    assert state.observation(0)["bonus_counts"] == [0, 1, 0, 0]
+    assert state.winners() == [1] and state.returns() == [-1.0, 1.0, -1.0, -1.0]
+
+
+def test_fl_t13_sixth_bonus_ends_the_match() -> None:
+    """FL-T13: P2 receives the +10 bonus for the 6th time -> game over at the end of that round."""
+    state = position([["G11", "G2"], ["G5"], ["G6", "G3"], ["G7", "G4"]], leader=1, bonuses=[0, 5, 0, 0])
+    play(state, "G5", "G6", "G7", "G2")
+    assert state.is_terminal() and state.observation(0)["bonus_counts"] == [0, 6, 0, 0]
+
+
+def test_fl_t13_going_out_fooled_scores_zero_and_no_bonus() -> None:
+    """FL-T13, FL-R12, FL-R13: going out with the worst card scores 0 and does not count as a bonus."""
+    state = position([["G11", "G9"], ["G2"], ["G6", "G3"], ["G7", "G4"]], leader=1, bonuses=[0, 5, 0, 0])
+    play(state, "G2", "G6", "G7", "G9")
+    obs = state.observation(0)
+    assert not state.is_terminal()
+    assert obs["last_round"]["scores"] == [-11, 0, -3, -4]
+    assert obs["last_round"]["went_out_fooled"] == [1] and obs["last_round"]["bonus"] == []
+    assert obs["bonus_counts"] == [0, 5, 0, 0] and obs["round"] == 2
+
+
+def test_fl_t14_disc_flow_over_random_rounds() -> None:
+    """FL-T14 (FL-R10): first trick has everybody; a Fool of trick t skips t+1 only and plays t+2."""
+    for players in (4, 6, 7, 8):
+        game = motley.load_game("fool", players=players, rounds=1)
+        for seed in range(10):
+            state = game.new_initial_state(seed=seed)
+            rng = random.Random(seed)
+            previous_out: list[int] = []
+            while not state.is_terminal():
+                obs = state.observation(0)
+                if not obs["trick"]["plays"]:
+                    assert obs["sitting_out"] == (previous_out if obs["tricks"] else [])
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                tricks = state.observation(0)["tricks"]
+                if tricks:
+                    previous_out = tricks[-1]["fools"]
+            tricks = state.observation(0)["tricks"]
+            assert {p["seat"] for p in tricks[0]["plays"]} == set(range(players))
+            for t in range(1, len(tricks)):
+                seats = [p["seat"] for p in tricks[t]["plays"]]
+                assert sorted(seats) == sorted(set(range(players)) - set(tricks[t - 1]["fools"]))
+                assert len(tricks[t]["fools"]) == (2 if players >= 7 else 1)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_fl_t15_deal_sizes(players: int) -> None:
+    """FL-T15 (FL-R3, FL-D1): 12 cards each at 4-7 players, 11 at 8; the whole deck is dealt."""
+    game = motley.load_game("fool", players=players)
+    state = game.new_initial_state(seed=players)
+    size = 11 if players == 8 else 12
+    assert state.observation(0)["hand_sizes"] == [size] * players
+    entry = fl.DEFAULT_DECK_TABLE[str(players)]
+    deck = sum(entry[c] - 1 for c in "GRYB") + entry["W1"]
+    assert deck == size * players
+    dealt_codes = sorted(c for s in range(players) for c in state.observation(s)["hand"])
+    assert len(dealt_codes) == deck and dealt_codes.count("W1") == entry["W1"]
+
+
+# ---- other rules and rulings ---------------------------------------------------------------------------
+def test_fl_r5_left_of_dealer_leads_and_fl_d7_rotation() -> None:
+    """FL-R5, FL-D7: seat left of the dealer leads; next round the deal passes left, discs in the centre."""
+    game = motley.load_game("fool", players=5, rounds=3)
+    state = game.new_initial_state(seed=9, deal=make_deal(game, [[]] * 5, dealer=2))
+    assert state.current_player() == 3
+    obs = state.observation(0)
+    assert obs["dealer"] == 2 and obs["round"] == 1
+    rng = random.Random(1)
+    while state.observation(0)["round"] == 1:
+        state.apply_action(rng.choice(state.legal_actions()))
+    obs = state.observation(0)
+    assert obs["dealer"] == 3 and state.current_player() == 4 and obs["sitting_out"] == []
+    assert obs["trick"]["order"] == [4, 0, 1, 2, 3]
+
+
+def test_first_dealer_option() -> None:
+    """FL-D7: ``first_dealer`` as a seat fixes the first dealer; "random" draws it from the seed."""
+    assert motley.load_game("fool", first_dealer=1).new_initial_state(seed=3).current_player() == 2
+    dealers = {motley.load_game("fool").new_initial_state(seed=s).observation(0)["dealer"] for s in range(30)}
+    assert len(dealers) > 1
+
+
+def test_fl_r12_several_go_out_and_final_fool_takes_the_disc() -> None:
+    """FL-R12, FL-R13: all go out in the final trick; its Fool scores 0 and holds the disc; W1 in hand is -5."""
+    state = position([["G5"], ["G3"], ["G9"], ["G2"]], leader=0, rounds=1)
+    play(state, "G5", "G3", "G9", "G2")
+    obs = state.observation(0)
+    assert obs["last_round"]["scores"] == [10, 10, 10, 0] and obs["sitting_out"] == [3]
+    state = position([["G5"], ["G3", "W1", "R4"], ["G9", "W1"], ["G2", "B8"]], leader=0, rounds=1)
+    play(state, "G5", "G3", "G9", "G2")
+    assert state.observation(0)["last_round"]["scores"] == [10, -9, -5, -8]
+
+
+def test_rounds_option_stops_after_n_rounds() -> None:
+    """``rounds=1`` plays a single round, ``rounds=2`` two (unless FL-R14 ends the match first)."""
+    for rounds in (1, 2):
+        game = motley.load_game("fool", players=5, rounds=rounds)
+        for seed in range(5):
+            state = play_out(game.new_initial_state(seed=seed), random.Random(seed))
+            obs = state.observation(0)
+            assert obs["round"] <= rounds and obs["last_round"]["round"] == obs["round"]
+            ended = min(obs["scores"]) <= -80 or max(obs["bonus_counts"]) >= 6
+            assert obs["round"] == rounds or ended
+
+
+def test_fl_d2_two_fools_from_seven_or_eight() -> None:
+    """FL-D2, FL-R4, FL-R11: two discs at 7 and 8 by default; ``two_fools_from_players=8`` -> one at 7."""
+    assert motley.load_game("fool", players=6).new_initial_state(seed=1).observation(0)["num_fools"] == 1
+    assert motley.load_game("fool", players=7).new_initial_state(seed=1).observation(0)["num_fools"] == 2
+    seven = motley.load_game("fool", players=7, two_fools_from_players=8)
+    assert seven.new_initial_state(seed=1).observation(0)["num_fools"] == 1
+    assert motley.load_game("fool", players=8, two_fools_from_players=8).new_initial_state(
+        seed=1).observation(0)["num_fools"] == 2
+
+
+def test_fl_d3_second_worst_card() -> None:
+    """FL-D3: discards before lead cards, then lower value, then later-played; the two worst are fooled."""
+    hands = [["G10", "G2"], ["Y5", "Y6"], ["G4", "G8"], ["B9", "B2"], ["G12", "G13"], ["R3", "R4"], ["G7", "G9"]]
+    state = position(hands, leader=0)
+    play(state, "G10", "Y5", "G4", "B9", "G12", "R3", "G7")  # discards Y5, B9, R3
+    assert last_trick(state)["fools"] == [5, 1]  # R3 then Y5: the two lowest discards, worst first
+    hands = [["G10", "G2"], ["G3", "G11"], ["G4", "G13"], ["B2", "B5"], ["G12", "G14"], ["G9", "G15"], ["G7", "G16"]]
+    state = position(hands, leader=0)
+    play(state, "G10", "G3", "G4", "B2", "G12", "G9", "G7")
+    assert last_trick(state)["fools"] == [3, 1]  # the only discard, then the lowest green
+    hands = [["G10", "G2"], ["G3", "G11"], ["G4", "G13"], ["W1", "B5"], ["G12", "G14"], ["G9", "G15"], ["W1", "G16"]]
+    state = position(hands, leader=0)
+    play(state, "G10", "G3", "G4", "W1", "G12", "G9", "W1")
+    assert last_trick(state)["fools"] == [6, 3]  # both 1s; the later 1 is worse (FL-D4)
+
+
+def test_fl_d4_equal_ones_later_is_worse() -> None:
+    """FL-D4: P1 R10, P2 W1, P3 W1, P4 R3 -> the later W1 (P3) is the Fool."""
+    state = position([["R10", "G2"], ["W1", "G3"], ["W1", "G4"], ["R3", "G5"]], leader=0)
+    play(state, "R10", "W1", "W1", "R3")
+    assert last_trick(state)["fools"] == [2] and last_trick(state)["winner"] == 0
+
+
+def test_fl_d5_all_ones_first_wins() -> None:
+    """FL-D5: every card a 1 -> the first-played 1 (the leader) wins and leads; the last 1 is the Fool."""
+    hands = [["W1", "G2"], ["W1", "G3"], ["W1", "G4"], ["W1", "G5"], ["G6", "G7"]]
+    state = position(hands, leader=1, out=[4])
+    play(state, "W1", "W1", "W1", "W1")
+    trick = last_trick(state)
+    assert trick["lead"] is None and trick["winner"] == 1 and trick["fools"] == [0]
+    assert state.current_player() == 1
+
+
+def test_fl_d6_winner_who_is_a_fool_passes_the_lead() -> None:
+    """FL-D6 (artificial: five seats out): two 1s at 7 players -> both fooled; lead passes clockwise."""
+    hands = [["W1", "G2"], ["G3"], ["G4"], ["W1", "G5"], ["G6"], ["G7"], ["G8"]]
+    state = position(hands, leader=0, out=[1, 2, 4, 5, 6])
+    play(state, "W1", "W1")
+    trick = last_trick(state)
+    assert trick["winner"] == 0 and sorted(trick["fools"]) == [0, 3]
+    assert state.current_player() == 1 and state.observation(0)["sitting_out"] == [3, 0]
+
+
+@pytest.mark.parametrize(("tie_break", "winners"), [("shared", [0, 1, 2]), ("most_bonuses", [2])])
+def test_fl_d8_tie_break(tie_break: str, winners: list[int]) -> None:
+    """FL-D8: equal top totals share the win, or the one with more +10 bonuses wins."""
+    state = position([["G11", "G2"], ["G5"], ["G6", "G3"], ["G7", "G4"]], leader=1, totals=[21, 0, 13, -79],
+                     bonuses=[1, 0, 2, 0], tie_break=tie_break)
+    play(state, "G5", "G6", "G7", "G2")  # round scores -11, +10, -3, -4; seat 3 falls to -83
+    assert state.is_terminal() and state.scores() == [10, 10, 10, -83]
+    assert state.observation(0)["bonus_counts"] == [1, 1, 2, 0]
+    assert state.winners() == winners
+    assert state.returns() == [1.0 if s in winners else -1.0 for s in range(4)]
+
+
+def test_fl_d9_end_total_is_inclusive() -> None:
+    """FL-D9: a total of exactly ``end_total`` ends the match; one point above does not."""
+    for start, ends in ((-69, True), (-68, False)):
+        state = position([["G11", "G2"], ["G5"], ["G6", "G3"], ["G7", "G4"]], leader=1, totals=[start, 0, 0, 0])
+        play(state, "G5", "G6", "G7", "G2")
+        assert state.is_terminal() == ends
+    state = position([["G11", "G2"], ["G5"], ["G6", "G3"], ["G7", "G4"]], leader=1, totals=[-50, 0, 0, 0],
+                     end_total=-60)
+    play(state, "G5", "G6", "G7", "G2")
+    assert state.is_terminal()
+
+
+def test_deck_table_option_and_assumed_flag() -> None:
+    """FL-D1: the default table is flagged assumed; a user table replaces the entry and is not."""
+    assert motley.load_game("fool", players=4).new_initial_state(seed=1).observation(0)["deck_table_assumed"]
+    state = motley.load_game("fool", players=4, deck_table=T1_TABLE).new_initial_state(seed=1)
+    obs = state.observation(0)
+    assert obs["deck_table_assumed"] is False and obs["deck"] == T1_TABLE["4"]
+    codes = {c for s in range(4) for c in state.observation(s)["hand"]}
+    assert "B10" in codes and "G16" not in codes
+    text = motley.load_game('fool(players=4,deck_table={"4":{"g":15,"r":13,"y":11,"b":10,"w1":3}})')
+    assert text.params["deck_table"]["4"] == T1_TABLE["4"]
+
+
+# ---- bad input: a clear error naming the problem, and the state unchanged ----------------------------------
+def started() -> fl.FoolState:
+    state = dealt([["G12", "G3"], ["G4", "R5"], ["B3"], ["G2"]], dealer=3, players=4, first_dealer=3)
+    play(state, "G12", "G4", "B3", "G2")  # seat 2 discards B3 and sits out; seat 0 leads
+    return state
+
+
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [(88, "unknown action id"), (-1, "unknown action id"), ("G3", "whole number"), (True, "whole number"),
+     (None, "whole number"), (2.0, "whole number"), (fl.CODE_INDEX["G4"], "seat 0 \\(to move\\) does not hold G4"),
+     (fl.CODE_INDEX["G20"], "G20 is not in the deck at 4 players")],
+)
+def test_bad_actions_name_the_problem(move: Any, words: str) -> None:
+    state = started()
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match=words):
+        state.apply_action(move)
+    assert state.serialize() == before
+
+
+def test_not_following_colour_is_refused() -> None:
+    state = started()
+    play(state, "G3")
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match="R5 does not follow the lead colour green"):
+        state.string_to_action("r5")
+    assert state.serialize() == before
+
+
+@pytest.mark.parametrize("text", ["G1", "X5", "", "G 3 G4", "pass", "W2"])
+def test_unknown_card_codes(text: str) -> None:
+    state = started()
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match="unknown card code"):
+        state.string_to_action(text)
+    assert state.serialize() == before
+
+
+def test_codes_are_case_insensitive_and_w1_is_one_action() -> None:
+    state = position([["W1", "W1", "G2"], ["G3"], ["G4"], ["G5"]], leader=0)
+    assert state.legal_actions() == [fl.CODE_INDEX["G2"], fl.W1]
+    assert state.string_to_action("w1") == fl.W1 and state.string_to_action(" g2 ") == fl.CODE_INDEX["G2"]
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match="every W1 is played as action 82"):
+        state.apply_action(85)
+    assert state.serialize() == before
+
+
+def test_a_seat_sitting_out_or_not_to_move_is_refused() -> None:
+    state = started()
+    before = state.serialize()
+    with pytest.raises(motley.IllegalMoveError, match="seat 2 holds a Fool disc and sits out"):
+        state.play(2, fl.CODE_INDEX["G3"])
+    with pytest.raises(motley.IllegalMoveError, match="it is seat 0's turn, not seat 1's"):
+        state.play(1, fl.CODE_INDEX["R5"])
+    assert state.serialize() == before
+    state.play(0, fl.CODE_INDEX["G3"])
+    assert state.current_player() == 1
+
+
+def test_moves_after_the_end_are_refused() -> None:
+    state = play_out(motley.load_game("fool", players=4, rounds=1).new_initial_state(seed=2), random.Random(2))
+    before = state.serialize()
+    assert state.legal_actions() == [] and state.current_player() == motley.TERMINAL
+    with pytest.raises(motley.IllegalMoveError, match="game is over"):
+        state.apply_action(0)
+    with pytest.raises(motley.IllegalMoveError, match="game is over"):
+        state.string_to_action("G2")
+    assert state.serialize() == before
+
+
+def bad_deals() -> list[tuple[Any, str]]:
+    game = motley.load_game("fool", players=4)
+    good = make_deal(game, [[]] * 4, dealer=0)
+    hands = good["hands"]
+    w1_seat = next(s for s, h in enumerate(hands) if "W1" in h)
+    too_many_w1 = [list(h) for h in hands]
+    swap = next(i for i, c in enumerate(too_many_w1[(w1_seat + 1) % 4]) if c != "W1")
+    too_many_w1[(w1_seat + 1) % 4][swap] = "W1"
+    return [
+        ([1, 2], "a fool deal is"),
+        ({"hands": hands}, "a fool deal is"),
+        ({"hands": hands[:3], "dealer": 0}, "exactly 4 hands"),
+        ({"hands": [hands[0][:-1], *hands[1:]], "dealer": 0}, "hand of seat 0 has 11 cards"),
+        ({"hands": [["Q9", *hands[0][1:]], *hands[1:]], "dealer": 0}, "unknown card code 'Q9'"),
+        ({"hands": [[hands[1][0], *hands[0][1:]], *hands[1:]], "dealer": 0}, "twice"),
+        ({"hands": [["G27", *hands[0][1:]], *hands[1:]], "dealer": 0}, "G27, which is not in the deck"),
+        ({"hands": too_many_w1, "dealer": 0}, "4 W1 but the deck at 4 players has 3"),
+        ({"hands": hands, "dealer": 4}, "dealer must be a seat 0..3"),
+        ({"hands": hands, "dealer": True}, "dealer must be a seat"),
+        ({"hands": ["G2", *hands[1:]], "dealer": 0}, "list of card codes"),
+    ]
+
+
+@pytest.mark.parametrize(("deal", "words"), bad_deals())
+def test_malformed_deals_name_the_problem(deal: Any, words: str) -> None:
+    with pytest.raises(motley.DealError, match=words):
+        motley.load_game("fool", players=4).new_initial_state(seed=1, deal=deal)
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [({"4": {"G": 17, "R": 13, "Y": 11, "B": 8, "W1": 2}}, "47 cards, which does not deal evenly"),
+     ({"8": {"G": 27, "R": 23, "Y": 21, "B": 15, "W1": 5}}, "87 cards, which does not deal evenly: 8 players need 88"),
+     ({"4": {"G": 17, "R": 13, "Y": 11, "P": 8, "W1": 3}}, "unknown colour 'P'"),
+     ({"4": {"G": 28, "R": 2, "Y": 11, "B": 8, "W1": 3}}, "G is the highest value kept and must be 1..27"),
+     ({"4": {"G": 17, "R": 13, "Y": 11, "B": 8, "W1": 7}}, "W1 must be 0..6"),
+     ({"4": {"G": 17, "R": 13, "Y": 11, "B": 8}}, "lacks W1"),
+     ({"4": {"G": "17", "R": 13, "Y": 11, "B": 8, "W1": 3}}, "must be a whole number"),
+     ({"3": {"G": 17, "R": 13, "Y": 11, "B": 8, "W1": 3}}, "unknown player count"),
+     ({"4": [17, 13]}, "must be an object"),
+     ([1, 2], "must be an object"),
+     ("{not json", "not valid JSON")],
+)
+def test_bad_deck_tables_name_the_problem(table: Any, words: str) -> None:
+    with pytest.raises(motley.OptionError, match=words):
+        motley.load_game("fool", deck_table=table)
+
+
+@pytest.mark.parametrize(("params", "words"), [({"players": 3}, "at least 4"), ({"players": 9}, "at most 8"),
+                                               ({"first_dealer": 5, "players": 4}, "seat 0..3"),
+                                               ({"first_dealer": "left"}, "'random' or a seat number"),
+                                               ({"two_fools_from_players": 6}, "must be one of 7, 8"),
+                                               ({"tie_break": "coin"}, "must be one of shared"),
+                                               ({"rounds": -1}, "at least 0")])
+def test_bad_options_name_the_problem(params: dict[str, Any], words: str) -> None:
+    with pytest.raises(motley.OptionError, match=words):
+        motley.load_game("fool", **params)
+
+
+def test_bad_seat_for_observation() -> None:
+    state = started()
+    for seat in (4, -1):
+        with pytest.raises(motley.MotleyError, match=r"seat must be 0\.\.3"):
+            state.observation(seat)
+        with pytest.raises(motley.MotleyError, match=r"seat must be 0\.\.3"):
+            state.observation_tensor(seat)
