@@ -18,7 +18,7 @@ import pytest
 import motley
 
 PROMPT = "your move> "
-PLAYER_COUNTS = {"fools_errand": [None], "fool": [4, 8], "foolery": [3, 7]}
+PLAYER_COUNTS: dict[str, list[int | None]] = {"fools_errand": [None], "fool": [4, 8], "foolery": [3, 7]}
 CONFIGS = [(game, n) for game in motley.registered_games() for n in PLAYER_COUNTS.get(game, [None])]
 
 
