@@ -4,8 +4,9 @@ Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE 
 Algorithm 2, with the multi-player extension of their section VI (each node keeps the reward of the
 seat that made the move into it, so every seat maximises its own return).
 
-Each iteration samples one determinization with ``game.sample_state(observation, rng)`` -- the bot is
-given the seat's observation and the legal actions only, never the State -- and walks one tree of
+Each iteration samples one determinization with ``game.determinizer(observation)`` (distributed as
+``game.sample_state(observation, rng)``) -- the bot is given the seat's observation and the legal
+actions only, never the State -- and walks one tree of
 *actions* shared by all determinizations. Selection is UCB1 with availability counts (a child's
 exploration term uses the number of iterations in which it was legal, not its parent's visits).
 
@@ -93,8 +94,9 @@ class ISMCTSBot(Bot):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
         iterations = 0
+        sample = self.game.determinizer(observation)
         while (iterations < self.simulations) if deadline is None else (time.perf_counter() < deadline):
-            world = self.game.sample_state(observation, rng)
+            world = sample(rng)
             if not names:
                 names = {a: world.action_to_string(a) for a in legal_actions}
             self._iterate(root, world, rng)

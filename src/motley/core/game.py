@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -93,6 +93,15 @@ class Game(abc.ABC):
         Raises:
             MotleyError: for an observation of another game or a malformed one.
         """
+
+    def determinizer(self, observation: Observation) -> Callable[[random.Random], State]:
+        """A sampler of worlds consistent with ``observation``: ``determinizer(o)(rng)`` is distributed as
+        ``sample_state(o, rng)``.
+
+        Search calls it thousands of times for one observation, so games may override it to parse the
+        observation once; the default calls :meth:`sample_state` each time.
+        """
+        return lambda rng: self.sample_state(observation, rng)
 
     @abc.abstractmethod
     def observation_tensor_shape(self) -> tuple[int, ...]:

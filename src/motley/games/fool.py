@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -304,18 +304,27 @@ class Fool(Game):
         Raises:
             MotleyError: for an observation of another game or player count, or with inconsistent counts.
         """
+        return self.determinizer(observation)(rng)
+
+    def determinizer(self, observation: Observation) -> Callable[[random.Random], FoolState]:
+        """A sampler distributed as :meth:`sample_state`, parsing ``observation`` once (for search).
+
+        Raises:
+            MotleyError: as :meth:`sample_state`, when called.
+        """
         if not isinstance(observation, Mapping) or observation.get("game") != self.name:
             raise MotleyError(f"not a {self.name} observation")
         if observation.get("players") != self.num_players:
             raise MotleyError(f"observation is for {observation.get('players')} players; game has {self.num_players}")
         try:
-            state = _public_state(self, observation)
+            template = _public_state(self, observation)
             me = int(observation["seat"])
             mine = [CODE_INDEX[c] for c in observation["hand"]]
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise MotleyError(f"malformed {self.name} observation: {exc!r}") from None
         pool = list(self.deck)
-        for c in mine + [t & 127 for t in state.trick] + [t & 127 for tr in state.tricks for t in tr[0]]:
+        played = [t & 127 for t in template.trick] + [t & 127 for tr in template.tricks for t in tr[0]]
+        for c in mine + played:
             try:
                 pool.remove(c)
             except ValueError:
@@ -326,12 +335,21 @@ class Fool(Game):
         others = [s for s in range(self.num_players) if s != me]
         if sum(sizes[s] for s in others) != len(pool):
             raise MotleyError("observation hand sizes do not match the hidden cards")
-        hands = _deal_hidden(pool, me, sizes, state.voids(), rng)
-        hands[me] = mine
-        state.hands = [split_hand(h) for h in hands]
-        state.sizes = sizes
-        state.rng = random.Random(rng.getrandbits(64))
-        return state
+        voids = template.voids()
+        my_hand = split_hand(mine)
+        template.sizes = sizes
+        template.hands = [[] for _ in range(self.num_players)]
+        template.rng = random.Random(0)
+
+        def sample(rng: random.Random) -> FoolState:
+            hands = _deal_hidden(pool, me, sizes, voids, rng)
+            state = template.clone()
+            state.hands = [[list(part) for part in my_hand] if s == me else split_hand(h) for s, h in enumerate(hands)]
+            state.rng = random.Random(rng.getrandbits(64))
+            state._rng_shared = False
+            return state
+
+        return sample
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolState:
         state = FoolState(self, data["origin"])
@@ -594,6 +612,10 @@ class FoolState(State):
         self.start_round((self.dealer + 1) % n, self.round_no + 1, None)  # FL-D7: the deal passes left
 
     # ---- the move interface ------------------------------------------------------------------
+    def deal_number(self) -> int:
+        """Index of the current round from 0 (search stops its rollouts at the end of the round)."""
+        return self.round_no - 1
+
     def current_player(self) -> int:
         return TERMINAL if self.done else self.order[self.pos]
 

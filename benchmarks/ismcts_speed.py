@@ -1,0 +1,68 @@
+"""ISMCTS simulations per second, one process (issue: strong bots; bar 5,000/s for Fool! at 5 players).
+
+Decisions are taken at positions drawn uniformly from the first deal of several seeds (reached by random
+play); the figure is iterations
+(determinize + select/expand + rollout + back-up) per second of the process's CPU time, so other load on
+the machine does not count against it. Wall-clock figures are printed too.
+
+    .venv/bin/python benchmarks/ismcts_speed.py                    # every game
+    .venv/bin/python benchmarks/ismcts_speed.py "fool(players=5)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import motley
+from motley.bots.ismcts import ISMCTSBot
+
+DEFAULTS = {"fools_errand": "fools_errand", "fool": "fool(players=5)", "foolery": "foolery(players=5)"}
+BARS = {"fool": 5000.0}
+
+
+def measure(spec: str, decisions: int, simulations: int) -> tuple[float, float]:
+    """(simulations per CPU second, per wall second) over ``decisions`` decisions."""
+    game = motley.load_game(spec)
+    bot = ISMCTSBot(game, simulations=simulations)
+    rng = random.Random(0)
+    total = 0
+    cpu = wall = 0.0
+    for seed in range(decisions):
+        # A decision point drawn uniformly from the moves of the first deal.
+        probe = game.new_initial_state(seed=seed)
+        probe.playout(random.Random(seed), stop_at_deal_end=True)
+        state = game.new_initial_state(seed=seed)
+        for _ in range(rng.randrange(len(probe.history()))):
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        while not state.is_terminal() and len(state.legal_actions()) < 2:
+            state.apply_action(state.legal_actions()[0])
+        if state.is_terminal():
+            continue
+        obs = state.observation(state.current_player())
+        c0, w0 = time.process_time(), time.perf_counter()
+        bot.act(obs, state.legal_actions(), rng)
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - w0
+        total += bot.last_iterations
+    return total / cpu, total / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="ISMCTS simulations per second")
+    parser.add_argument("games", nargs="*")
+    parser.add_argument("--decisions", type=int, default=10)
+    parser.add_argument("--simulations", type=int, default=1000)
+    args = parser.parse_args()
+    specs = args.games or [DEFAULTS[g] for g in motley.registered_games() if g in DEFAULTS]
+    for spec in specs:
+        cpu, wall = measure(spec, args.decisions, args.simulations)
+        bar = BARS.get(motley.load_game(spec).name)
+        verdict = f"  bar {bar:,.0f}: {'met' if cpu >= bar else 'NOT met'}" if bar else ""
+        print(f"{spec:28} {cpu:>8,.0f} simulations/s (CPU)  {wall:>8,.0f} /s (wall){verdict}")
+
+
+if __name__ == "__main__":
+    main()
