@@ -2,6 +2,7 @@
 
 from motley.bots import external as external
 from motley.bots import fool as fool
+from motley.bots import foolery as foolery
 from motley.bots import fools_errand
 from motley.bots import ismcts as ismcts
 from motley.bots.base import Bot, RandomBot, bot_kinds, make_bot, register_bot_kind, register_heuristic

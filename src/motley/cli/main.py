@@ -164,7 +164,7 @@ def ask_move(state: motley.State, moves: list[str]) -> bool:
         if text.lower() in ("quit", "exit"):
             return False
         if text in ("?", "help", "legal"):
-            console.print("Legal moves: " + " | ".join(moves))
+            console.print("Legal moves: " + " | ".join(moves), soft_wrap=True)
             continue
         try:
             state.apply_action(state.string_to_action(text))

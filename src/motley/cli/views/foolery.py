@@ -1,0 +1,104 @@
+"""Terminal view of Foolery: your hand by rank and trumps, the climbing pile, hand sizes, titles, the
+exchange and the scores, drawn from one seat's observation only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.markup import escape
+
+from motley.core import Observation
+
+SUIT_STYLE = {"S": "white", "C": "white", "H": "red", "D": "red"}
+
+
+def card(code: str) -> str:
+    """Rich markup of one card code: red hearts and diamonds, cyan trumps, magenta Fool."""
+    if code == "FOOL":
+        return "[bold magenta]FOOL[/]"
+    if code[-1] in SUIT_STYLE:  # suit cards end in S H D C, trumps in I V X
+        return f"[bold {SUIT_STYLE[code[-1]]}]{code}[/]"
+    return f"[bold cyan]{code}[/]"
+
+
+def cards(text_or_codes: str | Sequence[str]) -> str:
+    """Markup of several codes (a play string or a list)."""
+    codes = text_or_codes.split() if isinstance(text_or_codes, str) else list(text_or_codes)
+    return " ".join(card(c) for c in codes) or "-"
+
+
+def seat_name(seat: int, me: int) -> str:
+    """``You`` or ``Seat N``."""
+    return "You" if seat == me else f"Seat {seat}"
+
+
+def event_line(event: dict[str, object], me: int | None) -> str:
+    """One log event of the hand as a line (``me`` None: neutral seat names)."""
+    seat = int(str(event["seat"]))
+    who = f"Seat {seat}" if me is None else seat_name(seat, me)
+    kind = event["event"]
+    if kind == "play":
+        return f"{who}: {cards(str(event['cards']))}"
+    if kind == "pass":
+        return f"[dim]{who}: pass[/]"
+    if kind == "skip":
+        return f"[yellow]{who}: skipped (equal play)[/]"
+    if kind == "trick":
+        return f"[green]{who} wins the trick; seat {event['value']} leads[/]"
+    if kind == "out":
+        return f"[bold green]{who} is out, place {int(str(event['value'])) + 1}[/]"
+    return f"[red]{who} is left with only the Fool: Peasant[/]"
+
+
+def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
+    """The table as seen by ``observation["seat"]``."""
+    me = int(observation["seat"])
+    n = len(observation["hand_sizes"])
+    total = observation["hands_total"]
+    lines = [f"[bold]Hand {observation['hand_number']}{f' of {total}' if total else ''}[/]"
+             f"  dealer: seat {observation['dealer']}  phase: {observation['phase']}"]
+    table = observation["table"]
+    if table is None:
+        lines.append("Table: empty (a new trick)")
+    else:
+        lines.append(f"Table: {cards(table['cards'])} ({table['kind']}) by {seat_name(int(table['seat']), me)}")
+    titles = observation["titles"]
+    places = observation["places"]
+    for q in range(n):
+        title = f" {titles[q]}" if titles[q] else ""
+        place = f"  out: place {places[q] + 1}" if places[q] is not None else ""
+        marks = " [dim](passed)[/]" if q in observation["passed"] else ""
+        turn = " [bold yellow]<- to play[/]" if observation["current_player"] == q else ""
+        lines.append(f"  {seat_name(q, me):7}{escape(title):10} {observation['hand_sizes'][q]:2} cards  "
+                     f"score {observation['scores'][q]:4}{place}{marks}{turn}")
+    ex = observation["exchange"]
+    if ex["partner"] is not None:
+        lines.append(f"Exchange with seat {ex['partner']}: you gave {cards(ex['gave'])}, "
+                     f"received {cards(ex['received'])}")
+    groups = observation["hand_groups"]
+    lines.append("Your hand: " + ("  ".join(cards(g) for g in groups) or "-"))
+    if legal_moves:
+        lines.append("Your move: " + " | ".join(f"[cyan]{escape(m)}[/]" for m in legal_moves))
+    return "\n".join(lines)
+
+
+def log_lines(observation: Observation, cursor: Any, neutral: bool = False) -> tuple[list[str], Any]:
+    """The hand's events since ``cursor`` (None at first) as lines, and the new cursor ``(hand, events shown)``.
+
+    When a hand has ended since the cursor, its places and points are shown first (FY-R11, FY-D21);
+    ``neutral`` names every seat by number (replays).
+    """
+    me = None if neutral else int(observation["seat"])
+    hand, shown = cursor if cursor else (observation["hand_number"], 0)
+    lines = []
+    if hand != observation["hand_number"] and observation["hand_results"]:
+        last = observation["hand_results"][-1]
+        n = len(last["places"])
+        order = sorted(range(n), key=lambda q: last["places"][q])
+        names = ", ".join(f"{f'Seat {q}' if me is None else seat_name(q, me)} ({last['points'][q]:+d})" for q in order)
+        lines.append(f"[bold]Hand {hand} over[/], finishing order: {names}")
+        shown = 0
+    log = observation["log"]
+    lines.extend(event_line(e, me) for e in log[shown:])
+    return lines, (observation["hand_number"], len(log))
