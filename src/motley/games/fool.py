@@ -158,7 +158,7 @@ H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
 def tensor_size(players: int) -> int:
     """Length of the observation tensor at ``players`` seats (see ``FoolState.observation_tensor``)."""
-    return H * (2 + 2 * players) + 4 + players * 14 + 5
+    return H * (2 + 2 * players) + 4 + players * 12 + 5
 
 
 @register_game
@@ -805,7 +805,7 @@ class FoolState(State):
         }
 
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
-        """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 14n + 5, from ``seat``'s view.
+        """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 12n + 5, from ``seat``'s view.
 
         Seats are relative: index ``r`` is seat ``(seat + r) % n`` (r = 0 is me, then clockwise). A *card
         block* is 83 floats: 82 one-hot coloured cards (card id order) + the number of W1 / 6. In order:

@@ -1,0 +1,228 @@
+"""PettingZoo AEC environment for every motley game (one agent per seat).
+
+::
+
+    from motley.envs.pettingzoo import env
+    e = env("fool", players=5)
+    e.reset(seed=7)                       # the match of motley.load_game("fool", players=5).new_initial_state(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``"player_0" .. "player_{n-1}"`` (seat order). The observation of an agent is a dict
+``{"observation": state.observation_tensor(seat), "action_mask": int8[num_distinct_actions]}``: the
+tensor is the seat's information state (float32, ``game.observation_tensor_shape()``, every value in
+[-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
+and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
+
+Rewards (``reward=``):
+
+* ``"match"`` (default): 0 until the match ends, then ``state.returns()`` (per seat, in [-1, 1]).
+* ``"round"``: in addition, at the end of every deal (``state.deal_number()`` changes) each seat gets its
+  score gain over that deal relative to the others: ``(gain - mean gain) / max |gain - mean gain|``,
+  in [-1, 1] (0 when all gains are equal), scaled by ``round_weight`` (default 0.1). The match return is
+  still paid at the end. One-deal games see only the match reward.
+
+A match ends for all agents at once (``terminations`` all True); there is no truncation.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from motley.core import Game, State
+from motley.envs import as_game
+
+__all__ = ["MotleyAECEnv", "env", "raw_env"]
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+def _deal_rewards(start: list[int], end: list[int]) -> list[float]:
+    gains = [b - a for a, b in zip(start, end, strict=True)]
+    mean = sum(gains) / len(gains)
+    spread = max(abs(g - mean) for g in gains)
+    if spread == 0:
+        return [0.0] * len(gains)
+    return [(g - mean) / spread for g in gains]
+
+
+class MotleyAECEnv(AECEnv):  # type: ignore[misc]
+    """A motley match as a PettingZoo AEC environment (see the module docstring).
+
+    Args:
+        game: a :class:`motley.Game`, a game name or a game string (``"foolery(players=5)"``).
+        reward: ``"match"`` or ``"round"`` (see the module docstring).
+        round_weight: scale of the per-deal rewards in ``"round"`` mode.
+        render_mode: None, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+        params: game options when ``game`` is a name, e.g. ``players=5``.
+    Raises:
+        motley.OptionError: for an unknown game or option.
+        ValueError: for a bad ``reward`` or ``render_mode``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, game: Game | str = "fools_errand", reward: str = "match", round_weight: float = 0.1,
+                 render_mode: str | None = None, **params: Any) -> None:
+        super().__init__()
+        self.game = as_game(game, **params)
+        if reward not in ("match", "round"):
+            raise ValueError(f"reward must be 'match' or 'round'; got {reward!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}; got {render_mode!r}")
+        self.metadata = {**self.metadata, "name": f"motley_{self.game.name}_v0"}
+        self.reward_mode = reward
+        self.round_weight = float(round_weight)
+        self.render_mode = render_mode
+        n = self.game.num_players
+        self.possible_agents: list[str] = [f"player_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._num_actions = self.game.num_distinct_actions()
+        shape = self.game.observation_tensor_shape()
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low=-1.0, high=1.0, shape=shape, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self._rng: random.Random | None = None
+        self.state: State | None = None
+        self.agents: list[str] = []
+
+    # ---- spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The (cached) Dict space of ``agent``'s observations."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The (cached) ``Discrete(num_distinct_actions)`` space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # ---- the AEC interface ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match.
+
+        ``reset(seed=s)`` plays the match ``game.new_initial_state(seed=s)``; a later ``reset()`` without
+        a seed draws the next match seed from a generator seeded by ``s`` (so a seeded sequence of resets
+        is reproducible); without any seed ever given, seeds come from the system's entropy.
+        ``options`` is accepted and ignored.
+
+        Raises:
+            motley.MotleyError: for a negative seed.
+        """
+        if seed is not None:
+            self._rng = random.Random(seed)
+            match_seed = int(seed)
+        else:
+            if self._rng is None:
+                self._rng = random.Random()
+            match_seed = self._rng.randrange(2**63)
+        self.state = self.game.new_initial_state(seed=match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._deal = self.state.deal_number()
+        self._deal_start_scores = list(self.state.scores())
+        if self.state.is_terminal():  # a match that ends before any decision: everyone is done at once
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def observe(self, agent: str) -> ObsDict:
+        """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
+
+        Raises:
+            RuntimeError: before the first ``reset()``.
+        """
+        state = self._require_state()
+        seat = self._seat[agent]
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if not state.is_terminal() and state.current_player() == seat:
+            mask[state.legal_actions()] = 1
+        return {"observation": np.asarray(state.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Play ``action`` for ``agent_selection`` (``None`` for an agent whose match is over).
+
+        Raises:
+            motley.IllegalMoveError: for an action that is not legal now (the state is unchanged).
+            ValueError: for an action other than None from a finished agent.
+        """
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        state = self._require_state()
+        agent = self.agent_selection
+        if action is None:
+            raise ValueError(f"{agent} is to move and must give an action, not None")
+        state.apply_action(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self.reward_mode == "round" and (state.is_terminal() or state.deal_number() != self._deal):
+            scores = list(state.scores())
+            for seat, r in enumerate(_deal_rewards(self._deal_start_scores, scores)):
+                self.rewards[self.possible_agents[seat]] += self.round_weight * r
+            self._deal, self._deal_start_scores = state.deal_number(), scores
+        if state.is_terminal():
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        state = self._require_state()
+        for seat, r in enumerate(state.returns()):
+            self.rewards[self.possible_agents[seat]] += float(r)
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def render(self) -> str | None:
+        """The state as text: the JSON observation of the seat to move (scores when over).
+
+        Returns the text for ``render_mode="ansi"``, prints it and returns None for ``"human"``, and
+        returns None (without output) when no render mode was set.
+        """
+        if self.render_mode is None or self.state is None:
+            return None
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+
+def raw_env(game: Game | str = "fools_errand", **kwargs: Any) -> MotleyAECEnv:
+    """The bare :class:`MotleyAECEnv` (no PettingZoo wrappers); arguments as for the class."""
+    return MotleyAECEnv(game, **kwargs)
+
+
+def env(game: Game | str = "fools_errand", **kwargs: Any) -> MotleyAECEnv:
+    """A :class:`MotleyAECEnv` for ``game`` (name, game string or Game) with options ``kwargs``.
+
+    No PettingZoo wrappers are applied: the environment raises :class:`motley.IllegalMoveError` on an
+    illegal action itself, and it keeps the order checks of the AEC API.
+    """
+    return MotleyAECEnv(game, **kwargs)
