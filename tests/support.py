@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
+
+import motley
 from motley.core import State
 
 
@@ -22,3 +26,18 @@ def play_out(state: State, rng: random.Random, limit: int = 100_000) -> State:
     play_random(state, rng, limit)
     assert state.is_terminal(), f"match did not end within {limit} moves"
     return state
+
+
+#: Player counts under test per game; any other registered game is tested at its extremes.
+PLAYER_COUNTS = {"fools_errand": [2], "fool": [4, 5, 8], "foolery": [3, 5, 7]}
+
+
+def game_configs() -> list[Any]:
+    """pytest params ``(game, players)`` for every registered game, ids like ``fool-5``."""
+    table = dict(PLAYER_COUNTS)
+    for name in motley.registered_games():
+        if name not in table:
+            cls = motley.core.registry.game_class(name)
+            table[name] = sorted({cls.min_players, cls.max_players})
+    return [pytest.param(name, n, id=f"{name}-{n}")
+            for name, counts in table.items() if name in motley.registered_games() for n in counts]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -12,25 +11,9 @@ from gymnasium.utils.env_checker import check_env
 import motley
 from motley.bots import make_bot
 from motley.envs.gymnasium import SingleSeatEnv
+from tests.support import game_configs
 
-PLAYER_COUNTS = {"fools_errand": [2], "fool": [4, 5, 8], "foolery": [3, 5, 7]}
-
-
-def game_configs() -> Iterator[Any]:
-    """(game, players) for the table above, plus the extremes of any other registered game."""
-    registered = motley.registered_games()
-    table = dict(PLAYER_COUNTS)
-    for name in registered:
-        if name not in table:
-            cls = type(motley.load_game(name))
-            table[name] = sorted({cls.min_players, cls.max_players})
-    for name, counts in table.items():
-        for n in counts:
-            yield pytest.param(name, n, id=f"{name}-{n}",
-                               marks=pytest.mark.skipif(name not in registered, reason=f"{name} not registered yet"))
-
-
-CONFIGS = list(game_configs())
+CONFIGS = game_configs()
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)

@@ -12,8 +12,6 @@ import json
 import os
 import pickle
 import random
-from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # no stubs: a C++ extension module
@@ -22,8 +20,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import motley
 from motley.envs import openspiel
+from tests.support import game_configs
 
-PLAYER_COUNTS = {"fools_errand": [2], "fool": [4, 5, 8], "foolery": [3, 5, 7]}
 #: Options that shorten a match to one deal, per game.
 ONE_DEAL = {"fool": "rounds=1", "foolery": "hands=1"}
 #: Configurations cheap enough to run on full matches in CI.
@@ -31,21 +29,7 @@ FULL_MATCH_IN_CI = {("fools_errand", 2), ("fool", 4), ("fool", 5), ("foolery", 3
 SLOW = os.environ.get("MOTLEY_SLOW_TESTS") == "1"
 
 
-def game_configs() -> Iterator[Any]:
-    """(game, players) for the table above, plus the extremes of any other registered game."""
-    registered = motley.registered_games()
-    table = dict(PLAYER_COUNTS)
-    for name in registered:
-        if name not in table:
-            cls = type(motley.load_game(name))
-            table[name] = sorted({cls.min_players, cls.max_players})
-    for name, counts in table.items():
-        for n in counts:
-            yield pytest.param(name, n, id=f"{name}-{n}",
-                               marks=pytest.mark.skipif(name not in registered, reason=f"{name} not registered yet"))
-
-
-CONFIGS = list(game_configs())
+CONFIGS = game_configs()
 
 
 def spiel_string(name: str, players: int, short: bool = False) -> str:

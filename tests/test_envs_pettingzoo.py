@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import pytest
@@ -13,26 +11,9 @@ from pettingzoo.test import api_test, seed_test
 
 import motley
 from motley.envs.pettingzoo import MotleyAECEnv, env
+from tests.support import game_configs
 
-#: Player counts under test per game; a game not registered (yet) is skipped.
-PLAYER_COUNTS = {"fools_errand": [2], "fool": [4, 5, 8], "foolery": [3, 5, 7]}
-
-
-def game_configs() -> Iterator[Any]:
-    """(game, players) for the table above, plus the extremes of any other registered game."""
-    registered = motley.registered_games()
-    table = dict(PLAYER_COUNTS)
-    for name in registered:
-        if name not in table:
-            cls = type(motley.load_game(name))
-            table[name] = sorted({cls.min_players, cls.max_players})
-    for name, counts in table.items():
-        for n in counts:
-            yield pytest.param(name, n, id=f"{name}-{n}",
-                               marks=pytest.mark.skipif(name not in registered, reason=f"{name} not registered yet"))
-
-
-CONFIGS = list(game_configs())
+CONFIGS = game_configs()
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
