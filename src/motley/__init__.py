@@ -9,6 +9,7 @@ The core API (DESIGN.md)::
         state.apply_action(state.legal_actions()[0])
 """
 
+from motley import drawing as _drawing  # noqa: F401  (registers State._repr_svg_, SVG of a table)
 from motley import games as _games  # noqa: F401  (registers the games)
 from motley.core import (
     TERMINAL,

@@ -19,6 +19,7 @@ from rich.table import Table
 import motley
 from motley.bots import Bot, bot_kinds, make_bot
 from motley.cli import views
+from motley.cli.serve import serve
 from motley.eval import simulate as run_simulation
 from motley.eval.simulate import SimulationSummary
 
@@ -255,6 +256,9 @@ def bots() -> None:
     """List the bot kinds."""
     for kind in bot_kinds():
         console.print(kind)
+
+
+app.command()(serve)
 
 
 def main() -> None:

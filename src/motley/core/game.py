@@ -282,6 +282,12 @@ class State(abc.ABC):
     def __str__(self) -> str:
         return json.dumps(self.observation(self.current_player()) if not self.is_terminal() else self.scores())
 
+    def _repr_svg_(self) -> str | None:
+        """SVG of the state for Jupyter, drawn by ``motley.drawing`` (``None`` if it is not loaded)."""
+        from motley.core import display
+
+        return display.svg_renderer(self) if display.svg_renderer is not None else None
+
 
 def sorted_unique(values: Sequence[int]) -> list[int]:
     """Sorted list of the distinct values (helper for legal-action lists)."""

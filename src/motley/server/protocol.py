@@ -1,0 +1,92 @@
+"""The WebSocket protocol: what a client may send, checked before anything touches a table.
+
+Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` characters)::
+
+    {"type": "move", "version": 12, "action": 1}        # an action id from the "legal" list
+    {"type": "move", "version": 12, "move": "play joker"}   # or the move string
+    {"type": "ping"}                                    # answered by {"type": "pong", ...}
+
+``version`` is the table's state version (moves applied) the move was made at; a move made at an older
+version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
+
+Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``tables.Table.message``),
+``{"type": "error", "version", "code", "message"}`` for a refused message (nothing changes), and
+``{"type": "pong", "version"}``. Error codes: ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``,
+``over``, ``not_your_turn``, ``stale``, ``illegal``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_MESSAGE = 4096
+MAX_MOVE_TEXT = 200
+
+
+class ProtocolError(Exception):
+    """A refused client message: ``code`` (see the module docstring) and a plain-words ``message``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A checked client message: ``kind`` is ``"move"`` or ``"ping"``."""
+
+    kind: str
+    version: int | None = None
+    action: int | None = None
+    move: str | None = None
+    seat: int | None = None
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse(text: Any) -> ClientMessage:
+    """Check a raw client message.
+
+    Raises:
+        ProtocolError: ``too_large`` over :data:`MAX_MESSAGE` characters, ``malformed`` for anything that is
+            not one of the message shapes above.
+    """
+    if not isinstance(text, str):
+        raise ProtocolError("malformed", "messages must be JSON text")
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"message of {len(text)} characters; the limit is {MAX_MESSAGE}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("malformed", "message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "message must be a JSON object")
+    kind = data.get("type")
+    if kind == "ping":
+        return ClientMessage("ping")
+    if kind != "move":
+        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move' and 'ping'")
+    version = data.get("version")
+    if not _whole(version):
+        raise ProtocolError("malformed", "a move needs 'version': the state version it was made at (a whole number)")
+    seat = data.get("seat")
+    if seat is not None and not _whole(seat):
+        raise ProtocolError("malformed", "'seat' must be a whole number")
+    action, move = data.get("action"), data.get("move")
+    if (action is None) == (move is None):
+        raise ProtocolError("malformed", "a move needs exactly one of 'action' (an id) or 'move' (a move string)")
+    if action is not None and not _whole(action):
+        raise ProtocolError("malformed", "'action' must be a whole number")
+    if move is not None and (not isinstance(move, str) or len(move) > MAX_MOVE_TEXT):
+        raise ProtocolError("malformed", f"'move' must be a string of at most {MAX_MOVE_TEXT} characters")
+    return ClientMessage("move", version=version, action=action, move=move, seat=seat)
+
+
+def error(version: int, code: str, message: str) -> dict[str, Any]:
+    """The error message sent back for a refused client message."""
+    return {"type": "error", "version": version, "code": code, "message": message}

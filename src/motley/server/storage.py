@@ -1,0 +1,165 @@
+"""Storage of tables as event logs, through SQLAlchemy: SQLite by default, PostgreSQL by URL.
+
+A table is its event log: the game, its params, the seed, the seats and settings, then every move as a
+move string with the seat that made it (and who made it: the seat's person, its bot, or the timer's
+bot). Replaying the moves from the seed restores the table exactly, so a restarted server resumes every
+unfinished table (DESIGN.md, Play).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "motley_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("params", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("result", Text, nullable=True),
+)
+
+moves_t = Table(
+    "motley_moves", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False, index=True),
+    Column("number", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(200), nullable=False),
+    Column("actor", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class TableRecord:
+    """One stored table: its header and its moves ``(seat, move string, actor)`` in order."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    created: float
+    finished: bool = False
+    result: dict[str, Any] | None = None
+    moves: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+class Storage:
+    """The event-log store. ``url``: a SQLAlchemy URL (``sqlite:///motley.db``, ``postgresql://...``).
+
+    SQLite runs in WAL mode with ``synchronous=NORMAL``: a move is durable against a killed server
+    process (the WAL is written before the commit returns) and costs well under a millisecond.
+    """
+
+    def __init__(self, url: str = "sqlite:///motley.db") -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool  # one shared in-memory database
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+        self._insert_move = insert(moves_t)
+
+    def create_table(self, record: TableRecord) -> None:
+        """Store a new table (its header; ``record.moves`` must be empty)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                id=record.id, game=record.game, params=json.dumps(record.params), seed=record.seed,
+                seats=json.dumps(record.seats), settings=json.dumps(record.settings), created=record.created,
+                finished=False, result=None))
+
+    def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
+        """Append move ``number`` (1-based) to a table's log."""
+        with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
+            conn.execute(self._insert_move, {"table_id": table_id, "number": number, "seat": seat, "move": move,
+                                             "actor": actor, "at": time.time()})
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite a table's seat list (a seat claimed from the lobby)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=json.dumps(seats)))
+
+    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark a table finished with its result."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True,
+                                                                                  result=json.dumps(result)))
+
+    def load(self, table_id: str) -> TableRecord | None:
+        """One table with its moves, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            return self._record(conn, row)
+
+    def load_all(self, finished: bool | None = None) -> list[TableRecord]:
+        """Every table (or only the unfinished / finished ones), oldest first, with their moves."""
+        with self.engine.connect() as conn:
+            query = select(tables_t).order_by(tables_t.c.created)
+            if finished is not None:
+                query = query.where(tables_t.c.finished == finished)
+            return [self._record(conn, row) for row in conn.execute(query).all()]
+
+    def finished_headers(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves"}``."""
+        count = (select(func.count()).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
+        query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"))
+                 .where(tables_t.c.finished.is_(True)).order_by(tables_t.c.created.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [{"id": r.id, "game": r.game, "players": len(json.loads(r.seats)), "created": r.created,
+                     "moves": int(r.moves)} for r in conn.execute(query).all()]
+
+    def _record(self, conn: Any, row: Any) -> TableRecord:
+        moves = conn.execute(select(moves_t.c.seat, moves_t.c.move, moves_t.c.actor)
+                             .where(moves_t.c.table_id == row.id).order_by(moves_t.c.number)).all()
+        return TableRecord(id=row.id, game=row.game, params=json.loads(row.params), seed=int(row.seed),
+                           seats=json.loads(row.seats), settings=json.loads(row.settings), created=row.created,
+                           finished=bool(row.finished), result=json.loads(row.result) if row.result else None,
+                           moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves])
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

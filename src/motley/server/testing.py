@@ -1,0 +1,108 @@
+"""Running a real server for tests and benchmarks: Uvicorn in a background thread or a child process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import httpx
+import uvicorn
+
+from motley.server.app import create_app
+
+
+def free_port() -> int:
+    """An unused TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_up(base: str, timeout: float = 20.0) -> None:
+    """Block until ``GET base/api/games`` answers.
+
+    Raises:
+        TimeoutError: if it does not answer within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/api/games", timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"server at {base} did not start")
+
+
+class ServerThread:
+    """``motley serve`` in a daemon thread of this process (``with ServerThread(db) as server: server.base``)."""
+
+    def __init__(self, db: str, **settings: Any) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(db, **settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=1 << 20, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        wait_until_up(self.base)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+class ServerProcess:
+    """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game)."""
+
+    def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None) -> None:
+        self.port = port or free_port()
+        self.db = db
+        self.extra = extra or []
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
+        """Start it and wait until it answers."""
+        code = ("import sys; from motley.cli.serve import serve; "
+                "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
+                "bot_delay=float(sys.argv[3]))")
+        delay = self.extra[0] if self.extra else "0.0"
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+        wait_until_up(self.base)
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as when a machine dies."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM and wait."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def pid(self) -> int:
+        """The child's process id."""
+        assert self.proc is not None
+        return self.proc.pid

@@ -1,0 +1,106 @@
+"""A server killed mid-game (SIGKILL) and restarted resumes every table exactly (issue item 1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+
+from motley.server.testing import ServerProcess
+
+
+def state_of(ws_base: str, table_id: str, token: str | None) -> dict[str, Any]:
+    url = f"{ws_base}/ws/{table_id}" + (f"?token={token}" if token else "")
+    with connect(url, open_timeout=10) as ws:
+        while True:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+            if message["type"] == "state":
+                return message
+
+
+def play_moves(ws_base: str, table_id: str, tokens: list[str], count: int) -> int:
+    """Make ``count`` moves (first legal move of the seat to move) through the seats' sockets."""
+    sockets = [connect(f"{ws_base}/ws/{table_id}?token={t}", open_timeout=10).__enter__() for t in tokens]
+    last: list[dict[str, Any]] = []
+    for ws in sockets:
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "state":
+                last.append(message)
+                break
+    made = 0
+    while made < count and not last[0]["terminal"]:
+        mover = last[0]["current_player"]
+        legal = last[mover]["legal"]
+        sockets[mover].send(json.dumps({"type": "move", "version": last[mover]["version"],
+                                        "action": legal[made % len(legal)]["action"]}))
+        made += 1
+        for seat, ws in enumerate(sockets):
+            while True:
+                message = json.loads(ws.recv(timeout=10))
+                if message["type"] == "state" and message["version"] == last[seat]["version"] + 1:
+                    last[seat] = message
+                    break
+    for ws in sockets:
+        ws.close()
+    return made
+
+
+def test_killed_server_resumes_unfinished_tables(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'motley.db'}"
+    server = ServerProcess(db).start()
+    try:
+        games = [("fools_errand", 2), ("fool", 4), ("foolery", 3)]
+        tables = []
+        import motley
+
+        for game, players in games:
+            if game not in motley.registered_games():
+                continue
+            spec = {"game": game, "players": players, "seed": 42, "seats": [{"kind": "human"}] * players}
+            created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
+            tokens = [s["link"].split("token=")[1] for s in created["seats"]]
+            play_moves(server.ws_base, created["id"], tokens, 3)
+            before = [state_of(server.ws_base, created["id"], t) for t in tokens]
+            before.append(state_of(server.ws_base, created["id"], None))
+            tables.append((created["id"], tokens, before))
+        server.kill()  # no clean shutdown
+        server = ServerProcess(db, port=server.port).start()
+        for table_id, tokens, before in tables:
+            after = [state_of(server.ws_base, table_id, t) for t in tokens]
+            after.append(state_of(server.ws_base, table_id, None))
+            for old, new in zip(before, after, strict=True):
+                assert new["version"] == old["version"] == 3
+                assert new["observation"] == old["observation"]
+                assert new["legal"] == old["legal"]
+                assert new["log"] == old["log"]
+            assert play_moves(server.ws_base, table_id, tokens, 2) == 2  # and play goes on
+            assert state_of(server.ws_base, table_id, None)["version"] == 5
+    finally:
+        server.stop()
+
+
+def test_finished_table_replays_after_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'motley.db'}"
+    server = ServerProcess(db).start()
+    try:
+        spec = {"game": "fools_errand", "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
+        tokens = [s["link"].split("token=")[1] for s in created["seats"]]
+        play_moves(server.ws_base, created["id"], tokens, 10_000)
+        final = state_of(server.ws_base, created["id"], None)
+        assert final["terminal"]
+        server.stop()
+        server = ServerProcess(db, port=server.port).start()
+        record = httpx.get(f"{server.base}/api/tables/{created['id']}/record", timeout=10)
+        assert record.status_code == 200
+        assert json.loads(record.text)["result"]["scores"] == final["scores"]
+        listed = {t["id"]: t for t in httpx.get(f"{server.base}/api/tables", timeout=10).json()}
+        assert listed[created["id"]]["finished"] is True
+        step = httpx.get(f"{server.base}/api/tables/{created['id']}/replay/{final['version']}", timeout=10).json()
+        assert step["scores"] == final["scores"]
+    finally:
+        server.stop()
