@@ -100,4 +100,4 @@ def test_simulation_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.results == two.results
     assert one.as_dict() == two.as_dict()
     assert [r.index for r in two.results] == list(range(40))
-    assert {tuple(r.entries) for r in two.results} == {(0, 1), (1, 0)}  # seats rotate
+    assert {tuple(r.lineup) for r in two.results} == {(0, 1), (1, 0)}  # seats rotate

@@ -13,14 +13,16 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import motley
 from motley.bots import Bot, bot_kinds, make_bot
 from motley.cli import views
+from motley.cli.evaluation import compare, progress_bar, split_bots, tournament
 from motley.cli.serve import serve
 from motley.eval import simulate as run_simulation
+from motley.eval.output import write_csv, write_json
+from motley.eval.report import write_report
 from motley.eval.simulate import SimulationSummary
 
 app = typer.Typer(help="motley: The Fool's Errand, Fool! and Foolery: play, simulate, replay.",
@@ -184,47 +186,75 @@ def simulate(
     players: PlayersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     workers: Annotated[int, typer.Option(help="Processes (0 = one per core); results do not depend on it.")] = 0,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="Duplicate deals: each deal replayed with the seats rotated every way "
+        "(n rounded up to a multiple of the seats).")] = False,
+    backend: Annotated[str, typer.Option(help="Where games run: 'process' (this machine) or 'ray'.")] = "process",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address ('auto', 'ray://head:10001').")] = None,
+    out_json: Annotated[Path | None, typer.Option(help="Write the summary and one row per game (JSON) here.")] = None,
+    out_csv: Annotated[Path | None, typer.Option(help="Write one row per game (CSV) here.")] = None,
+    records: Annotated[bool, typer.Option("--records", help="Keep each game's record in the JSON/CSV rows.")] = False,
+    report: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report with plots here.")] = None,
 ) -> None:
-    """Play many matches between bots (seats rotated) and report win rates and points with 95% intervals."""
+    """Play many matches between bots (seats rotated, or duplicate deals) and report win shares, points, seats
+    and lengths with 95% intervals; optionally per-game rows (JSON/CSV) and an HTML report."""
     the_game = load(game, options, players)
-    specs = [s.strip() for s in bots.split(",") if s.strip()]
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-                  console=Console(stderr=True), disable=as_json, transient=False) as bar:
-        task = bar.add_task(str(the_game), total=n, rate="-")
-
-        def tick(k: int) -> None:
-            bar.advance(task, k)
-            elapsed = bar.tasks[task].elapsed or 0.0
-            if elapsed > 0:
-                bar.update(task, rate=f"{bar.tasks[task].completed / elapsed:,.0f}")
-
-        try:
-            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick, workers=workers)
-        except motley.MotleyError as exc:
-            fail(str(exc))
-            return
+    specs = split_bots(bots)
+    total = -(-n // the_game.num_players) * the_game.num_players if duplicate and n > 0 else n
+    try:
+        with progress_bar(str(the_game), total, disabled=as_json) as tick:
+            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick, workers=workers,
+                                     duplicate=duplicate, backend=backend, address=address, records=records)
+        if out_json is not None:
+            write_json(summary, out_json)
+        if out_csv is not None:
+            write_csv(summary, out_csv)
+        if report is not None:
+            write_report(summary, report)
+    except motley.MotleyError as exc:
+        fail(str(exc))
+        return
+    except OSError as exc:
+        fail(f"cannot write output: {exc}")
+        return
     if as_json:
         print(json.dumps(summary.as_dict(), indent=1))
     else:
         print_summary(summary)
+        for what, path in (("games (JSON)", out_json), ("games (CSV)", out_csv), ("report", report)):
+            if path is not None:
+                console.print(f"Wrote {what} to {path}")
 
 
 def print_summary(summary: SimulationSummary) -> None:
-    """The simulation figures as a table."""
-    table = Table(title=f"{summary.game}: {summary.games} matches, seed {summary.seed}, "
-                        f"{summary.mean_moves:.1f} decisions per match")
+    """The simulation figures as tables: bots, seats, lengths and the special card, with 95% intervals."""
+    def ci(mean: float, bounds: list[float], digits: int = 3) -> str:
+        return f"{mean:.{digits}f} [{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
+
+    mode = "duplicate deals" if summary.duplicate else "seats rotated"
+    rate = f", {summary.games / summary.seconds:,.0f} games/s" if summary.seconds > 0 else ""
+    table = Table(title=f"{summary.game}: {summary.games} matches ({mode}), seed {summary.seed}, "
+                        f"{summary.mean_moves:.1f} decisions per match{rate}")
     for column in ("bot", "seats/game", "win share (95% CI)", "fair share", "draws (95% CI)", "mean points (95% CI)"):
         table.add_column(column)
     for e in summary.entries:
-        table.add_row(
-            e["bot"], f"{e['seats_per_game']:.2g}",
-            f"{e['win_share']:.3f} [{e['win_share_ci'][0]:.3f}, {e['win_share_ci'][1]:.3f}]",
-            f"{e['fair_share']:.3f}",
-            f"{e['draw_rate']:.3f} [{e['draw_rate_ci'][0]:.3f}, {e['draw_rate_ci'][1]:.3f}]",
-            f"{e['mean_points']:.1f} [{e['mean_points_ci'][0]:.1f}, {e['mean_points_ci'][1]:.1f}]",
-        )
+        table.add_row(e["bot"], f"{e['seats_per_game']:.2g}", ci(e["win_share"], e["win_share_ci"]),
+                      f"{e['fair_share']:.3f}", ci(e["draw_rate"], e["draw_rate_ci"]),
+                      ci(e["mean_points"], e["mean_points_ci"], 1))
     console.print(table)
+    seats = Table(title="by seat (all bots)")
+    for column in ("seat", "win share (95% CI)", "mean points (95% CI)"):
+        seats.add_column(column)
+    for s in summary.seats:
+        seats.add_row(str(s["seat"]), ci(s["win_share"], s["win_share_ci"]),
+                      ci(s["mean_points"], s["mean_points_ci"], 1))
+    console.print(seats)
+    lengths = summary.lengths
+    line = (f"decisions/match {ci(lengths['moves']['mean'], lengths['moves']['ci'], 1)}; "
+            f"rounds/match {ci(lengths['rounds']['mean'], lengths['rounds']['ci'], 2)}")
+    if summary.special is not None:
+        line += f"; the {summary.special['card']} decides {ci(summary.special['mean'], summary.special['ci'])}"
+    console.print(line)
 
 
 @app.command()
@@ -259,6 +289,8 @@ def bots() -> None:
 
 
 app.command()(serve)
+app.command()(tournament)
+app.command()(compare)
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
-"""Evaluation: simulation of many games with seat rotation, and statistics with confidence intervals."""
+"""Evaluation: simulation (seat rotation, duplicate deals, process pool or Ray), statistics with 95%
+intervals, per-game rows (JSON/CSV), HTML reports, OpenSkill ratings and variant comparisons."""
 
-from motley.eval.simulate import EntryStats, SimulationSummary, play_game, simulate
-from motley.eval.stats import mean_ci, wilson_ci
+from motley.eval.simulate import GameResult, SimulationSummary, play_game, simulate
+from motley.eval.stats import mean_ci, share_ci, wilson_ci
 
-__all__ = ["EntryStats", "SimulationSummary", "mean_ci", "play_game", "simulate", "wilson_ci"]
+__all__ = ["GameResult", "SimulationSummary", "mean_ci", "play_game", "share_ci", "simulate", "wilson_ci"]

@@ -1,51 +1,244 @@
-"""Simulation: many games between bots, seats rotated so every bot sits everywhere.
+"""Simulation: many matches between bots, with seat rotation or duplicate deals.
 
-Each game ``i`` seats the bot entries rotated by ``i`` places, so over any ``players`` consecutive games
-every entry has sat in every seat. Figures are per entry (one entry per bot in the ``--bots`` list; the
-last entry fills the remaining seats) and, to keep samples independent, an entry's outcome in one game
-is the mean over the seats it held in that game.
+**Entries and lineups.** The bots of a simulation are *entries* (one per spec in ``--bots``; with fewer
+entries than seats, the last one fills the remaining seats). A game's *lineup* is the entry index per seat.
 
-Games run on a process pool (``workers``); game ``i`` always gets the same seed and seating, and results
-are gathered in game order, so the same base seed gives the same results whatever the number of workers.
+**Seat rotation** (the default): game ``i`` seats the entries rotated by ``i`` places and has its own
+deal, so over any ``players`` consecutive games every entry has sat in every seat.
+
+**Duplicate deals** (``duplicate=True``): the games come in groups of ``players``; the games of group
+``d`` all replay the same deal (the same seed: ``new_initial_state(seed)`` fixes every shuffle of the
+match) with the lineup rotated by ``0 .. players-1`` places, so every entry meets the same cards from
+every seat, which cuts card luck out of the comparison.
+
+**Samples and intervals.** A *unit* is one game (rotation) or one deal group (duplicate). An entry's
+figure in a unit is its mean over the seats it held there, so units are independent samples and the
+95% intervals are taken over units.
+
+**Reproducible.** Game ``i`` has seed :func:`game_seed` ``(seed, deal)`` and a lineup fixed by ``i``;
+games are played in chunks of :data:`CHUNK` consecutive indices (bots are built once per chunk), and
+gathered in index order, so the same base seed gives the same results whatever the number of workers or
+the backend (process pool or Ray).
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
 import random
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from motley.bots import make_bot
-from motley.bots.base import Bot
-from motley.core import Game, MotleyError, State, load_game
-from motley.eval.stats import mean_ci, wilson_ci
+from motley.bots.base import Bot, RandomBot
+from motley.core import Game, MotleyError, State, load_game, records
+from motley.eval.deciders import final_facts, special_label
+from motley.eval.stats import figure
 
-#: Game seeds of a simulation come from this generator, so results depend only on the base seed.
+#: Games a worker plays per task (a fixed split of the game indices, independent of the workers).
+CHUNK = 50
+#: Seeds are drawn from ``range(SEED_SPAN)``.
 SEED_SPAN = 2**62
-#: Games a worker plays per task: large enough to amortise the hand-over, small enough for progress.
-CHUNK = 16
+
+Progress = Callable[[int], None]
 
 
-def seat_entries(entries: int, players: int, game_index: int) -> list[int]:
-    """Entry index for each seat of game ``game_index`` (rotation by ``game_index`` places)."""
+def game_seed(base: int, deal: int) -> int:
+    """The seed of deal number ``deal`` of a run with base seed ``base``: a hash, so any deal's seed is
+    known without drawing the ones before it (what lets workers and later runs pick up anywhere)."""
+    digest = hashlib.blake2b(f"motley:{base}:{deal}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % SEED_SPAN
+
+
+def seat_entries(entries: int, players: int, shift: int) -> list[int]:
+    """Entry index for each seat, the base lineup ``0, 1, .., entries-1, entries-1, ..`` rotated by ``shift``."""
     base = [min(i, entries - 1) for i in range(players)]
-    shift = game_index % players
+    shift %= players
     return base[-shift:] + base[:-shift] if shift else base
 
 
+@dataclass(frozen=True)
+class Job:
+    """One game to play: its index, deal number, seed and lineup (bot index per seat)."""
+
+    index: int
+    deal: int
+    seed: int
+    lineup: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One played game.
+
+    Attributes:
+        index, deal, seed: as in :class:`Job`; ``lineup``: bot index per seat.
+        returns: per-seat match outcome in [-1, 1]; ``scores``: per-seat final game points.
+        moves: decisions (actions) in the match; ``rounds``: deals played (rounds, hands).
+        special: whether the game's special card (Joker, Fool) decided the match (:mod:`deciders`),
+            None where the game defines no such figure.
+        record: the game record (``motley.records.dump``) when asked for, else None.
+    """
+
+    index: int
+    deal: int
+    seed: int
+    lineup: list[int]
+    returns: list[float]
+    scores: list[int]
+    moves: int
+    rounds: int
+    special: bool | None
+    record: str | None = None
+
+
 def play_game(game: Game, bots: Sequence[Bot], seed: int) -> State:
-    """Play one match: ``bots[seat]`` moves for each seat, seeded by ``seed`` (deal and bot choices)."""
+    """Play one match: ``bots[seat]`` moves for each seat; ``seed`` fixes the deals and the bots' choices.
+
+    A plain :class:`RandomBot` is served without building its observation (the same choice, faster).
+
+    Raises:
+        MotleyError: if a bot returns an action that is not legal.
+    """
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed ^ 0x5EED)
+    plain = [type(bot) is RandomBot for bot in bots]
     while not state.is_terminal():
         seat = state.current_player()
         legal = state.legal_actions()
-        action = bots[seat].act(state.observation(seat), legal, rng) if len(legal) > 1 else legal[0]
-        state.apply_action(action)
+        if len(legal) == 1:
+            action = legal[0]
+        elif plain[seat]:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            action = bots[seat].act(state.observation(seat), legal, rng)
+            if action not in legal:
+                raise MotleyError(f"bot {bots[seat].name!r} chose action {action!r}, not legal: {legal}")
+        state.apply_legal(action)
     return state
+
+
+def result_of(job: Job, state: State, with_record: bool = False) -> GameResult:
+    """The :class:`GameResult` of a finished game."""
+    rounds, special = final_facts(state)
+    return GameResult(
+        index=job.index, deal=job.deal, seed=job.seed, lineup=list(job.lineup),
+        returns=[float(r) for r in state.returns()], scores=[int(s) for s in state.scores()],
+        moves=len(state.history()), rounds=rounds, special=special,
+        record=records.dump(state) if with_record else None,
+    )
+
+
+def play_chunk(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], with_records: bool = False
+               ) -> list[GameResult]:
+    """Play ``jobs`` (runs in a worker: the game and bots are built here from their string forms)."""
+    game = load_game(game_spec)
+    bots = [make_bot(spec, game) for spec in bot_specs]
+    return [result_of(job, play_game(game, [bots[e] for e in job.lineup], job.seed), with_records)
+            for job in jobs]
+
+
+def plan(game: Game, entries: int, n: int, seed: int, duplicate: bool, start: int = 0) -> list[Job]:
+    """The jobs of games ``start .. start+n-1`` (lineups rotate; with ``duplicate``, seeds repeat per group)."""
+    players = game.num_players
+    jobs = []
+    for i in range(start, start + n):
+        deal = i // players if duplicate else i
+        jobs.append(Job(i, deal, game_seed(seed, deal), tuple(seat_entries(entries, players, i))))
+    return jobs
+
+
+def chunked(jobs: Sequence[Job], size: int = CHUNK) -> list[list[Job]]:
+    """Split jobs into consecutive chunks of ``size`` (the last may be shorter)."""
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def check_bots(game: Game, bot_specs: Sequence[str], allow_more: bool = False) -> None:
+    """Build each bot once, so a bad spec fails here with its reason rather than inside a worker.
+
+    Raises:
+        MotleyError: for an unknown bot or bad bot options, no bots, or (unless ``allow_more``) more
+            bots than seats.
+    """
+    players = game.num_players
+    if not bot_specs or (len(bot_specs) > players and not allow_more):
+        raise MotleyError(f"give 1 to {players} bots for {game.name} with {players} players; got {len(bot_specs)}")
+    for spec in bot_specs:
+        make_bot(spec, game)
+
+
+def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0, progress: Progress | None = None,
+             workers: int = 0, duplicate: bool = False, backend: str = "process", address: str | None = None,
+             records: bool = False) -> SimulationSummary:
+    """Play ``n`` matches of ``game`` between the bots and summarise them.
+
+    Args:
+        bot_specs: one spec per entry (``"heuristic"``, ``"random"``, ``"ismcts(simulations=200)"``);
+            fewer than the seats: the last entry fills the rest.
+        n: number of games; with ``duplicate`` it is rounded up to a whole number of deal groups
+            (a multiple of the number of seats).
+        seed: base seed; same seed, same results, whatever ``workers`` and ``backend``.
+        progress: called with the number of games just finished.
+        workers: processes (``0`` = one per core); ignored by the Ray backend.
+        duplicate: duplicate deals (module docstring) instead of a fresh deal per game.
+        backend: ``"process"`` or ``"ray"``; ``address`` is the Ray cluster (None: local or already
+            initialised Ray).
+        records: keep the game record of every game (``GameResult.record``; slower, large).
+    Raises:
+        MotleyError: for an unknown bot, more bots than seats, ``n < 1`` or an unknown backend.
+    """
+    from motley.eval.backends import run_jobs
+
+    if n < 1:
+        raise MotleyError(f"the number of games must be at least 1; got {n}")
+    check_bots(game, bot_specs)
+    players = game.num_players
+    if duplicate:
+        n = -(-n // players) * players
+    jobs = plan(game, len(bot_specs), n, seed, duplicate)
+    start = time.perf_counter()
+    results = run_jobs(str(game), bot_specs, jobs, workers=workers, backend=backend, address=address,
+                       progress=progress, records=records)
+    summary = summarise(game, bot_specs, seed, results, duplicate)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+@dataclass
+class SimulationSummary:
+    """The result of :func:`simulate`.
+
+    Attributes:
+        game: the game's string form; ``bots``: the entry specs; ``games``: games played; ``seed``.
+        duplicate: whether deals were duplicated; ``units``: independent samples (games or deal groups).
+        entries: per entry: ``bot``, ``seats_per_game``, ``fair_share``, ``win_share`` (+ ``_ci``),
+            ``draw_rate`` (+ ``_ci``), ``mean_points`` (+ ``_ci``) and ``by_seat`` (win share per seat).
+        seats: per seat: ``seat``, ``win_share``/``win_share_ci``, ``mean_points``/``mean_points_ci``.
+        mean_moves: decisions per game; ``lengths``: ``moves``, ``rounds`` and ``moves_per_round``
+            figures (``{"mean", "ci", "n"}``); ``special``: the special-card figure or None.
+        results: every game, in index order; ``seconds``: wall time (not part of :meth:`as_dict`).
+    """
+
+    game: str
+    bots: list[str]
+    games: int
+    seed: int
+    duplicate: bool
+    units: int
+    entries: list[dict[str, Any]]
+    seats: list[dict[str, Any]]
+    mean_moves: float
+    lengths: dict[str, Any]
+    special: dict[str, Any] | None
+    results: list[GameResult] = field(default_factory=list, repr=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form (without the per-game results and the timing, so it depends only on the seed)."""
+        return {"game": self.game, "bots": self.bots, "games": self.games, "seed": self.seed,
+                "duplicate": self.duplicate, "units": self.units, "mean_moves": self.mean_moves,
+                "lengths": self.lengths, "special": self.special, "entries": self.entries, "seats": self.seats}
 
 
 def outcome_shares(returns: Sequence[float]) -> tuple[list[float], bool]:
@@ -57,129 +250,79 @@ def outcome_shares(returns: Sequence[float]) -> tuple[list[float], bool]:
     return [1.0 / len(top) if i in top else 0.0 for i in range(len(returns))], False
 
 
-@dataclass(frozen=True)
-class GameResult:
-    """One played game: its index, seed, seating (entry per seat), returns, scores and length."""
-
-    index: int
-    seed: int
-    entries: list[int]
-    returns: list[float]
-    scores: list[int]
-    moves: int
+def _ci(values: Sequence[float], share: bool = False) -> tuple[float, list[float]]:
+    f = figure(values, share)
+    return f["mean"], f["ci"]
 
 
-def play_games(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[tuple[int, int]]) -> list[GameResult]:
-    """Play the games ``(index, seed)`` of ``jobs`` (runs in a worker process; bots are built here)."""
-    game = load_game(game_spec)
-    bots = [make_bot(spec, game) for spec in bot_specs]
-    results = []
-    for index, seed in jobs:
-        entries = seat_entries(len(bot_specs), game.num_players, index)
-        state = play_game(game, [bots[e] for e in entries], seed)
-        results.append(GameResult(index, seed, entries, state.returns(), state.scores(), len(state.history())))
-    return results
-
-
-@dataclass
-class EntryStats:
-    """Figures of one bot entry: per game, its mean over the seats it held."""
-
-    label: str
-    wins: list[float] = field(default_factory=list)
-    draws: list[float] = field(default_factory=list)
-    points: list[float] = field(default_factory=list)
-    seats_held: int = 0
-
-    def add(self, result: GameResult, entry: int, shares: Sequence[float], drawn: bool) -> None:
-        """Count one game for this entry."""
-        seats = [s for s, e in enumerate(result.entries) if e == entry]
-        self.seats_held += len(seats)
-        self.wins.append(sum(shares[s] for s in seats) / len(seats))
-        self.draws.append(1.0 if drawn else 0.0)
-        self.points.append(sum(result.scores[s] for s in seats) / len(seats))
-
-    def summary(self, share: float) -> dict[str, Any]:
-        """JSON-able figures with 95% intervals; ``share`` is the fair win share of one seat."""
-        n = len(self.wins)
-        win, win_lo, win_hi = mean_ci(self.wins)
-        if all(w in (0.0, 1.0) for w in self.wins):
-            win_lo, win_hi = wilson_ci(sum(self.wins), n)
-        draw_lo, draw_hi = wilson_ci(sum(self.draws), n)
-        pts, pts_lo, pts_hi = mean_ci(self.points)
-        return {
-            "bot": self.label, "games": n, "seats_per_game": self.seats_held / max(n, 1),
-            "fair_share": share, "win_share": win, "win_share_ci": [win_lo, win_hi],
-            "draw_rate": sum(self.draws) / max(n, 1), "draw_rate_ci": [draw_lo, draw_hi],
-            "mean_points": pts, "mean_points_ci": [pts_lo, pts_hi],
-        }
-
-
-@dataclass
-class SimulationSummary:
-    """The result of :func:`simulate`: per-entry figures and every game played."""
-
-    game: str
-    bots: list[str]
-    games: int
-    seed: int
-    entries: list[dict[str, Any]]
-    mean_moves: float
-    results: list[GameResult] = field(default_factory=list, repr=False)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-able form (without the per-game results)."""
-        return {"game": self.game, "bots": self.bots, "games": self.games, "seed": self.seed,
-                "mean_moves": self.mean_moves, "entries": self.entries}
-
-
-def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0,
-             progress: Callable[[int], None] | None = None, workers: int = 1) -> SimulationSummary:
-    """Play ``n`` matches of ``game`` between the bots, seats rotated.
-
-    Args:
-        bot_specs: one spec per entry (``"heuristic"``, ``"random"``...); fewer than the seats: the last
-            entry fills the rest; more than the seats is an error.
-        seed: base seed; game ``i`` uses the ``i``-th number drawn from ``random.Random(seed)``.
-        progress: called with the number of games just finished.
-        workers: processes to use (``0`` = one per core); results do not depend on it.
-    Raises:
-        MotleyError: for an unknown bot, more bots than seats, or ``n < 1``.
-    """
+def summarise(game: Game, bot_specs: Sequence[str], seed: int, results: Sequence[GameResult],
+              duplicate: bool = False) -> SimulationSummary:
+    """Figures with 95% intervals of a list of played games (see the module docstring for the samples)."""
     players = game.num_players
-    if not bot_specs or len(bot_specs) > players:
-        raise MotleyError(f"give 1 to {players} bots for {game.name} with {players} players; got {len(bot_specs)}")
-    if n < 1:
-        raise MotleyError(f"the number of games must be at least 1; got {n}")
-    for spec in bot_specs:  # fail here, with the reason, rather than inside a worker
-        make_bot(spec, game)
-    seeds = random.Random(seed)
-    jobs = [(i, seeds.randrange(SEED_SPAN)) for i in range(n)]
-    chunks = [jobs[i:i + CHUNK] for i in range(0, n, CHUNK)]
-    workers = workers if workers > 0 else (os.cpu_count() or 1)
-    results: list[GameResult] = []
-    if workers == 1:
-        for chunk in chunks:
-            results.extend(play_games(str(game), bot_specs, chunk))
-            if progress is not None:
-                progress(len(chunk))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(play_games, [str(game)] * len(chunks), [list(bot_specs)] * len(chunks), chunks):
-                results.extend(done)
-                if progress is not None:
-                    progress(len(done))
-    return summarise(game, bot_specs, seed, results)
-
-
-def summarise(game: Game, bot_specs: Sequence[str], seed: int, results: list[GameResult]) -> SimulationSummary:
-    """Per-entry figures of a list of played games."""
-    stats = [EntryStats(label=spec) for spec in bot_specs]
-    for result in results:
-        shares, drawn = outcome_shares(result.returns)
-        for e, entry in enumerate(stats):
-            entry.add(result, e, shares, drawn)
+    k = len(bot_specs)
+    groups: dict[int, list[GameResult]] = {}
+    for r in results:
+        groups.setdefault(r.deal if duplicate else r.index, []).append(r)
+    units = list(groups.values())
+    win: list[list[float]] = [[] for _ in range(k)]
+    draw: list[list[float]] = [[] for _ in range(k)]
+    pts: list[list[float]] = [[] for _ in range(k)]
+    held = [0] * k
+    seat_win: list[list[float]] = [[] for _ in range(players)]
+    seat_pts: list[list[float]] = [[] for _ in range(players)]
+    by_seat: list[list[list[float]]] = [[[] for _ in range(players)] for _ in range(k)]
+    for unit in units:
+        u_win = [0.0] * k
+        u_pts = [0.0] * k
+        u_held = [0] * k
+        u_draw = 0.0
+        s_win = [0.0] * players
+        s_pts = [0.0] * players
+        for r in unit:
+            shares, drawn = outcome_shares(r.returns)
+            u_draw += drawn
+            for seat, e in enumerate(r.lineup):
+                u_win[e] += shares[seat]
+                u_pts[e] += r.scores[seat]
+                u_held[e] += 1
+                s_win[seat] += shares[seat]
+                s_pts[seat] += r.scores[seat]
+                by_seat[e][seat].append(shares[seat])
+        for e in range(k):
+            if u_held[e]:
+                win[e].append(u_win[e] / u_held[e])
+                pts[e].append(u_pts[e] / u_held[e])
+                draw[e].append(u_draw / len(unit))
+                held[e] += u_held[e]
+        for seat in range(players):
+            seat_win[seat].append(s_win[seat] / len(unit))
+            seat_pts[seat].append(s_pts[seat] / len(unit))
     n = len(results)
-    return SimulationSummary(game=str(game), bots=list(bot_specs), games=n, seed=seed,
-                             entries=[entry.summary(1.0 / game.num_players) for entry in stats],
-                             mean_moves=sum(r.moves for r in results) / max(n, 1), results=results)
+    entries = []
+    for e, spec in enumerate(bot_specs):
+        w, w_ci = _ci(win[e], share=True)
+        d, d_ci = _ci(draw[e], share=True)
+        p, p_ci = _ci(pts[e])
+        entries.append({
+            "bot": spec, "games": n, "seats_per_game": held[e] / max(n, 1), "fair_share": 1.0 / players,
+            "win_share": w, "win_share_ci": w_ci, "draw_rate": d, "draw_rate_ci": d_ci,
+            "mean_points": p, "mean_points_ci": p_ci,
+            "by_seat": [{"seat": s, **figure(by_seat[e][s], share=True)} for s in range(players)],
+        })
+    seats = []
+    for seat in range(players):
+        w, w_ci = _ci(seat_win[seat], share=True)
+        p, p_ci = _ci(seat_pts[seat])
+        seats.append({"seat": seat, "win_share": w, "win_share_ci": w_ci, "mean_points": p, "mean_points_ci": p_ci})
+    lengths = {
+        "moves": figure([float(r.moves) for r in results]),
+        "rounds": figure([float(r.rounds) for r in results]),
+        "moves_per_round": figure([r.moves / max(r.rounds, 1) for r in results]),
+    }
+    label = special_label(game.name)
+    flags = [r.special for r in results if r.special is not None]
+    special = None if label is None else {"card": label, **figure([float(f) for f in flags], share=True)}
+    return SimulationSummary(game=str(game), bots=list(bot_specs), games=n, seed=seed, duplicate=duplicate,
+                             units=len(units), entries=entries, seats=seats,
+                             mean_moves=sum(r.moves for r in results) / max(n, 1), lengths=lengths,
+                             special=special, results=list(results))
