@@ -10,6 +10,20 @@ actions only, never the State -- and walks one tree of
 *actions* shared by all determinizations. Selection is UCB1 with availability counts (a child's
 exploration term uses the number of iterations in which it was legal, not its parent's visits).
 
+Rollouts. By default (``rollout="auto"``) a game with a fast rollout policy in ``bots/rollouts.py`` (Fool!,
+Foolery) is rolled out by its heuristic played on the sampled state, with ``epsilon`` of the moves random:
+uniformly random rollouts model the table as random players, and with them the search was weaker than the
+heuristic bot it plays against; other games roll out uniformly at random (``rollout="random"``, the game's
+fast ``playout``).
+
+Opponent model. With ``opponents="search"`` (SO-ISMCTS as published) every seat's moves are tree nodes and
+each seat picks by UCB1 on its own reward. With a budget of ~1,000 iterations the other seats' nodes near
+the root see a handful of visits each, so in the tree they play close to uniformly at random -- the same
+poor model of the table as random rollouts, one trick deep. With ``opponents="policy"`` the other seats
+move by the rollout policy (epsilon-greedy heuristic) in the tree as well, so the tree holds only the
+observer's own decisions and every iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is
+``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise.
+
 Rewards. A rollout runs until the match ends or, in matches of several deals, until the current deal
 ends (searching past the deal would mostly measure the next shuffle). At the end of the match the
 reward is ``state.returns()``; at the end of a deal it is each seat's score gain over the deal, centred
@@ -25,6 +39,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.rollouts import Move, Rollout, move_policy, rollout_policy
 from motley.core import Game, MotleyError, Observation, State
 
 
@@ -41,12 +56,32 @@ class Node:
         self.children: dict[int, Node] = {}
 
 
-def deal_rewards(state: State, start_scores: Sequence[int]) -> list[float]:
-    """Rewards in [-1, 1] at the end of a rollout (see the module docstring)."""
+def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "spread",
+                 scale: float = 0.0) -> list[float]:
+    """Rewards in [-1, 1] at the end of a rollout (see the module docstring).
+
+    ``reward`` shapes a deal end: ``"spread"``, the gain centred on the mean and scaled by the largest
+    deviation of this rollout; ``"linear"``, the centred gain divided by ``scale`` (the search passes the
+    mean largest deviation of its rollouts so far: one scale for the whole decision, so rewards stay
+    proportional to points) and clipped to [-1, 1]; ``"rank"``, the seat's rank by gain in the deal,
+    ``1 - 2 i / (n - 1)`` for rank ``i`` (ties share the mean of their ranks' values).
+    """
     if state.is_terminal():
         return list(state.returns())
     gains = [b - a for a, b in zip(start_scores, state.scores(), strict=True)]
-    mean = sum(gains) / len(gains)
+    n = len(gains)
+    if reward == "linear":
+        mean = sum(gains) / n
+        scale = scale or max(abs(g - mean) for g in gains) or 1.0
+        return [max(-1.0, min(1.0, (g - mean) / scale)) for g in gains]
+    if reward == "rank":
+        out = []
+        for g in gains:
+            above = sum(1 for x in gains if x > g)
+            ties = sum(1 for x in gains if x == g)
+            out.append(1.0 - (2.0 * above + ties - 1) / (n - 1))
+        return out
+    mean = sum(gains) / n
     spread = max(abs(g - mean) for g in gains) or 1.0
     return [(g - mean) / spread for g in gains]
 
@@ -59,7 +94,15 @@ class ISMCTSBot(Bot):
         simulations: iterations per decision (used when ``seconds`` is not given); >= 1.
         seconds: time per decision instead of a fixed number of iterations; > 0.
         uct_c: the exploration constant of UCB1 (rewards lie in [-1, 1]).
-        rollout: ``"random"`` or ``"heuristic"`` (the game's heuristic bot plays the rollouts, slower).
+        rollout: ``"random"`` (uniformly random rollouts), ``"heuristic"``: the game's fast rollout policy
+            (``bots/rollouts.py``, the heuristic played on the sampled state), or for a game without one
+            its heuristic bot on observations (much slower), or ``"auto"`` (the default): the fast policy
+            when the game has one, else random.
+        epsilon: with heuristic rollouts, the share of rollout moves played at random instead; 0..1.
+        reward: shaping of a deal end, ``"spread"``, ``"linear"`` or ``"rank"`` (see :func:`deal_rewards`).
+        opponents: ``"search"`` (the other seats' moves are tree nodes chosen by UCB1), ``"policy"`` (they
+            move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
+            default: ``"policy"`` for a game with a fast heuristic policy, else ``"search"``).
         final: ``"visits"`` (most visited move, the usual choice) or ``"value"`` (best mean).
     Raises:
         MotleyError: for a bad parameter.
@@ -68,29 +111,47 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, game: Game, simulations: int | str = 1000, seconds: float | str | None = None,
-                 uct_c: float | str = 1.0, rollout: str = "random", final: str = "visits") -> None:
+                 uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
+                 reward: str = "spread", opponents: str = "auto", final: str = "visits") -> None:
         super().__init__(game)
         try:
             self.simulations = int(simulations)
             self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
             self.uct_c = float(uct_c)
+            self.epsilon = float(epsilon)
         except ValueError as exc:
             raise MotleyError(f"bad ismcts parameter: {exc}") from None
         if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
             raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if rollout not in ("random", "heuristic") or final not in ("visits", "value"):
-            raise MotleyError("ismcts rollout must be 'random' or 'heuristic', final 'visits' or 'value'")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise MotleyError("ismcts epsilon must be in 0..1")
+        if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
+                or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy"):
+            raise MotleyError("ismcts rollout must be 'auto', 'random' or 'heuristic', reward 'spread', 'linear' or "
+                              "'rank', opponents 'auto', 'search' or 'policy', final 'visits' or 'value'")
         self.rollout = rollout
+        self.reward = reward
+        self._spread_sum, self._spread_count = 0.0, 0
         self.final = final
-        self._rollout_bot = make_bot("heuristic", game) if rollout == "heuristic" else None
+        self._policy: Rollout | None = rollout_policy(game.name) if rollout != "random" else None
+        self._move: Move | None = move_policy(game.name) if rollout != "random" else None
+        self._rollout_bot: Bot | None = None
+        if rollout == "heuristic" and self._policy is None:
+            heuristic = make_bot("heuristic", game)
+            self._rollout_bot = _EpsilonBot(heuristic, self.epsilon) if self.epsilon else heuristic
+        if opponents == "auto":
+            opponents = "policy" if self._move is not None else "search"
+        self.opponents = opponents
         self._last: list[dict[str, Any]] = []
+        self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             self._last = []
             return legal_actions[0]
-        root = Node(-1)
+        root = self._root = Node(-1)
+        self._spread_sum, self._spread_count = 0.0, 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
         iterations = 0
@@ -124,8 +185,12 @@ class ISMCTSBot(Bot):
         c = self.uct_c
         log = math.log
         sqrt = math.sqrt
+        me = world.current_player() if self.opponents == "policy" else -1
         while not world.is_terminal() and world.deal_number() == deal:
             legal = world.legal_actions()
+            if me >= 0 and world.current_player() != me:
+                world.apply_legal(self._model_move(world, legal, rng))
+                continue
             children = node.children
             unexpanded = []
             for a in legal:
@@ -153,15 +218,26 @@ class ISMCTSBot(Bot):
             world.apply_legal(best_action)
             path.append(node)
         self._roll_out(world, rng, deal)
-        rewards = deal_rewards(world, start_scores)
+        if self.reward == "linear" and not world.is_terminal():
+            gains = [b - a for a, b in zip(start_scores, world.scores(), strict=True)]
+            mean = sum(gains) / len(gains)
+            self._spread_sum += max(abs(g - mean) for g in gains)
+            self._spread_count += 1
+            rewards = deal_rewards(world, start_scores, "linear", self._spread_sum / self._spread_count or 1.0)
+        else:
+            rewards = deal_rewards(world, start_scores, self.reward)
         for n in path:
             n.visits += 1
             n.value += rewards[n.player]
 
     def _roll_out(self, world: State, rng: random.Random, deal: int) -> None:
+        if world.is_terminal() or world.deal_number() != deal:
+            return
+        if self._policy is not None:
+            self._policy(world, rng, self.epsilon)
+            return
         if self._rollout_bot is None:
-            if world.deal_number() == deal:
-                world.playout(rng, stop_at_deal_end=True)
+            world.playout(rng, stop_at_deal_end=True)
             return
         bot = self._rollout_bot
         while not world.is_terminal() and world.deal_number() == deal:
@@ -170,9 +246,33 @@ class ISMCTSBot(Bot):
             action = legal[0] if len(legal) == 1 else bot.act(world.observation(seat), legal, rng)
             world.apply_legal(action)
 
+    def _model_move(self, world: State, legal: list[int], rng: random.Random) -> int:
+        """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, epsilon-greedy."""
+        if len(legal) == 1:
+            return legal[0]
+        if self._move is not None and not (self.epsilon and rng.random() < self.epsilon):
+            return self._move(world, legal)
+        if self._rollout_bot is not None:
+            return self._rollout_bot.act(world.observation(world.current_player()), legal, rng)
+        return legal[rng.randrange(len(legal))]
+
     def explain(self) -> list[dict[str, Any]]:
         """For the last decision: each move with its visits and mean reward, most visited first."""
         return list(self._last)
+
+
+class _EpsilonBot(Bot):
+    """A bot that plays a uniformly random legal move with probability ``epsilon``, else asks ``inner``."""
+
+    def __init__(self, inner: Bot, epsilon: float) -> None:
+        super().__init__(inner.game)
+        self.inner = inner
+        self.epsilon = epsilon
+
+    def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
+        if rng.random() < self.epsilon:
+            return legal_actions[rng.randrange(len(legal_actions))]
+        return self.inner.act(observation, legal_actions, rng)
 
 
 def _factory(game: Game, **options: Any) -> Bot:
