@@ -22,11 +22,13 @@ from motley.core import MotleyError
 from motley.eval.simulate import CHUNK, GameResult, Job, chunked, play_chunk
 
 BACKENDS = ("process", "ray")
+#: A run is split into at least this many tasks when it has that many games.
+MIN_CHUNKS = 16
 
 
 def run_jobs(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], workers: int = 0,
              backend: str = "process", address: str | None = None, progress: Callable[[int], None] | None = None,
-             records: bool = False, chunk: int = CHUNK) -> list[GameResult]:
+             records: bool = False, chunk: int | None = None) -> list[GameResult]:
     """Play ``jobs`` and return their results sorted by game index.
 
     Args:
@@ -34,10 +36,12 @@ def run_jobs(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], work
         backend: ``"process"`` or ``"ray"``; ``address``: the Ray cluster (see the module docstring).
         progress: called with the number of games of each finished chunk.
         records: keep each game's record.
+        chunk: games per task; by default :data:`~motley.eval.simulate.CHUNK`, or fewer for a short run so
+            that it still splits into at least :data:`MIN_CHUNKS` tasks (slow bots keep every core busy).
     Raises:
         MotleyError: for an unknown backend, or when Ray cannot start or connect.
     """
-    chunks = chunked(jobs, chunk)
+    chunks = chunked(jobs, chunk or min(CHUNK, max(1, -(-len(jobs) // MIN_CHUNKS))))
     specs = list(bot_specs)
     if backend == "process":
         results = _run_process(game_spec, specs, chunks, workers, progress, records)

@@ -16,7 +16,8 @@ figure in a unit is its mean over the seats it held there, so units are independ
 95% intervals are taken over units.
 
 **Reproducible.** Game ``i`` has seed :func:`game_seed` ``(seed, deal)`` and a lineup fixed by ``i``;
-games are played in chunks of :data:`CHUNK` consecutive indices (bots are built once per chunk), and
+games are played in chunks of at most :data:`CHUNK` consecutive indices (bots are built once per chunk;
+each game seeds its own bot rng, so chunking does not change results), and
 gathered in index order, so the same base seed gives the same results whatever the number of workers or
 the backend (process pool or Ray).
 """
