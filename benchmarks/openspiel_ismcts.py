@@ -2,7 +2,8 @@
 
 Each deal (seed) is played twice with the sides swapped: in the first match the even seats are
 OpenSpiel's ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``, random-rollout evaluator, one rollout,
-max-visit final policy) and the odd seats motley's ``ismcts`` bot; in the second the other way round. Both
+max-visit final policy) and the odd seats motley's ``ismcts`` bot with the same algorithm (``rollout=random,
+opponents=search``); in the second the other way round. Both
 run ``--simulations`` iterations per decision with the same UCT constant; a decision with one legal
 move is played at once by both. Reported per side: mean match return, win share (return > 0), seconds
 per searched decision and simulations per second.
@@ -47,7 +48,8 @@ def play(spec: str, deals: int, simulations: int, uct_c: float, seed: int) -> di
     os_bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=uct_c,
                               max_simulations=simulations, random_state=rs)
     np.random.seed(seed)  # resample_from_infostate draws from numpy's global generator
-    m_bot = make_bot(f"ismcts(simulations={simulations},uct_c={uct_c})", mgame)
+    # The same algorithm on both sides: random rollouts, every seat searched by UCB1.
+    m_bot = make_bot(f"ismcts(simulations={simulations},uct_c={uct_c},rollout=random,opponents=search)", mgame)
     rng = random.Random(seed)
     deal_seeds = random.Random(seed + 1).sample(range(2**16), deals)
     for deal_seed in deal_seeds:
