@@ -43,6 +43,8 @@ TOTAL_POINTS = sum(POINTS)  # 340 (FE-R10)
 DECK_SIZE = 27
 
 DRAW, PLAY_JOKER, KEEP_JOKER = 0, 1, 2
+_TURN_MOVES = (DRAW, PLAY_JOKER)  # a turn with the Joker set aside (FE-R8)
+_JOKER_MOVES = (PLAY_JOKER, KEEP_JOKER)  # right after drawing the Joker (FE-R8)
 MOVES = ("draw", "play joker", "keep joker")
 _MOVE_WORDS = {"draw": DRAW, "play joker": PLAY_JOKER, "joker": PLAY_JOKER, "play": PLAY_JOKER,
                "keep joker": KEEP_JOKER, "keep": KEEP_JOKER, "set aside": KEEP_JOKER}
@@ -58,7 +60,7 @@ OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
 
 
 def _card_points(cards: list[int]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 @register_game
@@ -89,6 +91,12 @@ class FoolsErrand(Game):
         Option("tie_break", "draw", "equal final points (FE-D9)", choices=("draw",)),
     )
 
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        # The CONFIG rulings read on every play, as flags.
+        self.either_deck_ends = self.params["end_when"] == "either_deck_joker_only"  # FE-D7
+        self.reveal_after_scoop = self.params["after_scoop"] == "simultaneous_reveal"  # FE-D2
+
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolsErrandState:
         rng = random.Random(seed)
         if deal is None:
@@ -99,8 +107,7 @@ class FoolsErrand(Game):
                 deck.insert(rng.randrange(len(deck) + 1), JOKER_A + seat)
         else:
             decks = _decks_from_deal(deal)
-        state = FoolsErrandState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)})
-        state.rng = rng
+        state = FoolsErrandState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
         state.decks = decks
         state.reveal()
         state.run()
@@ -204,7 +211,9 @@ class FoolsErrandState(State):
 
     __slots__ = ("decks", "joker", "log", "piles", "rng", "s", "table", "to_move", "unclaimed")
 
-    def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None) -> None:
+    game: FoolsErrand
+
+    def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin)
         self.decks: list[list[int]] = [[], []]
         self.s = 0
@@ -214,7 +223,7 @@ class FoolsErrandState(State):
         self.joker = [IN_DECK, IN_DECK]
         self.to_move = 0
         self.log: list[Event] = []
-        self.rng = random.Random(0)
+        self.rng = random.Random(0) if rng is None else rng  # re-inserts Jokers (FE-D4)
 
     # ---- automatic play --------------------------------------------------------------------
     def reveal(self) -> None:
@@ -276,41 +285,56 @@ class FoolsErrandState(State):
             return deck.pop() if deck else -1
         return card
 
-    def run(self) -> None:
-        """Play the automatic steps (draws, forced Jokers) until a decision or the end."""
-        while self.to_move != TERMINAL:
+    def run(self, draw: bool = False) -> None:
+        """Play the automatic steps (draws, forced Jokers) until a decision or the end.
+
+        ``draw``: the player to move draws and plays a card first, whatever their Joker (after ``keep
+        joker``, FE-R8). The plain draw-and-play (FE-R2 to FE-R4, FE-R7) is inlined: it is most of a match.
+        """
+        decks, joker, table, log = self.decks, self.joker, self.table, self.log
+        play_value, is_ace = PLAY_VALUE, IS_ACE
+        s = self.s  # kept local in the loop; stored before any call that reads or changes it
+        while True:
             p = self.to_move
-            deck = self.decks[p]
-            place = self.joker[p]
-            if place == SET_ASIDE:
-                if deck:
-                    return  # decision: draw, or play the kept Joker
-                self._play_joker(p)  # FE-D6: nothing left to draw
-            elif place == DRAWN:
+            if p == TERMINAL:
                 return
-            else:
+            deck = decks[p]
+            place = joker[p]
+            if place == IN_DECK or draw:
+                draw = False
                 card = deck.pop()
                 if card >= JOKER_A:
-                    self.joker[p] = DRAWN
+                    joker[p] = DRAWN
                     if deck:
                         return  # decision: play the Joker now, or keep it
                     self._play_joker(p)  # FE-D6: only the Joker was left
+                    s = self.s
+                    continue
+                value = play_value[card]
+                if is_ace[card] and (s <= -11 if p == 0 else s >= 11):
+                    value = 11  # FE-R4: the trailing player's Ace counts 11 when the gap is at least 11
+                s = s + value if p == 0 else s - value  # FE-R3: the scale is kept from A's side
+                table.append(card | p << 6)
+                log.append(("play", p, card, value, s if p == 0 else -s))  # FE-R9: announced from p's side
+                if s == 0:  # FE-R7: exactly 0 scoops
+                    self.s = 0
+                    self._scoop(p)
+                    self._after_play(p, True)
+                    s = self.s
+                elif len(deck) <= 1 and self._ended():
+                    # Only the drawing deck shrank, and a deck of 2+ cards holds a card besides its Joker.
+                    self.s = s
+                    self._finish()
                 else:
-                    self._play_card(p, card)
-
-    def _play_card(self, p: int, card: int) -> None:
-        """FE-R3, FE-R4: tip the scale by the card's value; FE-R7: scoop at exactly 0."""
-        s = self.s
-        value = PLAY_VALUE[card]
-        if IS_ACE[card] and (s <= -11 if p == 0 else s >= 11):
-            value = 11  # FE-R4: the trailing player's Ace counts 11 when the gap is at least 11
-        s = s + value if p == 0 else s - value
-        self.s = s
-        self.table.append(card | p << 6)
-        self.log.append(("play", p, card, value, s if p == 0 else -s))
-        if s == 0:
-            self._scoop(p)
-        self._after_play(p, s == 0)
+                    self.s = s
+                    self.to_move = 1 - p  # FE-R6: strict alternation
+            elif place == SET_ASIDE:
+                if deck:
+                    return  # decision: draw, or play the kept Joker
+                self._play_joker(p)  # FE-D6: nothing left to draw
+                s = self.s
+            else:
+                return  # DRAWN: the decision on the drawn Joker
 
     def _play_joker(self, p: int) -> None:
         """FE-R8: the Joker sets the scale to 0, its player scoops (FE-D10 on an empty table)."""
@@ -342,7 +366,7 @@ class FoolsErrandState(State):
     def _after_play(self, p: int, scooped: bool) -> None:
         if self._ended():
             self._finish()
-        elif scooped and self.game.params["after_scoop"] == "simultaneous_reveal":
+        elif scooped and self.game.reveal_after_scoop:
             self.reveal()  # FE-D2 option
         else:
             self.to_move = 1 - p  # FE-R6, FE-D2: strict alternation
@@ -351,9 +375,9 @@ class FoolsErrandState(State):
         """FE-D7: does a deck (both, or either) hold no card but its Joker?"""
         a = len(self.decks[0]) - (self.joker[0] == IN_DECK)
         b = len(self.decks[1]) - (self.joker[1] == IN_DECK)
-        if self.game.params["end_when"] == "both_decks_joker_only":
-            return a == 0 and b == 0
-        return a == 0 or b == 0
+        if self.game.either_deck_ends:
+            return a == 0 or b == 0
+        return a == 0 and b == 0
 
     def _finish(self) -> None:
         """FE-D8: cards still in play are discarded, or go to the player the scale tips toward."""
@@ -375,9 +399,7 @@ class FoolsErrandState(State):
     def legal_actions(self) -> list[int]:
         if self.to_move == TERMINAL:
             return []
-        if self.joker[self.to_move] == SET_ASIDE:
-            return [DRAW, PLAY_JOKER]
-        return [PLAY_JOKER, KEEP_JOKER]
+        return list(_TURN_MOVES if self.joker[self.to_move] == SET_ASIDE else _JOKER_MOVES)
 
     def action_to_string(self, action: int) -> str:
         if not 0 <= action < len(MOVES):
@@ -399,16 +421,32 @@ class FoolsErrandState(State):
             return "you have not drawn your Joker: draw, or play your set-aside Joker"
         return "you have just drawn your Joker: play it or keep it (set it aside), no other move"
 
+    def apply_action(self, action: int) -> None:
+        """Take the decision ``action`` for the player to move, then play on to the next decision.
+
+        Raises:
+            IllegalMoveError: for a non-integer, an unknown id or a move not offered now; the state is
+                then unchanged.
+        """
+        if type(action) is not int:
+            super().apply_action(action)  # checks and converts numpy integers
+            return
+        p = self.to_move
+        if p == TERMINAL or action not in (_TURN_MOVES if self.joker[p] == SET_ASIDE else _JOKER_MOVES):
+            raise IllegalMoveError(action, self.why_illegal(action))
+        self._apply(action)
+        self._history.append(action)
+
     def _apply(self, action: int) -> None:
         p = self.to_move
         if action == PLAY_JOKER:
             self._play_joker(p)
-        else:
-            if action == KEEP_JOKER:  # FE-R8: set aside face up, then draw and play another card
-                self.joker[p] = SET_ASIDE
-                self.log.append(("set_aside", p, JOKER_A + p, 0, 0))
-            self._play_card(p, self.decks[p].pop())
-        self.run()
+            self.run()
+            return
+        if action == KEEP_JOKER:  # FE-R8: set aside face up, then draw and play another card
+            self.joker[p] = SET_ASIDE
+            self.log.append(("set_aside", p, JOKER_A + p, 0, 0))
+        self.run(draw=True)
 
     # ---- results -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
