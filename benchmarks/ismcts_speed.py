@@ -5,6 +5,10 @@ play); the figure is iterations
 (determinize + select/expand + rollout + back-up) per second of the process's CPU time, so other load on
 the machine does not count against it. Wall-clock figures are printed too.
 
+Where OpenSpiel is installed, its Python ISMCTS (``open_spiel.python.algorithms.ismcts``, random rollouts)
+over its C++ ``hearts`` is timed in the same run, the same way (positions drawn uniformly from the play of
+a deal, the same simulations per decision), and the ratio printed: machines differ, the ratio travels.
+
     .venv/bin/python benchmarks/ismcts_speed.py                    # every game
     .venv/bin/python benchmarks/ismcts_speed.py "fool(players=5)"
     .venv/bin/python benchmarks/ismcts_speed.py --options rollout=random,opponents=search   # plain SO-ISMCTS
@@ -55,19 +59,62 @@ def measure(spec: str, decisions: int, simulations: int, options: str = "") -> t
     return total / cpu, total / wall
 
 
+def measure_openspiel(decisions: int, simulations: int) -> float | None:
+    """Simulations per CPU second of OpenSpiel's Python ISMCTS on its C++ ``hearts``, or None without it."""
+    try:
+        import numpy as np
+        import pyspiel  # type: ignore[import-not-found]  # no stubs: a C++ extension module
+        from open_spiel.python.algorithms import ismcts, mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts(pass_cards=false)")  # every decision is a play of the deal
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=1.0,
+                           max_simulations=simulations, random_state=rs)
+    rng = random.Random(0)
+    total, cpu = 0, 0.0
+    for _ in range(decisions):
+        state = game.new_initial_state()
+        plays = rng.randrange(52)  # a decision point drawn uniformly from the 52 plays of the deal
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            legal = state.legal_actions()
+            if plays <= 0 and len(legal) > 1:
+                break
+            plays -= 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if state.is_terminal():
+            continue
+        c0 = time.process_time()
+        bot.step(state)
+        cpu += time.process_time() - c0
+        total += simulations
+    return total / cpu if cpu else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="ISMCTS simulations per second")
     parser.add_argument("games", nargs="*")
     parser.add_argument("--decisions", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--options", default="", help="more ismcts options, e.g. rollout=random,opponents=search")
+    parser.add_argument("--no-peer", action="store_true", help="skip OpenSpiel's ISMCTS on hearts")
     args = parser.parse_args()
     specs = args.games or [DEFAULTS[g] for g in motley.registered_games() if g in DEFAULTS]
+    peer: float | None = None
     for spec in specs:
         cpu, wall = measure(spec, args.decisions, args.simulations, args.options)
         bar = BARS.get(motley.load_game(spec).name)
         verdict = f"  bar {bar:,.0f}: {'met' if cpu >= bar else 'NOT met'}" if bar else ""
-        print(f"{spec:28} {cpu:>8,.0f} simulations/s (CPU)  {wall:>8,.0f} /s (wall){verdict}")
+        print(f"{spec:28} {cpu:>8,.0f} simulations/s (CPU)  {wall:>8,.0f} /s (wall){verdict}", flush=True)
+        if motley.load_game(spec).name == "fool" and peer is None and not args.no_peer:
+            peer = measure_openspiel(args.decisions, args.simulations)
+            if peer is not None:
+                print(f"{'openspiel hearts (Python ISMCTS)':28} {peer:>8,.0f} simulations/s (CPU)  "
+                      f"(motley fool / this = {cpu / peer:.2f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -58,6 +59,23 @@ def test_sampled_world_matches_observation_and_holds_the_deck(state: fl.FoolStat
         for colour in voids:
             assert not sampled.hands[s][fl.COLOUR_NAMES.index(colour)]
     play_random(sampled, random.Random(seed), 30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16))
+def test_card_by_card_deal_respects_voids(state: fl.FoolState, seat: int, seed: int) -> None:
+    """The deal used when plain deals keep missing the voids: consistent, conserving, every time."""
+    seat %= state.game.num_players
+    obs = state.observation(seat)
+    with patch.object(fl._HiddenDeal, "TRIES", 0):
+        sampled = state.game.sample_state(obs, random.Random(seed))
+    assert isinstance(sampled, fl.FoolState)
+    assert sampled.observation(seat) == obs
+    assert world_cards(sampled) == deck_cards(state.game)
+    for s, voids in enumerate(obs["voids"]):
+        for colour in voids:
+            assert not sampled.hands[s][fl.COLOUR_NAMES.index(colour)]
+        assert sampled.hands[s] == [sorted(col) for col in sampled.hands[s]]
 
 
 @settings(max_examples=40, deadline=None)

@@ -178,6 +178,7 @@ class ISMCTSBot(Bot):
 
     def _iterate(self, root: Node, world: State, rng: random.Random) -> None:
         """One iteration: select/expand in ``world``, roll out, back up (Algorithm 2 of the paper)."""
+        world.stop_at_deal_end()  # the iteration ends with the deal: no need to deal the next one
         deal = world.deal_number()
         start_scores = world.scores()
         node = root
@@ -186,10 +187,13 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         me = world.current_player() if self.opponents == "policy" else -1
-        while not world.is_terminal() and world.deal_number() == deal:
-            legal = world.legal_actions()
-            if me >= 0 and world.current_player() != me:
-                world.apply_legal(self._model_move(world, legal, rng))
+        # bound methods: this loop runs for every move of every iteration
+        is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
+        legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
+        while not is_terminal() and deal_number() == deal:
+            legal = legal_actions()
+            if me >= 0 and current_player() != me:
+                apply_legal(model_move(world, legal, rng))
                 continue
             children = node.children
             unexpanded = []

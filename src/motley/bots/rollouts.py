@@ -76,9 +76,9 @@ def fool_move(state: FoolState) -> int:
                 continue
             card = cards[-1]  # the top card of a colour has the fewest higher cards and the highest value
             higher = 0
-            for s, other in enumerate(hands):
-                if s != p:
-                    lst = other[col]
+            for other in hands:  # p's own hand holds nothing above its top card
+                lst = other[col]
+                if lst and lst[-1] > card:
                     higher += len(lst) - bisect_right(lst, card)
             key = (higher, -VALUE[card])
             if key < best_key:

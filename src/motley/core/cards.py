@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,3 +45,17 @@ def check_no_duplicates(cards: Sequence[int], names: Sequence[str], what: str, a
         if card in seen and card not in allow:
             raise DealError(f"{what} holds {names[card]} twice")
         seen.add(card)
+
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """Shuffle ``items`` in place, uniformly: Fisher-Yates on ``rng.random()``.
+
+    For search, which samples worlds thousands of times a decision: about twice as fast as
+    ``random.shuffle`` (one Python call per index drawn), at a bias below 2**-46 per swap for lists of
+    fewer than 128 items (a 53-bit float scaled to the index range). Deals that records must replay keep
+    ``random.shuffle``, so a seed gives the same deal in every version.
+    """
+    draw = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        items[i], items[j] = items[j], items[i]

@@ -143,12 +143,13 @@ class State(abc.ABC):
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
     """
 
-    __slots__ = ("_history", "game", "origin")
+    __slots__ = ("_history", "_stop_at_deal_end", "game", "origin")
 
     def __init__(self, game: Game, origin: dict[str, Any] | None) -> None:
         self.game = game
         self.origin = origin
         self._history: list[int] = []
+        self._stop_at_deal_end = False
 
     # ---- the move interface -------------------------------------------------------------------
     @abc.abstractmethod
@@ -218,6 +219,16 @@ class State(abc.ABC):
     def deal_number(self) -> int:
         """Index of the current deal (round, hand) of the match, from 0; games of one deal return 0."""
         return 0
+
+    def stop_at_deal_end(self) -> None:
+        """Mark this state for search: when the current deal ends, the next one is not dealt.
+
+        The deal is scored and ``deal_number()`` moves on, which is all a rollout reads there; the state
+        must not be played on after that (a match that ends with the deal ends as usual). Games whose
+        next deal costs real work (a shuffle, a deal, an exchange) skip it; the others ignore the mark.
+        Clones keep it.
+        """
+        self._stop_at_deal_end = True
 
     def playout(self, rng: random.Random, stop_at_deal_end: bool = False) -> None:
         """Play uniformly random legal actions until the match ends (or, if asked, the deal changes).

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from motley.core.cards import cards_from_codes
+from motley.core.cards import cards_from_codes, shuffle
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
 from motley.core.game import TERMINAL, Game, Observation, State
 from motley.core.options import Option
@@ -297,9 +297,10 @@ class Fool(Game):
         Hidden cards are the deck (FL-R3) minus the observer's hand minus every card played this round.
         They are dealt by the public hand sizes (FL-D11), respecting voids revealed by play: a seat that
         played a card of another colour (not a 1) after the lead colour was set holds no card of that
-        colour (FL-R6); a W1 reveals nothing (FL-R7). Cards of colours somebody is void in are placed first,
-        each to a random seat that keeps the rest feasible (a Hall check over colour sets), so it never fails
-        on a consistent observation; the other cards are shuffled into the remaining places.
+        colour (FL-R6); a W1 reveals nothing (FL-R7). A uniformly random deal is kept when it respects the
+        voids; after a few misses the cards of void colours are placed one by one, each where the rest stays
+        feasible (a Hall check over colour sets), so it never fails on a consistent observation (see
+        ``_HiddenDeal``).
 
         Raises:
             MotleyError: for an observation of another game or player count, or with inconsistent counts.
@@ -310,7 +311,7 @@ class Fool(Game):
         """A sampler distributed as :meth:`sample_state`, parsing ``observation`` once (for search).
 
         Raises:
-            MotleyError: as :meth:`sample_state`, when called.
+            MotleyError: as :meth:`sample_state`: a malformed or inconsistent observation.
         """
         if not isinstance(observation, Mapping) or observation.get("game") != self.name:
             raise MotleyError(f"not a {self.name} observation")
@@ -335,16 +336,17 @@ class Fool(Game):
         others = [s for s in range(self.num_players) if s != me]
         if sum(sizes[s] for s in others) != len(pool):
             raise MotleyError("observation hand sizes do not match the hidden cards")
-        voids = template.voids()
+        deals = _HiddenDeal(pool, sizes, template.voids(), me)
         my_hand = split_hand(mine)
         template.sizes = sizes
-        template.hands = [[] for _ in range(self.num_players)]
+        template.hands = []
         template.rng = random.Random(0)
 
         def sample(rng: random.Random) -> FoolState:
-            hands = _deal_hidden(pool, me, sizes, voids, rng)
+            hands = deals.deal(rng)
+            hands[me] = [list(part) for part in my_hand]
             state = template.clone()
-            state.hands = [[list(part) for part in my_hand] if s == me else split_hand(h) for s, h in enumerate(hands)]
+            state.hands = hands
             state.rng = random.Random(rng.getrandbits(64))
             state._rng_shared = False
             return state
@@ -371,80 +373,104 @@ class Fool(Game):
         return state
 
 
-def _deal_hidden(pool: list[int], me: int, sizes: Sequence[int], voids: Sequence[int],
-                 rng: random.Random) -> list[list[int]]:
-    """Deal the hidden ``pool`` to the seats other than ``me`` by ``sizes``, no seat getting a void colour.
+class _HiddenDeal:
+    """Deals of the hidden cards of one observation, to be sampled many times (search determinizations).
 
-    Cards of colours nobody is void in (and W1s, FL-R7) fit anywhere, so only the cards of *constrained*
-    colours are placed one by one (shuffled, each to a random seat that keeps the rest feasible); the rest
-    are shuffled into the remaining places.
+    The hidden ``pool`` goes to the seats other than ``me`` by ``sizes``, no seat getting a colour it is
+    void in (FL-R6: voids shown by play; a W1 shows none, FL-R7). A plain deal (the seats of the places
+    shuffled) is uniform over all deals, so keeping it when it respects the voids gives the uniform
+    distribution over consistent deals. Where that is unlikely (tight voids late in a round: ``TRIES``
+    misses), the cards of void colours are placed one by one instead, each to a seat drawn in proportion to
+    its free places among those that keep the rest feasible, and the other cards fill the remaining places:
+    this never fails and stays close to uniform.
 
-    Raises:
-        MotleyError: if no such deal exists (an inconsistent observation).
+    Feasibility is Hall's condition over the sets of constrained colours: the cards of a set must fit in
+    the places of the seats that accept one of its colours (a set with an unconstrained colour always fits,
+    the totals being equal). It is kept as a slack per set: a card of colour ``col`` placed at a seat that
+    accepts a set without ``col`` uses up one of that set's places.
+
+    Raises (constructor):
+        MotleyError: if no consistent deal exists (an inconsistent observation).
     """
-    n = len(sizes)
-    others = [s for s in range(n) if s != me]
-    hands: list[list[int]] = [[] for _ in range(n)]
-    constrained = 0
-    for s in others:
-        constrained |= voids[s]
-    rng.shuffle(pool)
-    cap = list(sizes)
-    cap[me] = 0
-    if constrained:
-        allowed = [15 & ~voids[s] | 16 for s in range(n)]
-        allowed[me] = 0
+
+    TRIES = 2
+
+    def __init__(self, pool: Sequence[int], sizes: Sequence[int], voids: Sequence[int], me: int) -> None:
+        n = len(sizes)
+        self.n, self.me = n, me
+        self.pool = sorted(pool)  # dealt in this order, each hand comes out sorted by colour and value
+        self.slots = [s for s in range(n) if s != me for _ in range(sizes[s])]  # the seat of each place
+        self.voids = [0 if s == me else voids[s] for s in range(n)]
+        self.others = [s for s in range(n) if s != me]
+        constrained = 0
+        for v in self.voids:
+            constrained |= v
+        self.constrained = constrained
+        self.allowed = allowed = [0 if s == me else 15 & ~self.voids[s] | 16 for s in range(n)]
+        self.cap = cap = [0 if s == me else sizes[s] for s in range(n)]
         subsets = [m for m in range(1, 16) if m & constrained == m]
         count = [0] * 5
         for c in pool:
             count[COLOUR[c]] += 1
-        if not _feasible(count, cap, allowed, subsets):
+        self.slack = {m: sum(cap[s] for s in range(n) if allowed[s] & m)
+                      - sum(count[col] for col in range(4) if m >> col & 1) for m in subsets}
+        if any(v < 0 for v in self.slack.values()):
             raise MotleyError("no deal of the hidden cards respects the voids shown by play")
-        free = []
-        for c in pool:
+        #: the sets whose slack a card of colour ``col`` at seat ``s`` uses up: ``uses[s][col]``
+        self.uses = [[frozenset(m for m in subsets if not m >> col & 1 and allowed[s] & m) for col in range(4)]
+                     for s in range(n)]
+        self.void_cards = [c for c in self.pool if constrained >> COLOUR[c] & 1]
+        self.free_cards = [c for c in self.pool if not constrained >> COLOUR[c] & 1]
+
+    def deal(self, rng: random.Random) -> list[list[list[int]]]:
+        """Every seat's hand split by colour (G R Y B W), ``me``'s left empty."""
+        for _ in range(self.TRIES if self.constrained else 1):
+            hands = self._plain(rng)
+            if hands is not None:
+                return hands
+        return self._placed(rng)
+
+    def _plain(self, rng: random.Random) -> list[list[list[int]]] | None:
+        """A uniformly random deal, or None if it gives a seat a colour it is void in."""
+        slots, voids, colour = self.slots, self.voids, COLOUR
+        shuffle(slots, rng)
+        hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(self.n)]
+        for c, s in zip(self.pool, slots, strict=True):
+            col = colour[c]
+            if voids[s] >> col & 1:  # a W1 (colour 4) is never void
+                return None
+            hands[s][col].append(c)
+        return hands
+
+    def _placed(self, rng: random.Random) -> list[list[list[int]]]:
+        """A consistent deal built card by card (see the class docstring)."""
+        cap, slack, allowed, uses, others = list(self.cap), dict(self.slack), self.allowed, self.uses, self.others
+        tight = {m for m, v in slack.items() if not v}
+        hands: list[list[int]] = [[] for _ in range(self.n)]
+        cards = list(self.void_cards)
+        shuffle(cards, rng)
+        draw = rng.random
+        for c in cards:
             col = COLOUR[c]
-            if not constrained >> col & 1:
-                free.append(c)
-                continue
-            count[col] -= 1
-            seats = [s for s in others if cap[s] and allowed[s] >> col & 1]
-            rng.shuffle(seats)
+            seats = [s for s in others if cap[s] and allowed[s] >> col & 1 and uses[s][col].isdisjoint(tight)]
+            x = draw() * sum(cap[s] for s in seats)  # seats is never empty: every slack stays >= 0
             for s in seats:
-                cap[s] -= 1
-                if _feasible(count, cap, allowed, subsets):
-                    hands[s].append(c)
+                x -= cap[s]
+                if x < 0:
                     break
-                cap[s] += 1
-            else:  # cannot happen after the first feasibility check
-                raise MotleyError("no deal of the hidden cards respects the voids shown by play")
-        pool = free
-    start = 0
-    for s in others:
-        hands[s].extend(pool[start:start + cap[s]])
-        start += cap[s]
-    return hands
-
-
-def _feasible(count: Sequence[int], cap: Sequence[int], allowed: Sequence[int], subsets: Sequence[int]) -> bool:
-    """Can cards with ``count`` per colour go to seats with capacities ``cap`` and colour masks ``allowed``?
-
-    Hall's condition for every set of constrained colours (``subsets``): the cards of the set must fit in
-    the seats that accept at least one of its colours. A set with an unconstrained colour always fits
-    because the totals are equal.
-    """
-    for subset in subsets:
-        need = 0
-        for col in range(4):
-            if subset >> col & 1:
-                need += count[col]
-        if need:
-            room = 0
-            for s, c in enumerate(cap):
-                if allowed[s] & subset:
-                    room += c
-            if need > room:
-                return False
-    return True
+            cap[s] -= 1
+            for m in uses[s][col]:
+                slack[m] -= 1
+                if not slack[m]:
+                    tight.add(m)
+            hands[s].append(c)
+        free = list(self.free_cards)
+        shuffle(free, rng)
+        start = 0
+        for s in others:
+            hands[s].extend(free[start:start + cap[s]])
+            start += cap[s]
+        return [split_hand(h) for h in hands]
 
 
 def split_hand(cards: Sequence[int]) -> list[list[int]]:
@@ -544,6 +570,7 @@ class FoolState(State):
         # is worse. Smaller key = worse.
         keys = []
         order = 15
+        worst = 1 << 30
         for t in trick:
             c = t & 127
             col = COLOUR[c]
@@ -551,14 +578,17 @@ class FoolState(State):
                 v = VALUE[c]
                 if v > best:  # FL-R8: the highest lead-colour card wins
                     best, winner = v, t >> 7
-                keys.append((100 + v) << 4 | order)
+                key = (100 + v) << 4 | order
             elif col == W:
-                keys.append(101 << 4 | order)
+                key = 101 << 4 | order
             else:
-                keys.append(VALUE[c] << 4 | order)
+                key = VALUE[c] << 4 | order
+            keys.append(key)
+            if key < worst:
+                worst, fool = key, t >> 7
             order -= 1
         if self.game.num_fools == 1:
-            fools: tuple[int, ...] = (trick[keys.index(min(keys))] >> 7,)
+            fools: tuple[int, ...] = (fool,)
         else:
             ranked = sorted(range(len(trick)), key=keys.__getitem__)
             fools = (trick[ranked[0]] >> 7, trick[ranked[1]] >> 7)
@@ -608,6 +638,9 @@ class FoolState(State):
         if (limit and self.round_no >= limit) or min(self.totals) <= params["end_total"] \
                 or max(self.bonuses) >= params["end_bonus_count"]:  # FL-R14
             self.done = True
+            return
+        if self._stop_at_deal_end:  # a search world: nobody looks at the next deal
+            self.round_no += 1
             return
         self.start_round((self.dealer + 1) % n, self.round_no + 1, None)  # FL-D7: the deal passes left
 
@@ -874,6 +907,7 @@ class FoolState(State):
     def clone(self) -> FoolState:
         new = FoolState.__new__(FoolState)
         new.game, new.origin, new._history = self.game, self.origin, list(self._history)
+        new._stop_at_deal_end = self._stop_at_deal_end
         new.rng = self.rng
         new._rng_shared = self._rng_shared = True
         new.hands = [[list(col) for col in hand] for hand in self.hands]

@@ -1030,6 +1030,8 @@ class FooleryState(State):
             dealer = (self.dealer + 1) % n  # FY-D29
         self.titles = [title_of(pl, n) for pl in places]
         self.hand_no += 1
+        if self._stop_at_deal_end:  # a search world: nobody looks at the next deal
+            return
         self.start_hand(self.shuffle_deal(dealer), dealer, first=False)
 
     # ---- results ----------------------------------------------------------------------------------
@@ -1186,6 +1188,7 @@ class FooleryState(State):
     def clone(self) -> FooleryState:
         new = FooleryState.__new__(FooleryState)
         new.game, new.origin, new._history = self.game, self.origin, list(self._history)
+        new._stop_at_deal_end = self._stop_at_deal_end
         new.hands, new.sizes = list(self.hands), list(self.sizes)
         new.phase, new.to_move, new.top, new.top_seat, new.passed = (self.phase, self.to_move, self.top,
                                                                      self.top_seat, self.passed)

@@ -535,6 +535,7 @@ class FoolsErrandState(State):
     def clone(self) -> FoolsErrandState:
         new = FoolsErrandState.__new__(FoolsErrandState)
         new.game, new.origin, new._history = self.game, self.origin, list(self._history)
+        new._stop_at_deal_end = self._stop_at_deal_end
         new.decks = [list(self.decks[0]), list(self.decks[1])]
         new.s, new.table, new.unclaimed = self.s, list(self.table), list(self.unclaimed)
         new.piles = [list(self.piles[0]), list(self.piles[1])]

@@ -1,0 +1,86 @@
+"""What search relies on besides the core API: the stop at the end of a deal, and the fast shuffle."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+import motley
+from motley.core.cards import shuffle
+from tests.support import game_configs
+
+
+def _spec(name: str, players: int, single_deal: bool) -> str:
+    deals = {"fool": "rounds", "foolery": "hands"}.get(name)
+    if single_deal and deals is None:
+        return ""
+    extra = f",{deals}=1" if single_deal else ""
+    return f"{name}(players={players}{extra})"
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+@pytest.mark.parametrize("single_deal", [False, True])
+def test_a_state_stopped_at_deal_end_scores_the_deal_like_a_full_one(name: str, players: int,
+                                                                       single_deal: bool) -> None:
+    spec = _spec(name, players, single_deal)
+    if not spec:
+        pytest.skip("a game of one deal")
+    game = motley.load_game(spec)
+    for seed in range(4):
+        full = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(40)):  # somewhere in the first deal
+            if full.deal_number() != 0 or full.is_terminal():
+                break
+            legal = full.legal_actions()
+            full.apply_action(legal[rng.randrange(len(legal))])
+        if full.is_terminal() or full.deal_number() != 0:
+            continue
+        stopped = full.clone()
+        stopped.stop_at_deal_end()
+        assert stopped.clone()._stop_at_deal_end  # clones keep the mark
+        while not full.is_terminal() and full.deal_number() == 0:
+            legal = full.legal_actions()
+            assert stopped.legal_actions() == legal
+            action = legal[rng.randrange(len(legal))]
+            full.apply_action(action)
+            stopped.apply_action(action)
+        assert stopped.deal_number() == full.deal_number()
+        assert stopped.scores() == full.scores()
+        assert stopped.is_terminal() == full.is_terminal()
+        if full.is_terminal():  # a match that ends with the deal ends as usual
+            assert stopped.returns() == full.returns()
+
+
+def test_fools_errand_ignores_the_mark() -> None:
+    game = motley.load_game("fools_errand")
+    rng = random.Random(3)
+    full = game.new_initial_state(seed=3)
+    stopped = full.clone()
+    stopped.stop_at_deal_end()
+    while not full.is_terminal():
+        legal = full.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        full.apply_action(action)
+        stopped.apply_action(action)
+    assert stopped.serialize() == full.serialize()
+
+
+def test_shuffle_is_a_uniform_permutation() -> None:
+    rng = random.Random(11)
+    items = list(range(4))
+    draws = 48_000
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(draws):
+        shuffle(items, rng)
+        counts[tuple(items)] += 1
+    assert set(counts) == set(itertools.permutations(range(4)))
+    expected = draws / 24
+    chi2 = sum((counts[p] - expected) ** 2 / expected for p in counts)
+    assert chi2 < 49.7  # the 0.999 quantile of chi-square with 23 degrees of freedom
+    big = list(range(100))
+    shuffle(big, rng)
+    assert sorted(big) == list(range(100)) and big != list(range(100))
