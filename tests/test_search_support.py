@@ -84,3 +84,17 @@ def test_shuffle_is_a_uniform_permutation() -> None:
     big = list(range(100))
     shuffle(big, rng)
     assert sorted(big) == list(range(100)) and big != list(range(100))
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+def test_clones_share_a_generator_until_one_draws(name: str, players: int) -> None:
+    state = motley.load_game(name, players=players).new_initial_state(seed=5)
+    expected = state.clone().own_rng().random()  # what the state's generator yields next
+    a, b = state.clone(), state.clone()
+    assert a.rng is state.rng and b.rng is state.rng  # no copy at clone time
+    first = [a.own_rng().random() for _ in range(3)]
+    assert b.own_rng().random() == first[0] == expected  # b starts where the state was, untouched by a
+    assert state.own_rng().random() == expected
+    assert a.rng is not b.rng is not state.rng
+    world = state.game.sample_state(state.observation(0), random.Random(1))
+    assert world.rng is not state.rng and not world._rng_shared

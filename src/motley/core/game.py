@@ -143,13 +143,36 @@ class State(abc.ABC):
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
     """
 
-    __slots__ = ("_history", "_stop_at_deal_end", "game", "origin")
+    __slots__ = ("_history", "_rng_shared", "_stop_at_deal_end", "game", "origin", "rng")
 
-    def __init__(self, game: Game, origin: dict[str, Any] | None) -> None:
+    def __init__(self, game: Game, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         self.game = game
         self.origin = origin
         self._history: list[int] = []
         self._stop_at_deal_end = False
+        #: The generator of this state's own shuffles (later deals, re-inserted Jokers). Read it through
+        #: :meth:`own_rng`: clones share one generator until either draws from it (copy on write).
+        self.rng = _ZERO_RNG if rng is None else rng
+        self._rng_shared = rng is None
+
+    # ---- the state's random generator ---------------------------------------------------------
+    def own_rng(self) -> random.Random:
+        """This state's generator, ready to draw from: a shared one is copied first, so drawing never
+        changes another state's future."""
+        if self._rng_shared:
+            self.rng = copy_rng(self.rng)
+            self._rng_shared = False
+        return self.rng
+
+    def use_rng(self, rng: random.Random) -> None:
+        """Give this state ``rng`` as its own generator (nothing else may draw from it)."""
+        self.rng = rng
+        self._rng_shared = False
+
+    def share_rng(self, other: State) -> None:
+        """Let ``other`` (a clone of this state) start from this state's generator without copying it."""
+        other.rng = self.rng
+        other._rng_shared = self._rng_shared = True
 
     # ---- the move interface -------------------------------------------------------------------
     @abc.abstractmethod
@@ -298,6 +321,35 @@ class State(abc.ABC):
         from motley.core import display
 
         return display.svg_renderer(self) if display.svg_renderer is not None else None
+
+
+#: The generator of a state made without one; shared, so any draw copies it first (see State.own_rng).
+_ZERO_RNG = random.Random(0)
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (without seeding a new one from the OS)."""
+    new = random.Random.__new__(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    """The state of ``rng`` as JSON-able data (inverse: :func:`rng_from_json`)."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: Sequence[Any]) -> random.Random:
+    """A generator in the state :func:`rng_to_json` wrote.
+
+    Raises:
+        ValueError, TypeError: for data that is not such a state.
+    """
+    version, internal, gauss = data
+    rng = random.Random.__new__(random.Random)
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
 
 
 def sorted_unique(values: Sequence[int]) -> list[int]:

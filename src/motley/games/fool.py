@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, shuffle
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -229,8 +229,7 @@ class Fool(Game):
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolState:
         rng = random.Random(seed)
-        state = FoolState(self, {"seed": seed, "deal": None if deal is None else self._deal_to_json(deal)})
-        state.rng = rng
+        state = FoolState(self, {"seed": seed, "deal": None if deal is None else self._deal_to_json(deal)}, rng)
         if deal is None:
             first = self.params["first_dealer"]
             dealer = rng.randrange(self.num_players) if first == "random" else int(first)  # FL-D7
@@ -340,15 +339,13 @@ class Fool(Game):
         my_hand = split_hand(mine)
         template.sizes = sizes
         template.hands = []
-        template.rng = random.Random(0)
 
         def sample(rng: random.Random) -> FoolState:
             hands = deals.deal(rng)
             hands[me] = [list(part) for part in my_hand]
             state = template.clone()
             state.hands = hands
-            state.rng = random.Random(rng.getrandbits(64))
-            state._rng_shared = False
+            state.use_rng(random.Random(rng.getrandbits(64)))
             return state
 
         return sample
@@ -356,9 +353,7 @@ class Fool(Game):
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolState:
         state = FoolState(self, data["origin"])
         state._history = [int(a) for a in data["history"]]
-        version, internal, gauss = data["rng"]
-        state.rng = random.Random()
-        state.rng.setstate((version, tuple(internal), gauss))
+        state.use_rng(rng_from_json(data["rng"]))
         state.hands = [[[int(c) for c in col] for col in hand] for hand in data["hands"]]
         state.sizes = [sum(len(col) for col in hand) for hand in state.hands]
         state.dealer, state.round_no = int(data["dealer"]), int(data["round"])
@@ -506,16 +501,14 @@ def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
 class FoolState(State):
     """A position of a Fool! match. See the module docstring for the layout and the card ids."""
 
-    __slots__ = ("_legal", "_rng_shared", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out",
-                 "pos", "rng", "round_no", "sizes", "totals", "trick", "tricks")
+    __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_no",
+                 "sizes", "totals", "trick", "tricks")
 
     game: Fool
 
-    def __init__(self, game: Fool, origin: dict[str, Any] | None) -> None:
-        super().__init__(game, origin)
+    def __init__(self, game: Fool, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
+        super().__init__(game, origin, rng)  # the rng shuffles the later deals
         n = game.num_players
-        self.rng = random.Random(0)
-        self._rng_shared = False  # clones share one rng until either needs it (copy on write)
         self.hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(n)]
         self.sizes = [0] * n
         self.dealer = 0
@@ -542,10 +535,7 @@ class FoolState(State):
         """
         game = self.game
         if hands is None:
-            if self._rng_shared:
-                self.rng = _copy_rng(self.rng)
-                self._rng_shared = False
-            draw = self.rng.random
+            draw = self.own_rng().random
             deck = sorted(game.deck, key=lambda _card: draw())  # a uniform shuffle, faster than rng.shuffle
             k = game.hand_size
             hands = [deck[i * k:(i + 1) * k] for i in range(game.num_players)]
@@ -908,8 +898,7 @@ class FoolState(State):
         new = FoolState.__new__(FoolState)
         new.game, new.origin, new._history = self.game, self.origin, list(self._history)
         new._stop_at_deal_end = self._stop_at_deal_end
-        new.rng = self.rng
-        new._rng_shared = self._rng_shared = True
+        self.share_rng(new)
         new.hands = [[list(col) for col in hand] for hand in self.hands]
         new.sizes = list(self.sizes)
         new.dealer, new.round_no = self.dealer, self.round_no
@@ -922,9 +911,8 @@ class FoolState(State):
         return new
 
     def _to_dict(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
         return {
-            "origin": self.origin, "history": list(self._history), "rng": [version, list(internal), gauss],
+            "origin": self.origin, "history": list(self._history), "rng": rng_to_json(self.rng),
             "hands": self.hands, "dealer": self.dealer, "round": self.round_no, "order": self.order,
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],
@@ -938,12 +926,6 @@ def _copy_last(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
     return {key: [dict(p) for p in value] if key == "final_trick" else
             (list(value) if isinstance(value, list) else value) for key, value in last.items()}
-
-
-def _copy_rng(rng: random.Random) -> random.Random:
-    new = random.Random.__new__(random.Random)  # skips seeding from the OS; setstate overwrites it all
-    new.setstate(rng.getstate())
-    return new
 
 
 def _mark_voids(plays: Sequence[int], voids: list[int]) -> None:

@@ -47,15 +47,15 @@ from __future__ import annotations
 import itertools
 import random
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
+from motley.core.cards import cards_from_codes, check_no_duplicates, shuffle, split_codes
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -412,8 +412,7 @@ class Foolery(Game):
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
         rng = random.Random(seed)
-        state = FooleryState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)})
-        state.rng = rng
+        state = FooleryState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
         if deal is None:
             dealer = rng.randrange(self.num_players)  # FY-D20
             hands = state.shuffle_deal(dealer)
@@ -439,38 +438,52 @@ class Foolery(Game):
         Raises:
             MotleyError: for an observation of another game or with inconsistent counts.
         """
+        return self.determinizer(observation)(rng)
+
+    def determinizer(self, observation: Observation) -> Callable[[random.Random], FooleryState]:
+        """A sampler distributed as :meth:`sample_state`, parsing ``observation`` once (for search).
+
+        Raises:
+            MotleyError: as :meth:`sample_state`.
+        """
         if not isinstance(observation, Mapping) or observation.get("game") != self.name:
             raise MotleyError(f"not a {self.name} observation")
         try:
-            state = _public_state(self, observation)
+            template = _public_state(self, observation)
+            me = int(observation["seat"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise MotleyError(f"malformed {self.name} observation: {exc!r}") from None
-        me = int(observation["seat"])
         n = self.num_players
-        mine = state.hands[me]
+        mine = template.hands[me]
         known = [0] * n
-        partner = state.partner_of(me)
+        partner = template.partner_of(me)
         if partner >= 0:
-            for c in state.gave[me]:
-                if not (mine >> c) & 1 and not (state.played >> c) & 1:
+            for c in template.gave[me]:
+                if not (mine >> c) & 1 and not (template.played >> c) & 1:
                     known[partner] |= 1 << c
-            state.received[partner] = list(state.gave[me])
-            state.gave[partner] = list(state.received[me])
-        taken = mine | state.played
+            template.received[partner] = list(template.gave[me])
+            template.gave[partner] = list(template.received[me])
+        taken = mine | template.played
         for q in range(n):
             taken |= known[q]
         pool = [c for c in range(NUM_CARDS) if not (taken >> c) & 1]
-        rng.shuffle(pool)
-        need = [state.sizes[q] - known[q].bit_count() if q != me else 0 for q in range(n)]
+        need = [template.sizes[q] - known[q].bit_count() if q != me else 0 for q in range(n)]
         if min(need) < 0 or sum(need) != len(pool):
             raise MotleyError("observation hand sizes do not match the unseen cards")
-        pos = 0
-        for q in range(n):
-            if q != me:
-                state.hands[q] = known[q] | mask_of(pool[pos:pos + need[q]])
+        others = [q for q in range(n) if q != me]
+
+        def sample(rng: random.Random) -> FooleryState:
+            state = template.clone()
+            shuffle(pool, rng)  # in place: a uniform shuffle whatever the order it starts from
+            hands = state.hands
+            pos = 0
+            for q in others:
+                hands[q] = known[q] | mask_of(pool[pos:pos + need[q]])
                 pos += need[q]
-        state.rng = random.Random(rng.getrandbits(64))
-        return state
+            state.use_rng(random.Random(rng.getrandbits(64)))
+            return state
+
+        return sample
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FooleryState:
         state = _public_state(self, data["observation"])
@@ -479,9 +492,7 @@ class Foolery(Game):
         state.gave = [[int(c) for c in g] for g in data["gave"]]
         state.received = [[int(c) for c in r] for r in data["received"]]
         state._history = [int(a) for a in data["history"]]
-        version, internal, gauss = data["rng"]
-        state.rng = random.Random()
-        state.rng.setstate((version, tuple(internal), gauss))
+        state.use_rng(rng_from_json(data["rng"]))
         return state
 
 
@@ -576,11 +587,11 @@ class FooleryState(State):
     """A position of a Foolery match. See the module docstring for the card and action layout."""
 
     __slots__ = ("_legal", "dealer", "gave", "hand_no", "hands", "log", "next_place", "passed", "phase", "places",
-                 "played", "received", "results", "rng", "scores_", "sizes", "step_given", "step_index", "steps",
+                 "played", "received", "results", "scores_", "sizes", "step_given", "step_index", "steps",
                  "titles", "to_move", "top", "top_seat")
 
-    def __init__(self, game: Foolery, origin: dict[str, Any] | None) -> None:
-        super().__init__(game, origin)
+    def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
+        super().__init__(game, origin, rng)  # the rng shuffles the later deals
         self.game: Foolery = game
         n = game.num_players
         self.hands: list[int] = [0] * n
@@ -604,7 +615,6 @@ class FooleryState(State):
         self.step_given = 0
         self.gave: list[list[int]] = [[] for _ in range(n)]
         self.received: list[list[int]] = [[] for _ in range(n)]
-        self.rng = random.Random(0)
         self._legal: list[int] | None = None
 
     # ---- dealing and the exchange -----------------------------------------------------------------
@@ -612,7 +622,7 @@ class FooleryState(State):
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
         cards = list(range(NUM_CARDS))
-        self.rng.shuffle(cards)
+        self.own_rng().shuffle(cards)
         hands = [0] * n
         for i, c in enumerate(cards):
             hands[(dealer + 1 + i) % n] |= 1 << c
@@ -1199,16 +1209,14 @@ class FooleryState(State):
         new.steps, new.step_index, new.step_given = list(self.steps), self.step_index, self.step_given
         new.gave = [list(g) for g in self.gave]
         new.received = [list(r) for r in self.received]
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        self.share_rng(new)
         new._legal = self._legal
         return new
 
     def _to_dict(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
                 "gave": self.gave, "received": self.received, "history": list(self._history),
-                "rng": [version, list(internal), gauss]}
+                "rng": rng_to_json(self.rng)}
 
 
 def play_kind(action: int) -> str:

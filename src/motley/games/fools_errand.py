@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
 from motley.core.errors import DealError, IllegalMoveError, MotleyError
-from motley.core.game import TERMINAL, Game, Observation, State
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -144,16 +144,14 @@ class FoolsErrand(Game):
             if state.joker[q] == IN_DECK:
                 decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
         state.decks = decks
-        state.rng = random.Random(rng.getrandbits(64))
+        state.use_rng(random.Random(rng.getrandbits(64)))
         return state
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
         state = _public_state(self, data["observation"])
         state.origin = data["origin"]
         state.decks = [[int(c) for c in data["decks"][q]] for q in range(2)]
-        version, internal, gauss = data["rng"]
-        state.rng = random.Random()
-        state.rng.setstate((version, tuple(internal), gauss))
+        state.use_rng(rng_from_json(data["rng"]))
         return state
 
 
@@ -209,12 +207,12 @@ def _code_to_card(code: str, seat: int) -> int:
 class FoolsErrandState(State):
     """A position of The Fool's Errand. See the module docstring for the layout."""
 
-    __slots__ = ("decks", "joker", "log", "piles", "rng", "s", "table", "to_move", "unclaimed")
+    __slots__ = ("decks", "joker", "log", "piles", "s", "table", "to_move", "unclaimed")
 
     game: FoolsErrand
 
     def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
-        super().__init__(game, origin)
+        super().__init__(game, origin, rng)  # the rng re-inserts Jokers (FE-D4)
         self.decks: list[list[int]] = [[], []]
         self.s = 0
         self.table: list[int] = []  # cards in play, each ``card | seat << 6``, in play order
@@ -223,7 +221,6 @@ class FoolsErrandState(State):
         self.joker = [IN_DECK, IN_DECK]
         self.to_move = 0
         self.log: list[Event] = []
-        self.rng = random.Random(0) if rng is None else rng  # re-inserts Jokers (FE-D4)
 
     # ---- automatic play --------------------------------------------------------------------
     def reveal(self) -> None:
@@ -359,7 +356,7 @@ class FoolsErrandState(State):
         for q in (0, 1):
             if self.joker[q] != IN_DECK:
                 deck = self.decks[q]
-                deck.insert(self.rng.randrange(len(deck) + 1), JOKER_A + q)
+                deck.insert(self.own_rng().randrange(len(deck) + 1), JOKER_A + q)
                 self.joker[q] = IN_DECK
                 self.log.append(("joker_back", q, JOKER_A + q, 0, 0))
 
@@ -540,11 +537,9 @@ class FoolsErrandState(State):
         new.s, new.table, new.unclaimed = self.s, list(self.table), list(self.unclaimed)
         new.piles = [list(self.piles[0]), list(self.piles[1])]
         new.joker, new.to_move, new.log = list(self.joker), self.to_move, list(self.log)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        self.share_rng(new)
         return new
 
     def _to_dict(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
         return {"observation": self.observation(0), "origin": self.origin, "decks": self.decks,
-                "rng": [version, list(internal), gauss]}
+                "rng": rng_to_json(self.rng)}
