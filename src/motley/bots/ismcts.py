@@ -191,10 +191,10 @@ class ISMCTSBot(Bot):
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
         while not is_terminal() and deal_number() == deal:
-            legal = legal_actions()
             if me >= 0 and current_player() != me:
-                apply_legal(model_move(world, legal, rng))
+                apply_legal(model_move(world, rng))
                 continue
+            legal = legal_actions()
             children = node.children
             unexpanded = []
             for a in legal:
@@ -250,13 +250,12 @@ class ISMCTSBot(Bot):
             action = legal[0] if len(legal) == 1 else bot.act(world.observation(seat), legal, rng)
             world.apply_legal(action)
 
-    def _model_move(self, world: State, legal: list[int], rng: random.Random) -> int:
+    def _model_move(self, world: State, rng: random.Random) -> int:
         """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, epsilon-greedy."""
-        if len(legal) == 1:
-            return legal[0]
         if self._move is not None and not (self.epsilon and rng.random() < self.epsilon):
-            return self._move(world, legal)
-        if self._rollout_bot is not None:
+            return self._move(world)
+        legal = world.legal_actions()
+        if len(legal) > 1 and self._rollout_bot is not None:
             return self._rollout_bot.act(world.observation(world.current_player()), legal, rng)
         return legal[rng.randrange(len(legal))]
 

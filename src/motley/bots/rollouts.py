@@ -50,8 +50,8 @@ from motley.games.foolery import (
 #: ends or the deal ``state.deal_number()`` had on entry is over.
 Rollout = Callable[[State, random.Random, float], None]
 
-#: One move of a policy: ``(state, legal actions of the seat to move) -> action``.
-Move = Callable[[State, list[int]], int]
+#: One move of a policy for the seat to move: ``state -> action``.
+Move = Callable[[State], int]
 
 
 # ---- Fool! ----------------------------------------------------------------------------------------------
@@ -234,20 +234,20 @@ def foolery_rollout(state: State, rng: random.Random, epsilon: float) -> None:
             state.apply_legal(foolery_move(state, legal))
 
 
-def _fool_policy_move(state: State, legal: list[int]) -> int:
+def _fool_policy_move(state: State) -> int:
     assert isinstance(state, FoolState)
     return fool_move(state)
 
 
-def _foolery_policy_move(state: State, legal: list[int]) -> int:
+def _foolery_policy_move(state: State) -> int:
     assert isinstance(state, FooleryState)
-    return foolery_move(state, legal)
+    return foolery_move(state, state.legal_actions())
 
 
 #: Fast heuristic rollout policy per game name.
 ROLLOUTS: dict[str, Rollout] = {"fool": fool_rollout, "foolery": foolery_rollout}
 
-#: One move of the same policy per game name: ``(state, legal actions) -> action``.
+#: One move of the same policy per game name: ``state -> action``.
 MOVES: dict[str, Move] = {"fool": _fool_policy_move, "foolery": _foolery_policy_move}
 
 
