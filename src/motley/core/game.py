@@ -141,6 +141,7 @@ class State(abc.ABC):
         game: the :class:`Game` this state belongs to.
         origin: ``{"seed": int, "deal": dict | None}`` for a state made by ``new_initial_state`` and
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
+        rng: the generator of the state's own later shuffles; drawn from through :meth:`own_rng` only.
     """
 
     __slots__ = ("_history", "_rng_shared", "_stop_at_deal_end", "game", "origin", "rng")
@@ -150,8 +151,7 @@ class State(abc.ABC):
         self.origin = origin
         self._history: list[int] = []
         self._stop_at_deal_end = False
-        #: The generator of this state's own shuffles (later deals, re-inserted Jokers). Read it through
-        #: :meth:`own_rng`: clones share one generator until either draws from it (copy on write).
+        # Clones share one generator until either draws from it (copy on write, see own_rng).
         self.rng = _ZERO_RNG if rng is None else rng
         self._rng_shared = rng is None
 
