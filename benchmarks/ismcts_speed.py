@@ -1,17 +1,20 @@
 """ISMCTS simulations per second, one process (issue: strong bots; bar 5,000/s for Fool! at 5 players).
 
 Decisions are taken at positions drawn uniformly from the first deal of several seeds (reached by random
-play); the figure is iterations
-(determinize + select/expand + rollout + back-up) per second of the process's CPU time, so other load on
-the machine does not count against it. Wall-clock figures are printed too.
+play); the figure is iterations (determinize + select/expand + rollout + back-up) per second of the
+process's CPU time, so other load on the machine does not count against it. Wall-clock figures are
+printed too.
 
-Where OpenSpiel is installed, its Python ISMCTS (``open_spiel.python.algorithms.ismcts``, random rollouts)
-over its C++ ``hearts`` is timed in the same run, the same way (positions drawn uniformly from the play of
-a deal, the same simulations per decision), and the ratio printed: machines differ, the ratio travels.
+Each game is timed with the bot's defaults (heuristic rollouts and, in Fool! and Foolery, the other
+seats' moves in the tree played by that policy). Fool! is also timed as plain SO-ISMCTS (uniformly random
+rollouts, every seat's moves searched): the algorithm OpenSpiel's Python ISMCTS runs, and the one the bar
+is checked on. Where OpenSpiel is installed, that ISMCTS over its C++ ``hearts`` is timed in the same run,
+the same way (positions drawn uniformly from the play of a deal, the same simulations per decision), and
+the ratio printed: machines differ, the ratio travels.
 
     .venv/bin/python benchmarks/ismcts_speed.py                    # every game
     .venv/bin/python benchmarks/ismcts_speed.py "fool(players=5)"
-    .venv/bin/python benchmarks/ismcts_speed.py --options rollout=random,opponents=search   # plain SO-ISMCTS
+    .venv/bin/python benchmarks/ismcts_speed.py --options rollout=random   # one configuration only
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from motley.bots.ismcts import ISMCTSBot
 
 DEFAULTS = {"fools_errand": "fools_errand", "fool": "fool(players=5)", "foolery": "foolery(players=5)"}
 BARS = {"fool": 5000.0}
+#: plain SO-ISMCTS: uniformly random rollouts, every seat's moves searched (what OpenSpiel's ISMCTS does)
+PLAIN = "rollout=random,opponents=search"
 
 
 def measure(spec: str, decisions: int, simulations: int, options: str = "") -> tuple[float, float]:
@@ -72,7 +77,7 @@ def measure_openspiel(decisions: int, simulations: int) -> float | None:
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=1.0,
                            max_simulations=simulations, random_state=rs)
     rng = random.Random(0)
-    total, cpu = 0, 0.0
+    total, cpu, skipped = 0, 0.0, 0
     for _ in range(decisions):
         state = game.new_initial_state()
         plays = rng.randrange(52)  # a decision point drawn uniformly from the 52 plays of the deal
@@ -89,33 +94,43 @@ def measure_openspiel(decisions: int, simulations: int) -> float | None:
         if state.is_terminal():
             continue
         c0 = time.process_time()
-        bot.step(state)
+        try:
+            bot.step(state)
+        except ValueError:  # hearts' resampler can build a world where a seat holds no legal card
+            skipped += 1
+            continue
         cpu += time.process_time() - c0
         total += simulations
+    if skipped:
+        print(f"(OpenSpiel: {skipped} of {decisions} decisions failed in its hearts resampler and are left out)")
     return total / cpu if cpu else None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="ISMCTS simulations per second")
     parser.add_argument("games", nargs="*")
-    parser.add_argument("--decisions", type=int, default=10)
+    parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--options", default="", help="more ismcts options, e.g. rollout=random,opponents=search")
     parser.add_argument("--no-peer", action="store_true", help="skip OpenSpiel's ISMCTS on hearts")
     args = parser.parse_args()
     specs = args.games or [DEFAULTS[g] for g in motley.registered_games() if g in DEFAULTS]
-    peer: float | None = None
     for spec in specs:
-        cpu, wall = measure(spec, args.decisions, args.simulations, args.options)
-        bar = BARS.get(motley.load_game(spec).name)
-        verdict = f"  bar {bar:,.0f}: {'met' if cpu >= bar else 'NOT met'}" if bar else ""
-        print(f"{spec:28} {cpu:>8,.0f} simulations/s (CPU)  {wall:>8,.0f} /s (wall){verdict}", flush=True)
-        if motley.load_game(spec).name == "fool" and peer is None and not args.no_peer:
+        name = motley.load_game(spec).name
+        configs = [("", args.options)] if args.options else [("defaults", "")]
+        if name in BARS and not args.options:
+            configs.append(("plain", PLAIN))
+        for label, options in configs:
+            cpu, wall = measure(spec, args.decisions, args.simulations, options)
+            bar = BARS.get(name) if options == PLAIN or args.options else None
+            verdict = f"  bar {bar:,.0f}: {'met' if cpu >= bar else 'NOT met'}" if bar else ""
+            print(f"{spec + ' ' + label:28} {cpu:>8,.0f} simulations/s (CPU)  {wall:>8,.0f} /s (wall){verdict}",
+                  flush=True)
+        if name == "fool" and not args.no_peer:
             peer = measure_openspiel(args.decisions, args.simulations)
             if peer is not None:
                 print(f"{'openspiel hearts (Python ISMCTS)':28} {peer:>8,.0f} simulations/s (CPU)  "
-                      f"(motley fool / this = {cpu / peer:.2f})", flush=True)
-
+                      f"(motley fool plain / this = {cpu / peer:.2f})", flush=True)
 
 if __name__ == "__main__":
     main()

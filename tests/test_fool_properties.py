@@ -233,3 +233,57 @@ def test_terminal_view_renders_every_position() -> None:
             assert "The match is over" in text and "Round 2 scores" in text
             break
         play_random(state, rng, 1)
+
+
+def reference_playout(state: fl.FoolState, rng: random.Random, stop_at_deal_end: bool) -> None:
+    """The generic loop with the draw rule of ``FoolState.playout``, every move checked by apply_action."""
+    deal = state.deal_number()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+        if stop_at_deal_end and state.deal_number() != deal:
+            return
+
+
+@settings(max_examples=120, deadline=None)
+@given(reachable_states(), st.integers(0, 2**16), st.booleans())
+def test_fast_playout_plays_the_legal_moves_of_the_generic_loop(state: fl.FoolState, seed: int, stop: bool) -> None:
+    fast, slow = state.clone(), state.clone()
+    fast.playout(random.Random(seed), stop_at_deal_end=stop)
+    reference_playout(slow, random.Random(seed), stop)
+    assert fast.history() == slow.history()
+    assert fast.serialize() == slow.serialize()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list(range(fl.W1 + 1))), max_size=20))
+def test_hand_penalty_sums_the_card_penalties(cards: list[int]) -> None:
+    hand = fl.split_hand(sorted(cards))
+    assert fl.hand_penalty(hand) == sum(fl.PENALTY[c] for c in cards)
+
+
+def test_plain_deals_are_uniform_over_the_deals_that_respect_the_voids() -> None:
+    # Seat 0 observes; seat 1 (2 places) is void in blue, seat 2 (3 places) in green, seat 3 (2 places) free.
+    from itertools import combinations
+
+    pool = [fl.CODE_INDEX[c] for c in ("G2", "G3", "R2", "R3", "B2", "B3", "Y2")]
+    voids = [0, 1 << 3, 1 << 0, 0]
+    deal = fl._HiddenDeal(pool, [0, 2, 3, 2], voids, 0)
+
+    def fits(seat: int, cards: set[int]) -> bool:
+        return not any(voids[seat] >> fl.COLOUR[c] & 1 for c in cards)
+
+    consistent = [(frozenset(one), frozenset(two)) for one in combinations(pool, 2)
+                  for two in combinations(sorted(set(pool) - set(one)), 3)
+                  if fits(1, set(one)) and fits(2, set(two))]
+    rng = random.Random(4)
+    counts: Counter[tuple[frozenset[int], frozenset[int]]] = Counter()
+    samples = 300 * len(consistent)
+    while sum(counts.values()) < samples:
+        hands = deal._plain(rng)
+        if hands is not None:
+            one, two = (frozenset(c for col in hands[s] for c in col) for s in (1, 2))
+            counts[one, two] += 1
+    assert len(consistent) > 10 and set(counts) == set(consistent)
+    # each count is binomial(samples, 1/len): within 5 standard deviations of 300
+    assert all(abs(n - 300) < 5 * 300 ** 0.5 for n in counts.values()), counts

@@ -97,4 +97,20 @@ def test_clones_share_a_generator_until_one_draws(name: str, players: int) -> No
     assert state.own_rng().random() == expected
     assert a.rng is not b.rng is not state.rng
     world = state.game.sample_state(state.observation(0), random.Random(1))
-    assert world.rng is not state.rng and not world._rng_shared
+    other = state.game.sample_state(state.observation(0), random.Random(2))
+    follow = state.clone().own_rng().random()
+    # a world gets a generator of its own (seeded at its first draw), independent of the state's ...
+    assert world.own_rng() is not state.rng and not world._rng_shared
+    assert world.own_rng().random() != other.own_rng().random()
+    assert state.own_rng().random() == follow  # ... and drawing from it leaves the state's alone
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+def test_a_seeded_generator_is_made_at_the_first_draw_and_shared_until_then(name: str, players: int) -> None:
+    state = motley.load_game(name, players=players).new_initial_state(seed=3)
+    state.use_seed(11)
+    twin = state.clone()
+    expected = random.Random(11).random()
+    assert twin.own_rng().random() == expected  # the clone starts from the seed ...
+    assert state.own_rng().random() == expected  # ... and its draws did not advance the original
+    assert twin.rng is not state.rng

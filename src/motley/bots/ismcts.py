@@ -72,7 +72,7 @@ def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
     n = len(gains)
     if reward == "linear":
         mean = sum(gains) / n
-        scale = scale or max(abs(g - mean) for g in gains) or 1.0
+        scale = scale or max(max(gains) - mean, mean - min(gains)) or 1.0
         return [max(-1.0, min(1.0, (g - mean) / scale)) for g in gains]
     if reward == "rank":
         out = []
@@ -82,7 +82,7 @@ def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
             out.append(1.0 - (2.0 * above + ties - 1) / (n - 1))
         return out
     mean = sum(gains) / n
-    spread = max(abs(g - mean) for g in gains) or 1.0
+    spread = max(max(gains) - mean, mean - min(gains)) or 1.0  # the largest deviation from the mean
     return [(g - mean) / spread for g in gains]
 
 
@@ -194,38 +194,35 @@ class ISMCTSBot(Bot):
             if me >= 0 and current_player() != me:
                 apply_legal(model_move(world, rng))
                 continue
-            legal = legal_actions()
             children = node.children
             unexpanded = []
-            for a in legal:
+            best_score = -math.inf
+            for a in legal_actions():
                 child = children.get(a)
                 if child is None:
                     unexpanded.append(a)
-                else:
-                    child.avail += 1
-            player = world.current_player()
+                    continue
+                child.avail += 1  # available in this world (the UCB of Cowling et al. counts these)
+                if not unexpanded:  # scores matter only while every legal move has a child
+                    score = child.value / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if score > best_score:
+                        best_action, best_score, best = a, score, child
             if unexpanded:
                 action = unexpanded[rng.randrange(len(unexpanded))]
-                child = Node(player)
+                child = Node(current_player())
                 child.avail = 1
                 children[action] = child
-                world.apply_legal(action)
+                apply_legal(action)
                 path.append(child)
                 break
-            best_action, best_score = legal[0], -math.inf
-            for a in legal:
-                child = children[a]
-                score = child.value / child.visits + c * sqrt(log(child.avail) / child.visits)
-                if score > best_score:
-                    best_action, best_score = a, score
-            node = children[best_action]
-            world.apply_legal(best_action)
+            node = best
+            apply_legal(best_action)
             path.append(node)
         self._roll_out(world, rng, deal)
         if self.reward == "linear" and not world.is_terminal():
             gains = [b - a for a, b in zip(start_scores, world.scores(), strict=True)]
             mean = sum(gains) / len(gains)
-            self._spread_sum += max(abs(g - mean) for g in gains)
+            self._spread_sum += max(max(gains) - mean, mean - min(gains))
             self._spread_count += 1
             rewards = deal_rewards(world, start_scores, "linear", self._spread_sum / self._spread_count or 1.0)
         else:

@@ -125,13 +125,13 @@ def fool_rollout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play a Fool! state to the end of its round with :func:`fool_move` (epsilon-greedy)."""
     assert isinstance(state, FoolState)
     round_no = state.round_no
-    rand = rng.random
+    rand, apply_legal = rng.random, state.apply_legal
     while not state.done and state.round_no == round_no:
         if epsilon and rand() < epsilon:
             legal = state.legal_actions()
-            state.apply_legal(legal[rng.randrange(len(legal))])
+            apply_legal(legal[rng.randrange(len(legal))])
         else:
-            state.apply_legal(fool_move(state))
+            apply_legal(fool_move(state))
 
 
 # ---- Foolery ----------------------------------------------------------------------------------------------

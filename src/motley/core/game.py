@@ -141,10 +141,11 @@ class State(abc.ABC):
         game: the :class:`Game` this state belongs to.
         origin: ``{"seed": int, "deal": dict | None}`` for a state made by ``new_initial_state`` and
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
-        rng: the generator of the state's own later shuffles; drawn from through :meth:`own_rng` only.
+        rng: the generator of the state's own later shuffles; drawn from and read through
+            :meth:`own_rng` only (until then it may be shared, or stand in for a seed not yet used).
     """
 
-    __slots__ = ("_history", "_rng_shared", "_stop_at_deal_end", "game", "origin", "rng")
+    __slots__ = ("_history", "_rng_seed", "_rng_shared", "_stop_at_deal_end", "game", "origin", "rng")
 
     def __init__(self, game: Game, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         self.game = game
@@ -154,24 +155,35 @@ class State(abc.ABC):
         # Clones share one generator until either draws from it (copy on write, see own_rng).
         self.rng = _ZERO_RNG if rng is None else rng
         self._rng_shared = rng is None
+        self._rng_seed: int | None = None  # see use_seed
 
     # ---- the state's random generator ---------------------------------------------------------
     def own_rng(self) -> random.Random:
         """This state's generator, ready to draw from: a shared one is copied first, so drawing never
         changes another state's future."""
         if self._rng_shared:
-            self.rng = copy_rng(self.rng)
-            self._rng_shared = False
+            seed = self._rng_seed
+            self.rng = copy_rng(self.rng) if seed is None else random.Random(seed)
+            self._rng_shared, self._rng_seed = False, None
         return self.rng
 
     def use_rng(self, rng: random.Random) -> None:
         """Give this state ``rng`` as its own generator (nothing else may draw from it)."""
         self.rng = rng
-        self._rng_shared = False
+        self._rng_shared, self._rng_seed = False, None
+
+    def use_seed(self, seed: int) -> None:
+        """Give this state the generator ``random.Random(seed)``, made at its first draw.
+
+        For determinizations: a search world rarely draws (most end with the deal), and seeding a
+        Mersenne Twister costs as much as dealing the hidden cards.
+        """
+        self._rng_seed = seed
+        self._rng_shared = True
 
     def share_rng(self, other: State) -> None:
         """Let ``other`` (a clone of this state) start from this state's generator without copying it."""
-        other.rng = self.rng
+        other.rng, other._rng_seed = self.rng, self._rng_seed
         other._rng_shared = self._rng_shared = True
 
     # ---- the move interface -------------------------------------------------------------------

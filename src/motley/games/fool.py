@@ -60,6 +60,15 @@ COLOUR: tuple[int, ...] = tuple(c for c in range(4) for _ in range(2, TOPS[c] + 
 VALUE: tuple[int, ...] = tuple(v for c in range(4) for v in range(2, TOPS[c] + 1)) + (1,) * 6
 #: Minus points of a card left in hand (FL-R13: the printed value, a 1 counts 5).
 PENALTY: tuple[int, ...] = VALUE[:W1] + (5,) * 6
+#: ``card id - value`` for each colour: the ids of a colour run up with its values.
+_ID_MINUS_VALUE: tuple[int, ...] = tuple(COLOUR.index(c) - 2 for c in range(4))
+
+
+def hand_penalty(hand: Sequence[Sequence[int]]) -> int:
+    """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
+    k = _ID_MINUS_VALUE
+    return (sum(hand[0]) - k[0] * len(hand[0]) + sum(hand[1]) - k[1] * len(hand[1]) + sum(hand[2])
+            - k[2] * len(hand[2]) + sum(hand[3]) - k[3] * len(hand[3]) + PENALTY[W1] * len(hand[W]))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -221,6 +230,9 @@ class Fool(Game):
         self.num_fools: int = 2 if n >= self.params["two_fools_from_players"] else 1
         #: Seats clockwise starting at each seat.
         self.rotations: tuple[tuple[int, ...], ...] = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+        #: The seats of the next trick after each (winner, Fools) (FL-R10, FL-D6), filled as met; the lists
+        #: are shared by states and never changed in place.
+        self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
         deck_block = np.zeros(H, dtype=np.float32)
         for c in coloured:
             deck_block[c] = 1.0
@@ -345,7 +357,7 @@ class Fool(Game):
             hands[me] = [list(part) for part in my_hand]
             state = template.clone()
             state.hands = hands
-            state.use_rng(random.Random(rng.getrandbits(64)))
+            state.use_seed(rng.getrandbits(64))
             return state
 
         return sample
@@ -388,7 +400,7 @@ class _HiddenDeal:
         MotleyError: if no consistent deal exists (an inconsistent observation).
     """
 
-    TRIES = 2
+    TRIES = 8
 
     def __init__(self, pool: Sequence[int], sizes: Sequence[int], voids: Sequence[int], me: int) -> None:
         n = len(sizes)
@@ -412,10 +424,15 @@ class _HiddenDeal:
         if any(v < 0 for v in self.slack.values()):
             raise MotleyError("no deal of the hidden cards respects the voids shown by play")
         #: the sets whose slack a card of colour ``col`` at seat ``s`` uses up: ``uses[s][col]``
-        self.uses = [[frozenset(m for m in subsets if not m >> col & 1 and allowed[s] & m) for col in range(4)]
+        self.uses = [[tuple(m for m in subsets if not m >> col & 1 and allowed[s] & m) for col in range(4)]
                      for s in range(n)]
+        #: the same sets as a bitmask (bit ``m`` for set ``m``), to test against the tight sets at once
+        self.use_bits = [[sum(1 << m for m in uses) for uses in row] for row in self.uses]
         self.void_cards = [c for c in self.pool if constrained >> COLOUR[c] & 1]
         self.free_cards = [c for c in self.pool if not constrained >> COLOUR[c] & 1]
+        self.cards = self.void_cards + self.free_cards  # the order of a plain deal: void colours first
+        self.colours = [COLOUR[c] for c in self.cards]
+        self.bits = [1 << COLOUR[c] for c in self.void_cards]  # against a seat's void bitmask
 
     def deal(self, rng: random.Random) -> list[list[list[int]]]:
         """Every seat's hand split by colour (G R Y B W), ``me``'s left empty."""
@@ -426,28 +443,44 @@ class _HiddenDeal:
         return self._placed(rng)
 
     def _plain(self, rng: random.Random) -> list[list[list[int]]] | None:
-        """A uniformly random deal, or None if it gives a seat a colour it is void in."""
-        slots, voids, colour = self.slots, self.voids, COLOUR
-        shuffle(slots, rng)
-        hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(self.n)]
-        for c, s in zip(self.pool, slots, strict=True):
-            col = colour[c]
-            if voids[s] >> col & 1:  # a W1 (colour 4) is never void
+        """A uniformly random deal, or None if it gives a seat a colour it is void in.
+
+        The places are shuffled forward (Fisher-Yates: place ``i`` gets a uniformly random one of the
+        rest), the cards of void colours first, so a deal that breaks a void is dropped after a few draws.
+        """
+        slots, voids, bits = self.slots, self.voids, self.bits
+        draw = rng.random
+        n = len(slots)
+        for i in range(len(bits)):
+            j = i + int(draw() * (n - i))
+            s = slots[j]
+            slots[j] = slots[i]
+            slots[i] = s
+            if voids[s] & bits[i]:
                 return None
+        for i in range(len(bits), n - 1):
+            j = i + int(draw() * (n - i))
+            slots[i], slots[j] = slots[j], slots[i]
+        hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(self.n)]
+        for c, col, s in zip(self.cards, self.colours, slots, strict=True):
             hands[s][col].append(c)
         return hands
 
     def _placed(self, rng: random.Random) -> list[list[list[int]]]:
         """A consistent deal built card by card (see the class docstring)."""
         cap, slack, allowed, uses, others = list(self.cap), dict(self.slack), self.allowed, self.uses, self.others
-        tight = {m for m, v in slack.items() if not v}
+        use_bits = self.use_bits
+        tight = 0  # bit m: set m has no slack left
+        for m, v in slack.items():
+            if not v:
+                tight |= 1 << m
         hands: list[list[int]] = [[] for _ in range(self.n)]
         cards = list(self.void_cards)
         shuffle(cards, rng)
         draw = rng.random
         for c in cards:
             col = COLOUR[c]
-            seats = [s for s in others if cap[s] and allowed[s] >> col & 1 and uses[s][col].isdisjoint(tight)]
+            seats = [s for s in others if cap[s] and allowed[s] >> col & 1 and not use_bits[s][col] & tight]
             x = draw() * sum(cap[s] for s in seats)  # seats is never empty: every slack stays >= 0
             for s in seats:
                 x -= cap[s]
@@ -457,7 +490,7 @@ class _HiddenDeal:
             for m in uses[s][col]:
                 slack[m] -= 1
                 if not slack[m]:
-                    tight.add(m)
+                    tight |= 1 << m
             hands[s].append(c)
         free = list(self.free_cards)
         shuffle(free, rng)
@@ -558,9 +591,8 @@ class FoolState(State):
         # Badness (FL-R9, FL-D3, FL-D4): a discard (other colour, not a 1) is worse than any lead-colour
         # card (a 1 counts as lead colour, value 1); then lower value is worse; then the later-played card
         # is worse. Smaller key = worse.
-        keys = []
+        keys = []  # key | seat, so the smallest is the worst card and names its seat
         order = 15
-        worst = 1 << 30
         for t in trick:
             c = t & 127
             col = COLOUR[c]
@@ -568,30 +600,31 @@ class FoolState(State):
                 v = VALUE[c]
                 if v > best:  # FL-R8: the highest lead-colour card wins
                     best, winner = v, t >> 7
-                key = (100 + v) << 4 | order
+                keys.append(((100 + v) << 4 | order) << 3 | t >> 7)
             elif col == W:
-                key = 101 << 4 | order
+                keys.append((101 << 4 | order) << 3 | t >> 7)
             else:
-                key = VALUE[c] << 4 | order
-            keys.append(key)
-            if key < worst:
-                worst, fool = key, t >> 7
+                keys.append((VALUE[c] << 4 | order) << 3 | t >> 7)
             order -= 1
-        if self.game.num_fools == 1:
-            fools: tuple[int, ...] = (fool,)
+        game = self.game
+        if game.num_fools == 1:
+            fools: tuple[int, ...] = (min(keys) & 7,)
         else:
-            ranked = sorted(range(len(trick)), key=keys.__getitem__)
-            fools = (trick[ranked[0]] >> 7, trick[ranked[1]] >> 7)
+            keys.sort()
+            fools = (keys[0] & 7, keys[1] & 7)
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
             return
-        leader = winner
-        rot = self.game.rotations
-        if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
-            leader = next(s for s in rot[winner] if s not in fools)
         self.out = fools  # FL-R10: the Fools take the discs (the previous Fools rejoin) and sit out
-        self.order = [s for s in rot[leader] if s not in fools]
+        nxt = game.next_orders.get((winner, fools))
+        if nxt is None:
+            rot = game.rotations
+            leader = winner
+            if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
+                leader = next(s for s in rot[winner] if s not in fools)
+            nxt = game.next_orders[winner, fools] = [s for s in rot[leader] if s not in fools]
+        self.order = nxt
         self.pos = 0
         self.trick = []
         self.lead = -1
@@ -599,22 +632,27 @@ class FoolState(State):
     def _end_round(self, fools: tuple[int, ...]) -> None:
         """Score the round (FL-R13), then end the match (FL-R14, FL-D9, ``rounds``) or deal the next."""
         params = self.game.params
-        n = self.game.num_players
         round_scores = []
-        for s in range(n):
-            if self.sizes[s] == 0:
-                pts = 0 if s in fools else 10  # FL-R13: +10 for going out, 0 if fooled in the final trick
-                if pts:
+        bonus, fooled = [], []
+        totals = self.totals
+        for s, hand in enumerate(self.hands):
+            if not self.sizes[s]:
+                if s in fools:  # FL-R13: 0 if fooled in the final trick
+                    pts = 0
+                    fooled.append(s)
+                else:  # FL-R13: +10 for going out
+                    pts = 10
+                    bonus.append(s)
                     self.bonuses[s] += 1
-            else:
-                pts = -sum(PENALTY[c] for col in self.hands[s] for c in col)  # a 1 counts -5
+            else:  # a 1 counts -5
+                pts = -hand_penalty(hand)
             round_scores.append(pts)
-            self.totals[s] += pts
+            totals[s] += pts
         self.last = {
             "round": self.round_no,
             "scores": round_scores,
-            "bonus": [s for s in range(n) if self.sizes[s] == 0 and s not in fools],
-            "went_out_fooled": [s for s in range(n) if self.sizes[s] == 0 and s in fools],
+            "bonus": bonus,
+            "went_out_fooled": fooled,
             "fools": list(fools),
             "final_trick": [{"seat": t >> 7, "card": CODES[t & 127]} for t in self.trick],
         }
@@ -632,6 +670,7 @@ class FoolState(State):
         if self._stop_at_deal_end:  # a search world: nobody looks at the next deal
             self.round_no += 1
             return
+        n = self.game.num_players
         self.start_round((self.dealer + 1) % n, self.round_no + 1, None)  # FL-D7: the deal passes left
 
     # ---- the move interface ------------------------------------------------------------------
@@ -742,6 +781,43 @@ class FoolState(State):
         self._legal = None
         if self.pos == len(self.order):
             self._finish_trick()
+
+    def playout(self, rng: random.Random, stop_at_deal_end: bool = False) -> None:
+        """``State.playout`` as one loop over the tricks (search rollouts spend most of their time here).
+
+        At each turn the legal cards are listed in ``legal_actions()`` order (FL-R6, FL-R7) and one is
+        drawn as ``legal[int(rng.random() * len(legal))]``: uniform up to a bias below 2**-46 (a 53-bit
+        float scaled to a hand), at a tenth of the cost of ``rng.randrange``.
+        """
+        draw, history = rng.random, self._history
+        round_no = self.round_no
+        while not self.done:
+            hands, sizes, order, trick, lead = self.hands, self.sizes, self.order, self.trick, self.lead
+            for pos in range(self.pos, len(order)):
+                p = order[pos]
+                hand = hands[p]
+                ones = hand[W]
+                # the legal cards, in legal_actions() order: the lead colour (else every colour), one W1
+                cards = hand[lead] if lead >= 0 else ones
+                if lead >= 0 and cards:
+                    i = int(draw() * (len(cards) + (1 if ones else 0)))
+                else:
+                    i = int(draw() * (sizes[p] - len(ones) + (1 if ones else 0)))
+                    for cards in hand:  # ends at the W1s if i is past the coloured cards
+                        if i < len(cards):
+                            break
+                        i -= len(cards)
+                action = cards.pop(i) if i < len(cards) else ones.pop()
+                col = COLOUR[action]
+                sizes[p] -= 1
+                trick.append(action | p << 7)
+                history.append(action)
+                if lead < 0 and col != W:
+                    lead = col  # FL-R7: the first non-1 card sets the lead colour
+            self.pos, self.lead, self._legal = len(order), lead, None
+            self._finish_trick()
+            if stop_at_deal_end and self.round_no != round_no:
+                return
 
     # ---- results -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -902,7 +978,7 @@ class FoolState(State):
         new.hands = [[list(col) for col in hand] for hand in self.hands]
         new.sizes = list(self.sizes)
         new.dealer, new.round_no = self.dealer, self.round_no
-        new.order, new.pos = list(self.order), self.pos
+        new.order, new.pos = self.order, self.pos  # never changed in place
         new.trick, new.lead, new.out = list(self.trick), self.lead, self.out
         new.tricks = list(self.tricks)
         new.totals, new.bonuses = list(self.totals), list(self.bonuses)
@@ -912,7 +988,7 @@ class FoolState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {
-            "origin": self.origin, "history": list(self._history), "rng": rng_to_json(self.rng),
+            "origin": self.origin, "history": list(self._history), "rng": rng_to_json(self.own_rng()),
             "hands": self.hands, "dealer": self.dealer, "round": self.round_no, "order": self.order,
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],

@@ -480,7 +480,7 @@ class Foolery(Game):
             for q in others:
                 hands[q] = known[q] | mask_of(pool[pos:pos + need[q]])
                 pos += need[q]
-            state.use_rng(random.Random(rng.getrandbits(64)))
+            state.use_seed(rng.getrandbits(64))
             return state
 
         return sample
@@ -1216,7 +1216,7 @@ class FooleryState(State):
     def _to_dict(self) -> dict[str, Any]:
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
                 "gave": self.gave, "received": self.received, "history": list(self._history),
-                "rng": rng_to_json(self.rng)}
+                "rng": rng_to_json(self.own_rng())}
 
 
 def play_kind(action: int) -> str:

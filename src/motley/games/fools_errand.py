@@ -144,7 +144,7 @@ class FoolsErrand(Game):
             if state.joker[q] == IN_DECK:
                 decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
         state.decks = decks
-        state.use_rng(random.Random(rng.getrandbits(64)))
+        state.use_seed(rng.getrandbits(64))
         return state
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
@@ -542,4 +542,4 @@ class FoolsErrandState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"observation": self.observation(0), "origin": self.origin, "decks": self.decks,
-                "rng": rng_to_json(self.rng)}
+                "rng": rng_to_json(self.own_rng())}
