@@ -114,3 +114,18 @@ def test_a_seeded_generator_is_made_at_the_first_draw_and_shared_until_then(name
     assert twin.own_rng().random() == expected  # the clone starts from the seed ...
     assert state.own_rng().random() == expected  # ... and its draws did not advance the original
     assert twin.rng is not state.rng
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+def test_serializing_reads_the_generator_without_copying_or_seeding_it(name: str, players: int) -> None:
+    state = motley.load_game(name, players=players).new_initial_state(seed=4)
+    twin = state.clone()
+    text = twin.serialize()
+    assert twin.rng is state.rng and twin._rng_shared  # still shared after the read
+    world = state.game.sample_state(state.observation(0), random.Random(5))
+    world.serialize()
+    assert world._rng_seed is not None  # the pending seed was not turned into a generator ...
+    assert state.game.deserialize_state(text).serialize() == text  # ... and the record still round-trips
+    seeded = state.clone()
+    seeded.use_seed(9)
+    assert seeded.rng_json() == motley.core.game.rng_to_json(random.Random(9))

@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, shuffle
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -423,6 +423,7 @@ class _HiddenDeal:
                       - sum(count[col] for col in range(4) if m >> col & 1) for m in subsets}
         if any(v < 0 for v in self.slack.values()):
             raise MotleyError("no deal of the hidden cards respects the voids shown by play")
+        self.tight = sum(1 << m for m, v in self.slack.items() if not v)  # bit m: set m has no slack left
         #: the sets whose slack a card of colour ``col`` at seat ``s`` uses up: ``uses[s][col]``
         self.uses = [[tuple(m for m in subsets if not m >> col & 1 and allowed[s] & m) for col in range(4)]
                      for s in range(n)]
@@ -469,11 +470,7 @@ class _HiddenDeal:
     def _placed(self, rng: random.Random) -> list[list[list[int]]]:
         """A consistent deal built card by card (see the class docstring)."""
         cap, slack, allowed, uses, others = list(self.cap), dict(self.slack), self.allowed, self.uses, self.others
-        use_bits = self.use_bits
-        tight = 0  # bit m: set m has no slack left
-        for m, v in slack.items():
-            if not v:
-                tight |= 1 << m
+        use_bits, tight = self.use_bits, self.tight
         hands: list[list[int]] = [[] for _ in range(self.n)]
         cards = list(self.void_cards)
         shuffle(cards, rng)
@@ -798,8 +795,8 @@ class FoolState(State):
                 hand = hands[p]
                 ones = hand[W]
                 # the legal cards, in legal_actions() order: the lead colour (else every colour), one W1
-                cards = hand[lead] if lead >= 0 else ones
-                if lead >= 0 and cards:
+                if lead >= 0 and hand[lead]:
+                    cards = hand[lead]
                     i = int(draw() * (len(cards) + (1 if ones else 0)))
                 else:
                     i = int(draw() * (sizes[p] - len(ones) + (1 if ones else 0)))
@@ -972,9 +969,7 @@ class FoolState(State):
     # ---- copies and persistence --------------------------------------------------------------
     def clone(self) -> FoolState:
         new = FoolState.__new__(FoolState)
-        new.game, new.origin, new._history = self.game, self.origin, list(self._history)
-        new._stop_at_deal_end = self._stop_at_deal_end
-        self.share_rng(new)
+        self._clone_base(new)
         new.hands = [[list(col) for col in hand] for hand in self.hands]
         new.sizes = list(self.sizes)
         new.dealer, new.round_no = self.dealer, self.round_no
@@ -988,7 +983,7 @@ class FoolState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {
-            "origin": self.origin, "history": list(self._history), "rng": rng_to_json(self.own_rng()),
+            "origin": self.origin, "history": list(self._history), "rng": self.rng_json(),
             "hands": self.hands, "dealer": self.dealer, "round": self.round_no, "order": self.order,
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],

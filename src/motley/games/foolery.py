@@ -55,7 +55,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, shuffle, split_codes
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -1197,8 +1197,7 @@ class FooleryState(State):
     # ---- copies and persistence -----------------------------------------------------------------
     def clone(self) -> FooleryState:
         new = FooleryState.__new__(FooleryState)
-        new.game, new.origin, new._history = self.game, self.origin, list(self._history)
-        new._stop_at_deal_end = self._stop_at_deal_end
+        self._clone_base(new)
         new.hands, new.sizes = list(self.hands), list(self.sizes)
         new.phase, new.to_move, new.top, new.top_seat, new.passed = (self.phase, self.to_move, self.top,
                                                                      self.top_seat, self.passed)
@@ -1209,14 +1208,13 @@ class FooleryState(State):
         new.steps, new.step_index, new.step_given = list(self.steps), self.step_index, self.step_given
         new.gave = [list(g) for g in self.gave]
         new.received = [list(r) for r in self.received]
-        self.share_rng(new)
         new._legal = self._legal
         return new
 
     def _to_dict(self) -> dict[str, Any]:
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
                 "gave": self.gave, "received": self.received, "history": list(self._history),
-                "rng": rng_to_json(self.own_rng())}
+                "rng": self.rng_json()}
 
 
 def play_kind(action: int) -> str:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
 from motley.core.errors import DealError, IllegalMoveError, MotleyError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json, rng_to_json
+from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
 from motley.core.registry import register_game
 
@@ -531,15 +531,13 @@ class FoolsErrandState(State):
     # ---- copies and persistence --------------------------------------------------------------
     def clone(self) -> FoolsErrandState:
         new = FoolsErrandState.__new__(FoolsErrandState)
-        new.game, new.origin, new._history = self.game, self.origin, list(self._history)
-        new._stop_at_deal_end = self._stop_at_deal_end
+        self._clone_base(new)
         new.decks = [list(self.decks[0]), list(self.decks[1])]
         new.s, new.table, new.unclaimed = self.s, list(self.table), list(self.unclaimed)
         new.piles = [list(self.piles[0]), list(self.piles[1])]
         new.joker, new.to_move, new.log = list(self.joker), self.to_move, list(self.log)
-        self.share_rng(new)
         return new
 
     def _to_dict(self) -> dict[str, Any]:
         return {"observation": self.observation(0), "origin": self.origin, "decks": self.decks,
-                "rng": rng_to_json(self.own_rng())}
+                "rng": self.rng_json()}
