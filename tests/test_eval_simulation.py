@@ -14,8 +14,10 @@ import motley
 from motley.bots import make_bot
 from motley.cli.main import app
 from motley.eval import simulate
-from motley.eval.deciders import fool_decides, joker_decides, rounds_played
+from motley.eval.deciders import rounds_played
 from motley.eval.simulate import game_seed, play_game
+from motley.games.fool.facts import fool_decides
+from motley.games.fools_errand.facts import joker_decides
 
 runner = CliRunner()
 GAME = motley.load_game("fools_errand")

@@ -7,15 +7,15 @@ import random
 import pytest
 
 import motley
-from motley.bots import RandomBot, make_bot
-from motley.bots.fool import FoolHeuristic
-from motley.games import fool as fl
+from motley.bots import HeuristicBot, RandomBot, make_bot
+from motley.games.fool import policy as fool_policy
+from motley.games.fool import rules as fl
 from tests.test_fool_rules import play, position
 
 
 def heuristic_move(state: fl.FoolState) -> str:
     bot = make_bot("heuristic", state.game)
-    assert isinstance(bot, FoolHeuristic)
+    assert isinstance(bot, HeuristicBot) and bot.policy is fool_policy.heuristic
     action = bot.act(state.observation(state.current_player()), state.legal_actions(), random.Random(0))
     assert action in state.legal_actions()
     return state.action_to_string(action)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motley
-from motley.games import fool as fl
+from motley.games.fool import rules as fl
 from tests.support import play_out, play_random
 
 
@@ -218,7 +218,7 @@ def test_game_string_forms_round_trip() -> None:
 
 
 def test_terminal_view_renders_every_position() -> None:
-    from motley.cli.views.fool import render
+    from motley.games.fool.views import render
 
     state = motley.load_game("fool", players=5, rounds=2).new_initial_state(seed=6)
     rng = random.Random(6)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import motley
-from motley.games import fool as fl
+from motley.games.fool import rules as fl
 from tests.support import play_out
 
 #: A 4-player deck table holding the cards of the 1995 examples (B9, B10: FL-T1) and Y14 (FL-T7).

@@ -7,9 +7,9 @@ import random
 import pytest
 
 import motley
-from motley.bots import make_bot
-from motley.bots.foolery import FooleryHeuristic
+from motley.bots import HeuristicBot, make_bot
 from motley.eval.simulate import play_game
+from motley.games.foolery import policy as foolery_policy
 
 
 @pytest.mark.parametrize("spec", [
@@ -20,7 +20,7 @@ from motley.eval.simulate import play_game
 def test_heuristic_plays_only_legal_moves_everywhere(spec: str) -> None:
     game = motley.load_game(spec)
     bot = make_bot("heuristic", game)
-    assert isinstance(bot, FooleryHeuristic)
+    assert isinstance(bot, HeuristicBot) and bot.policy is foolery_policy.heuristic
     for seed in range(3):
         state = play_game(game, [bot] * game.num_players, seed)  # apply_action refuses illegal moves
         assert state.is_terminal()
@@ -59,6 +59,6 @@ def test_heuristic_gives_its_lowest_cards_in_the_exchange() -> None:
             choice = bot.act(obs, legal, rng)
             step = obs["exchange"]["steps"][obs["exchange"]["step_index"]]
             if step["rule"] == "any":
-                values = [motley.games.foolery.EXCHANGE_VALUE[a - 2] for a in legal]
-                assert motley.games.foolery.EXCHANGE_VALUE[choice - 2] == min(values)
+                values = [motley.games.foolery.rules.EXCHANGE_VALUE[a - 2] for a in legal]
+                assert motley.games.foolery.rules.EXCHANGE_VALUE[choice - 2] == min(values)
             state.apply_action(choice)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motley
-from motley.games import foolery as fy
+from motley.games.foolery import rules as fy
 from tests.support import play_random
 
 OPTION_VALUES = {o.name: list(o.choices) for o in fy.Foolery.options if o.choices and len(o.choices) > 1}

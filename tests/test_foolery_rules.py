@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import motley
-from motley.games import foolery as fy
+from motley.games.foolery import rules as fy
 from tests.support import play_out, play_random
 
 ALL = list(fy.CODES)
@@ -459,7 +459,7 @@ def test_action_strings_round_trip_and_any_order_parses() -> None:
 
 def test_terminal_view_draws_the_seat_view() -> None:
     """The view shows the hand grouped, the table and who made it, titles, the exchange and scores."""
-    from motley.cli.views import foolery as view
+    from motley.games.foolery import views as view
 
     state = first_exchange(1)
     while state.phase == fy.EXCHANGE:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import motley
-from motley.games import fools_errand as fe
+from motley.games.fools_errand import rules as fe
 from tests.support import play_out
 
 ALL = [r + s for s in "CDHS" for r in fe.RANKS]

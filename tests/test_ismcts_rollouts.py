@@ -1,4 +1,4 @@
-"""Fast heuristic rollout policies (bots/rollouts.py) and ISMCTS with them: legal, faithful, whole matches."""
+"""Each game's heuristic on full states (``GameSpec.search_policy``) and ISMCTS with it: legal, faithful."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 import motley
 from motley.bots import make_bot
 from motley.bots.ismcts import ISMCTSBot, Node, deal_rewards
-from motley.bots.rollouts import fool_move, fool_rollout, foolery_move, foolery_rollout, rollout_policy
+from motley.core import game_spec
 from motley.eval.simulate import play_game
-from motley.games.fool import FoolState
-from motley.games.foolery import FooleryState
+from motley.games.fool import policy as fool_policy
+from motley.games.foolery import policy as foolery_policy
 
 FOOL_SPECS = ["fool(players=4)", "fool(players=5)", "fool(players=7)", "fool(players=8)"]
 FOOLERY_SPECS = ["foolery(players=3)", "foolery(players=5)", "foolery(players=7)",
@@ -20,10 +20,9 @@ FOOLERY_SPECS = ["foolery(players=3)", "foolery(players=5)", "foolery(players=7)
 
 
 def _policy_move(state: motley.State, legal: list[int]) -> int:
-    if isinstance(state, FoolState):
-        return fool_move(state)
-    assert isinstance(state, FooleryState)
-    return foolery_move(state, legal)
+    policy = game_spec(state.game.name).search_policy
+    assert policy is not None
+    return policy.move(state)
 
 
 @pytest.mark.parametrize("spec", FOOL_SPECS + FOOLERY_SPECS)
@@ -54,8 +53,9 @@ def test_rollouts_stop_at_the_end_of_the_deal_in_sampled_worlds(spec: str, epsil
     """From determinizations of mid-deal observations the rollout plays only legal moves (``apply_action``
     would refuse others; the policy uses ``apply_legal``, so we replay its history) and stops at the deal end."""
     game = motley.load_game(spec)
-    policy = rollout_policy(game.name)
-    assert policy is not None
+    search_policy = game_spec(game.name).search_policy
+    assert search_policy is not None
+    policy = search_policy.rollout
     rng = random.Random(7)
     for seed in range(6):
         state = game.new_initial_state(seed=seed)
@@ -75,9 +75,10 @@ def test_rollouts_stop_at_the_end_of_the_deal_in_sampled_worlds(spec: str, epsil
 
 
 def test_rollout_policies_exist_only_for_their_games() -> None:
-    assert rollout_policy("fool") is fool_rollout
-    assert rollout_policy("foolery") is foolery_rollout
-    assert rollout_policy("fools_errand") is None
+    fool, foolery = game_spec("fool").search_policy, game_spec("foolery").search_policy
+    assert fool is not None and fool.rollout is fool_policy.rollout and fool.move is fool_policy.move
+    assert foolery is not None and foolery.rollout is foolery_policy.rollout and foolery.move is foolery_policy.move
+    assert game_spec("fools_errand").search_policy is None
 
 
 @pytest.mark.parametrize("spec", ["fool(players=5)", "foolery(players=4)", "fools_errand"])
@@ -122,7 +123,7 @@ def test_ismcts_heuristic_rollouts_explain_consistently(spec: str, reward: str) 
 def test_deal_rewards_spread_and_rank() -> None:
     game = motley.load_game("fool(players=4,rounds=2)")
     state = game.new_initial_state(seed=1)
-    fool_rollout(state, random.Random(0), 0.0)  # one round played, the match goes on
+    fool_policy.rollout(state, random.Random(0), 0.0)  # one round played, the match goes on
     assert not state.is_terminal()
     gains = state.scores()
     spread = deal_rewards(state, [0, 0, 0, 0])

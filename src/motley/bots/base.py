@@ -1,7 +1,7 @@
 """The Bot protocol (DESIGN.md, Bots) and the bot registry.
 
 A bot sees only what a player sees: ``act`` receives the seat's observation and the legal action ids,
-never the State. Heuristic bots are per game and register themselves with :func:`register_heuristic`.
+never the State. The ``heuristic`` bot of a game plays the heuristic its package gives in its spec.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Any
 
 from motley.core import Game, MotleyError, Observation
 from motley.core.options import parse_game_string
+from motley.core.registry import game_spec
+from motley.core.spec import Heuristic
 
 
 class Bot(abc.ABC):
@@ -52,19 +54,28 @@ class RandomBot(Bot):
         return legal_actions[rng.randrange(len(legal_actions))]
 
 
+class HeuristicBot(Bot):
+    """Plays the game's heuristic (``GameSpec.heuristic``, written in the game's ``policy.py``).
+
+    Raises (constructor):
+        MotleyError: for a game without a heuristic.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        policy = game_spec(game.name).heuristic
+        if policy is None:
+            raise MotleyError(f"no heuristic bot for {game.name}")
+        self.policy: Heuristic = policy
+
+    def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
+        return self.policy(self.game, observation, legal_actions, rng)
+
+
 BotFactory = Callable[..., Bot]
-_HEURISTICS: dict[str, type[Bot]] = {}
-_KINDS: dict[str, BotFactory] = {"random": RandomBot}
-
-
-def register_heuristic(game_name: str) -> Callable[[type[Bot]], type[Bot]]:
-    """Class decorator: the ``heuristic`` bot of ``game_name``."""
-
-    def wrap(cls: type[Bot]) -> type[Bot]:
-        _HEURISTICS[game_name] = cls
-        return cls
-
-    return wrap
+_KINDS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def register_bot_kind(kind: str, factory: BotFactory) -> None:
@@ -74,7 +85,7 @@ def register_bot_kind(kind: str, factory: BotFactory) -> None:
 
 def bot_kinds() -> list[str]:
     """Every bot kind ``make_bot`` accepts."""
-    return [*_KINDS, "heuristic"]
+    return list(_KINDS)
 
 
 def make_bot(spec: str, game: Game) -> Bot:
@@ -84,11 +95,7 @@ def make_bot(spec: str, game: Game) -> Bot:
         MotleyError: for an unknown kind, a game without a heuristic, or bad options.
     """
     kind, raw = parse_game_string(spec)
-    if kind == "heuristic":
-        if game.name not in _HEURISTICS:
-            raise MotleyError(f"no heuristic bot for {game.name}")
-        factory: BotFactory = _HEURISTICS[game.name]
-    elif kind in _KINDS:
+    if kind in _KINDS:
         factory = _KINDS[kind]
     else:
         raise MotleyError(f"unknown bot {kind!r}; known bots: {', '.join(bot_kinds())}")

@@ -10,8 +10,9 @@ actions only, never the State -- and walks one tree of
 *actions* shared by all determinizations. Selection is UCB1 with availability counts (a child's
 exploration term uses the number of iterations in which it was legal, not its parent's visits).
 
-Rollouts. By default (``rollout="auto"``) a game with a fast rollout policy in ``bots/rollouts.py`` (Fool!,
-Foolery) is rolled out by its heuristic played on the sampled state, with ``epsilon`` of the moves random:
+Rollouts. By default (``rollout="auto"``) a game with a search policy (``GameSpec.search_policy``: Fool!,
+Foolery, their heuristic written once in the game's ``policy.py``) is rolled out by that heuristic played on
+the sampled state, with ``epsilon`` of the moves random:
 uniformly random rollouts model the table as random players, and with them the search was weaker than the
 heuristic bot it plays against; other games roll out uniformly at random (``rollout="random"``, the game's
 fast ``playout``).
@@ -39,8 +40,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
-from motley.bots.rollouts import Move, Rollout, move_policy, rollout_policy
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.registry import game_spec
 
 
 class Node:
@@ -95,7 +96,7 @@ class ISMCTSBot(Bot):
         seconds: time per decision instead of a fixed number of iterations; > 0.
         uct_c: the exploration constant of UCB1 (rewards lie in [-1, 1]).
         rollout: ``"random"`` (uniformly random rollouts), ``"heuristic"``: the game's fast rollout policy
-            (``bots/rollouts.py``, the heuristic played on the sampled state), or for a game without one
+            (``GameSpec.search_policy``, the heuristic played on the sampled state), or for a game without one
             its heuristic bot on observations (much slower), or ``"auto"`` (the default): the fast policy
             when the game has one, else random.
         epsilon: with heuristic rollouts, the share of rollout moves played at random instead; 0..1.
@@ -133,8 +134,9 @@ class ISMCTSBot(Bot):
         self.reward = reward
         self._spread_sum, self._spread_count = 0.0, 0
         self.final = final
-        self._policy: Rollout | None = rollout_policy(game.name) if rollout != "random" else None
-        self._move: Move | None = move_policy(game.name) if rollout != "random" else None
+        fast = game_spec(game.name).search_policy if rollout != "random" else None
+        self._policy = None if fast is None else fast.rollout
+        self._move = None if fast is None else fast.move
         self._rollout_bot: Bot | None = None
         if rollout == "heuristic" and self._policy is None:
             heuristic = make_bot("heuristic", game)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -106,12 +105,11 @@ def play(
     console.print(f"[bold]{the_game.title}[/] — {the_game}; you are seat {seat}. Bots: "
                   + ", ".join(f"seat {s} {b.name}" for s, b in seat_bots.items()))
     render = views.renderer(the_game.name)
-    view_module = sys.modules[render.__module__]
     shown: Any = None
     rng = random.Random(state.origin["seed"] if state.origin else 0)
     while not state.is_terminal():
         obs = state.observation(seat)
-        shown = show_log(view_module, obs, shown)
+        shown = show_log(obs, shown)
         mover = state.current_player()
         legal = state.legal_actions()
         if mover != seat:
@@ -125,7 +123,7 @@ def play(
             console.print("Stopped.")
             break
     final = state.observation(seat)
-    show_log(view_module, final, shown)
+    show_log(final, shown)
     console.print(render(final, []))
     if state.is_terminal():
         result = state.returns()[seat]
@@ -147,11 +145,9 @@ def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: rand
     console.print(table)
 
 
-def show_log(view_module: Any, obs: motley.Observation, cursor: Any, neutral: bool = False) -> Any:
-    """Print what happened since ``cursor`` (views that have ``log_lines``); returns the new cursor."""
-    if not hasattr(view_module, "log_lines"):
-        return cursor
-    lines, cursor = view_module.log_lines(obs, cursor, **({"neutral": True} if neutral else {}))
+def show_log(obs: motley.Observation, cursor: Any, neutral: bool = False) -> Any:
+    """Print what happened since ``cursor`` (games whose view has a log); returns the new cursor."""
+    lines, cursor = views.log_lines(str(obs["game"]), obs, cursor, neutral)
     for line in lines:
         console.print(line)
     return cursor
@@ -271,13 +267,12 @@ def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) wri
         return
     game = final.game
     state = game.new_initial_state(seed=data["seed"], deal=data.get("deal"))
-    view_module = sys.modules[views.renderer(game.name).__module__]
     console.print(f"[bold]{game.title}[/] — {game}, seed {data['seed']}")
-    shown = show_log(view_module, state.observation(0), None, neutral=True)
+    shown = show_log(state.observation(0), None, neutral=True)
     for number, entry in enumerate(data["moves"], start=1):
         console.print(f"[bold cyan]{number}. seat {entry['seat']}: {entry['move']}[/]")
         state.apply_action(state.string_to_action(entry["move"]))
-        shown = show_log(view_module, state.observation(entry["seat"]), shown, neutral=True)
+        shown = show_log(state.observation(entry["seat"]), shown, neutral=True)
     console.print(f"Final scores: {final.scores()}  returns: {final.returns()}")
 
 

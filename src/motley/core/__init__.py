@@ -3,12 +3,14 @@
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError, RecordError
 from motley.core.game import TERMINAL, Game, Observation, State
 from motley.core.options import Option
-from motley.core.registry import load_game, register_game, registered_games
+from motley.core.registry import game_spec, load_game, register_spec, registered_games
+from motley.core.spec import GameSpec
 
 __all__ = [
     "TERMINAL",
     "DealError",
     "Game",
+    "GameSpec",
     "IllegalMoveError",
     "MotleyError",
     "Observation",
@@ -16,7 +18,8 @@ __all__ = [
     "OptionError",
     "RecordError",
     "State",
+    "game_spec",
     "load_game",
-    "register_game",
+    "register_spec",
     "registered_games",
 ]

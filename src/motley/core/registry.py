@@ -1,4 +1,4 @@
-"""The game registry: ``load_game`` by name or by string form, ``registered_games``."""
+"""The game registry: every game's :class:`~motley.core.spec.GameSpec` by name; ``load_game`` by name or string form."""
 
 from __future__ import annotations
 
@@ -7,19 +7,32 @@ from typing import Any
 from motley.core.errors import OptionError
 from motley.core.game import Game
 from motley.core.options import parse_game_string
+from motley.core.spec import GameSpec
 
-_GAMES: dict[str, type[Game]] = {}
+_SPECS: dict[str, GameSpec] = {}
 
 
-def register_game(cls: type[Game]) -> type[Game]:
-    """Class decorator: make a Game subclass loadable by its ``name``."""
-    _GAMES[cls.name] = cls
-    return cls
+def register_spec(spec: GameSpec) -> GameSpec:
+    """Make the game of ``spec`` loadable by its name (called once by each game package)."""
+    _SPECS[spec.name] = spec
+    return spec
 
 
 def registered_games() -> list[str]:
     """Names of every registered game, in registration order."""
-    return list(_GAMES)
+    return list(_SPECS)
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec registered under ``name``.
+
+    Raises:
+        OptionError: for an unknown name (listing the known ones).
+    """
+    try:
+        return _SPECS[name]
+    except KeyError:
+        raise OptionError(f"unknown game {name!r}; known games: {', '.join(_SPECS)}") from None
 
 
 def game_class(name: str) -> type[Game]:
@@ -28,10 +41,7 @@ def game_class(name: str) -> type[Game]:
     Raises:
         OptionError: for an unknown name (listing the known ones).
     """
-    try:
-        return _GAMES[name]
-    except KeyError:
-        raise OptionError(f"unknown game {name!r}; known games: {', '.join(_GAMES)}") from None
+    return game_spec(name).game
 
 
 def load_game(spec: str, **params: Any) -> Game:

@@ -1,9 +1,10 @@
-"""The rules of each game, one module (or package) per game. Importing this registers them all.
+"""The games, one package each (``games/<name>/``). Importing this registers them all, in this order.
 
-Each module implements its rules file in ``motley/rules/`` and cites its ids: ``FE-R1``.. in
-``fools_errand``, ``FL-R1``.. in ``fool``, ``FY-R1``.. in ``foolery``.
+Each package registers its :class:`~motley.core.spec.GameSpec` and cites its rules' ids: ``FE-R1``.. in
+``fools_errand``, ``FL-R1``.. in ``fool``, ``FY-R1``.. in ``foolery``. A new game is one package and one
+line here.
 """
 
-from motley.games import fool, foolery, fools_errand
-
-__all__ = ["fool", "foolery", "fools_errand"]
+from motley.games import fool as fool
+from motley.games import foolery as foolery
+from motley.games import fools_errand as fools_errand

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from motley.bots import Bot, make_bot
 from motley.core import IllegalMoveError, MotleyError, State, load_game
-from motley.core.registry import game_class
+from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
 from motley.server.storage import Storage, TableRecord
@@ -237,9 +237,8 @@ class Table:
         """After a move: store its log entry with its visibility per viewer (privacy.move_is_visible)."""
         seat, move, actor = self._pending
         name = self.game.name
-        public = privacy.PUBLIC_MOVES.get(name)
         n = len(self.seats)
-        if public is not None and public(move):
+        if game_spec(name).public_move(move):
             visible = [True] * (n + 1)
         else:
             views = [self.state.observation(q) for q in range(n)] + [privacy.spectator_view(self.state)]

@@ -40,7 +40,6 @@ from motley.core.cards import cards_from_codes, shuffle
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
 from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
-from motley.core.registry import register_game
 
 COLOUR_LETTERS = ("G", "R", "Y", "B")
 COLOUR_NAMES = ("green", "red", "yellow", "blue", "wild")
@@ -170,7 +169,6 @@ def tensor_size(players: int) -> int:
     return H * (2 + 2 * players) + 4 + players * 12 + 5
 
 
-@register_game
 class Fool(Game):
     """Fool! (FL-R1 to FL-R14, rulings FL-D1 to FL-D12), seats 0..players-1 clockwise.
 

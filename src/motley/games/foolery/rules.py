@@ -57,7 +57,6 @@ from motley.core.cards import cards_from_codes, check_no_duplicates, shuffle, sp
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
 from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
-from motley.core.registry import register_game
 
 # ---- cards -----------------------------------------------------------------------------------------
 RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
@@ -355,7 +354,6 @@ def tensor_size(players: int) -> int:
     return OBS_CARD_BLOCKS * NUM_CARDS + players * (SEAT_BLOCK + 1) + 3 + 1 + 9 + 1
 
 
-@register_game
 class Foolery(Game):
     """Foolery (FY-R1 to FY-R14, rulings FY-D1 to FY-D22 and the module's FY-D23..D29), 3-7 seats.
 

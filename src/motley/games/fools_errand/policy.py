@@ -16,9 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from motley.bots.base import Bot, register_heuristic
-from motley.core import Observation
-from motley.games.fools_errand import CODE_INDEX, DRAW, IS_ACE, KEEP_JOKER, PLAY_JOKER, PLAY_VALUE, POINTS
+from motley.core import Game, Observation
+from motley.games.fools_errand.rules import CODE_INDEX, DRAW, IS_ACE, KEEP_JOKER, PLAY_JOKER, PLAY_VALUE, POINTS
 
 TYPICAL_POT = 16
 DENIAL_BONUS = 6
@@ -45,20 +44,15 @@ def _hit_chance(observation: Observation) -> float:
     return hits / len(unseen)
 
 
-@register_heuristic("fools_errand")
-class FoolsErrandHeuristic(Bot):
-    """Plays the Joker when the pot is worth more than keeping it (see the module docstring)."""
-
-    name = "heuristic"
-
-    def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        me = int(observation["seat"])
-        pot = sum(POINTS[CODE_INDEX[e["card"]]] for e in observation["in_play"])
-        now = pot + (DENIAL_BONUS if observation["jokers"][1 - me] == "set_aside" and pot > 0 else 0)
-        mine = _non_joker_left(observation, me)
-        keep = min(TYPICAL_POT, 2 * mine) + _hit_chance(observation) * (pot + 5)
-        if now >= keep and pot > 0:
-            return PLAY_JOKER
-        return DRAW if DRAW in legal_actions else KEEP_JOKER
+def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: random.Random) -> int:
+    """Play the Joker when the pot is worth more than keeping it (see the module docstring)."""
+    if len(legal) == 1:
+        return legal[0]
+    me = int(observation["seat"])
+    pot = sum(POINTS[CODE_INDEX[e["card"]]] for e in observation["in_play"])
+    now = pot + (DENIAL_BONUS if observation["jokers"][1 - me] == "set_aside" and pot > 0 else 0)
+    mine = _non_joker_left(observation, me)
+    keep = min(TYPICAL_POT, 2 * mine) + _hit_chance(observation) * (pot + 5)
+    if now >= keep and pot > 0:
+        return PLAY_JOKER
+    return DRAW if DRAW in legal else KEEP_JOKER

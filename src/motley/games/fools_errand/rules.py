@@ -27,7 +27,6 @@ from motley.core.cards import cards_from_codes, check_no_duplicates
 from motley.core.errors import DealError, IllegalMoveError, MotleyError
 from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
 from motley.core.options import Option
-from motley.core.registry import register_game
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
@@ -63,7 +62,6 @@ def _card_points(cards: list[int]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
 
-@register_game
 class FoolsErrand(Game):
     """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D11), two seats: 0 = A, 1 = B.
 

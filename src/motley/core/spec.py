@@ -1,0 +1,96 @@
+"""A game's spec: everything the adapters (bots, server, drawing, command line, evaluation) may know of a game.
+
+Each game package (``motley/games/<name>/``) builds one :class:`GameSpec` and registers it
+(:func:`motley.core.registry.register_spec`). Nothing outside ``motley/games/`` names a game or imports a
+game's modules: it asks the registry for the spec (``game_spec(game.name)``) and uses what the spec holds.
+A new game is therefore one package and one line in ``motley/games/__init__.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from motley.core.game import Game, Observation
+
+if TYPE_CHECKING:
+    from motley.core.search import SearchPolicy
+
+
+class Heuristic(Protocol):
+    """The heuristic player of a game, on what a player sees: ``heuristic(game, observation, legal, rng)``.
+
+    Args:
+        game: the game (options such as the number of Fools).
+        observation: ``state.observation(seat)`` of the seat to move.
+        legal: ``state.legal_actions()`` (non-empty, sorted).
+        rng: the only source of randomness it may use.
+    Returns:
+        One of ``legal``.
+    """
+
+    def __call__(self, game: Game, observation: Observation, legal: Sequence[int], rng: random.Random) -> int: ...
+
+
+#: ``decider(final observation, final scores) -> bool``: did the game's special card decide the match?
+Decider = Callable[[Observation, Sequence[int]], bool]
+
+#: Terminal view: ``view(observation, legal move strings) -> Rich markup``.
+TerminalView = Callable[[Observation, Sequence[str]], str]
+
+#: Terminal log: ``log_lines(observation, cursor, neutral=False) -> (lines, new cursor)``; what happened
+#: since ``cursor`` (``None`` at the start) as Rich markup lines.
+LogLines = Callable[..., tuple[list[str], Any]]
+
+#: SVG of a whole table from one observation.
+TableDrawing = Callable[[Observation], str]
+
+#: SVG of one card face at the origin: ``face(code, width, height) -> SVG elements``.
+CardFace = Callable[[str, float, float], str]
+
+
+def _always_public(move: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game package tells the rest of motley about its game.
+
+    Attributes:
+        game: the :class:`~motley.core.game.Game` subclass (its ``name`` is the registry key).
+        card_codes: every card code of the game's pack (notation of rules/README.md).
+        private_fields: the paths (key tuples) of an observation that belong to its seat alone; the
+            public (spectator) view is any seat's observation without them.
+        public_move: ``public_move(move string) -> bool``: is the move seen by every viewer when it is made
+            (cards played face up, draws, passes)? A move that is not public is shown to a viewer only
+            when every card code in it is in that viewer's own observation after the move.
+        heuristic: the game's heuristic player (the ``heuristic`` bot), or ``None``.
+        search_policy: the same heuristic played on full states, for fast search rollouts and the
+            other seats' moves in the tree (:class:`motley.core.search.SearchPolicy`), or ``None``.
+        special_card: the card whose decisive matches are counted ("Joker", "Fool"), or ``None``.
+        decider: ``decider(final observation, final scores) -> bool`` for ``special_card``.
+        terminal_view: the seat's view as Rich markup; ``log_lines``: the terminal log since a cursor.
+        drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
+    """
+
+    game: type[Game]
+    card_codes: frozenset[str]
+    private_fields: tuple[tuple[str, ...], ...] = ()
+    public_move: Callable[[str], bool] = _always_public
+    heuristic: Heuristic | None = None
+    search_policy: SearchPolicy | None = None
+    special_card: str | None = None
+    decider: Decider | None = None
+    terminal_view: TerminalView | None = None
+    log_lines: LogLines | None = None
+    drawing: TableDrawing | None = None
+    card_face: CardFace | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The game's registry name."""
+        return self.game.name

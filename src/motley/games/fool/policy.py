@@ -1,0 +1,153 @@
+"""The Fool! heuristic (rules/fool.md), written once: the ``heuristic`` bot plays it on a seat's observation,
+and search plays it on sampled full states (fast rollouts, the other seats' moves in the tree).
+
+Reasoning. A round ends when somebody plays their last card (FL-R12); everybody else then loses the
+value of the cards still in hand, a W1 costing 5 (FL-R13), and the player who went out gets +10. So every
+trick a player sits out (being the Fool, FL-R10) is a card they could not shed: not being the worst card
+is what matters most:
+
+* **Safety.** A card is *safe* when at least as many cards already in the trick are worse than it as there
+  are Fools this trick (FL-R9, FL-D3: a discard is worse than any lead-colour card, lower is worse, a tie
+  goes against the later card -- which is ours). Players still to come can only add worse cards for us or
+  better ones, so a safe card can never be fooled.
+* **Following, safe.** Dump a W1 if it is safe (it is the lowest lead-colour card later and costs 5 at the
+  end); otherwise play the lowest safe card, keeping high cards as protection for later tricks.
+* **Following, at risk.** Play the highest lead-colour card (least likely to be the lowest).
+* **Void.** A W1 counts as lead colour (FL-R7), so it beats every discard for safety: play it if a discard
+  is not already safe. A safe discard sheds the highest-value card; an unsafe one does too (if we are fooled
+  anyway, at least the most expensive card is gone).
+* **Leading.** Lead the card with the fewest unseen higher cards of its colour (a card no unseen card beats
+  cannot be the worst: everybody else plays lower or discards), preferring higher values on ties; a W1 is led
+  only when nothing else is in hand.
+
+The view. :func:`choose` reads five things: the mover's hand by colour, the cards the mover cannot see (by
+colour, in one or more groups), the trick so far, the lead colour and the number of Fools. On an observation
+the unseen cards are the deck less the hand and every card played this round (:func:`heuristic`); in a full
+state they are the other hands (:func:`move`), which in a determinization are exactly the unseen cards.
+Search is still fair: the policy plays the sampled world, never the searcher's decision, which sees only its
+own observation (standard ISMCTS).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from motley.core import Game, Observation, State
+from motley.core.search import SearchPolicy
+from motley.games.fool.rules import CODE_INDEX, COLOUR, COLOUR_NAMES, VALUE, W1, Fool, FoolState, W, split_hand
+
+
+def badness(card: int, lead: int, index: int) -> int:
+    """Rank of a card in a trick, smaller = worse (FL-R9, FL-D3, FL-D4): lead colour (or a W1) above any
+    discard, then by value; among equals the later card (higher ``index``) is worse."""
+    return ((100 if COLOUR[card] in (lead, W) else 0) + VALUE[card]) * 16 + 15 - index
+
+
+def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int]]], trick: Sequence[int],
+           lead: int, fools: int) -> int:
+    """The heuristic's card (module docstring).
+
+    Args:
+        hand: the mover's cards, five sorted lists of ids (G R Y B, then W1s as id 82).
+        unseen: groups of cards the mover cannot see, each split by colour like ``hand`` (a group may be the
+            mover's own hand: nothing in it is above the mover's top card of a colour).
+        trick: the trick so far, ``card | seat << 7`` in play order.
+        lead: the lead colour (0..3), or -1 when no colour is set yet.
+        fools: Fool discs this trick (FL-R4, FL-D2).
+    Returns:
+        A card id legal for ``hand`` (FL-R6, FL-R7).
+    """
+    if lead < 0:
+        best, best_key = -1, (99, 0)
+        for col in range(4):
+            cards = hand[col]
+            if not cards:
+                continue
+            card = cards[-1]  # the top card of a colour has the fewest higher cards and the highest value
+            higher = 0
+            for other in unseen:
+                lst = other[col]
+                if lst and lst[-1] > card:
+                    higher += len(lst) - bisect_right(lst, card)
+            key = (higher, -VALUE[card])
+            if key < best_key:
+                best, best_key = card, key
+        return best if best >= 0 else W1
+    me = len(trick)
+    if me < fools:
+        threshold = 1 << 30  # fewer cards in the trick than Fools: nothing is safe
+    else:
+        keys = []
+        for i, t in enumerate(trick):  # badness() inlined: rollouts spend their time here
+            c = t & 127
+            keys.append(((100 if COLOUR[c] in (lead, W) else 0) + VALUE[c]) * 16 + 15 - i)
+        if fools == 1:
+            threshold = min(keys)
+        else:
+            keys.sort()
+            threshold = keys[fools - 1]
+    tail = 15 - me
+    following = hand[lead]
+    if following:
+        if hand[W] and 101 * 16 + tail > threshold:
+            return W1
+        for c in following:
+            if (100 + VALUE[c]) * 16 + tail > threshold:
+                return c
+        return following[-1]
+    top = -1
+    for col in range(4):
+        cards = hand[col]
+        if cards and (top < 0 or VALUE[cards[-1]] > VALUE[top]):
+            top = cards[-1]
+    if top < 0:
+        return W1
+    if VALUE[top] * 16 + tail > threshold or not hand[W]:
+        return top
+    return W1
+
+
+def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: random.Random) -> int:
+    """The heuristic on a seat's observation (the ``heuristic`` bot): :func:`choose` with the unseen cards
+    being the deck less the hand and every card played this round."""
+    if len(legal) == 1:
+        return legal[0]
+    assert isinstance(game, Fool)
+    mine = [CODE_INDEX[c] for c in observation["hand"]]
+    trick_obs = observation["trick"]
+    trick = [CODE_INDEX[p["card"]] | int(p["seat"]) << 7 for p in trick_obs["plays"]]
+    gone = set(mine)
+    gone.update(t & 127 for t in trick)
+    for t in observation["tricks"]:
+        gone.update(CODE_INDEX[p["card"]] for p in t["plays"])
+    unseen = [c for c in game.deck if c < W1 and c not in gone]
+    lead = -1 if trick_obs["lead"] is None else COLOUR_NAMES.index(trick_obs["lead"])
+    return choose(split_hand(mine), [split_hand(unseen)], trick, lead, int(observation["num_fools"]))
+
+
+def move(state: State) -> int:
+    """The heuristic for the seat to move in a full state: :func:`choose` with the other hands as the unseen cards."""
+    assert isinstance(state, FoolState)
+    hands = state.hands
+    return choose(hands[state.order[state.pos]], hands, state.trick, state.lead, state.game.num_fools)
+
+
+def rollout(state: State, rng: random.Random, epsilon: float) -> None:
+    """Play a Fool! state to the end of its round with :func:`move`, a uniformly random card with probability
+    ``epsilon`` (epsilon-greedy, so rollouts still see the moves the heuristic never makes)."""
+    assert isinstance(state, FoolState)
+    round_no = state.round_no
+    rand, apply_legal = rng.random, state.apply_legal
+    fools = state.game.num_fools
+    while not state.done and state.round_no == round_no:
+        if epsilon and rand() < epsilon:
+            legal = state.legal_actions()
+            apply_legal(legal[rng.randrange(len(legal))])
+        else:
+            hands = state.hands
+            apply_legal(choose(hands[state.order[state.pos]], hands, state.trick, state.lead, fools))
+
+
+SEARCH_POLICY = SearchPolicy(move=move, rollout=rollout)

@@ -1,0 +1,32 @@
+"""The Fool's Errand (2 players): a tug-of-war on a shared scale; the Joker is the only decision.
+
+The package, by what changes together:
+
+* ``rules.py`` -- the game and its State: every FE-R / FE-D id of rules/fools-errand.md lives there once;
+* ``policy.py`` -- the heuristic Joker policy (the ``heuristic`` bot);
+* ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
+* ``facts.py`` -- what decided a match ("the Joker decides"), for reports.
+
+``SPEC`` is what the rest of motley knows of the game (:class:`motley.core.spec.GameSpec`).
+"""
+
+from motley.core.registry import register_spec
+from motley.core.spec import GameSpec
+from motley.games.fools_errand import drawing, facts, policy, views
+from motley.games.fools_errand.rules import CODES, FoolsErrand, FoolsErrandState
+
+SPEC = register_spec(GameSpec(
+    game=FoolsErrand,
+    card_codes=frozenset(CODES),
+    private_fields=(),  # everything in its observation is public (the decks never appear in it)
+    public_move=lambda move: True,  # draw / play joker / keep joker are all seen (FE-R2, FE-R8)
+    heuristic=policy.heuristic,
+    special_card="Joker",
+    decider=facts.joker_decides,
+    terminal_view=views.render,
+    log_lines=views.log_lines,
+    drawing=drawing.draw,
+    card_face=drawing.face,
+))
+
+__all__ = ["SPEC", "FoolsErrand", "FoolsErrandState"]
