@@ -25,6 +25,7 @@ import time
 
 import motley
 from motley.bots.ismcts import ISMCTSBot
+from motley.core.search import SearchState
 
 DEFAULTS = {"fools_errand": "fools_errand", "fool": "fool(players=5)", "foolery": "foolery(players=5)"}
 BARS = {"fool": 5000.0}
@@ -46,7 +47,9 @@ def measure(spec: str, decisions: int, simulations: int, options: str = "") -> t
     for seed in range(decisions):
         # A decision point drawn uniformly from the moves of the first deal.
         probe = game.new_initial_state(seed=seed)
-        probe.playout(random.Random(seed), stop_at_deal_end=True)
+        assert isinstance(probe, SearchState)
+        probe.stop_at_deal_end()
+        probe.playout(random.Random(seed))
         state = game.new_initial_state(seed=seed)
         for _ in range(rng.randrange(len(probe.history()))):
             legal = state.legal_actions()

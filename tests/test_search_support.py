@@ -10,7 +10,14 @@ import pytest
 
 import motley
 from motley.core.cards import shuffle
+from motley.core.search import SearchState
 from tests.support import game_configs
+
+
+def searchable(state: motley.State) -> SearchState:
+    """``state`` as a :class:`SearchState` (every game of motley opts in to search support)."""
+    assert isinstance(state, SearchState)
+    return state
 
 
 def _spec(name: str, players: int, single_deal: bool) -> str:
@@ -39,9 +46,9 @@ def test_a_state_stopped_at_deal_end_scores_the_deal_like_a_full_one(name: str, 
             full.apply_action(legal[rng.randrange(len(legal))])
         if full.is_terminal() or full.deal_number() != 0:
             continue
-        stopped = full.clone()
+        stopped = searchable(full.clone())
         stopped.stop_at_deal_end()
-        assert stopped.clone()._stop_at_deal_end  # clones keep the mark
+        assert searchable(stopped.clone()).stops_at_deal_end  # clones keep the mark
         while not full.is_terminal() and full.deal_number() == 0:
             legal = full.legal_actions()
             assert stopped.legal_actions() == legal
@@ -59,7 +66,7 @@ def test_fools_errand_ignores_the_mark() -> None:
     game = motley.load_game("fools_errand")
     rng = random.Random(3)
     full = game.new_initial_state(seed=3)
-    stopped = full.clone()
+    stopped = searchable(full.clone())
     stopped.stop_at_deal_end()
     while not full.is_terminal():
         legal = full.legal_actions()
@@ -88,17 +95,17 @@ def test_shuffle_is_a_uniform_permutation() -> None:
 
 @pytest.mark.parametrize(("name", "players"), game_configs())
 def test_clones_share_a_generator_until_one_draws(name: str, players: int) -> None:
-    state = motley.load_game(name, players=players).new_initial_state(seed=5)
-    expected = state.clone().own_rng().random()  # what the state's generator yields next
-    a, b = state.clone(), state.clone()
+    state = searchable(motley.load_game(name, players=players).new_initial_state(seed=5))
+    expected = searchable(state.clone()).own_rng().random()  # what the state's generator yields next
+    a, b = searchable(state.clone()), searchable(state.clone())
     assert a.rng is state.rng and b.rng is state.rng  # no copy at clone time
     first = [a.own_rng().random() for _ in range(3)]
     assert b.own_rng().random() == first[0] == expected  # b starts where the state was, untouched by a
     assert state.own_rng().random() == expected
     assert a.rng is not b.rng is not state.rng
-    world = state.game.sample_state(state.observation(0), random.Random(1))
-    other = state.game.sample_state(state.observation(0), random.Random(2))
-    follow = state.clone().own_rng().random()
+    world = searchable(state.game.sample_state(state.observation(0), random.Random(1)))
+    other = searchable(state.game.sample_state(state.observation(0), random.Random(2)))
+    follow = searchable(state.clone()).own_rng().random()
     # a world gets a generator of its own (seeded at its first draw), independent of the state's ...
     assert world.own_rng() is not state.rng and not world._rng_shared
     assert world.own_rng().random() != other.own_rng().random()
@@ -107,9 +114,9 @@ def test_clones_share_a_generator_until_one_draws(name: str, players: int) -> No
 
 @pytest.mark.parametrize(("name", "players"), game_configs())
 def test_a_seeded_generator_is_made_at_the_first_draw_and_shared_until_then(name: str, players: int) -> None:
-    state = motley.load_game(name, players=players).new_initial_state(seed=3)
+    state = searchable(motley.load_game(name, players=players).new_initial_state(seed=3))
     state.use_seed(11)
-    twin = state.clone()
+    twin = searchable(state.clone())
     expected = random.Random(11).random()
     assert twin.own_rng().random() == expected  # the clone starts from the seed ...
     assert state.own_rng().random() == expected  # ... and its draws did not advance the original
@@ -118,14 +125,14 @@ def test_a_seeded_generator_is_made_at_the_first_draw_and_shared_until_then(name
 
 @pytest.mark.parametrize(("name", "players"), game_configs())
 def test_serializing_reads_the_generator_without_copying_or_seeding_it(name: str, players: int) -> None:
-    state = motley.load_game(name, players=players).new_initial_state(seed=4)
-    twin = state.clone()
+    state = searchable(motley.load_game(name, players=players).new_initial_state(seed=4))
+    twin = searchable(state.clone())
     text = twin.serialize()
     assert twin.rng is state.rng and twin._rng_shared  # still shared after the read
-    world = state.game.sample_state(state.observation(0), random.Random(5))
+    world = searchable(state.game.sample_state(state.observation(0), random.Random(5)))
     world.serialize()
     assert world._rng_seed is not None  # the pending seed was not turned into a generator ...
     assert state.game.deserialize_state(text).serialize() == text  # ... and the record still round-trips
-    seeded = state.clone()
+    seeded = searchable(state.clone())
     seeded.use_seed(9)
     assert seeded.rng_json() == motley.core.game.rng_to_json(random.Random(9))

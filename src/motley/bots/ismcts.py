@@ -42,6 +42,7 @@ from typing import Any
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
 from motley.core.registry import game_spec
+from motley.core.search import SearchState
 
 
 class Node:
@@ -160,6 +161,9 @@ class ISMCTSBot(Bot):
         sample = self.game.determinizer(observation)
         while (iterations < self.simulations) if deadline is None else (time.perf_counter() < deadline):
             world = sample(rng)
+            if not isinstance(world, SearchState):
+                raise MotleyError(f"ismcts needs states with search support (motley.core.search); "
+                                  f"{self.game.name} has none")
             if not names:
                 names = {a: world.action_to_string(a) for a in legal_actions}
             self._iterate(root, world, rng)
@@ -178,7 +182,7 @@ class ISMCTSBot(Bot):
             return max(stats, key=lambda ac: (ac[1].value / max(ac[1].visits, 1), ac[1].visits))[0]
         return max(stats, key=lambda ac: (ac[1].visits, ac[1].value))[0]
 
-    def _iterate(self, root: Node, world: State, rng: random.Random) -> None:
+    def _iterate(self, root: Node, world: SearchState, rng: random.Random) -> None:
         """One iteration: select/expand in ``world``, roll out, back up (Algorithm 2 of the paper)."""
         world.stop_at_deal_end()  # the iteration ends with the deal: no need to deal the next one
         deal = world.deal_number()
@@ -233,14 +237,14 @@ class ISMCTSBot(Bot):
             n.visits += 1
             n.value += rewards[n.player]
 
-    def _roll_out(self, world: State, rng: random.Random, deal: int) -> None:
+    def _roll_out(self, world: SearchState, rng: random.Random, deal: int) -> None:
         if world.is_terminal() or world.deal_number() != deal:
             return
         if self._policy is not None:
             self._policy(world, rng, self.epsilon)
             return
         if self._rollout_bot is None:
-            world.playout(rng, stop_at_deal_end=True)
+            world.playout(rng)
             return
         bot = self._rollout_bot
         while not world.is_terminal() and world.deal_number() == deal:

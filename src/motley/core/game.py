@@ -141,63 +141,32 @@ class State(abc.ABC):
         game: the :class:`Game` this state belongs to.
         origin: ``{"seed": int, "deal": dict | None}`` for a state made by ``new_initial_state`` and
             the moves after it; ``None`` for a determinization (``sample_state``), which has no record.
-        rng: the generator of the state's own later shuffles; drawn from and read through
-            :meth:`own_rng` only (until then it may be shared, or stand in for a seed not yet used).
+        rng: the generator of the state's own later shuffles (games that opt in to search support read it
+            through :meth:`motley.core.search.SearchState.own_rng`).
+
+    What search needs beyond this contract (shared generators, unchecked application, fast playouts,
+    stopping at the end of a deal) is the opt-in :class:`motley.core.search.SearchState`.
     """
 
-    __slots__ = ("_history", "_rng_seed", "_rng_shared", "_stop_at_deal_end", "game", "origin", "rng")
+    __slots__ = ("_history", "game", "origin", "rng")
 
     def __init__(self, game: Game, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         self.game = game
         self.origin = origin
         self._history: list[int] = []
-        self._stop_at_deal_end = False
-        # Clones share one generator until either draws from it (copy on write, see own_rng).
-        self.rng = _ZERO_RNG if rng is None else rng
-        self._rng_shared = rng is None
-        self._rng_seed: int | None = None  # see use_seed
+        self.rng = random.Random(0) if rng is None else rng
 
-    # ---- the state's random generator ---------------------------------------------------------
-    def own_rng(self) -> random.Random:
-        """This state's generator, ready to draw from: a shared one is copied first, so drawing never
-        changes another state's future."""
-        if self._rng_shared:
-            seed = self._rng_seed
-            self.rng = copy_rng(self.rng) if seed is None else random.Random(seed)
-            self._rng_shared, self._rng_seed = False, None
-        return self.rng
+    def _set_history(self, actions: Sequence[int]) -> None:
+        """Restore the actions applied so far (for ``_state_from_dict`` and observation-built states)."""
+        self._history = [int(a) for a in actions]
 
-    def use_rng(self, rng: random.Random) -> None:
-        """Give this state ``rng`` as its own generator (nothing else may draw from it)."""
-        self.rng = rng
-        self._rng_shared, self._rng_seed = False, None
+    def _extend_history(self, actions: Sequence[int]) -> None:
+        """Record ``actions`` as applied, in order (for a game's own fast loops that apply several at once)."""
+        self._history.extend(actions)
 
-    def use_seed(self, seed: int) -> None:
-        """Give this state the generator ``random.Random(seed)``, made at its first draw.
-
-        For determinizations: a search world rarely draws (most end with the deal), and seeding a
-        Mersenne Twister costs about a quarter of what dealing the hidden cards of a Fool! round does.
-        """
-        self._rng_seed = seed
-        self._rng_shared = True
-
-    def share_rng(self, other: State) -> None:
-        """Let ``other`` (a clone of this state) start from this state's generator without copying it."""
-        other.rng, other._rng_seed = self.rng, self._rng_seed
-        other._rng_shared = self._rng_shared = True
-
-    def rng_json(self) -> list[Any]:
-        """The state of this state's generator as JSON-able data (:func:`rng_to_json`), read without
-        copying a shared generator or making a seeded one."""
-        seed = self._rng_seed
-        return rng_to_json(self.rng if seed is None else random.Random(seed))
-
-    def _clone_base(self, new: State) -> None:
-        """Fill the attributes of this base class in ``new``, a clone made with ``__new__`` (the history
-        copied, the generator shared, the search mark kept)."""
+    def _copy_history_to(self, new: State) -> None:
+        """Give ``new`` (a clone made with ``__new__``) this state's game, origin and a copy of its history."""
         new.game, new.origin, new._history = self.game, self.origin, list(self._history)
-        new._stop_at_deal_end = self._stop_at_deal_end
-        self.share_rng(new)
 
     # ---- the move interface -------------------------------------------------------------------
     @abc.abstractmethod
@@ -248,48 +217,22 @@ class State(abc.ABC):
         Raises:
             IllegalMoveError: if it is not legal now; the state is then unchanged.
         """
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalMoveError(action, "an action must be a whole number")
-        if action not in self.legal_actions():
-            raise IllegalMoveError(action, self.why_illegal(int(action)))
-        self._apply(int(action))
-        self._history.append(int(action))
-
-    def apply_legal(self, action: int) -> None:
-        """Play an action taken from this state's ``legal_actions()`` without checking it again.
-
-        For search and simulation loops that already hold the legal list; anything else must use
-        :meth:`apply_action`. An action that is not legal leaves the state undefined.
-        """
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise IllegalMoveError(action, "an action must be a whole number")
+            action = int(action)
+        if not self._is_legal(action):
+            raise IllegalMoveError(action, self.why_illegal(action))
         self._apply(action)
         self._history.append(action)
+
+    def _is_legal(self, action: int) -> bool:
+        """Is ``action`` legal now? (Games with a cached legal list answer without copying it.)"""
+        return action in self.legal_actions()
 
     def deal_number(self) -> int:
         """Index of the current deal (round, hand) of the match, from 0; games of one deal return 0."""
         return 0
-
-    def stop_at_deal_end(self) -> None:
-        """Mark this state for search: when the current deal ends, the next one is not dealt.
-
-        The deal is scored and ``deal_number()`` moves on, which is all a rollout reads there; the state
-        must not be played on after that (a match that ends with the deal ends as usual). Games whose
-        next deal costs real work (a shuffle, a deal, an exchange) skip it; the others ignore the mark.
-        Clones keep it.
-        """
-        self._stop_at_deal_end = True
-
-    def playout(self, rng: random.Random, stop_at_deal_end: bool = False) -> None:
-        """Play uniformly random legal actions until the match ends (or, if asked, the deal changes).
-
-        Games may override this with a faster loop; the distribution of play must stay uniform over
-        ``legal_actions()`` at every step.
-        """
-        deal = self.deal_number()
-        while not self.is_terminal():
-            legal = self.legal_actions()
-            self.apply_legal(legal[rng.randrange(len(legal))])
-            if stop_at_deal_end and self.deal_number() != deal:
-                return
 
     def history(self) -> list[int]:
         """Every action applied since the initial state, in order."""
@@ -346,10 +289,6 @@ class State(abc.ABC):
         from motley.core import display
 
         return display.svg_renderer(self) if display.svg_renderer is not None else None
-
-
-#: The generator of a state made without one; shared, so any draw copies it first (see State.own_rng).
-_ZERO_RNG = random.Random(0)
 
 
 def copy_rng(rng: random.Random) -> random.Random:

@@ -116,7 +116,7 @@ def play_game(game: Game, bots: Sequence[Bot], seed: int) -> State:
             action = bots[seat].act(state.observation(seat), legal, rng)
             if action not in legal:
                 raise MotleyError(f"bot {bots[seat].name!r} chose action {action!r}, not legal: {legal}")
-        state.apply_legal(action)
+        state.apply_action(action)
     return state
 
 

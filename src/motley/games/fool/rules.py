@@ -38,8 +38,9 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, shuffle
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
+from motley.core.game import TERMINAL, Game, Observation, rng_from_json
 from motley.core.options import Option
+from motley.core.search import SearchState
 
 COLOUR_LETTERS = ("G", "R", "Y", "B")
 COLOUR_NAMES = ("green", "red", "yellow", "blue", "wild")
@@ -362,7 +363,7 @@ class Fool(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolState:
         state = FoolState(self, data["origin"])
-        state._history = [int(a) for a in data["history"]]
+        state._set_history(data["history"])
         state.use_rng(rng_from_json(data["rng"]))
         state.hands = [[[int(c) for c in col] for col in hand] for hand in data["hands"]]
         state.sizes = [sum(len(col) for col in hand) for hand in state.hands]
@@ -526,7 +527,7 @@ def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
     return state
 
 
-class FoolState(State):
+class FoolState(SearchState):
     """A position of a Fool! match. See the module docstring for the layout and the card ids."""
 
     __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_no",
@@ -662,7 +663,7 @@ class FoolState(State):
                 or max(self.bonuses) >= params["end_bonus_count"]:  # FL-R14
             self.done = True
             return
-        if self._stop_at_deal_end:  # a search world: nobody looks at the next deal
+        if self.stops_at_deal_end:  # a search world: nobody looks at the next deal
             self.round_no += 1
             return
         n = self.game.num_players
@@ -696,24 +697,12 @@ class FoolState(State):
             legal = self._compute_legal()
         return list(legal)
 
-    def apply_action(self, action: int) -> None:
-        """Play card ``action`` for the player to move (same contract as ``State.apply_action``).
-
-        Raises:
-            IllegalMoveError: for a non-integer, an unknown id, a card not in hand, or one that does not
-                follow colour (FL-R6); the state is then unchanged.
-        """
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise IllegalMoveError(action, "an action must be a whole number")
-            action = int(action)
+    def _is_legal(self, action: int) -> bool:
+        """Is card ``action`` playable now (FL-R6, FL-R7), read from the cached legal list."""
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
-        if action not in legal:
-            raise IllegalMoveError(action, self.why_illegal(action))
-        self._apply(action)
-        self._history.append(action)
+        return action in legal
 
     def play(self, seat: int, action: int) -> None:
         """Play ``action`` for ``seat``, checking first that it is that seat's turn.
@@ -777,14 +766,16 @@ class FoolState(State):
         if self.pos == len(self.order):
             self._finish_trick()
 
-    def playout(self, rng: random.Random, stop_at_deal_end: bool = False) -> None:
-        """``State.playout`` as one loop over the tricks (search rollouts spend most of their time here).
+    def playout(self, rng: random.Random) -> None:
+        """``SearchState.playout`` as one loop over the tricks (search rollouts spend most of their time here):
+        uniformly random cards until the match or the current round ends.
 
         At each turn the legal cards are listed in ``legal_actions()`` order (FL-R6, FL-R7) and one is
         drawn as ``legal[int(rng.random() * len(legal))]``: uniform up to a bias below 2**-46 (a 53-bit
         float scaled to a hand), at a tenth of the cost of ``rng.randrange``.
         """
-        draw, history = rng.random, self._history
+        draw = rng.random
+        history: list[int] = []
         round_no = self.round_no
         while not self.done:
             hands, sizes, order, trick, lead = self.hands, self.sizes, self.order, self.trick, self.lead
@@ -811,8 +802,9 @@ class FoolState(State):
                     lead = col  # FL-R7: the first non-1 card sets the lead colour
             self.pos, self.lead, self._legal = len(order), lead, None
             self._finish_trick()
-            if stop_at_deal_end and self.round_no != round_no:
-                return
+            if self.round_no != round_no:
+                break
+        self._extend_history(history)
 
     # ---- results -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -981,7 +973,7 @@ class FoolState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {
-            "origin": self.origin, "history": list(self._history), "rng": self.rng_json(),
+            "origin": self.origin, "history": self.history(), "rng": self.rng_json(),
             "hands": self.hands, "dealer": self.dealer, "round": self.round_no, "order": self.order,
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],

@@ -55,8 +55,9 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, shuffle, split_codes
 from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
+from motley.core.game import TERMINAL, Game, Observation, rng_from_json
 from motley.core.options import Option
+from motley.core.search import SearchState
 
 # ---- cards -----------------------------------------------------------------------------------------
 RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
@@ -489,7 +490,7 @@ class Foolery(Game):
         state.hands = [int(h) for h in data["hands"]]
         state.gave = [[int(c) for c in g] for g in data["gave"]]
         state.received = [[int(c) for c in r] for r in data["received"]]
-        state._history = [int(a) for a in data["history"]]
+        state._set_history(data["history"])
         state.use_rng(rng_from_json(data["rng"]))
         return state
 
@@ -581,7 +582,7 @@ def _public_state(game: Foolery, obs: Mapping[str, Any]) -> FooleryState:
     return state
 
 
-class FooleryState(State):
+class FooleryState(SearchState):
     """A position of a Foolery match. See the module docstring for the card and action layout."""
 
     __slots__ = ("_legal", "dealer", "gave", "hand_no", "hands", "log", "next_place", "passed", "phase", "places",
@@ -716,21 +717,12 @@ class FooleryState(State):
             self._legal = self._generate()
         return list(self._legal)
 
-    def apply_action(self, action: int) -> None:
-        """Play ``action`` for the player to move (the base contract, with the legal list cached).
-
-        Raises:
-            IllegalMoveError: if it is not legal now (with the reason); the state is then unchanged.
-        """
-        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, (int, np.integer))):
-            raise IllegalMoveError(action, "an action must be a whole number")
+    def _is_legal(self, action: int) -> bool:
+        """Is ``action`` legal now, read from the cached legal list."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        if action not in legal:
-            raise IllegalMoveError(action, self.why_illegal(int(action)))
-        self._apply(int(action))
-        self._history.append(int(action))
+        return action in legal
 
     def _generate(self) -> list[int]:
         """Legal action ids, sorted, built from the hand by rank nibbles and cached trump/5-card tables."""
@@ -1038,7 +1030,7 @@ class FooleryState(State):
             dealer = (self.dealer + 1) % n  # FY-D29
         self.titles = [title_of(pl, n) for pl in places]
         self.hand_no += 1
-        if self._stop_at_deal_end:  # a search world: nobody looks at the next deal
+        if self.stops_at_deal_end:  # a search world: nobody looks at the next deal
             return
         self.start_hand(self.shuffle_deal(dealer), dealer, first=False)
 
@@ -1211,7 +1203,7 @@ class FooleryState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
-                "gave": self.gave, "received": self.received, "history": list(self._history),
+                "gave": self.gave, "received": self.received, "history": self.history(),
                 "rng": self.rng_json()}
 
 

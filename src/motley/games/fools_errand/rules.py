@@ -25,8 +25,9 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
 from motley.core.errors import DealError, IllegalMoveError, MotleyError
-from motley.core.game import TERMINAL, Game, Observation, State, rng_from_json
+from motley.core.game import TERMINAL, Game, Observation, rng_from_json
 from motley.core.options import Option
+from motley.core.search import SearchState
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
@@ -194,7 +195,7 @@ def _public_state(game: FoolsErrand, obs: Mapping[str, Any]) -> FoolsErrandState
     state.to_move = int(obs["current_player"])
     state.log = [(e["event"], e["seat"], -1 if e["card"] is None else _code_to_card(e["card"], e["seat"]),
                   e["value"], e["scale"]) for e in obs["log"]]
-    state._history = [int(a) for a in obs["actions"]]
+    state._set_history(obs["actions"])
     return state
 
 
@@ -202,7 +203,7 @@ def _code_to_card(code: str, seat: int) -> int:
     return JOKER_A + seat if code == "JK" else CODE_INDEX[code]
 
 
-class FoolsErrandState(State):
+class FoolsErrandState(SearchState):
     """A position of The Fool's Errand. See the module docstring for the layout."""
 
     __slots__ = ("decks", "joker", "log", "piles", "s", "table", "to_move", "unclaimed")
@@ -416,21 +417,10 @@ class FoolsErrandState(State):
             return "you have not drawn your Joker: draw, or play your set-aside Joker"
         return "you have just drawn your Joker: play it or keep it (set it aside), no other move"
 
-    def apply_action(self, action: int) -> None:
-        """Take the decision ``action`` for the player to move, then play on to the next decision.
-
-        Raises:
-            IllegalMoveError: for a non-integer, an unknown id or a move not offered now; the state is
-                then unchanged.
-        """
-        if type(action) is not int:
-            super().apply_action(action)  # checks and converts numpy integers
-            return
+    def _is_legal(self, action: int) -> bool:
+        """Is ``action`` one of the decisions offered now (FE-R2, FE-R8)?"""
         p = self.to_move
-        if p == TERMINAL or action not in (_TURN_MOVES if self.joker[p] == SET_ASIDE else _JOKER_MOVES):
-            raise IllegalMoveError(action, self.why_illegal(action))
-        self._apply(action)
-        self._history.append(action)
+        return p != TERMINAL and action in (_TURN_MOVES if self.joker[p] == SET_ASIDE else _JOKER_MOVES)
 
     def _apply(self, action: int) -> None:
         p = self.to_move
@@ -490,7 +480,7 @@ class FoolsErrandState(State):
             "jokers": [JOKER_PLACES[place] for place in self.joker],
             "log": [{"event": k, "seat": q, "card": None if c < 0 else CODES[c], "value": v, "scale": a}
                     for k, q, c, v, a in self.log],
-            "actions": list(self._history),
+            "actions": self.history(),
             "terminal": to_move == TERMINAL,
             "returns": self.returns(),
         }
