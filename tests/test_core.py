@@ -9,7 +9,7 @@ import pytest
 
 import motley
 from motley.core.options import Option, parse_game_string
-from tests.support import play_out
+from tests.support import game_configs, play_out, play_random
 
 
 def test_registered_games_include_fools_errand() -> None:
@@ -148,3 +148,28 @@ def test_dump_refuses_a_determinization() -> None:
     sampled = game.sample_state(state.observation(0), random.Random(1))
     with pytest.raises(motley.MotleyError, match="determinization"):
         motley.records.dump(sampled)
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+def test_play_checks_the_seat_in_every_game(name: str, players: int) -> None:
+    """``State.play(seat, action)``: a seat not to move is refused with the reason and nothing changes; the
+    seat to move plays as with ``apply_action``."""
+    game = motley.load_game(name, players=players) if players > 2 else motley.load_game(name)
+    rng = random.Random(2)
+    for seed in range(3):
+        state = play_random(game.new_initial_state(seed=seed), rng, rng.randrange(30))
+        if state.is_terminal():
+            continue
+        mover, legal = state.current_player(), state.legal_actions()
+        before = state.serialize()
+        other = (mover + 1) % game.num_players
+        with pytest.raises(motley.IllegalMoveError, match=f"not seat {other}'s|seat {other} holds a Fool disc"):
+            state.play(other, legal[0])
+        assert state.serialize() == before
+        twin = state.clone()
+        state.play(mover, legal[-1])
+        twin.apply_action(legal[-1])
+        assert state.serialize() == twin.serialize()
+    finished = play_out(game.new_initial_state(seed=9), rng)
+    with pytest.raises(motley.IllegalMoveError, match="over"):
+        finished.play(0, 0)

@@ -226,6 +226,24 @@ class State(abc.ABC):
         self._apply(action)
         self._history.append(action)
 
+    def play(self, seat: int, action: int) -> None:
+        """Play ``action`` for ``seat``, checking first that it is that seat's turn (for surfaces where a seat
+        acts for itself: the server, a person at the terminal).
+
+        Raises:
+            IllegalMoveError: if the match is over, ``seat`` is not to move (with the game's reason,
+                :meth:`why_not_turn`) or the move is illegal; the state is then unchanged.
+        """
+        if self.is_terminal():
+            raise IllegalMoveError(action, "the game is over")
+        if seat != self.current_player():
+            raise IllegalMoveError(action, self.why_not_turn(seat))
+        self.apply_action(action)
+
+    def why_not_turn(self, seat: int) -> str:
+        """Plain words on why ``seat`` may not move now (games add their rule, such as sitting out a trick)."""
+        return f"it is seat {self.current_player()}'s turn, not seat {seat}'s"
+
     def _is_legal(self, action: int) -> bool:
         """Is ``action`` legal now? (Games with a cached legal list answer without copying it.)"""
         return action in self.legal_actions()

@@ -70,7 +70,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(self, game: Game | str = "fools_errand", reward: str = "match", round_weight: float = 0.1,
+    def __init__(self, game: Game | str, reward: str = "match", round_weight: float = 0.1,
                  render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
@@ -214,12 +214,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         return self.state
 
 
-def raw_env(game: Game | str = "fools_errand", **kwargs: Any) -> MotleyAECEnv:
+def raw_env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
     """The bare :class:`MotleyAECEnv` (no PettingZoo wrappers); arguments as for the class."""
     return MotleyAECEnv(game, **kwargs)
 
 
-def env(game: Game | str = "fools_errand", **kwargs: Any) -> MotleyAECEnv:
+def env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
     """A :class:`MotleyAECEnv` for ``game`` (name, game string or Game) with options ``kwargs``.
 
     No PettingZoo wrappers are applied: the environment raises :class:`motley.IllegalMoveError` on an

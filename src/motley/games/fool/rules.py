@@ -704,20 +704,11 @@ class FoolState(SearchState):
             legal = self._compute_legal()
         return action in legal
 
-    def play(self, seat: int, action: int) -> None:
-        """Play ``action`` for ``seat``, checking first that it is that seat's turn.
-
-        Raises:
-            IllegalMoveError: if ``seat`` sits out this trick (FL-R10), is not to move, or the card is
-                illegal; the state is then unchanged.
-        """
-        if self.done:
-            raise IllegalMoveError(action, "the game is over")
+    def why_not_turn(self, seat: int) -> str:
+        """Why ``seat`` may not move now: it sits out this trick with a Fool disc (FL-R10), or it is not its turn."""
         if seat in self.out:
-            raise IllegalMoveError(action, f"seat {seat} holds a Fool disc and sits out this trick (FL-R10)")
-        if seat != self.current_player():
-            raise IllegalMoveError(action, f"it is seat {self.current_player()}'s turn, not seat {seat}'s")
-        self.apply_action(action)
+            return f"seat {seat} holds a Fool disc and sits out this trick (FL-R10)"
+        return super().why_not_turn(seat)
 
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_CARDS:
