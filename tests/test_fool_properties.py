@@ -288,3 +288,31 @@ def test_plain_deals_are_uniform_over_the_deals_that_respect_the_voids() -> None
     assert len(consistent) > 10 and set(counts) == set(consistent)
     # each count is binomial(samples, 1/len): within 5 standard deviations of 300
     assert all(abs(n - 300) < 5 * 300 ** 0.5 for n in counts.values()), counts
+
+
+def test_the_badness_table_is_the_plain_rule() -> None:
+    """FL-R9, FL-D3, FL-D4: the table the trick end and the heuristic read is ``badness`` itself."""
+    for lead in range(-1, 4):
+        for card in range(fl.NUM_CARDS):
+            for index in range(15):
+                assert fl.BADNESS[lead + 1][card] - index == fl.badness(card, lead, index)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([4, 5, 7, 8]), st.integers(0, 2**16))
+def test_the_fools_of_each_trick_hold_the_worst_cards_by_the_plain_rule(players: int, seed: int) -> None:
+    """Every completed trick of a random round: its Fools are the seats of the ``num_fools`` smallest
+    ``badness`` (FL-R9, FL-R11, FL-D3, FL-D4), and its winner played the highest lead-colour card (FL-R8, FL-D5)."""
+    game = motley.load_game("fool", players=players, rounds=1)
+    state = play_out(game.new_initial_state(seed=seed), random.Random(seed))
+    assert isinstance(state, fl.FoolState)
+    assert state.tricks
+    for plays, lead, winner, fools in state.tricks:
+        ranked = sorted(range(len(plays)), key=lambda i: fl.badness(plays[i] & 127, lead, i))
+        assert set(fools) == {plays[i] >> 7 for i in ranked[:state.game.num_fools]}
+        following = [t for t in plays if fl.COLOUR[t & 127] == lead]
+        if following:
+            top = max(fl.VALUE[t & 127] for t in following)
+            assert winner == next(t >> 7 for t in following if fl.VALUE[t & 127] == top)
+        else:
+            assert winner == plays[0] >> 7  # FL-D5: only 1s played, the first-played 1 wins

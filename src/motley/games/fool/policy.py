@@ -36,13 +36,7 @@ from collections.abc import Sequence
 
 from motley.core import Game, Observation, State
 from motley.core.search import SearchPolicy
-from motley.games.fool.rules import CODE_INDEX, COLOUR, COLOUR_NAMES, VALUE, W1, Fool, FoolState, W, split_hand
-
-
-def badness(card: int, lead: int, index: int) -> int:
-    """Rank of a card in a trick, smaller = worse (FL-R9, FL-D3, FL-D4): lead colour (or a W1) above any
-    discard, then by value; among equals the later card (higher ``index``) is worse."""
-    return ((100 if COLOUR[card] in (lead, W) else 0) + VALUE[card]) * 16 + 15 - index
+from motley.games.fool.rules import BADNESS, CODE_INDEX, COLOUR_NAMES, VALUE, W1, Fool, FoolState, W, split_hand
 
 
 def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int]]], trick: Sequence[int],
@@ -76,25 +70,23 @@ def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int
                 best, best_key = card, key
         return best if best >= 0 else W1
     me = len(trick)
+    bad = BADNESS[lead + 1]  # the worst-card order of the rules (FL-R9, FL-D3, FL-D4: rules.badness)
     if me < fools:
         threshold = 1 << 30  # fewer cards in the trick than Fools: nothing is safe
     else:
-        keys = []
-        for i, t in enumerate(trick):  # badness() inlined: rollouts spend their time here
-            c = t & 127
-            keys.append(((100 if COLOUR[c] in (lead, W) else 0) + VALUE[c]) * 16 + 15 - i)
+        keys = [bad[t & 127] - i for i, t in enumerate(trick)]
         if fools == 1:
             threshold = min(keys)
         else:
             keys.sort()
             threshold = keys[fools - 1]
-    tail = 15 - me
+    threshold += me  # a card of mine is safe when bad[card] - me > threshold
     following = hand[lead]
     if following:
-        if hand[W] and 101 * 16 + tail > threshold:
+        if hand[W] and bad[W1] > threshold:
             return W1
         for c in following:
-            if (100 + VALUE[c]) * 16 + tail > threshold:
+            if bad[c] > threshold:
                 return c
         return following[-1]
     top = -1
@@ -104,7 +96,7 @@ def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int
             top = cards[-1]
     if top < 0:
         return W1
-    if VALUE[top] * 16 + tail > threshold or not hand[W]:
+    if bad[top] > threshold or not hand[W]:
         return top
     return W1
 

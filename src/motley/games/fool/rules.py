@@ -64,6 +64,23 @@ PENALTY: tuple[int, ...] = VALUE[:W1] + (5,) * 6
 _ID_MINUS_VALUE: tuple[int, ...] = tuple(COLOUR.index(c) - 2 for c in range(4))
 
 
+def badness(card: int, lead: int, index: int) -> int:
+    """How far a card of a trick is from being the worst card, smaller = worse (FL-R9, FL-D3, FL-D4).
+
+    A card of the lead colour, or a 1 (it counts as lead colour with value 1, FL-R7), is above any discard
+    (a card of another colour); then the higher value is better; among equal cards the later-played one
+    (higher ``index`` in the trick, 0..14) is worse. ``lead`` is the lead colour 0..3, or -1 while none is set.
+    """
+    follows = COLOUR[card] == lead or COLOUR[card] == W
+    return ((100 if follows else 0) + VALUE[card]) * 16 + 15 - index
+
+
+#: ``badness(card, lead, 0)`` by ``lead + 1`` and card id: ``BADNESS[lead + 1][card] - index`` is the badness
+#: of the card played ``index``-th (the table the trick end and the heuristic read, for speed).
+BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in range(NUM_CARDS))
+                                             for lead in range(-1, 4))
+
+
 def hand_penalty(hand: Sequence[Sequence[int]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
     k = _ID_MINUS_VALUE
@@ -584,24 +601,15 @@ class FoolState(SearchState):
         trick, lc = self.trick, self.lead
         winner = trick[0] >> 7  # FL-D5: if only 1s were played, the first-played 1 wins
         best = 0
-        # Badness (FL-R9, FL-D3, FL-D4): a discard (other colour, not a 1) is worse than any lead-colour
-        # card (a 1 counts as lead colour, value 1); then lower value is worse; then the later-played card
-        # is worse. Smaller key = worse.
-        keys = []  # key | seat, so the smallest is the worst card and names its seat
-        order = 15
-        for t in trick:
+        bad = BADNESS[lc + 1]  # FL-R9, FL-D3, FL-D4: smaller = worse (see badness)
+        keys = []  # badness << 3 | seat, so the smallest is the worst card and names its seat
+        for i, t in enumerate(trick):
             c = t & 127
-            col = COLOUR[c]
-            if col == lc:
+            if COLOUR[c] == lc:
                 v = VALUE[c]
                 if v > best:  # FL-R8: the highest lead-colour card wins
                     best, winner = v, t >> 7
-                keys.append(((100 + v) << 4 | order) << 3 | t >> 7)
-            elif col == W:
-                keys.append((101 << 4 | order) << 3 | t >> 7)
-            else:
-                keys.append((VALUE[c] << 4 | order) << 3 | t >> 7)
-            order -= 1
+            keys.append((bad[c] - i) << 3 | t >> 7)
         game = self.game
         if game.num_fools == 1:
             fools: tuple[int, ...] = (min(keys) & 7,)
