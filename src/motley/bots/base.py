@@ -49,6 +49,7 @@ class RandomBot(Bot):
     """Plays a uniformly random legal action."""
 
     name = "random"
+    reads_observation = False
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
         return legal_actions[rng.randrange(len(legal_actions))]

@@ -1,7 +1,7 @@
 """Where simulated games run: this process, a process pool on every core, or a Ray cluster.
 
-Every backend plays the same chunks (:func:`motley.eval.simulate.chunked`) with the same worker function
-(:func:`motley.eval.simulate.play_chunk`) and returns the results in game-index order, so results do not
+Every backend plays the same chunks (:func:`motley.eval.worker.chunked`) with the same worker function
+(:func:`motley.eval.worker.play_chunk`) and returns the results in game-index order, so results do not
 depend on the backend or the number of workers.
 
 Ray: ``address=None`` starts a local Ray instance (one worker per core) unless Ray is already
@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
 
 from motley.core import MotleyError
-from motley.eval.simulate import CHUNK, GameResult, Job, chunked, play_chunk
+from motley.eval.worker import CHUNK, GameResult, Job, chunked, play_chunk
 
 BACKENDS = ("process", "ray")
 #: A run is split into at least this many tasks when it has that many games.
@@ -36,7 +36,7 @@ def run_jobs(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], work
         backend: ``"process"`` or ``"ray"``; ``address``: the Ray cluster (see the module docstring).
         progress: called with the number of games of each finished chunk.
         records: keep each game's record.
-        chunk: games per task; by default :data:`~motley.eval.simulate.CHUNK`, or fewer for a short run so
+        chunk: games per task; by default :data:`~motley.eval.worker.CHUNK`, or fewer for a short run so
             that it still splits into at least :data:`MIN_CHUNKS` tasks (slow bots keep every core busy).
     Raises:
         MotleyError: for an unknown backend, or when Ray cannot start or connect.

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from motley.core import Game, MotleyError, load_game
-from motley.eval.simulate import GameResult, SimulationSummary, outcome_shares, simulate
+from motley.eval.simulate import SimulationSummary, outcome_shares, simulate
 from motley.eval.stats import figure
+from motley.eval.worker import GameResult
 
 FIGURES = ("moves", "rounds", "score_spread", "seat0_advantage", "draw_rate", "special", "first_bot_win_share")
 

@@ -24,8 +24,9 @@ from openskill.models import PlackettLuce
 
 from motley.core import Game, MotleyError
 from motley.eval.backends import run_jobs
-from motley.eval.simulate import GameResult, Job, check_bots, game_seed, outcome_shares
+from motley.eval.simulate import check_bots, game_seed, outcome_shares
 from motley.eval.stats import wilson_ci
+from motley.eval.worker import GameResult, Job
 
 FORMAT = "motley-ratings/1"
 

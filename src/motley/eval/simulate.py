@@ -16,29 +16,30 @@ figure in a unit is its mean over the seats it held there, so units are independ
 95% intervals are taken over units.
 
 **Reproducible.** Game ``i`` has seed :func:`game_seed` ``(seed, deal)`` and a lineup fixed by ``i``;
-games are played in chunks of at most :data:`CHUNK` consecutive indices (bots are built once per chunk;
-each game seeds its own bot rng, so chunking does not change results), and
-gathered in index order, so the same base seed gives the same results whatever the number of workers or
-the backend (process pool or Ray).
+games are played in chunks of at most :data:`~motley.eval.worker.CHUNK` consecutive indices by
+:func:`~motley.eval.worker.play_chunk` (bots are built once per chunk; each game seeds its own bot rng, so
+chunking does not change results), and gathered in index order, so the same base seed gives the same
+results whatever the number of workers or the backend (process pool or Ray, :mod:`motley.eval.backends`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from motley.bots import make_bot
-from motley.bots.base import Bot, RandomBot
-from motley.core import Game, MotleyError, State, load_game, records
-from motley.eval.deciders import final_facts, special_label
+from motley.core import Game, MotleyError
+from motley.eval.backends import run_jobs
+from motley.eval.deciders import special_label
 from motley.eval.stats import figure
+from motley.eval.worker import GameResult, Job, play_game
 
-#: Games a worker plays per task (a fixed split of the game indices, independent of the workers).
-CHUNK = 50
+__all__ = ["GameResult", "Job", "SimulationSummary", "check_bots", "game_seed", "outcome_shares", "plan",
+           "play_game", "seat_entries", "simulate", "summarise"]
+
 #: Seeds are drawn from ``range(SEED_SPAN)``.
 SEED_SPAN = 2**62
 
@@ -59,87 +60,6 @@ def seat_entries(entries: int, players: int, shift: int) -> list[int]:
     return base[-shift:] + base[:-shift] if shift else base
 
 
-@dataclass(frozen=True)
-class Job:
-    """One game to play: its index, deal number, seed and lineup (bot index per seat)."""
-
-    index: int
-    deal: int
-    seed: int
-    lineup: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One played game.
-
-    Attributes:
-        index, deal, seed: as in :class:`Job`; ``lineup``: bot index per seat.
-        returns: per-seat match outcome in [-1, 1]; ``scores``: per-seat final game points.
-        moves: decisions (actions) in the match; ``rounds``: deals played (rounds, hands).
-        special: whether the game's special card (Joker, Fool) decided the match (:mod:`deciders`),
-            None where the game defines no such figure.
-        record: the game record (``motley.records.dump``) when asked for, else None.
-    """
-
-    index: int
-    deal: int
-    seed: int
-    lineup: list[int]
-    returns: list[float]
-    scores: list[int]
-    moves: int
-    rounds: int
-    special: bool | None
-    record: str | None = None
-
-
-def play_game(game: Game, bots: Sequence[Bot], seed: int) -> State:
-    """Play one match: ``bots[seat]`` moves for each seat; ``seed`` fixes the deals and the bots' choices.
-
-    A plain :class:`RandomBot` is served without building its observation (the same choice, faster).
-
-    Raises:
-        MotleyError: if a bot returns an action that is not legal.
-    """
-    state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed ^ 0x5EED)
-    plain = [type(bot) is RandomBot for bot in bots]
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif plain[seat]:
-            action = legal[rng.randrange(len(legal))]
-        else:
-            action = bots[seat].act(state.observation(seat), legal, rng)
-            if action not in legal:
-                raise MotleyError(f"bot {bots[seat].name!r} chose action {action!r}, not legal: {legal}")
-        state.apply_action(action)
-    return state
-
-
-def result_of(job: Job, state: State, with_record: bool = False) -> GameResult:
-    """The :class:`GameResult` of a finished game."""
-    rounds, special = final_facts(state)
-    return GameResult(
-        index=job.index, deal=job.deal, seed=job.seed, lineup=list(job.lineup),
-        returns=[float(r) for r in state.returns()], scores=[int(s) for s in state.scores()],
-        moves=len(state.history()), rounds=rounds, special=special,
-        record=records.dump(state) if with_record else None,
-    )
-
-
-def play_chunk(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], with_records: bool = False
-               ) -> list[GameResult]:
-    """Play ``jobs`` (runs in a worker: the game and bots are built here from their string forms)."""
-    game = load_game(game_spec)
-    bots = [make_bot(spec, game) for spec in bot_specs]
-    return [result_of(job, play_game(game, [bots[e] for e in job.lineup], job.seed), with_records)
-            for job in jobs]
-
-
 def plan(game: Game, entries: int, n: int, seed: int, duplicate: bool, start: int = 0) -> list[Job]:
     """The jobs of games ``start .. start+n-1`` (lineups rotate; with ``duplicate``, seeds repeat per group)."""
     players = game.num_players
@@ -148,11 +68,6 @@ def plan(game: Game, entries: int, n: int, seed: int, duplicate: bool, start: in
         deal = i // players if duplicate else i
         jobs.append(Job(i, deal, game_seed(seed, deal), tuple(seat_entries(entries, players, i))))
     return jobs
-
-
-def chunked(jobs: Sequence[Job], size: int = CHUNK) -> list[list[Job]]:
-    """Split jobs into consecutive chunks of ``size`` (the last may be shorter)."""
-    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
 
 
 def check_bots(game: Game, bot_specs: Sequence[str], allow_more: bool = False) -> None:
@@ -189,8 +104,6 @@ def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0, progre
     Raises:
         MotleyError: for an unknown bot, more bots than seats, ``n < 1`` or an unknown backend.
     """
-    from motley.eval.backends import run_jobs
-
     if n < 1:
         raise MotleyError(f"the number of games must be at least 1; got {n}")
     check_bots(game, bot_specs)
