@@ -2,17 +2,21 @@
 
 A record holds the game name, all its params, the seed, the explicit first deal if any, the moves as
 strings (each with the seat that made it) and the result. :func:`load` replays the moves from the
-initial state and checks the result, so a record that does not replay is refused with the move that
-breaks it (DESIGN principle 5).
+initial state (:func:`motley.core.play.replay`) and checks the result, so a record that does not replay is
+refused with the move that breaks it (DESIGN principle 5); :func:`read` checks a record's shape and builds
+its game without replaying it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from motley.core.errors import MotleyError, RecordError
-from motley.core.game import State, load_json_object
+from motley.core.game import Game, State, load_json_object
+from motley.core.play import MoveHook, replay
 from motley.core.registry import load_game
 
 FORMAT = "motley-record/1"
@@ -26,17 +30,29 @@ def dump(state: State) -> str:
     """
     if state.origin is None:
         raise MotleyError("a sampled state (determinization) has no seed or deal, so it has no record")
-    replay = state.game.new_initial_state(seed=state.origin["seed"], deal=state.origin["deal"])
+    game, seed, deal = state.game, state.origin["seed"], state.origin["deal"]
     moves: list[dict[str, Any]] = []
-    for action in state.history():
-        moves.append({"seat": replay.current_player(), "move": replay.action_to_string(action)})
-        replay.apply_action(action)
+    # Each move is written from the position it is played in: the replay's own state, which on_move
+    # hands over after every move (the first move is written from a fresh initial state).
+    position = game.new_initial_state(seed=seed, deal=deal)
+
+    def written() -> Iterator[tuple[int, str]]:
+        for action in state.history():
+            seat, move = position.current_player(), position.action_to_string(action)
+            moves.append({"seat": seat, "move": move})
+            yield seat, move
+
+    def moved(after: State, seat: int, action: int) -> None:
+        nonlocal position
+        position = after
+
+    replay(game, seed, deal, written(), on_move=moved)
     record = {
         "format": FORMAT,
-        "game": state.game.name,
-        "params": state.game.params,
-        "seed": state.origin["seed"],
-        "deal": state.origin["deal"],
+        "game": game.name,
+        "params": game.params,
+        "seed": seed,
+        "deal": deal,
         "moves": moves,
         "result": _result(state),
     }
@@ -47,12 +63,33 @@ def _result(state: State) -> dict[str, Any]:
     return {"terminal": state.is_terminal(), "scores": state.scores(), "returns": state.returns()}
 
 
-def load(text: str) -> State:
-    """Replay a record and return its final state.
+@dataclass(frozen=True)
+class Record:
+    """A record read but not replayed (:func:`read`).
+
+    Attributes:
+        game: the game with the record's params.
+        seed, deal: the start of the match as recorded (the game checks them when the match starts).
+        moves: ``(seat, move string)`` per move, in order, as :func:`motley.core.play.replay` takes them;
+            the seat is None for a move written as a plain string (its seat is not checked).
+        result: the recorded result, or None when the record gives none.
+    """
+
+    game: Game
+    seed: Any
+    deal: Any
+    moves: list[tuple[int | None, str]]
+    result: dict[str, Any] | None
+
+
+def read(text: str) -> Record:
+    """Check the shape of a record and build its game, without replaying it (:func:`load` replays).
+
+    A move is an object ``{"seat": .., "move": ..}`` (``seat`` may be left out) or a plain move string.
 
     Raises:
-        RecordError: for malformed JSON, missing fields, an unknown game or option, a move that does not
-            replay (naming its number and the reason), or a result that differs from the replay.
+        RecordError: for malformed JSON, missing fields, params, moves or result of the wrong type, an unknown
+            game or option.
     """
     data = load_json_object(text, "record")
     for key in ("game", "params", "seed", "moves"):
@@ -62,22 +99,30 @@ def load(text: str) -> State:
         raise RecordError("record 'params' must be an object and 'moves' a list")
     try:
         game = load_game(data["game"], **data["params"])
-        state = game.new_initial_state(seed=data["seed"], deal=data.get("deal"))
     except MotleyError as exc:
         raise RecordError(f"record does not start a game: {exc}") from None
+    moves: list[tuple[int | None, str]] = []
     for number, entry in enumerate(data["moves"], start=1):
         move = entry.get("move") if isinstance(entry, dict) else entry
         if not isinstance(move, str):
             raise RecordError(f"move {number} must be a move string; got {move!r}")
-        seat = entry.get("seat") if isinstance(entry, dict) else None
-        if seat is not None and seat != state.current_player():
-            raise RecordError(f"move {number} ({move!r}) is recorded for seat {seat}, "
-                              f"but seat {state.current_player()} is to move")
-        try:
-            state.apply_action(state.string_to_action(move))
-        except MotleyError as exc:
-            raise RecordError(f"move {number} ({move!r}) does not replay: {exc}") from None
+        moves.append((entry.get("seat") if isinstance(entry, dict) else None, move))
     result = data.get("result")
-    if result is not None and result != _result(state):
-        raise RecordError(f"record result {result!r} differs from the replayed result {_result(state)!r}")
+    if result is not None and not isinstance(result, dict):
+        raise RecordError(f"record 'result' must be an object; got {result!r}")
+    return Record(game, data["seed"], data.get("deal"), moves, result)
+
+
+def load(text: str, on_move: MoveHook | None = None) -> State:
+    """Replay a record and return its final state; ``on_move(state, seat, action)`` runs after each move
+    (:func:`motley.core.play.replay`).
+
+    Raises:
+        RecordError: for malformed JSON, missing fields, an unknown game or option, a move that does not
+            replay (naming its number and the reason), or a result that differs from the replay.
+    """
+    record = read(text)
+    state = replay(record.game, record.seed, record.deal, record.moves, on_move)
+    if record.result is not None and record.result != _result(state):
+        raise RecordError(f"record result {record.result!r} differs from the replayed result {_result(state)!r}")
     return state
