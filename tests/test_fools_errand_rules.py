@@ -232,3 +232,124 @@ def test_result_follows_points() -> None:
         a, b = state.scores()
         assert state.returns() == ([1.0, -1.0] if a > b else [-1.0, 1.0] if b > a else [0.0, 0.0])
         assert state.current_player() == motley.TERMINAL and state.legal_actions() == []
+
+
+# ---- FE-D12 .. FE-D15 ---------------------------------------------------------------------------------------
+REVEAL = "fools_errand(after_scoop=simultaneous_reveal)"
+
+
+def test_fe_d12_a_joker_only_deck_reveals_nothing_the_other_card_sets_the_scale() -> None:
+    """FE-D12: at a reveal A's deck holds only its Joker: it is set aside (FE-D3), B's card alone sets s."""
+    state = position(["9S", "JK"], ["2C", "5D", "7H", "JK"], spec=REVEAL, scale=-9, table=[(1, "9H")])
+    state.run()
+    assert events(state, 7) == [
+        ("play", 0, "9S", 9, 0), ("scoop", 0, None, 2, 18),
+        ("set_aside", 0, "JK", 0, 0),            # A reveals nothing
+        ("reveal", 1, "2C", 2, 2),               # s = -2 from B's card alone
+        ("play", 0, "JK", 0, 0),                 # A trails with an empty deck: the set-aside Joker (FE-D6)
+        ("scoop", 0, None, 1, 2), ("joker_back", 0, "JK", 0, 0),
+    ]
+    assert state.is_terminal()  # B's 7H was the last card besides a Joker (FE-D7)
+    assert events(state)[-3:] == [("set_aside", 0, "JK", 0, 0), ("reveal", 1, "7H", 7, 7), ("end", -1, None, 0, 0)]
+
+
+def test_fe_d12_a_joker_only_deck_under_reveal_joker_play() -> None:
+    """FE-D12 with ``reveal_joker=play``: the Joker drawn at the reveal is played; B's card alone is scooped."""
+    state = position(["9S", "JK"], ["2C", "5D", "JK"], spec=REVEAL[:-1] + ",reveal_joker=play)", scale=-9,
+                     table=[(1, "9H")])
+    state.run()
+    assert events(state, 6) == [
+        ("play", 0, "9S", 9, 0), ("scoop", 0, None, 2, 18),
+        ("reveal", 0, "JK", 0, -2), ("reveal", 1, "2C", 2, 2),
+        ("scoop", 0, None, 1, 2), ("joker_back", 0, "JK", 0, 0),
+    ]
+    assert state.is_terminal() and state.scores() == [18 + 2 + 5, 0]
+
+
+def test_fe_d12_an_empty_deck_with_the_joker_set_aside_reveals_nothing() -> None:
+    """FE-D12: A's deck is empty and A's Joker lies set aside: A reveals nothing, B's card alone counts."""
+    state = position([], ["4S", "2C", "5D", "JK"], spec=REVEAL, scale=4, to_move=1,
+                     jokers=(fe.SET_ASIDE, fe.IN_DECK), table=[(0, "4H")])
+    state.run()
+    assert events(state, 4) == [
+        ("play", 1, "4S", 4, 0), ("scoop", 1, None, 2, 8),
+        ("reveal", 1, "2C", 2, 2),               # no "reveal" or "set_aside" event for A
+        ("play", 0, "JK", 0, 0),                 # A trails: the set-aside Joker is played (FE-D6)
+    ]
+
+
+def test_fe_d12_no_reveal_when_neither_seat_has_a_card_to_show() -> None:
+    """FE-D12, FE-D7: when neither deck holds a non-Joker card the game has already ended; nobody reveals."""
+    state = position(["9S", "JK"], ["JK"], spec=REVEAL, scale=-9, table=[(1, "9H")])
+    state.run()
+    assert events(state) == [("play", 0, "9S", 9, 0), ("scoop", 0, None, 2, 18), ("end", -1, None, 0, 0)]
+    assert state.observation(0)["jokers"] == ["deck", "deck"]
+
+
+def test_fe_d13_a_returned_joker_is_inserted_at_a_uniform_position_other_cards_keep_their_order() -> None:
+    """FE-D13 (FE-R8, FE-D4): the Joker goes to a uniformly random place; the rest of the deck is untouched."""
+    a_deck = ["2C", "3C", "4C", "5C", "6C"]
+    counts = [0] * (len(a_deck) + 1)
+    for seed in range(1200):
+        # B's next draw is B's Joker, a decision: A's deck is read right after its Joker went back.
+        state = position(a_deck, ["JK", "8D"], scale=-9, jokers=(fe.SET_ASIDE, fe.IN_DECK), table=[(1, "9H")])
+        state.use_seed(seed)
+        state.run()
+        assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
+        state.apply_action(fe.PLAY_JOKER)
+        assert events(state) == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 1, 9), ("joker_back", 0, "JK", 0, 0)]
+        deck = state.decks[0]  # top card last
+        assert [c for c in deck if c != fe.JOKER_A] == [fe.CODE_INDEX[c] for c in reversed(a_deck)]
+        counts[deck.index(fe.JOKER_A)] += 1
+    assert min(counts) > 150 and max(counts) < 250  # each of the 6 places about 200 times
+
+
+def test_fe_d14_opening_tie_governs_a_reveal_after_a_scoop() -> None:
+    """FE-D14, FE-D1: a post-scoop reveal at 0 is revealed again (the cards stay), like the opening."""
+    state = position(["9S", "5C", "3D", "4S", "JK"], ["5H", "8D", "6C", "JK"], spec=REVEAL, scale=-9,
+                     table=[(1, "9H")])
+    state.run()
+    assert events(state, 7) == [
+        ("play", 0, "9S", 9, 0), ("scoop", 0, None, 2, 18),
+        ("reveal", 0, "5C", 5, 0), ("reveal", 1, "5H", 5, 0),    # s = 0: nobody scoops, reveal again
+        ("reveal", 0, "3D", 3, -5), ("reveal", 1, "8D", 8, 5),
+        ("play", 0, "4S", 4, -1),                                 # A trails and plays first (FE-R6)
+    ]
+    assert events(state)[7:] == [("play", 1, "6C", 6, 7), ("end", -1, None, 0, 0)]
+    # The tied cards stayed in play with the rest; the decks ran out, so all are discarded (FE-D8).
+    assert state.observation(0)["unclaimed"] == ["5C", "5H", "3D", "8D", "4S", "6C"]
+
+
+def test_fe_d14_leave_at_zero_after_a_scoop_too() -> None:
+    """FE-D14, FE-D1 ``leave_at_zero_A_first``: a post-scoop reveal at 0 stays at 0 and A plays first."""
+    state = position(["9S", "5C", "3D", "JK"], ["5H", "8D", "6C", "JK"],
+                     spec=REVEAL[:-1] + ",opening_tie=leave_at_zero_A_first)", scale=-9, table=[(1, "9H")])
+    state.run()
+    assert events(state, 6) == [
+        ("play", 0, "9S", 9, 0), ("scoop", 0, None, 2, 18),
+        ("reveal", 0, "5C", 5, 0), ("reveal", 1, "5H", 5, 0),
+        ("play", 0, "3D", 3, 3), ("play", 1, "8D", 8, 5),
+    ]
+
+
+def test_fe_d14_a_joker_onto_an_empty_table_is_a_scoop_and_a_reveal_follows() -> None:
+    """FE-D14, FE-D10: under ``simultaneous_reveal`` a Joker played onto an empty table starts a new reveal."""
+    state = position(["3C", "7S", "JK"], ["5D", "2H", "JK"], spec=REVEAL, jokers=(fe.SET_ASIDE, fe.IN_DECK))
+    state.decks[0] = [fe.CODE_INDEX["7S"], fe.CODE_INDEX["3C"]]
+    state.run()
+    assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
+    state.apply_action(fe.PLAY_JOKER)
+    assert events(state, 3) == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 0, 0), ("joker_back", 0, "JK", 0, 0)]
+    assert [e[0] for e in events(state, 5)[3:]] == ["reveal", "reveal"]
+
+
+def test_fe_d15_to_player_ahead_at_zero_discards_the_cards_in_play() -> None:
+    """FE-D15, FE-D8 ``to_player_ahead``: the game ends with s = 0 and cards in play: nobody is ahead."""
+    state = position(["9S", "5C", "JK"], ["5H", "JK"], spec=REVEAL[:-1] + ",unclaimed_at_end=to_player_ahead)",
+                     scale=-9, table=[(1, "9H")])
+    state.run()
+    assert state.is_terminal()
+    assert events(state)[-3:] == [("reveal", 0, "5C", 5, 0), ("reveal", 1, "5H", 5, 0), ("end", -1, None, 0, 0)]
+    obs = state.observation(0)
+    assert obs["scale"] == 0 and sorted(obs["unclaimed"]) == ["5C", "5H"]
+    assert state.scores() == [18, 0]
