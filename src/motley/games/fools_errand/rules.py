@@ -64,7 +64,7 @@ def _card_points(cards: list[int]) -> int:
 
 
 class FoolsErrand(Game):
-    """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D11), two seats: 0 = A, 1 = B.
+    """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D15), two seats: 0 = A, 1 = B.
 
     Options (CONFIG rulings): ``opening_tie`` (FE-D1), ``after_scoop`` (FE-D2), ``reveal_joker`` (FE-D3),
     ``end_when`` (FE-D7), ``unclaimed_at_end`` (FE-D8), ``tie_break`` (FE-D9).
@@ -223,7 +223,12 @@ class FoolsErrandState(SearchState):
 
     # ---- automatic play --------------------------------------------------------------------
     def reveal(self) -> None:
-        """Simultaneous reveal (FE-R5) with its rulings FE-D1 and FE-D3; sets the player to move."""
+        """Simultaneous reveal (FE-R5) with its rulings FE-D1 and FE-D3; sets the player to move.
+
+        The same for the opening and every reveal after a scoop: ``opening_tie`` governs them all (FE-D14).
+        A seat with no card to show reveals nothing and the other seat's card alone sets the scale
+        (FE-D12); the callers check FE-D7 first, so at least one seat has a card to show.
+        """
         params = self.game.params
         while True:
             before = self.s
@@ -267,7 +272,8 @@ class FoolsErrandState(SearchState):
             return None
 
     def _reveal_card(self, q: int) -> int:
-        """The card seat ``q`` reveals, or -1 when its deck has no card to show."""
+        """The card seat ``q`` reveals, or -1 when its deck has no card to show (FE-D12: only its Joker,
+        which is then set aside, or an empty deck)."""
         deck = self.decks[q]
         if not deck:
             return -1
@@ -351,7 +357,10 @@ class FoolsErrandState(SearchState):
         self.log.append(("scoop", p, -1, len(cards), _card_points(cards)))
 
     def _return_jokers(self) -> None:
-        """FE-R8, FE-D4, FE-D5: every Joker outside a deck goes back into its owner's deck, at random."""
+        """FE-R8, FE-D4, FE-D5: every Joker outside a deck goes back into its owner's deck.
+
+        FE-D13: inserted at a uniformly random position; the other cards keep their order.
+        """
         for q in (0, 1):
             if self.joker[q] != IN_DECK:
                 deck = self.decks[q]
@@ -363,7 +372,7 @@ class FoolsErrandState(SearchState):
         if self._ended():
             self._finish()
         elif scooped and self.game.reveal_after_scoop:
-            self.reveal()  # FE-D2 option
+            self.reveal()  # FE-D2 option; FE-D14: a Joker onto an empty table counts as a scoop too
         else:
             self.to_move = 1 - p  # FE-R6, FE-D2: strict alternation
 
@@ -376,7 +385,8 @@ class FoolsErrandState(SearchState):
         return a == 0 and b == 0
 
     def _finish(self) -> None:
-        """FE-D8: cards still in play are discarded, or go to the player the scale tips toward."""
+        """FE-D8: cards still in play are discarded, or go to the player the scale tips toward (FE-D15: at
+        s = 0 nobody is ahead, and they are discarded)."""
         cards = [t & 63 for t in self.table]
         self.table.clear()
         if self.game.params["unclaimed_at_end"] == "to_player_ahead" and self.s != 0:
