@@ -85,6 +85,27 @@ def test_replay_prints_moves_and_refuses_broken_records(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot read record" in result.output
 
 
+def test_replay_takes_every_record_load_takes_and_refuses_the_rest_without_a_traceback(tmp_path: Path) -> None:
+    state = motley.load_game("fools_errand").new_initial_state(seed=8)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    data = json.loads(motley.records.dump(state))
+    plain = tmp_path / "plain.json"  # moves as plain strings: load() takes them, so replay does too
+    plain.write_text(json.dumps({**data, "moves": [m["move"] for m in data["moves"]]}))
+    result = runner.invoke(app, ["replay", str(plain)])
+    assert result.exit_code == 0, result.output
+    first = data["moves"][0]
+    assert f"1. seat {first['seat']}: {first['move']}" in result.output
+    assert f"Final scores: {state.scores()}" in result.output
+    for name, content in (("broken.json", b"{not json"), ("list.json", b"[1, 2]"), ("binary.json", b"\xff\xfe\x00"),
+                          ("number.json", json.dumps({**data, "moves": [5]}).encode())):
+        path = tmp_path / name
+        path.write_bytes(content)
+        result = runner.invoke(app, ["replay", str(path)])
+        assert result.exit_code == 2 and "error:" in result.output, (name, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (name, result.exception)
+
+
 def test_rules_prints_rule_ids() -> None:
     result = runner.invoke(app, ["rules", "fools_errand"])
     assert result.exit_code == 0

@@ -19,6 +19,7 @@ from motley.bots import Bot, bot_kinds, make_bot
 from motley.cli import views
 from motley.cli.evaluation import compare, progress_bar, split_bots, tournament
 from motley.cli.serve import serve
+from motley.core import play as core_play
 from motley.eval import simulate as run_simulation
 from motley.eval.output import write_csv, write_json
 from motley.eval.report import write_report
@@ -107,14 +108,20 @@ def play(
     render = views.renderer(the_game.name)
     shown: Any = None
     rng = random.Random(state.origin["seed"] if state.origin else 0)
-    while not state.is_terminal():
+
+    def bot_moved(after: motley.State, mover: int, action: int) -> None:
+        nonlocal shown
+        shown = show_log(after.observation(seat), shown)
+
+    while True:
+        shown = show_log(state.observation(seat), shown)
+        # The bots play up to your turn or the end; they are asked even for forced moves (so they draw
+        # from the one generator as they always have: a seed replays the same match).
+        core_play.play(state, seat_bots, rng, skip_forced=False, on_move=bot_moved)
+        if state.is_terminal():
+            break
         obs = state.observation(seat)
-        shown = show_log(obs, shown)
-        mover = state.current_player()
         legal = state.legal_actions()
-        if mover != seat:
-            state.apply_action(seat_bots[mover].act(state.observation(mover), legal, rng))
-            continue
         moves = [state.action_to_string(a) for a in legal]
         console.print(render(obs, moves))
         if adviser is not None and len(legal) > 1:
@@ -257,22 +264,28 @@ def print_summary(summary: SimulationSummary) -> None:
 def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
     """Print a recorded game move by move, then its result."""
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-        final = motley.records.load(json.dumps(data))
-    except (OSError, json.JSONDecodeError) as exc:
+        text = record.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read record {record}: {exc}")
         return
+    try:
+        motley.records.load(text)  # a record that does not replay is refused before anything is printed
+        data = motley.records.read(text)
     except motley.MotleyError as exc:
         fail(str(exc))
         return
-    game = final.game
-    state = game.new_initial_state(seed=data["seed"], deal=data.get("deal"))
-    console.print(f"[bold]{game.title}[/] — {game}, seed {data['seed']}")
-    shown = show_log(state.observation(0), None, neutral=True)
-    for number, entry in enumerate(data["moves"], start=1):
-        console.print(f"[bold cyan]{number}. seat {entry['seat']}: {entry['move']}[/]")
-        state.apply_action(state.string_to_action(entry["move"]))
-        shown = show_log(state.observation(entry["seat"]), shown, neutral=True)
+    game = data.game
+    console.print(f"[bold]{game.title}[/] — {game}, seed {data.seed}")
+    shown = show_log(game.new_initial_state(seed=data.seed, deal=data.deal).observation(0), None, neutral=True)
+    number = 0
+
+    def print_move(after: motley.State, seat: int, action: int) -> None:
+        nonlocal number, shown
+        number += 1
+        console.print(f"[bold cyan]{number}. seat {seat}: {data.moves[number - 1][1]}[/]")
+        shown = show_log(after.observation(seat), shown, neutral=True)
+
+    final = core_play.replay(game, data.seed, data.deal, data.moves, on_move=print_move)
     console.print(f"Final scores: {final.scores()}  returns: {final.returns()}")
 
 
