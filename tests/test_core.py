@@ -150,6 +150,47 @@ def test_dump_refuses_a_determinization() -> None:
         motley.records.dump(sampled)
 
 
+def load_noting_moves(text: str) -> tuple[motley.State, list[tuple[int, int]]]:
+    """``records.load(text)`` and the ``(seat, action)`` of each move its ``on_move`` hook saw."""
+    seen: list[tuple[int, int]] = []
+    final = motley.records.load(text, on_move=lambda after, seat, action: seen.append((seat, action)))
+    return final, seen
+
+
+@pytest.mark.parametrize(("name", "players"), game_configs())
+def test_records_replay_move_by_move_with_the_seat_of_each_move(name: str, players: int) -> None:
+    """``records.load(text, on_move)`` reports each move's seat and action as it replays; moves written as
+    plain strings (no seat) replay too; an unfinished match has a record as well."""
+    game = motley.load_game(name, players=players) if players > 2 else motley.load_game(name)
+    rng = random.Random(6)
+    for state in (play_random(game.new_initial_state(seed=6), rng, 25), play_out(game.new_initial_state(seed=7), rng)):
+        text = motley.records.dump(state)
+        record = json.loads(text)
+        final, seen = load_noting_moves(text)
+        assert final.serialize() == state.serialize()
+        assert [action for _, action in seen] == state.history()
+        assert [seat for seat, _ in seen] == [m["seat"] for m in record["moves"]]
+        plain = {**record, "moves": [m["move"] for m in record["moves"]]}
+        assert motley.records.load(json.dumps(plain)).serialize() == state.serialize()
+
+
+def test_read_checks_a_record_without_replaying_it() -> None:
+    game = motley.load_game("fools_errand")
+    state = play_out(game.new_initial_state(seed=3), random.Random(3))
+    data = json.loads(motley.records.dump(state))
+    data["moves"][0] = "fly"  # read does not replay, so a move that does not replay passes
+    record = motley.records.read(json.dumps(data))
+    assert record.game == game and record.seed == 3 and record.deal is None
+    assert record.moves[0] == (None, "fly") and record.moves[1][0] == data["moves"][1]["seat"]
+    assert record.result == data["result"]
+    with pytest.raises(motley.RecordError, match=r"move 1 .*does not replay"):
+        motley.records.load(json.dumps(data))
+    with pytest.raises(motley.RecordError, match="move 2 must be a move string"):
+        motley.records.read(json.dumps({**data, "moves": ["draw", 7]}))
+    with pytest.raises(motley.RecordError, match="'result' must be an object"):
+        motley.records.read(json.dumps({**data, "result": [1, 2]}))
+
+
 @pytest.mark.parametrize(("name", "players"), game_configs())
 def test_play_checks_the_seat_in_every_game(name: str, players: int) -> None:
     """``State.play(seat, action)``: a seat not to move is refused with the reason and nothing changes; the
