@@ -42,6 +42,7 @@ from gymnasium import spaces
 
 from motley.bots import Bot, make_bot
 from motley.core import Game, IllegalMoveError, State
+from motley.core.play import play
 from motley.envs import as_game
 
 __all__ = ["SingleSeatEnv", "env_id", "register"]
@@ -174,12 +175,10 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
 
     # ---- helpers ------------------------------------------------------------------------------
     def _play_bots(self) -> None:
-        state = self.state
-        assert state is not None
-        while not state.is_terminal() and state.current_player() != self.seat:
-            seat = state.current_player()
-            action = self._bots[seat].act(state.observation(seat), state.legal_actions(), self._bot_rng)
-            state.apply_action(action)
+        """The bots play (:func:`motley.core.play.play`) until the learner's seat, which has no bot, is to move
+        or the match ends; they are asked even for forced moves and draw from the episode's bot generator."""
+        assert self.state is not None
+        play(self.state, self._bots, self._bot_rng, skip_forced=False)
 
     def _observation(self, state: State | None = None) -> Obs:
         state = state or self.state
