@@ -73,7 +73,7 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (as gymnasium declares it)
 
-    def __init__(self, game: Game | str = "fools_errand", seat: int | None = 0,
+    def __init__(self, game: Game | str, seat: int | None = 0,
                  opponents: str | Sequence[str] = "random", illegal_action: str = "lose",
                  illegal_reward: float = -1.0, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
