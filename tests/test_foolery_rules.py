@@ -134,6 +134,31 @@ def test_five_card_equal_is_legal_and_straight_needs_ace_low() -> None:
     assert beats("10S JH CD QC KS", "JS CH QD KC AS", ace_high_straight=True)
 
 
+@pytest.mark.parametrize("wrap", ["QS KH AD 2C 3S", "CS QH KD AC 2S", "KS AH 2D 3C 4S"])
+def test_fy_d2_ace_high_straight_never_wraps(wrap: str) -> None:
+    """FY-D2: with ``ace_high_straight`` the Ace may stand above the King; Q-K-A-2-3 (a wrap) is never a straight."""
+    assert fy.mask_of([fy.CODE_INDEX[c] for c in wrap.split()]) not in fy.MASK_TO_ACTION  # no such play at all
+    for ace_high in (False, True):
+        state = start(4, {0: wrap.split()}, ace_high_straight=ace_high)
+        with pytest.raises(motley.IllegalMoveError, match="not a straight"):
+            state.string_to_action(wrap)
+
+
+def test_fy_d2_ace_high_straight_is_the_highest_straight_and_ace_low_stays() -> None:
+    """FY-D2, FY-D23: J-C-Q-K-A is the highest straight (and straight flush); A-2-3-4-5 is still the lowest."""
+    high = {"ace_high_straight": True}
+    assert beats("10S JH CD QC KS", "JS CH QD KC AS", **high)
+    assert not beats("JS CH QD KC AS", "10S JH CD QC KS", **high)
+    assert beats("JS CH QD KC AS", "2H 5H 7H 9H JH", **high)            # a flush still beats any straight
+    assert beats("AS 2H 3D 4C 5S", "2S 3H 4D 5C 6H", **high)            # A-2-3-4-5 is legal, the lowest
+    assert not beats("2S 3H 4D 5C 6H", "AH 2D 3C 4S 5H", **high)
+    assert beats("10H JH CH QH KH", "JS CS QS KS AS", **high)           # the highest straight flush
+    assert not beats("JS CS QS KS AS", "10H JH CH QH KH", **high)
+    # No wrap even in one suit: Q-K-A-2-3 of spades is a plain flush (K high, the Ace low, FY-D23).
+    assert beats("QS KS AS 2S 3S", "8S 8H 8D 2H 2D", **high)            # a full house beats it
+    assert beats("QS KS AS 2S 3S", "KH 9H 7H 5H 3H", **high)            # equal to a K-high flush
+
+
 def test_five_of_a_kind_trump_option() -> None:
     """FY-D3: five 7s need trump VII unless ``five_kind_trump=any`` (then its trump is what must be beaten)."""
     state = start(4, {0: ["7S", "7H", "7D", "7C", "IX"]})
@@ -379,6 +404,88 @@ def test_three_players_exchange_and_dealer_options() -> None:
     assert isinstance(first, fy.FooleryState)
     assert other.dealer == (first.dealer + 1) % 3
 
+
+
+def exchange_with(hands: dict[int, list[str]], titles: list[int], **params: Any) -> fy.FooleryState:
+    """A later hand that starts at the exchange (FY-R13): ``titles`` in force, ``hands[q]`` held by seat ``q``.
+
+    Seats not in ``hands`` share the rest of the pack (deal sizes do not matter to the exchange).
+    """
+    n = len(titles)
+    state = start(n, {}, **params)
+    used = {c for cards in hands.values() for c in cards}
+    rest = [fy.CODE_INDEX[c] for c in ALL if c not in used]
+    masks = [fy.mask_of([fy.CODE_INDEX[c] for c in hands[q]]) if q in hands else 0 for q in range(n)]
+    others = [q for q in range(n) if q not in hands]
+    for i, c in enumerate(rest if others else []):
+        masks[others[i % len(others)]] |= 1 << c
+    state.titles = list(titles)
+    state.hand_no = 2
+    state.start_hand(masks, titles.index(fy.MERCHANT) if n >= 4 else titles.index(fy.PEASANT), first=False)
+    return state
+
+
+# Seats 0..3 are King, Prince, Merchant, Peasant.
+TITLES_4 = [fy.KING, fy.PRINCE, fy.MERCHANT, fy.PEASANT]
+
+
+def test_fy_d17_every_upward_give_before_any_downward_give() -> None:
+    """FY-D17: Peasant to King and Merchant to Prince both happen before the King and the Prince give."""
+    state = exchange_with({0: ["2S", "3S"], 1: ["2H"], 2: ["KS", "KH", "5D"], 3: ["QS", "QH", "QD", "4C"]},
+                          TITLES_4)
+    assert [(g, r, k, rule) for g, r, k, rule in state.steps] == [
+        (3, 0, 2, fy.HIGHEST), (2, 1, 1, fy.HIGHEST), (0, 3, 2, fy.ANY), (1, 2, 1, fy.ANY)]
+    order = []
+    while state.phase == fy.EXCHANGE:
+        order.append(state.current_player())
+        state.apply_action(state.legal_actions()[0])
+    # The Peasant chooses twice (three Queens tied), the Merchant once (two Kings tied), then the King
+    # twice and the Prince once: no downward give before the last upward one.
+    assert order == [3, 3, 2, 0, 0, 1]
+    assert state.gave[3] == [fy.CODE_INDEX["QS"], fy.CODE_INDEX["QH"]]
+    assert state.gave[2] == [fy.CODE_INDEX["KS"]]
+
+
+def test_fy_d17_the_king_may_give_back_cards_just_received() -> None:
+    """FY-D17: the King's two cards may include those the Peasant just gave him; never the Fool."""
+    state = exchange_with({0: ["2S", "FOOL"], 3: ["XX", "XXI", "4C"]}, TITLES_4)
+    assert state.current_player() == 0 and state.received[0] == [fy.CODE_INDEX["XXI"], fy.CODE_INDEX["XX"]]
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert {"give XX", "give XXI", "give 2S"} <= legal and "give FOOL" not in legal
+
+
+def test_fy_d17_tied_highest_cards_that_exactly_fill_the_give_go_up_without_asking() -> None:
+    """FY-D17 (FY-D15, FY-D26): the Peasant's two tied Kings are the two highest: no choice, no decision."""
+    state = exchange_with({2: ["JC", "2C"], 3: ["KS", "KH", "QD", "4C"]}, TITLES_4)
+    assert sorted(state.gave[3]) == sorted([fy.CODE_INDEX["KS"], fy.CODE_INDEX["KH"]])
+    assert state.received[0] == state.gave[3] and state.gave[2] == [fy.CODE_INDEX["JC"]]
+    assert state.current_player() == 0 and state.history() == []  # nobody was asked: the King gives now
+
+
+def test_fy_d17_exact_fill_after_an_untied_highest_card() -> None:
+    """FY-D17: one trump goes up, then two tied Kings for one place: a choice; a lone King: none."""
+    choice = exchange_with({3: ["V", "KS", "KH", "4C"]}, TITLES_4)
+    assert choice.gave[3] == [fy.CODE_INDEX["V"]] and choice.current_player() == 3
+    assert choice.legal_actions() == [fy.GIVE_BASE + fy.CODE_INDEX["KS"], fy.GIVE_BASE + fy.CODE_INDEX["KH"]]
+    none = exchange_with({3: ["V", "KS", "QH", "4C"]}, TITLES_4)
+    assert none.gave[3] == [fy.CODE_INDEX["V"], fy.CODE_INDEX["KS"]] and none.current_player() != 3
+
+
+def test_fy_d17_more_tied_cards_than_places_is_the_givers_choice() -> None:
+    """FY-D17, FY-D26: three tied Kings for two places, two tied Kings for the Merchant's one: choices."""
+    state = exchange_with({2: ["JC", "JD", "2C"], 3: ["KS", "KH", "KD", "4C"]}, TITLES_4)
+    assert state.current_player() == 3 and len(state.legal_actions()) == 3
+    state.apply_action(state.string_to_action("give KH"))
+    assert state.current_player() == 3 and len(state.legal_actions()) == 2  # two tied for the last place
+    state.apply_action(state.string_to_action("give KD"))
+    assert state.current_player() == 2 and len(state.legal_actions()) == 2  # the Merchant's two Jacks
+
+
+def test_fy_d17_exact_fill_under_suit_cards_only() -> None:
+    """FY-D17, FY-D25: with ``exchange_order=suit_cards_only`` the two Kings are the highest, trumps aside."""
+    state = exchange_with({3: ["XXI", "KS", "KH", "4C"]}, TITLES_4, exchange_order="suit_cards_only")
+    assert sorted(state.gave[3]) == sorted([fy.CODE_INDEX["KS"], fy.CODE_INDEX["KH"]])
+    assert state.current_player() != 3
 
 # ---- bad input ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("move", "words"), [

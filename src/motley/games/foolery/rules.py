@@ -25,14 +25,16 @@ five of a kind 4; key the highest card, the triple's rank, or the rank, FY-D4).
 Extra rulings (not in the rules file, FY-D23 onward):
 
 * **FY-D23** ``ace_high_straight=true`` adds J-C-Q-K-A as the highest straight (key 15); A-2-3-4-5 stays the
-  lowest. The Ace is low in flushes either way (the option is about straights).
+  lowest; still no wrap (FY-D2: Q-K-A-2-3 is never a straight). The Ace is low in flushes either way (the
+  option is about straights).
 * **FY-D24** A skipped player (FY-R6, FY-D6) only loses that turn: under ``pass_locks_out`` a skip does not
   lock them out of the trick. The skip goes to the next player who would have had the turn.
 * **FY-D25** ``exchange_order=suit_cards_only``: the "highest cards" are the highest suit cards; a giver
   with no suit card left gives their highest trump instead.
-* **FY-D26** Ties among equal ranks in the exchange (FY-D15) are a real decision of the giver: the engine
-  asks the Peasant (Merchant) for ``give CARD`` among the tied cards; an untied highest card goes up
-  automatically.
+* **FY-D26** Ties among equal ranks in the exchange (FY-D15) are a real decision of the giver when more
+  cards are tied than remain to give: the engine asks the Peasant (Merchant) for ``give CARD`` among the
+  tied cards. An untied highest card, or tied highest cards that exactly fill the number to give, go up
+  without asking (FY-D17).
 * **FY-D27** Match end: ``match_end=hands`` plays ``hands`` hands (0 = 2 x players, FY-D22; ``hands=1`` is a
   single hand); ``match_end=target`` ends after the hand in which a total reaches ``target_score``
   (``hands``, if not 0, then caps the match length). The winner is the highest total, ties broken by the
@@ -647,6 +649,7 @@ class FooleryState(SearchState):
             self.phase, self.to_move = PLAY, dealer
             return
         seat_of = {t: q for q, t in enumerate(self.titles) if t in (KING, PRINCE, MERCHANT, PEASANT)}
+        # FY-D17: every upward give (Peasant to King, Merchant to Prince) before any downward give.
         self.steps = [(seat_of[PEASANT], seat_of[KING], 2, HIGHEST)]
         if n >= 4:
             self.steps.append((seat_of[MERCHANT], seat_of[PRINCE], 1, HIGHEST))
@@ -675,8 +678,10 @@ class FooleryState(SearchState):
         return [c for c in cards if EXCHANGE_VALUE[c] == best]
 
     def _run_exchange(self) -> None:
-        """Advance the exchange: untied highest cards go up automatically (FY-D15, FY-D26); stop at a
-        decision, or start play with the King's lead (FY-R12)."""
+        """Advance the exchange: every upward give, then every downward one (FY-D17, the order of
+        ``steps``). Highest cards go up without asking when there is no choice: an untied highest card,
+        or tied highest cards that exactly fill the number still to give (FY-D15, FY-D17, FY-D26). Stop
+        at a decision, or start play with the King's lead (FY-R12)."""
         while self.step_index < len(self.steps):
             giver, _, count, rule = self.steps[self.step_index]
             if self.step_given >= count:
@@ -685,8 +690,9 @@ class FooleryState(SearchState):
                 continue
             if rule == HIGHEST:
                 cands = self.highest_candidates(giver)
-                if len(cands) == 1:
-                    self._give(cands[0])
+                if len(cands) <= count - self.step_given:  # FY-D17: no choice (one card, or an exact fill)
+                    for card in cands:
+                        self._give(card)
                     continue
             self.to_move = giver
             return
