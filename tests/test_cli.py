@@ -112,6 +112,24 @@ def test_rules_prints_rule_ids() -> None:
     assert "FE-R4" in result.output and "FE-D11" in result.output
 
 
+def test_rules_start_with_how_to_play_then_sources_and_rulings() -> None:
+    """``motley rules`` prints the title, then the rules a player reads, then sources, rulings and cases."""
+    out = runner.invoke(app, ["rules", "fool"])
+    assert out.exit_code == 0, out.output
+    lines = [line.strip() for line in out.output.splitlines() if line.strip()]
+    assert lines[0].startswith("Fool! (Friedemann Friese)") and lines[1] == "How to play"
+    text = out.output
+    assert text.index("How to play") < text.index("FL-R1 Cards") < text.index("FL-R14 Game end") < text.index(
+        "Sources, rulings and worked cases") < text.index("Source text:") < text.index("2.1 Sources searched")
+    for game, first, last in (("fools_errand", "FE-R1 Deck", "FE-D15"), ("foolery", "FY-R1 Deal", "FY-D29")):
+        text = runner.invoke(app, ["rules", game]).output
+        assert text.index("How to play") < text.index(first) < text.index("Source text:") < text.index(last)
+    # Nothing is left out: every section of the packaged text is printed once.
+    packaged = (Path(motley.__file__).parent / "rules" / "fool.md").read_text(encoding="utf-8")
+    for heading in (line[4:] for line in packaged.splitlines() if line.startswith("### ")):
+        assert out.output.count(heading) == 1, heading
+
+
 def test_simulation_results_do_not_depend_on_the_number_of_workers() -> None:
     from motley.eval import simulate
 

@@ -69,13 +69,29 @@ def games() -> None:
 
 @app.command()
 def rules(game: GameArg) -> None:
-    """Print the binding rules of a game, with every rule id."""
+    """Print the binding rules of a game, with every rule id: how to play first, then sources and rulings."""
     cls = motley.core.registry.game_class(game) if game in motley.registered_games() else None
     if cls is None:
         fail(f"unknown game {game!r}; known games: {', '.join(motley.registered_games())}")
         return
     text = resources.files("motley").joinpath("rules", cls.rules_file).read_text(encoding="utf-8")
-    console.print(Markdown(text))
+    console.print(Markdown(playing_rules_first(text)))
+
+
+def playing_rules_first(text: str) -> str:
+    """A rules file reordered for a player, its text unchanged: the title, the section of the game's own
+    rules (the ``### `` section headed "(b) SOURCE"), then the source note and the other sections
+    (sources, conflicts, rulings, worked cases, project rulings) in their order. Returned as is when
+    there is no single such section."""
+    head, *parts = text.split("\n### ")
+    sections = ["### " + part.rstrip("\n") + "\n" for part in parts]
+    playing = [s for s in sections if "(b) SOURCE" in s.partition("\n")[0]]
+    if len(playing) != 1:
+        return text
+    title, _, intro = head.partition("\n")
+    rest = "\n".join(s for s in sections if s is not playing[0])
+    return (f"{title}\n\n## How to play\n\n{playing[0]}\n## Sources, rulings and worked cases\n\n"
+            f"{intro.strip()}\n\n{rest}")
 
 
 @app.command()
