@@ -22,8 +22,16 @@ def private_fields(game: str) -> tuple[tuple[str, ...], ...]:
 
 def spectator_view(state: State) -> Observation:
     """The public view of ``state``: seat 0's observation without its private fields, ``seat`` = ``None``."""
-    obs = dict(state.observation(0))
-    for path in private_fields(state.game.name):
+    return public_view(state.game.name, state.observation(0))
+
+
+def public_view(game: str, observation: Observation) -> Observation:
+    """Any seat's ``observation`` of ``game`` without its private fields, ``seat`` = ``None``.
+
+    The observation given is never changed: every dict on the way to a removed field is copied.
+    """
+    obs = dict(observation)
+    for path in private_fields(game):
         node: Any = obs
         for key in path[:-1]:  # copy each dict on the way, so the seat's own observation is never changed
             child = node.get(key) if isinstance(node, dict) else None
