@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -32,6 +31,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+from motley.server.table import TableRecord
+
+__all__ = ["Storage", "TableRecord"]
 
 metadata = MetaData()
 
@@ -60,27 +63,15 @@ moves_t = Table(
 )
 
 
-@dataclass
-class TableRecord:
-    """One stored table: its header and its moves ``(seat, move string, actor)`` in order."""
-
-    id: str
-    game: str
-    params: dict[str, Any]
-    seed: int
-    seats: list[dict[str, Any]]
-    settings: dict[str, Any]
-    created: float
-    finished: bool = False
-    result: dict[str, Any] | None = None
-    moves: list[tuple[int, str, str]] = field(default_factory=list)
-
-
 class Storage:
     """The event-log store. ``url``: a SQLAlchemy URL (``sqlite:///motley.db``, ``postgresql://...``).
 
     SQLite runs in WAL mode with ``synchronous=NORMAL``: a move is durable against a killed server
     process (the WAL is written before the commit returns) and costs well under a millisecond.
+
+    Every call blocks until the database answers; the server makes them in a worker thread
+    (:class:`motley.server.service.Store`), never on its event loop. Errors are SQLAlchemy's
+    (``sqlalchemy.exc.SQLAlchemyError``) or the driver's.
     """
 
     def __init__(self, url: str = "sqlite:///motley.db") -> None:

@@ -1,0 +1,312 @@
+"""A table as data and rules only: the match, its seats, its move log, and what each viewer may see.
+
+A :class:`Table` holds the one :class:`motley.State` of a match, its seats (data only), the move log with
+each entry's visibility per viewer, and the version counter (moves applied). It checks a seat's move
+(:meth:`Table.check`, :meth:`Table.prepare`), applies it (:meth:`Table.apply`, which returns the events
+that happened) and builds each viewer's ``state`` message from that viewer's observation only
+(:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the
+service (:mod:`motley.server.service`) stores a move before it asks the table to apply it, and the
+transport (:mod:`motley.server.transport`) adds the SVG drawings.
+
+A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.play.replay`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from motley.core import IllegalMoveError, MotleyError, Observation, State, load_game
+from motley.core.play import replay
+from motley.core.registry import game_spec
+from motley.server import privacy, protocol
+
+#: Log entries sent in a ``state`` message (the newest).
+LOG_SHOWN = 25
+
+
+@dataclass
+class TableRecord:
+    """One stored table: its header and its moves ``(seat, move string, actor)`` in order."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    created: float
+    finished: bool = False
+    result: dict[str, Any] | None = None
+    moves: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Settings:
+    """Per-table settings. Times in seconds; ``move_time`` None = no move timer."""
+
+    move_time: float | None = None
+    grace: float = 30.0
+    bot_delay: float = 0.6
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form, as stored."""
+        return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay}
+
+
+@dataclass
+class Seat:
+    """One seat: ``kind`` ``"human"`` or ``"bot"``, the bot spec (for a human seat: the stand-in bot)."""
+
+    kind: str
+    bot: str
+    name: str
+    token: str | None = None
+    claimed: bool = False
+
+    def stored(self) -> dict[str, Any]:
+        """JSON form, as stored (the token included: storage is the server's own)."""
+        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token": self.token, "claimed": self.claimed}
+
+
+@dataclass
+class LogEntry:
+    """A move in the table log (``number`` from 1), and which viewers may read it: one flag per seat, then
+    the spectators' flag."""
+
+    number: int
+    seat: int
+    move: str
+    actor: str
+    visible: list[bool]
+
+    def shown_to(self, column: int) -> dict[str, Any]:
+        """The entry as viewer ``column`` (a seat, or the number of seats for a spectator) reads it."""
+        return {"n": self.number, "seat": self.seat, "actor": self.actor,
+                "move": self.move if self.visible[column] else None}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A checked move, not applied yet: ``seat`` plays ``action`` (move string ``text``) at table version
+    ``version``; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"timer"`` or ``"away"``."""
+
+    version: int
+    seat: int
+    action: int
+    text: str
+    actor: str
+
+    @property
+    def number(self) -> int:
+        """The move's number in the log (from 1): the version it makes."""
+        return self.version + 1
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Event: a move was applied; the table is now at ``version``."""
+
+    entry: LogEntry
+    version: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Event: the match is over; ``result`` is ``{"scores": [int], "returns": [float]}``."""
+
+    result: dict[str, Any]
+
+
+Event = Moved | Finished
+
+
+class Views:
+    """The observations of one state, each built at most once: seats by number, the spectator as ``None``
+    (made from seat 0's observation, so it costs no observation of its own)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._built: dict[int | None, Observation] = {}
+
+    def __call__(self, viewer: int | None) -> Observation:
+        """The observation of ``viewer`` (a seat, or ``None`` for the spectator view)."""
+        if viewer not in self._built:
+            if viewer is None:
+                self._built[None] = privacy.public_view(self.state.game.name, self(0))
+            else:
+                self._built[viewer] = self.state.observation(viewer)
+        return self._built[viewer]
+
+
+class Table:
+    """A table rebuilt from its stored record.
+
+    Raises (constructor):
+        MotleyError: when the game or its options are unknown; RecordError (a MotleyError) naming the
+            first stored move that does not replay.
+    """
+
+    def __init__(self, record: TableRecord) -> None:
+        self.id = record.id
+        self.record = record
+        self.game = load_game(record.game, **record.params)
+        self.settings = Settings(**record.settings)
+        self.seats = [Seat(kind=s["kind"], bot=s["bot"], name=s["name"], token=s.get("token"),
+                           claimed=bool(s.get("claimed"))) for s in record.seats]
+        self.log: list[LogEntry] = []
+        self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
+                                   on_move=self._replayed)
+        self.version = len(record.moves)
+        self._views = Views(self.state)
+
+    def _replayed(self, state: State, seat: int, _action: int) -> None:
+        """Log the stored move just replayed (the next one of ``record.moves``)."""
+        _, move, actor = self.record.moves[len(self.log)]
+        self._log_move(Views(state), seat, move, actor)
+
+    # ---- seats ------------------------------------------------------------------------------
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat a token belongs to (constant-time comparison), or None."""
+        for i, seat in enumerate(self.seats):
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return i
+        return None
+
+    def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None
+                  ) -> list[dict[str, Any]]:
+        """Public facts about every seat (never a token); ``connected`` / ``away`` per seat (default: no)."""
+        return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot if s.kind == "bot" else None,
+                 "connected": bool(connected and connected[i]), "away": bool(away and away[i])}
+                for i, s in enumerate(self.seats)]
+
+    # ---- messages ---------------------------------------------------------------------------
+    def shared(self, seats: list[dict[str, Any]], deadline: float | None) -> dict[str, Any]:
+        """The part of a ``state`` message that is the same for every viewer.
+
+        ``seats``: :meth:`seat_info`; ``deadline``: seconds left to the seat to move, or None.
+        """
+        state = self.state
+        terminal = state.is_terminal()
+        return {"type": "state", "table": self.id, "version": self.version, "game": self.game.name,
+                "title": self.game.title, "current_player": state.current_player(),
+                "terminal": terminal, "scores": state.scores(), "returns": state.returns() if terminal else None,
+                "seats": seats, "deadline": None if terminal else deadline}
+
+    def message(self, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for a seat (its observation and, on its turn, its legal moves) or a spectator
+        (``viewer`` None: the public view).
+
+        Nothing in it comes from outside the viewer's own observation (or the spectator view), the public
+        seat facts, and log entries the viewer may read (``LogEntry.visible``). ``shared``: from
+        :meth:`shared` (default: no seat connected, no deadline). Each legal move is
+        ``{"action", "move", "svg": None}``; the transport fills in ``svg`` for viewers who draw.
+        """
+        message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
+        legal: list[dict[str, Any]] = []
+        if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
+            state = self.state
+            legal = [{"action": a, "move": state.action_to_string(a), "svg": None} for a in state.legal_actions()]
+        message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
+        return message
+
+    def visible_log(self, viewer: int | None, upto: int | None = None, last: int = LOG_SHOWN) -> list[dict[str, Any]]:
+        """The newest ``last`` log entries among the first ``upto`` (default all), as ``viewer`` (a seat, or
+        None for a spectator) reads them: ``{"n", "seat", "actor", "move"}``, ``move`` None when hidden."""
+        column = len(self.seats) if viewer is None else viewer
+        entries = self.log if upto is None else self.log[:max(0, upto)]
+        return [e.shown_to(column) for e in entries[-last:]]
+
+    # ---- moves ------------------------------------------------------------------------------
+    def check(self, seat: int, msg: protocol.ClientMessage, actor: str = "seat") -> Move:
+        """A client's move for ``seat``, checked against the table as it is now.
+
+        Raises:
+            protocol.ProtocolError: ``over``, ``not_your_turn``, ``stale`` (``msg.version`` is not the
+                table's version) or ``illegal``; nothing changes.
+        """
+        state = self.state
+        if state.is_terminal():
+            raise protocol.ProtocolError("over", "the game is over")
+        if state.current_player() != seat:
+            raise protocol.ProtocolError("not_your_turn", f"it is seat {state.current_player()}'s turn")
+        if msg.version != self.version:
+            raise protocol.ProtocolError("stale", f"move made at version {msg.version}; the table is at "
+                                                  f"version {self.version}")
+        try:
+            action = state.string_to_action(msg.move) if msg.move is not None else int(msg.action or 0)
+            return self.prepare(seat, action, actor)
+        except IllegalMoveError as exc:
+            raise protocol.ProtocolError("illegal", str(exc)) from None
+
+    def prepare(self, seat: int, action: int, actor: str) -> Move:
+        """``action`` for ``seat`` at the current version, checked but not applied.
+
+        Raises:
+            IllegalMoveError: if the game is over, it is not ``seat``'s turn, or the move is not legal.
+        """
+        state = self.state
+        if state.is_terminal():
+            raise IllegalMoveError(action, "the game is over")
+        if seat != state.current_player():
+            raise IllegalMoveError(action, f"it is seat {state.current_player()}'s turn")
+        if action not in state.legal_actions():
+            raise IllegalMoveError(action, state.why_illegal(action))
+        return Move(self.version, seat, action, state.action_to_string(action), actor)
+
+    def apply(self, move: Move) -> list[Event]:
+        """Apply a move from :meth:`prepare` / :meth:`check`; returns ``[Moved]``, plus ``Finished`` when it
+        ends the match.
+
+        Raises:
+            MotleyError: if the table moved on since the move was checked (``move.version`` is old); nothing
+                changes.
+        """
+        if move.version != self.version:
+            raise MotleyError(f"move {move.text!r} was checked at version {move.version}; the table is at "
+                              f"version {self.version}")
+        self.state.apply_action(move.action)
+        self.version += 1
+        self.record.moves.append((move.seat, move.text, move.actor))
+        self._views = Views(self.state)
+        events: list[Event] = [Moved(self._log_move(self._views, move.seat, move.text, move.actor), self.version)]
+        if self.state.is_terminal():
+            self.record.finished = True
+            events.append(Finished({"scores": self.state.scores(), "returns": self.state.returns()}))
+        return events
+
+    def _log_move(self, views: Views, seat: int, move: str, actor: str) -> LogEntry:
+        """Add the log entry of a move just applied (``views``: of the state after it)."""
+        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move))
+        self.log.append(entry)
+        return entry
+
+    def _visibility(self, views: Views, seat: int, move: str) -> list[bool]:
+        """Who may read ``move`` (just made by ``seat``) in the log: a flag per seat, then the spectators'.
+
+        A public move (``GameSpec.public_move``) or one naming no card is read by everyone, with no
+        observation built. Any other move is read by its mover, and by a viewer whose observation after the
+        move shows every card in it (:func:`privacy.move_is_visible`): the mover's observation is never
+        built, the spectator view is made from seat 0's, and ``views`` keeps each one for the messages
+        that follow the move, so at most one observation per seat is built, never ``seats + 1``.
+        """
+        n = len(self.seats)
+        spec = game_spec(self.game.name)
+        if spec.public_move(move) or not any(word in spec.card_codes for word in move.upper().split()):
+            return [True] * (n + 1)
+        return [q == seat or privacy.move_is_visible(self.game.name, move, privacy.visible_tokens(views(q)))
+                for q in range(n)] + [privacy.move_is_visible(self.game.name, move,
+                                                              privacy.visible_tokens(views(None)))]
+
+    # ---- replays ----------------------------------------------------------------------------
+    def state_at(self, step: int) -> State:
+        """The state after the first ``step`` moves of the log (clamped to 0..moves), by
+        :func:`motley.core.play.replay`.
+
+        Raises:
+            RecordError: if the stored moves no longer replay.
+        """
+        step = max(0, min(step, len(self.record.moves)))
+        return replay(self.game, self.record.seed, None, [(s, m) for s, m, _ in self.record.moves[:step]])
