@@ -1,0 +1,581 @@
+"""Tables in play: storage, bots, timers and one driver task per table, around the pure tables.
+
+The server is the only authority. Every move goes the same way (:meth:`LiveTable.play`): the pure
+:class:`~motley.server.table.Table` checks it, the :class:`Store` writes it to the event log in its worker
+thread (the event loop never waits on the database), and only then does the table apply it and every
+connected viewer get its own message. A move is never applied twice (one lock per table, the version
+checked under it); a move that cannot be stored is not applied, and a person who made it gets an error.
+
+A driver task per table (:meth:`LiveTable.run`) plays the bot seats, and plays for a human seat whose move
+timer ran out or who has been disconnected longer than the grace time; the person takes over again simply
+by moving (or reconnecting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+from motley.bots import Bot, make_bot
+from motley.core import Game, MotleyError, load_game
+from motley.core.play import choose
+from motley.core.registry import game_class
+from motley.server import protocol
+from motley.server.storage import Storage
+from motley.server.table import Finished, Move, Settings, Table, TableRecord
+
+log = logging.getLogger("motley.server")
+
+#: Bot kinds fast enough to run in the event loop; any other kind runs in a worker thread.
+FAST_BOTS = ("random", "heuristic")
+#: Seconds a finished table stays in memory after its last viewer leaves.
+FINISHED_TTL = 600.0
+#: Seconds a driver waits before trying again after the store refused one of its moves.
+STORE_RETRY = 1.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Connection(Protocol):
+    """A viewer of a table: a seat (``seat`` 0..N-1) or a spectator (``seat`` None)."""
+
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` (a JSON-able dict) for the viewer; never blocks."""
+
+
+class StoreError(Exception):
+    """The store failed a call (database unreachable, disk full, ...); the message names the call."""
+
+
+class Store:
+    """:class:`Storage` off the event loop: every call runs in one worker thread, one at a time, in the order
+    the calls were made (so a table's writes stay ordered, and SQLite has one writer)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
+
+    async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``fn(*args, **kwargs)`` (a Storage method) in the worker thread.
+
+        Raises:
+            StoreError: whatever ``fn`` raised, wrapped (the original is its ``__cause__``).
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+        except Exception as exc:
+            raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {exc}") from exc
+
+    def close(self) -> None:
+        """Wait for the calls already made, then release the connection pool."""
+        self._thread.shutdown(wait=True)
+        self.storage.close()
+
+
+@dataclass
+class Presence:
+    """Who is at a seat: its open connections, and since when (clock time) none, if it had any."""
+
+    connections: list[Connection] = field(default_factory=list)
+    ever_connected: bool = False
+    away_since: float | None = None
+
+
+class LiveTable:
+    """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver."""
+
+    def __init__(self, table: Table, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.store = store
+        self.clock = clock
+        self.presence = [Presence() for _ in table.seats]
+        self.spectators: list[Connection] = []
+        self.bots: dict[int, Bot] = {}
+        self.rng = random.Random(table.record.seed)
+        self.turn_started = clock()
+        self.retry_at = 0.0
+        self.changed = asyncio.Event()
+        self.lock = asyncio.Lock()
+        self.closed = False
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        return self.table.id
+
+    # ---- viewers ----------------------------------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        """Add a viewer and send it the table as it is now (with the table's params and settings)."""
+        if conn.seat is None:
+            self.spectators.append(conn)
+        else:
+            seat = self.presence[conn.seat]
+            seat.connections.append(conn)
+            seat.ever_connected = True
+            seat.away_since = None
+        first = self.table.message(conn.seat, self.shared())
+        first.update(params=self.table.game.params, settings=self.table.settings.as_dict())
+        conn.send(first)
+        self._wake()
+        self._send_seats_update(exclude=conn)
+
+    def detach(self, conn: Connection) -> None:
+        """Remove a viewer; a seat left without connections starts its grace time."""
+        if conn.seat is None:
+            with contextlib.suppress(ValueError):
+                self.spectators.remove(conn)
+        else:
+            seat = self.presence[conn.seat]
+            with contextlib.suppress(ValueError):
+                seat.connections.remove(conn)
+            if not seat.connections:
+                seat.away_since = self.clock()
+        self._wake()
+        self._send_seats_update()
+
+    def viewers(self) -> list[Connection]:
+        """Every connection: the seats' and the spectators'."""
+        return [c for seat in self.presence for c in seat.connections] + list(self.spectators)
+
+    def is_away(self, seat: int) -> bool:
+        """Is a human seat disconnected for longer than the grace time (so its bot plays)?"""
+        p = self.presence[seat]
+        return (self.table.seats[seat].kind == "human" and p.ever_connected and not p.connections
+                and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        """Public facts about every seat, with who is connected and who is away (never a token)."""
+        return self.table.seat_info([bool(p.connections) for p in self.presence],
+                                    [self.is_away(i) for i in range(len(self.presence))])
+
+    def shared(self) -> dict[str, Any]:
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None)."""
+        move_time = self.table.settings.move_time
+        deadline = max(0.0, self.turn_started + move_time - self.clock()) if move_time else None
+        return self.table.shared(self.seat_info(), deadline)
+
+    def broadcast(self) -> None:
+        """Send every viewer its own message for the current version (built once per seat)."""
+        shared = self.shared()
+        for seat, presence in enumerate(self.presence):
+            if presence.connections:
+                message = self.table.message(seat, shared)
+                for conn in presence.connections:
+                    conn.send(message)
+        if self.spectators:
+            message = self.table.message(None, shared)
+            for conn in self.spectators:
+                conn.send(message)
+
+    def _send_seats_update(self, exclude: Connection | None = None) -> None:
+        info = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
+        for conn in self.viewers():
+            if conn is not exclude:
+                conn.send(info)
+
+    # ---- moves ------------------------------------------------------------------------------
+    async def submit(self, conn: Connection, text: Any) -> None:
+        """Handle one raw client message from ``conn``: a move is stored, applied and broadcast; anything
+        wrong (including a move the store refused) is answered with an error message, and changes nothing."""
+        try:
+            msg = protocol.parse(text)
+            if msg.kind == "ping":
+                conn.send({"type": "pong", "version": self.table.version})
+                return
+            if conn.seat is None:
+                raise protocol.ProtocolError("spectator", "spectators cannot move")
+            if msg.seat is not None and msg.seat != conn.seat:
+                raise protocol.ProtocolError("wrong_seat", f"this connection plays seat {conn.seat} only")
+            async with self.lock:
+                await self.play(self.table.check(conn.seat, msg))
+        except StoreError:
+            conn.send(protocol.error(self.table.version, "not_stored",
+                                     "the move could not be stored, so it was not played; try again"))
+        except protocol.ProtocolError as exc:
+            conn.send(protocol.error(self.table.version, exc.code, exc.message))
+
+    async def play(self, move: Move) -> None:
+        """Store ``move``, then apply it and tell every viewer. The caller holds :attr:`lock` and made
+        ``move`` under it (so the version it was checked at is still the table's).
+
+        Raises:
+            StoreError: if the store refused the move; nothing is applied.
+        """
+        try:
+            await self.store.call(self.store.storage.add_move, self.id, move.number, move.seat, move.text,
+                                  move.actor)
+        except StoreError as exc:
+            log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
+            raise
+        events = self.table.apply(move)
+        self.turn_started = self.clock()
+        for event in events:
+            if isinstance(event, Finished):
+                await self._store_result(event.result)
+        self.broadcast()
+        self._wake()
+
+    async def _store_result(self, result: dict[str, Any]) -> None:
+        """Mark the table finished in the store; a failure is logged (the moves are stored, so the table
+        still replays to its end)."""
+        try:
+            await self.store.call(self.store.storage.finish, self.id, result)
+        except StoreError as exc:
+            log.error("table %s: result not stored: %s", self.id, exc)
+
+    # ---- the driver: bots, timers, disconnected seats -----------------------------------------
+    def _wake(self) -> None:
+        self.changed.set()
+
+    def next_auto(self) -> tuple[float, str] | None:
+        """When (clock time) and why a bot should move next: ``"bot"``, ``"timer"`` or ``"away"``; None if never."""
+        state = self.table.state
+        if state.is_terminal() or self.closed:
+            return None
+        p = state.current_player()
+        seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
+        start = self.turn_started
+        options: list[tuple[float, str]] = []
+        if seat.kind == "bot":
+            options.append((start + settings.bot_delay, "bot"))
+        else:
+            if settings.move_time:
+                options.append((start + settings.move_time, "timer"))
+            if presence.ever_connected and not presence.connections and presence.away_since is not None:
+                options.append((max(presence.away_since + settings.grace, start + settings.bot_delay), "away"))
+        if not options:
+            return None
+        when, reason = min(options)
+        return max(when, self.retry_at), reason
+
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` (its own, or a human seat's stand-in), made once."""
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(self.table.seats[seat].bot, self.table.game)
+        return self.bots[seat]
+
+    async def auto_move(self, reason: str) -> None:
+        """Let the seat's bot choose the move of the seat to move, and play it if nobody moved meanwhile.
+
+        The bot draws from ``random.Random(f"{seed}-{version}")``; a slow bot thinks in a worker thread, on
+        a clone of the state.
+
+        Raises:
+            MotleyError: if the bot fails or chooses an illegal move. StoreError: if the store refused the move.
+        """
+        table = self.table
+        seat, version = table.state.current_player(), table.version
+        bot = self.bot_for(seat)
+        rng = random.Random(f"{table.record.seed}-{version}")
+        if table.seats[seat].bot.split("(")[0].strip().lower() in FAST_BOTS:
+            action = choose(table.state, bot, rng, skip_forced=False)
+        else:
+            action = await asyncio.to_thread(choose, table.state.clone(), bot, rng, False)
+        await self._play_auto(seat, version, action, "bot" if reason == "bot" else reason)
+
+    async def random_move(self, reason: str) -> None:
+        """Play a uniformly random legal move for the seat to move (a bot that failed).
+
+        Raises:
+            StoreError: if the store refused the move.
+        """
+        state = self.table.state
+        legal = state.legal_actions()
+        await self._play_auto(state.current_player(), self.table.version, legal[self.rng.randrange(len(legal))],
+                              reason)
+
+    async def _play_auto(self, seat: int, version: int, action: int, actor: str) -> None:
+        async with self.lock:
+            if self.table.version == version and not self.closed:  # nobody moved while the bot thought
+                await self.play(self.table.prepare(seat, action, actor))
+
+    async def run(self) -> None:
+        """The driver loop: sleep until the next automatic move is due (or something changes), then play it."""
+        while not self.closed and not self.table.state.is_terminal():
+            due = self.next_auto()
+            self.changed.clear()
+            timeout = None if due is None else max(0.0, due[0] - self.clock())
+            if timeout is None or timeout > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), timeout)
+                    continue
+                except TimeoutError:
+                    pass
+            due = self.next_auto()
+            if due is not None and due[0] <= self.clock() + 1e-3:
+                await self._drive(due[1])
+
+    async def _drive(self, reason: str) -> None:
+        """One automatic move; a broken bot never stalls a table, a refused write is tried again later."""
+        try:
+            try:
+                await self.auto_move(reason)
+            except (MotleyError, ValueError, RuntimeError, OSError) as exc:
+                log.warning("table %s: bot of seat %s failed (%s); playing a random move", self.id,
+                            self.table.state.current_player(), exc)
+                await self.random_move(reason)
+        except StoreError:
+            self.retry_at = self.clock() + STORE_RETRY
+        else:
+            self.retry_at = 0.0
+
+
+# ---- every table of the server ----------------------------------------------------------------------
+class Service:
+    """Every table of the server: the running ones in memory (with their driver tasks), all in the store.
+
+    ``storage``: the event-log store (closed by :meth:`close`); ``defaults``: settings of new tables.
+    """
+
+    def __init__(self, storage: Storage, defaults: Settings) -> None:
+        self.store = Store(storage)
+        self.defaults = defaults
+        self.tables: dict[str, LiveTable] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def resume(self) -> int:
+        """Rebuild every unfinished table from its event log and start its driver; returns how many.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        count = 0
+        for record in await self.store.call(self.store.storage.load_all, finished=False):
+            try:
+                live = LiveTable(Table(record), self.store)
+            except MotleyError as exc:  # a log that no longer replays (a changed rule) stays stored, unserved
+                log.warning("table %s not resumed: %s", record.id, exc)
+                continue
+            self.tables[live.id] = live
+            self.start(live)
+            count += 1
+        return count
+
+    def start(self, live: LiveTable) -> None:
+        """Start the table's driver task; once the match is over the table leaves memory (it stays stored)."""
+        if not live.table.state.is_terminal():
+            loop = asyncio.get_running_loop()
+            task = loop.create_task(live.run())
+            self.tasks[live.id] = task
+            task.add_done_callback(lambda _t: loop.call_later(FINISHED_TTL, self.evict, live.id))
+
+    def evict(self, table_id: str) -> None:
+        """Drop a finished table nobody watches from memory (:meth:`get` loads it again from the store)."""
+        live = self.tables.get(table_id)
+        if live is None or not live.table.state.is_terminal():
+            return
+        if live.viewers():
+            asyncio.get_running_loop().call_later(FINISHED_TTL, self.evict, table_id)
+            return
+        del self.tables[table_id]
+        self.tasks.pop(table_id, None)
+
+    async def create(self, spec: Any) -> LiveTable:
+        """A new table from a lobby request (see :func:`new_record`), stored and started.
+
+        Raises:
+            MotleyError: naming the bad field of ``spec``. StoreError: if the store refused the table.
+        """
+        record = new_record(spec, self.defaults)
+        live = LiveTable(Table(record), self.store)
+        await self.store.call(self.store.storage.create_table, record)
+        self.tables[live.id] = live
+        self.start(live)
+        return live
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is
+        started); None if there is none or its log no longer replays.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        live = self.tables.get(table_id)
+        if live is not None or len(table_id) > 32:
+            return live
+        record = await self.store.call(self.store.storage.load, table_id)
+        if record is None:
+            return None
+        live = self.tables.get(table_id)  # loaded by another request meanwhile
+        if live is not None:
+            return live
+        try:
+            live = LiveTable(Table(record), self.store)
+        except MotleyError:
+            return None
+        if not live.table.state.is_terminal():
+            self.tables[live.id] = live
+            self.start(live)
+        return live
+
+    async def join(self, live: LiveTable) -> int | None:
+        """Claim a free human seat of ``live`` (never connected, not claimed) and store it; returns the seat,
+        or None if there is none.
+
+        Raises:
+            StoreError: if the store refused the change (the seat stays free).
+        """
+        for i, seat in enumerate(live.table.seats):
+            if seat.kind == "human" and not seat.claimed and not live.presence[i].ever_connected and seat.token:
+                seat.claimed = True
+                try:
+                    await self.store.call(self.store.storage.update_seats, live.id,
+                                          [s.stored() for s in live.table.seats])
+                except StoreError:
+                    seat.claimed = False
+                    raise
+                return i
+        return None
+
+    async def finished_headers(self) -> list[dict[str, Any]]:
+        """The newest finished tables in the store (``Storage.finished_headers``).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        return await self.store.call(self.store.storage.finished_headers)
+
+    async def close(self) -> None:
+        """Stop every driver task, wait for the writes already made, and close the store."""
+        for live in self.tables.values():
+            live.closed = True
+            live.changed.set()
+        for task in self.tasks.values():
+            task.cancel()
+        for task in self.tasks.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await asyncio.to_thread(self.store.close)
+
+
+# ---- creating tables -------------------------------------------------------------------------------
+def bot_spec(kind: Any, strength: Any) -> str:
+    """A safe bot spec from lobby input: ``random``, ``heuristic`` or ``ismcts`` with a strength.
+
+    Raises:
+        MotleyError: for any other kind (programs, i.e. external bots, never come from the web), or an
+            ISMCTS strength that is not a whole number in 10..20000.
+    """
+    if kind == "random":
+        return "random"
+    if kind == "heuristic":
+        return "heuristic"
+    if kind == "ismcts":
+        sims = 300 if strength is None else strength
+        if isinstance(sims, bool) or not isinstance(sims, int) or not 10 <= sims <= 20000:
+            raise MotleyError("ISMCTS strength (simulations per move) must be 10..20000")
+        return f"ismcts(simulations={sims})"
+    raise MotleyError(f"unknown bot {kind!r}; the bots are random, heuristic and ismcts")
+
+
+def stand_in(game_name: str) -> str:
+    """The bot that plays a human seat's moves on a timeout or a long disconnect: ``heuristic`` if the game
+    has one, else ``random``."""
+    try:
+        make_bot("heuristic", load_game(game_name))
+        return "heuristic"
+    except MotleyError:
+        return "random"
+
+
+def new_record(spec: Any, defaults: Settings) -> TableRecord:
+    """Check a table request from the lobby and make its record (tokens and, if none is given, the seed drawn
+    here).
+
+    ``spec``: ``{"game", "players", "options": {...}, "seats": [{"kind": "human"|"bot", "bot", "strength",
+    "name"}], "move_time", "grace", "bot_delay", "seed"}``; missing fields take defaults.
+
+    Raises:
+        MotleyError: naming the bad field (unknown game or option, bad value, bad seat list or bot).
+    """
+    if not isinstance(spec, dict):
+        raise MotleyError("a table request is a JSON object")
+    name = spec.get("game")
+    if not isinstance(name, str):
+        raise MotleyError("'game' must be a game name")
+    cls = game_class(name)
+    options = spec.get("options") or {}
+    if not isinstance(options, dict):
+        raise MotleyError("'options' must be an object")
+    params = dict(options)
+    if spec.get("players") is not None:
+        params["players"] = spec["players"]
+    game = load_game(name, **params)
+    seats = _seats(spec.get("seats"), game, cls.title)
+    settings = _settings(spec, defaults)
+    return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(spec.get("seed")),
+                       seats=seats, settings=settings.as_dict(), created=time.time())
+
+
+def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
+    """The stored seat list from the lobby's ``seats`` (default: one person, heuristic bots); tokens are
+    drawn here for the human seats.
+
+    Raises:
+        MotleyError: for a list that is not one entry per seat, or a bad seat or bot.
+    """
+    n = game.num_players
+    if seats_in is None:
+        seats_in = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (n - 1)
+    if not isinstance(seats_in, list) or len(seats_in) != n:
+        raise MotleyError(f"'seats' must list the {n} seats of {title}")
+    seats = []
+    substitute = stand_in(game.name)
+    for i, s in enumerate(seats_in):
+        if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+            raise MotleyError(f"seat {i} must be {{'kind': 'human'}} or {{'kind': 'bot', 'bot': ...}}")
+        label = s.get("name")
+        if s["kind"] == "human":
+            label = label if isinstance(label, str) and label.strip() else f"Player {i + 1}"
+            seats.append({"kind": "human", "bot": substitute, "name": label[:30],
+                          "token": secrets.token_urlsafe(18), "claimed": False})
+        else:
+            spec_text = bot_spec(s.get("bot", "heuristic"), s.get("strength"))
+            make_bot(spec_text, game)  # raises for a game without a heuristic bot
+            seats.append({"kind": "bot", "bot": spec_text, "name": f"{spec_text.split('(')[0]} bot {i + 1}",
+                          "token": None, "claimed": True})
+    return seats
+
+
+def _settings(spec: dict[str, Any], defaults: Settings) -> Settings:
+    """The table's settings: ``spec``'s ``move_time`` (None: no timer), ``grace`` and ``bot_delay``, else the
+    defaults.
+
+    Raises:
+        MotleyError: for a value that is not a number of seconds in its range.
+    """
+    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay)
+    for key, low, high in (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0)):
+        value = spec.get(key, getattr(settings, key))
+        if value is None and key == "move_time":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise MotleyError(f"'{key}' must be a number of seconds in {low:g}..{high:g}")
+        setattr(settings, key, float(value))
+    return settings
+
+
+def _seed(seed: Any) -> int:
+    """The seed asked for, or a random one when ``seed`` is None.
+
+    Raises:
+        MotleyError: for anything but a whole number in 0..2**62-1.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
+        raise MotleyError("'seed' must be a whole number in 0..2**62-1")
+    return seed
