@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import motley
-from motley.server.tables import Table
+from motley.server.table import Table
 from motley.server.testing import ServerThread
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -135,7 +135,7 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
     while pages[0].query_selector("#match-over") is None:
         pages[0].wait_for_function("document.querySelector('#match-over') || "
                                    "document.querySelector('#status').dataset.version !== undefined")
-        live: Table = server.app.state.manager.tables[table["id"]]
+        live: Table = server.app.state.service.tables[table["id"]].table
         if live.state.is_terminal():
             pages[0].wait_for_selector("#match-over")
             break
@@ -185,7 +185,7 @@ def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: Server
     page.wait_for_function("document.querySelector('#error').textContent.includes('version')")
     page.evaluate("ws.send('this is not json')")
     page.wait_for_function("document.querySelector('#error').textContent.includes('JSON')")
-    live: Table = server.app.state.manager.tables[table["id"]]
+    live: Table = server.app.state.service.tables[table["id"]].table
     assert live.version == before_version
     # and the page still plays
     page.query_selector_all("#moves button.move")[rng.randrange(len(before_moves))].click()
@@ -199,7 +199,7 @@ def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser,
         spec = {"game": game, "players": players, "seed": 6, "bot_delay": 0,
                 "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)}
         table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
-        live: Table = server.app.state.manager.tables[table["id"]]
+        live: Table = server.app.state.service.tables[table["id"]].table
         page = new_page(browser)
         page.goto(server.base + table["spectate"])
         page.wait_for_selector("#board svg")

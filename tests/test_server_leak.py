@@ -12,6 +12,7 @@ state (their Jokers' places are public).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -23,8 +24,10 @@ import pytest
 import motley
 from motley.core import State
 from motley.drawing import card_codes
-from motley.server.storage import TableRecord
-from motley.server.tables import Settings, Table, new_record
+from motley.server.service import Service, new_record
+from motley.server.storage import Storage
+from motley.server.table import Settings, Table
+from motley.server.transport import with_drawing
 
 GAMES: list[tuple[str, int, int]] = [("fools_errand", 2, 6), ("fool", 4, 2), ("fool", 6, 1), ("foolery", 3, 2),
                                      ("foolery", 4, 1)]
@@ -112,6 +115,8 @@ class CheckingConnection:
         self.before: set[str] | None = None  # hidden_from just before the move being made
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.svg:  # drawn as the WebSocket transport draws it for a viewer that asked for SVG
+            message = with_drawing(message)
         json.dumps(message)  # every message is JSON
         # The move log is history: each entry is checked when it is new (right after its move); a card
         # played in an earlier round may legally be in someone's hand again after the next deal.
@@ -135,45 +140,58 @@ class CheckingConnection:
             self.last = message
 
 
+def table_spec(game: str, players: int, seed: int) -> dict[str, Any]:
+    return {"game": game, "players": players, "seed": seed, "seats": [{"kind": "human"}] * players}
+
+
 def new_table(game: str, players: int, seed: int) -> Table:
-    spec = {"game": game, "players": players, "seed": seed, "seats": [{"kind": "human"}] * players}
-    record: TableRecord = new_record(spec, Settings(bot_delay=0.0))
-    return Table(record, None)
+    return Table(new_record(table_spec(game, players, seed), Settings(bot_delay=0.0)))
+
+
+async def play_games(game: str, players: int, games: int) -> None:
+    """Play ``games`` whole matches through the service (every move stored in an in-memory store)."""
+    service = Service(Storage("sqlite://"), Settings(bot_delay=0.0))
+    try:
+        for seed in range(games):
+            rng = random.Random(seed)
+            live = await service.create(table_spec(game, players, 1000 + seed))
+            table = live.table
+            seats = [CheckingConnection(table, q, svg=(q == 0)) for q in range(players)]
+            watcher = CheckingConnection(table, None, svg=True)
+            for conn in [*seats, watcher]:
+                live.attach(conn)
+            moves = 0
+            while not table.state.is_terminal():
+                mover = table.state.current_player()
+                conn = seats[mover]
+                assert conn.last is not None and conn.last["version"] == table.version
+                legal = conn.last["legal"]
+                if rng.random() < 0.05:  # bad input from anyone: errors must not leak either
+                    other = seats[rng.randrange(players)]
+                    await live.submit(other, json.dumps({"type": "move", "version": table.version, "move": "banana"}))
+                    await live.submit(other, json.dumps({"type": "move", "version": table.version, "action": 10**6}))
+                    await live.submit(watcher, json.dumps({"type": "move", "version": table.version, "action": 0}))
+                choice = legal[rng.randrange(len(legal))]
+                for viewer in [*seats, watcher]:
+                    viewer.before = cached_hidden(table, viewer.seat)
+                await live.submit(conn, json.dumps({"type": "move", "version": table.version,
+                                                    "action": choice["action"]}))
+                moves += 1
+                if rng.random() < 0.02:  # a reconnect mid-game
+                    live.detach(seats[0])
+                    live.attach(seats[0])
+            assert moves == table.version
+            assert watcher.last is not None and watcher.last["terminal"]
+            assert all(c.count > 0 for c in seats)
+    finally:
+        await service.close()
 
 
 @pytest.mark.parametrize(("game", "players", "games"), GAMES)
 def test_no_message_holds_a_hidden_card(game: str, players: int, games: int) -> None:
     if game not in motley.registered_games():
         pytest.skip(f"{game} is not registered yet")
-    for seed in range(games):
-        rng = random.Random(seed)
-        table = new_table(game, players, 1000 + seed)
-        seats = [CheckingConnection(table, q, svg=(q == 0)) for q in range(players)]
-        watcher = CheckingConnection(table, None, svg=True)
-        for conn in [*seats, watcher]:
-            table.attach(conn)
-        moves = 0
-        while not table.state.is_terminal():
-            mover = table.state.current_player()
-            conn = seats[mover]
-            assert conn.last is not None and conn.last["version"] == table.version
-            legal = conn.last["legal"]
-            if rng.random() < 0.05:  # bad input from anyone: errors must not leak either
-                other = seats[rng.randrange(players)]
-                table.submit(other, json.dumps({"type": "move", "version": table.version, "move": "banana"}))
-                table.submit(other, json.dumps({"type": "move", "version": table.version, "action": 10**6}))
-                table.submit(watcher, json.dumps({"type": "move", "version": table.version, "action": 0}))
-            choice = legal[rng.randrange(len(legal))]
-            for viewer in [*seats, watcher]:
-                viewer.before = cached_hidden(table, viewer.seat)
-            table.submit(conn, json.dumps({"type": "move", "version": table.version, "action": choice["action"]}))
-            moves += 1
-            if rng.random() < 0.02:  # a reconnect mid-game
-                table.detach(seats[0])
-                table.attach(seats[0])
-        assert moves == table.version
-        assert watcher.last is not None and watcher.last["terminal"]
-        assert all(c.count > 0 for c in seats)
+    asyncio.run(play_games(game, players, games))
 
 
 def test_spectator_view_drops_private_fields() -> None:

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server.tables import Table
+from motley.server.table import Table
 from motley.server.testing import ServerThread
 
 Message = dict[str, Any]
@@ -72,7 +72,7 @@ def ws_url(server: ServerThread, link: str, svg: bool = False) -> str:
 
 
 def table_of(server: ServerThread, table_id: str) -> Table:
-    table: Table = server.app.state.manager.tables[table_id]
+    table: Table = server.app.state.service.tables[table_id].table
     return table
 
 

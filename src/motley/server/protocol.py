@@ -9,10 +9,12 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
 
-Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``tables.Table.message``),
+Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``table.Table.message``),
 ``{"type": "error", "version", "code", "message"}`` for a refused message (nothing changes), and
 ``{"type": "pong", "version"}``. Error codes: ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``,
-``over``, ``not_your_turn``, ``stale``, ``illegal``.
+``over``, ``not_your_turn``, ``stale``, ``illegal``, and ``not_stored`` (the store refused the move, so it
+was not played; sending it again may work). On connecting, ``no_table``, ``bad_token`` or ``unavailable``
+(the store does not answer) come before the server closes the socket.
 """
 
 from __future__ import annotations
