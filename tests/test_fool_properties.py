@@ -12,7 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motley
+from motley.games.fool import cards as flc
+from motley.games.fool import observe as flo
 from motley.games.fool import rules as fl
+from motley.games.fool import sample as fls
 from tests.support import play_out, play_random
 
 
@@ -34,15 +37,15 @@ def reachable_states(draw: st.DrawFn, max_steps: int = 400) -> fl.FoolState:
 
 def world_cards(state: fl.FoolState) -> Counter[str]:
     """Every card of the round in a world: hands, completed tricks and the current trick."""
-    cards: Counter[str] = Counter(fl.CODES[c] for hand in state.hands for col in hand for c in col)
-    cards.update(fl.CODES[t & 127] for t in state.trick)
-    cards.update(fl.CODES[t & 127] for plays, _, _, _ in state.tricks for t in plays)
+    cards: Counter[str] = Counter(flc.CODES[c] for hand in state.hands for col in hand for c in col)
+    cards.update(flc.CODES[t & 127] for t in state.trick)
+    cards.update(flc.CODES[t & 127] for plays, _, _, _ in state.tricks for t in plays)
     return cards
 
 
 def deck_cards(game: motley.Game) -> Counter[str]:
     assert isinstance(game, fl.Fool)
-    return Counter(fl.CODES[c] for c in game.deck)
+    return Counter(flc.CODES[c] for c in game.deck)
 
 
 @settings(max_examples=200, deadline=None)
@@ -57,7 +60,7 @@ def test_sampled_world_matches_observation_and_holds_the_deck(state: fl.FoolStat
     # the sampled world respects the voids shown by play and can be played on
     for s, voids in enumerate(obs["voids"]):
         for colour in voids:
-            assert not sampled.hands[s][fl.COLOUR_NAMES.index(colour)]
+            assert not sampled.hands[s][flc.COLOUR_NAMES.index(colour)]
     play_random(sampled, random.Random(seed), 30)
 
 
@@ -67,14 +70,14 @@ def test_card_by_card_deal_respects_voids(state: fl.FoolState, seat: int, seed: 
     """The deal used when plain deals keep missing the voids: consistent, conserving, every time."""
     seat %= state.game.num_players
     obs = state.observation(seat)
-    with patch.object(fl._HiddenDeal, "TRIES", 0):
+    with patch.object(fls._HiddenDeal, "TRIES", 0):
         sampled = state.game.sample_state(obs, random.Random(seed))
     assert isinstance(sampled, fl.FoolState)
     assert sampled.observation(seat) == obs
     assert world_cards(sampled) == deck_cards(state.game)
     for s, voids in enumerate(obs["voids"]):
         for colour in voids:
-            assert not sampled.hands[s][fl.COLOUR_NAMES.index(colour)]
+            assert not sampled.hands[s][flc.COLOUR_NAMES.index(colour)]
         assert sampled.hands[s] == [sorted(col) for col in sampled.hands[s]]
 
 
@@ -108,7 +111,7 @@ def test_views_ignore_how_hidden_cards_are_split(state: fl.FoolState, seat: int,
     start = 0
     for s in others:
         size = state.sizes[s]
-        other.hands[s] = fl.split_hand(hidden[start:start + size])
+        other.hands[s] = flc.split_hand(hidden[start:start + size])
         start += size
     assert other.observation(seat) == state.observation(seat)
     assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))
@@ -137,12 +140,12 @@ def test_tensor_shape_range_and_legal_actions(state: fl.FoolState) -> None:
     n = state.game.num_players
     for seat in range(n):
         tensor = state.observation_tensor(seat)
-        assert tensor.shape == state.game.observation_tensor_shape() == (fl.tensor_size(n),)
+        assert tensor.shape == state.game.observation_tensor_shape() == (flo.tensor_size(n),)
         assert tensor.dtype == np.float32
         assert float(tensor.min()) >= -1.0 and float(tensor.max()) <= 1.0
     legal = state.legal_actions()
     assert legal == sorted(set(legal)) and all(0 <= a < state.game.num_distinct_actions() for a in legal)
-    assert sum(1 for a in legal if a >= fl.W1) <= 1
+    assert sum(1 for a in legal if a >= flc.W1) <= 1
     for a in legal:
         assert state.string_to_action(state.action_to_string(a)) == a
 
@@ -152,20 +155,20 @@ def test_tensor_shape_does_not_depend_on_other_options(players: int) -> None:
     shapes = {motley.load_game("fool", players=players, **extra).observation_tensor_shape()
               for extra in ({}, {"two_fools_from_players": 8}, {"rounds": 1}, {"end_total": -40},
                             {"tie_break": "most_bonuses"}, {"end_bonus_count": 2})}
-    assert shapes == {(fl.tensor_size(players),)}
+    assert shapes == {(flo.tensor_size(players),)}
 
 
 def test_observation_hides_other_hands() -> None:
     state = motley.load_game("fool", players=5).new_initial_state(seed=4)
     assert isinstance(state, fl.FoolState)
     obs = state.observation(2)
-    mine = sorted(fl.CODES[c] for col in state.hands[2] for c in col)
+    mine = sorted(flc.CODES[c] for col in state.hands[2] for c in col)
     assert sorted(obs["hand"]) == mine
     text = repr(obs)
     for s in (0, 1, 3, 4):
         for col in state.hands[s][:4]:
             for c in col:
-                assert f"'{fl.CODES[c]}'" not in text
+                assert f"'{flc.CODES[c]}'" not in text
 
 
 @pytest.mark.parametrize("players", [4, 8])
@@ -257,22 +260,22 @@ def test_fast_playout_plays_the_legal_moves_of_the_generic_loop(state: fl.FoolSt
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(list(range(fl.W1 + 1))), max_size=20))
+@given(st.lists(st.sampled_from(list(range(flc.W1 + 1))), max_size=20))
 def test_hand_penalty_sums_the_card_penalties(cards: list[int]) -> None:
-    hand = fl.split_hand(sorted(cards))
-    assert fl.hand_penalty(hand) == sum(fl.PENALTY[c] for c in cards)
+    hand = flc.split_hand(sorted(cards))
+    assert fl.hand_penalty(hand) == sum(flc.PENALTY[c] for c in cards)
 
 
 def test_plain_deals_are_uniform_over_the_deals_that_respect_the_voids() -> None:
     # Seat 0 observes; seat 1 (2 places) is void in blue, seat 2 (3 places) in green, seat 3 (2 places) free.
     from itertools import combinations
 
-    pool = [fl.CODE_INDEX[c] for c in ("G2", "G3", "R2", "R3", "B2", "B3", "Y2")]
+    pool = [flc.CODE_INDEX[c] for c in ("G2", "G3", "R2", "R3", "B2", "B3", "Y2")]
     voids = [0, 1 << 3, 1 << 0, 0]
-    deal = fl._HiddenDeal(pool, [0, 2, 3, 2], voids, 0)
+    deal = fls._HiddenDeal(pool, [0, 2, 3, 2], voids, 0)
 
     def fits(seat: int, cards: set[int]) -> bool:
-        return not any(voids[seat] >> fl.COLOUR[c] & 1 for c in cards)
+        return not any(voids[seat] >> flc.COLOUR[c] & 1 for c in cards)
 
     consistent = [(frozenset(one), frozenset(two)) for one in combinations(pool, 2)
                   for two in combinations(sorted(set(pool) - set(one)), 3)
@@ -293,7 +296,7 @@ def test_plain_deals_are_uniform_over_the_deals_that_respect_the_voids() -> None
 def test_the_badness_table_is_the_plain_rule() -> None:
     """FL-R9, FL-D3, FL-D4: the table the trick end and the heuristic read is ``badness`` itself."""
     for lead in range(-1, 4):
-        for card in range(fl.NUM_CARDS):
+        for card in range(flc.NUM_CARDS):
             for index in range(15):
                 assert fl.BADNESS[lead + 1][card] - index == fl.badness(card, lead, index)
 
@@ -310,9 +313,9 @@ def test_the_fools_of_each_trick_hold_the_worst_cards_by_the_plain_rule(players:
     for plays, lead, winner, fools in state.tricks:
         ranked = sorted(range(len(plays)), key=lambda i: fl.badness(plays[i] & 127, lead, i))
         assert set(fools) == {plays[i] >> 7 for i in ranked[:state.game.num_fools]}
-        following = [t for t in plays if fl.COLOUR[t & 127] == lead]
+        following = [t for t in plays if flc.COLOUR[t & 127] == lead]
         if following:
-            top = max(fl.VALUE[t & 127] for t in following)
-            assert winner == next(t >> 7 for t in following if fl.VALUE[t & 127] == top)
+            top = max(flc.VALUE[t & 127] for t in following)
+            assert winner == next(t >> 7 for t in following if flc.VALUE[t & 127] == top)
         else:
             assert winner == plays[0] >> 7  # FL-D5: only 1s played, the first-played 1 wins

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import motley
+from motley.games.fool import cards as flc
 from motley.games.fool import rules as fl
 from tests.support import play_out
 
@@ -25,7 +26,7 @@ def make_deal(game: motley.Game, fixed: Sequence[Sequence[str]], dealer: int,
     filled first. Fails (assert) if the deck cannot satisfy the request.
     """
     assert isinstance(game, fl.Fool)
-    rest = [fl.CODES[c] for c in game.deck]
+    rest = [flc.CODES[c] for c in game.deck]
     for hand in fixed:
         for code in hand:
             rest.remove(code)
@@ -66,7 +67,7 @@ def position(hands: Sequence[Sequence[str]], leader: int, out: Sequence[int] = (
     game = motley.load_game("fool", players=len(hands), **params)
     assert isinstance(game, fl.Fool)
     state = fl.FoolState(game, None)
-    state.hands = [fl.split_hand([fl.CODE_INDEX[c] for c in h]) for h in hands]
+    state.hands = [flc.split_hand([flc.CODE_INDEX[c] for c in h]) for h in hands]
     state.sizes = [len(h) for h in hands]
     state.out = tuple(out)
     state.order = [s for s in game.rotations[leader] if s not in out]
@@ -180,7 +181,7 @@ def test_fl_t10_legality() -> None:
     assert legal_codes(state) == ["R7", "W1"]
     before = state.serialize()
     with pytest.raises(motley.IllegalMoveError, match="does not follow the lead colour red"):
-        state.apply_action(fl.CODE_INDEX["G5"])
+        state.apply_action(flc.CODE_INDEX["G5"])
     assert state.serialize() == before
     play(state, "R7")
     assert legal_codes(state) == ["G6", "W1"]
@@ -398,8 +399,8 @@ def started() -> fl.FoolState:
 @pytest.mark.parametrize(
     ("move", "words"),
     [(88, "unknown action id"), (-1, "unknown action id"), ("G3", "whole number"), (True, "whole number"),
-     (None, "whole number"), (2.0, "whole number"), (fl.CODE_INDEX["G4"], "seat 0 \\(to move\\) does not hold G4"),
-     (fl.CODE_INDEX["G20"], "G20 is not in the deck at 4 players")],
+     (None, "whole number"), (2.0, "whole number"), (flc.CODE_INDEX["G4"], "seat 0 \\(to move\\) does not hold G4"),
+     (flc.CODE_INDEX["G20"], "G20 is not in the deck at 4 players")],
 )
 def test_bad_actions_name_the_problem(move: Any, words: str) -> None:
     state = started()
@@ -429,8 +430,8 @@ def test_unknown_card_codes(text: str) -> None:
 
 def test_codes_are_case_insensitive_and_w1_is_one_action() -> None:
     state = position([["W1", "W1", "G2"], ["G3"], ["G4"], ["G5"]], leader=0)
-    assert state.legal_actions() == [fl.CODE_INDEX["G2"], fl.W1]
-    assert state.string_to_action("w1") == fl.W1 and state.string_to_action(" g2 ") == fl.CODE_INDEX["G2"]
+    assert state.legal_actions() == [flc.CODE_INDEX["G2"], flc.W1]
+    assert state.string_to_action("w1") == flc.W1 and state.string_to_action(" g2 ") == flc.CODE_INDEX["G2"]
     before = state.serialize()
     with pytest.raises(motley.IllegalMoveError, match="every W1 is played as action 82"):
         state.apply_action(85)
@@ -441,11 +442,11 @@ def test_a_seat_sitting_out_or_not_to_move_is_refused() -> None:
     state = started()
     before = state.serialize()
     with pytest.raises(motley.IllegalMoveError, match="seat 2 holds a Fool disc and sits out"):
-        state.play(2, fl.CODE_INDEX["G3"])
+        state.play(2, flc.CODE_INDEX["G3"])
     with pytest.raises(motley.IllegalMoveError, match="it is seat 0's turn, not seat 1's"):
-        state.play(1, fl.CODE_INDEX["R5"])
+        state.play(1, flc.CODE_INDEX["R5"])
     assert state.serialize() == before
-    state.play(0, fl.CODE_INDEX["G3"])
+    state.play(0, flc.CODE_INDEX["G3"])
     assert state.current_player() == 1
 
 

@@ -2,7 +2,14 @@
 
 The package, by what changes together:
 
-* ``rules.py`` -- the game and its State: every FL-R / FL-D id of rules/fool.md lives there once;
+* ``cards.py`` -- the pack: card ids (also the action ids), codes, colours, values, ``split_hand``, and the
+  typed aliases ``Card``, ``Action``, ``Seat``;
+* ``rules.py`` -- the game (options, deck table, deals) and its State's rules: every FL-R / FL-D id of
+  rules/fool.md lives there once (the worst card, trick and round ends, scoring, legal moves, the fast playout);
+* ``observe.py`` -- what a seat sees: the observation dict, the observation tensor, the voids shown by play
+  (``FoolState.observation``, ``observation_tensor`` and ``voids`` call it);
+* ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
+  (``Fool.sample_state`` and ``Fool.determinizer`` call it);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
@@ -13,7 +20,8 @@ The package, by what changes together:
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.fool import drawing, facts, policy, views
-from motley.games.fool.rules import CODES, Fool, FoolState
+from motley.games.fool.cards import CODES
+from motley.games.fool.rules import Fool, FoolState
 
 SPEC = register_spec(GameSpec(
     game=Fool,

@@ -36,7 +36,8 @@ from collections.abc import Sequence
 
 from motley.core import Game, Observation, State
 from motley.core.search import SearchPolicy
-from motley.games.fool.rules import BADNESS, CODE_INDEX, COLOUR_NAMES, VALUE, W1, Fool, FoolState, W, split_hand
+from motley.games.fool.cards import CODE_INDEX, COLOUR_NAMES, VALUE, W1, W, split_hand
+from motley.games.fool.rules import BADNESS, Fool, FoolState
 
 
 def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int]]], trick: Sequence[int],

@@ -1,19 +1,12 @@
 """Fool! (Friedemann Friese, 2018), 4-8 players: shed your cards, never play the worst card (rules/fool.md).
 
+The game (options, the deck table, deals) and the rules its State plays by: every FL-R / FL-D rule of
+rules/fool.md is carried out here, once; the other modules of the package only cite the ids they rely on.
+The pack's card ids and codes are in ``cards.py`` (a card id is also the action "play this card", FL-R6;
+every W1 is held and played as id 82, FL-D12); what a seat sees is in ``observe.py`` and the determinizer
+in ``sample.py``, which the State's and the Game's methods of the same names call.
+
 A game is a match of rounds (FL-R14); ``rounds=N`` stops after N rounds (``rounds=1`` is a single deal).
-
-Card ids (fixed, 88 cards, also the action ids -- an action is "play this card", FL-R6):
-
-* ``0..25``  green  G2..G27  (id = value - 2)
-* ``26..47`` red    R2..R23  (id = 26 + value - 2)
-* ``48..67`` yellow Y2..Y21  (id = 48 + value - 2)
-* ``68..81`` blue   B2..B15  (id = 68 + value - 2)
-* ``82..87`` the six wild ones ``W1`` (FL-R1).
-
-The six W1 cards are identical, so the engine keeps them interchangeable (ruling FL-D12): in hands and
-tricks every W1 is held as id 82, and playing a W1 is always action 82 (``"W1"``), whoever holds it. Ids
-83..87 name the other W1 cards of the pack but are never legal actions; this keeps an action meaning the
-same thing in every determinization (``sample_state``), which search bots rely on.
 
 Deck per player count (FL-R3, FL-D1): ``DEFAULT_DECK_TABLE`` below is the FL-D1 placeholder -- **ASSUMED,
 not verified against the printed Overview card**. A table entry gives, per colour, the highest value kept
@@ -29,42 +22,40 @@ the seats playing the current trick in turn order (leader first, sitting-out sea
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from motley.core.cards import cards_from_codes, shuffle
-from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError
+from motley.core.cards import cards_from_codes
+from motley.core.errors import DealError, IllegalMoveError, OptionError
 from motley.core.game import TERMINAL, Game, Observation, rng_from_json
 from motley.core.options import Option
 from motley.core.search import SearchState
+from motley.games.fool import observe
+from motley.games.fool.cards import (
+    BASES,
+    CODE_INDEX,
+    CODES,
+    COLOUR,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    ID_MINUS_VALUE,
+    NUM_CARDS,
+    PENALTY,
+    TOPS,
+    VALUE,
+    W1,
+    Action,
+    Card,
+    Seat,
+    W,
+    split_hand,
+)
 
-COLOUR_LETTERS = ("G", "R", "Y", "B")
-COLOUR_NAMES = ("green", "red", "yellow", "blue", "wild")
-#: Highest printed value per colour in the full pack (FL-R1).
-TOPS = (27, 23, 21, 15)
-BASES = (0, 26, 48, 68)
-W = 4  # colour index of the wild ones
-W1 = 82  # the id every W1 is held and played as (FL-D12)
-NUM_CARDS = 88
-WILD_IDS = tuple(range(82, 88))
 
-CODES: tuple[str, ...] = tuple(
-    f"{COLOUR_LETTERS[c]}{v}" for c in range(4) for v in range(2, TOPS[c] + 1)) + ("W1",) * 6
-CODE_INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES[:W1])} | {"W1": W1}
-#: Colour index (0..3 = G R Y B, 4 = wild) and printed value of every card id (FL-R1, FL-R7: a 1 is 1).
-COLOUR: tuple[int, ...] = tuple(c for c in range(4) for _ in range(2, TOPS[c] + 1)) + (W,) * 6
-VALUE: tuple[int, ...] = tuple(v for c in range(4) for v in range(2, TOPS[c] + 1)) + (1,) * 6
-#: Minus points of a card left in hand (FL-R13: the printed value, a 1 counts 5).
-PENALTY: tuple[int, ...] = VALUE[:W1] + (5,) * 6
-#: ``card id - value`` for each colour: the ids of a colour run up with its values.
-_ID_MINUS_VALUE: tuple[int, ...] = tuple(COLOUR.index(c) - 2 for c in range(4))
-
-
-def badness(card: int, lead: int, index: int) -> int:
+def badness(card: Card, lead: int, index: int) -> int:
     """How far a card of a trick is from being the worst card, smaller = worse (FL-R9, FL-D3, FL-D4).
 
     A card of the lead colour, or a 1 (it counts as lead colour with value 1, FL-R7), is above any discard
@@ -81,9 +72,9 @@ BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in 
                                              for lead in range(-1, 4))
 
 
-def hand_penalty(hand: Sequence[Sequence[int]]) -> int:
+def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    k = _ID_MINUS_VALUE
+    k = ID_MINUS_VALUE
     return (sum(hand[0]) - k[0] * len(hand[0]) + sum(hand[1]) - k[1] * len(hand[1]) + sum(hand[2])
             - k[2] * len(hand[2]) + sum(hand[3]) - k[3] * len(hand[3]) + PENALTY[W1] * len(hand[W]))
 
@@ -175,18 +166,6 @@ class _SeatOrRandom(Option):
             raise OptionError(f"option {self.name!r} takes 'random' or a seat number; got {value!r}") from None
 
 
-def _colour_of(lead: int) -> str | None:
-    return None if lead < 0 else COLOUR_NAMES[lead]
-
-
-H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
-
-
-def tensor_size(players: int) -> int:
-    """Length of the observation tensor at ``players`` seats (see ``FoolState.observation_tensor``)."""
-    return H * (2 + 2 * players) + 4 + players * 12 + 5
-
-
 class Fool(Game):
     """Fool! (FL-R1 to FL-R14, rulings FL-D1 to FL-D12), seats 0..players-1 clockwise.
 
@@ -194,8 +173,8 @@ class Fool(Game):
     ``end_total`` and ``end_bonus_count`` (FL-R14, FL-D9), ``tie_break`` shared|most_bonuses (FL-D8),
     ``first_dealer`` "random" or a seat (FL-D7), ``rounds`` (0 = the whole match, N = stop after N rounds).
 
-    Rulings beyond rules/fool.md: FL-D12 the six W1 are interchangeable, one action (82) plays a W1 (see the
-    module docstring); FL-D13 an explicit deal names its dealer, which overrides ``first_dealer``; FL-D14 a
+    Rulings beyond rules/fool.md: FL-D12 the six W1 are interchangeable, one action (82) plays a W1 (see
+    ``cards.py``); FL-D13 an explicit deal names its dealer, which overrides ``first_dealer``; FL-D14 a
     ``deck_table`` may give only some player counts, the others keep the FL-D1 entry; FL-D15 ``returns()``
     gives +1 to every winner (each of a shared win, FL-D8) and -1 to everyone else, also when ``rounds``
     stops the match early (winners = highest totals then).
@@ -249,11 +228,8 @@ class Fool(Game):
         #: The seats of the next trick after each (winner, Fools) (FL-R10, FL-D6), filled as met; the lists
         #: are shared by states and never changed in place.
         self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-        deck_block = np.zeros(H, dtype=np.float32)
-        for c in coloured:
-            deck_block[c] = 1.0
-        deck_block[W1] = self.ones / 6.0
-        self.deck_block = deck_block
+        #: The deck's block of the observation tensor (see ``observe.observation_tensor``).
+        self.deck_block = observe.deck_block(self.deck)
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolState:
         rng = random.Random(seed)
@@ -313,7 +289,7 @@ class Fool(Game):
         return hands, dealer
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (tensor_size(self.num_players),)
+        return (observe.tensor_size(self.num_players),)
 
     def num_distinct_actions(self) -> int:
         return NUM_CARDS
@@ -327,7 +303,7 @@ class Fool(Game):
         colour (FL-R6); a W1 reveals nothing (FL-R7). A uniformly random deal is kept when it respects the
         voids; after a few misses the cards of void colours are placed one by one, each where the rest stays
         feasible (a Hall check over colour sets), so it never fails on a consistent observation (see
-        ``_HiddenDeal``).
+        ``sample._HiddenDeal``).
 
         Raises:
             MotleyError: for an observation of another game or player count, or with inconsistent counts.
@@ -340,43 +316,9 @@ class Fool(Game):
         Raises:
             MotleyError: as :meth:`sample_state`: a malformed or inconsistent observation.
         """
-        if not isinstance(observation, Mapping) or observation.get("game") != self.name:
-            raise MotleyError(f"not a {self.name} observation")
-        if observation.get("players") != self.num_players:
-            raise MotleyError(f"observation is for {observation.get('players')} players; game has {self.num_players}")
-        try:
-            template = _public_state(self, observation)
-            me = int(observation["seat"])
-            mine = [CODE_INDEX[c] for c in observation["hand"]]
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise MotleyError(f"malformed {self.name} observation: {exc!r}") from None
-        pool = list(self.deck)
-        played = [t & 127 for t in template.trick] + [t & 127 for tr in template.tricks for t in tr[0]]
-        for c in mine + played:
-            try:
-                pool.remove(c)
-            except ValueError:
-                raise MotleyError(f"observation shows {CODES[c]} more often than the deck holds it") from None
-        sizes = [int(x) for x in observation["hand_sizes"]]
-        if sizes[me] != len(mine):
-            raise MotleyError("observation hand size of the observer differs from its hand")
-        others = [s for s in range(self.num_players) if s != me]
-        if sum(sizes[s] for s in others) != len(pool):
-            raise MotleyError("observation hand sizes do not match the hidden cards")
-        deals = _HiddenDeal(pool, sizes, template.voids(), me)
-        my_hand = split_hand(mine)
-        template.sizes = sizes
-        template.hands = []
+        from motley.games.fool.sample import determinizer  # sample.py builds FoolStates: imported here
 
-        def sample(rng: random.Random) -> FoolState:
-            hands = deals.deal(rng)
-            hands[me] = [list(part) for part in my_hand]
-            state = template.clone()
-            state.hands = hands
-            state.use_seed(rng.getrandbits(64))
-            return state
-
-        return sample
+        return determinizer(self, observation)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolState:
         state = FoolState(self, data["origin"])
@@ -396,156 +338,8 @@ class Fool(Game):
         return state
 
 
-class _HiddenDeal:
-    """Deals of the hidden cards of one observation, to be sampled many times (search determinizations).
-
-    The hidden ``pool`` goes to the seats other than ``me`` by ``sizes``, no seat getting a colour it is
-    void in (FL-R6: voids shown by play; a W1 shows none, FL-R7). A plain deal (the seats of the places
-    shuffled) is uniform over all deals, so keeping it when it respects the voids gives the uniform
-    distribution over consistent deals. Where that is unlikely (tight voids late in a round: ``TRIES``
-    misses), the cards of void colours are placed one by one instead, each to a seat drawn in proportion to
-    its free places among those that keep the rest feasible, and the other cards fill the remaining places:
-    this never fails and stays close to uniform.
-
-    Feasibility is Hall's condition over the sets of constrained colours: the cards of a set must fit in
-    the places of the seats that accept one of its colours (a set with an unconstrained colour always fits,
-    the totals being equal). It is kept as a slack per set: a card of colour ``col`` placed at a seat that
-    accepts a set without ``col`` uses up one of that set's places.
-
-    Raises (constructor):
-        MotleyError: if no consistent deal exists (an inconsistent observation).
-    """
-
-    TRIES = 8
-
-    def __init__(self, pool: Sequence[int], sizes: Sequence[int], voids: Sequence[int], me: int) -> None:
-        n = len(sizes)
-        self.n, self.me = n, me
-        self.pool = sorted(pool)  # dealt in this order, each hand comes out sorted by colour and value
-        self.slots = [s for s in range(n) if s != me for _ in range(sizes[s])]  # the seat of each place
-        self.voids = [0 if s == me else voids[s] for s in range(n)]
-        self.others = [s for s in range(n) if s != me]
-        constrained = 0
-        for v in self.voids:
-            constrained |= v
-        self.constrained = constrained
-        self.allowed = allowed = [0 if s == me else 15 & ~self.voids[s] | 16 for s in range(n)]
-        self.cap = cap = [0 if s == me else sizes[s] for s in range(n)]
-        subsets = [m for m in range(1, 16) if m & constrained == m]
-        count = [0] * 5
-        for c in pool:
-            count[COLOUR[c]] += 1
-        self.slack = {m: sum(cap[s] for s in range(n) if allowed[s] & m)
-                      - sum(count[col] for col in range(4) if m >> col & 1) for m in subsets}
-        if any(v < 0 for v in self.slack.values()):
-            raise MotleyError("no deal of the hidden cards respects the voids shown by play")
-        self.tight = sum(1 << m for m, v in self.slack.items() if not v)  # bit m: set m has no slack left
-        #: the sets whose slack a card of colour ``col`` at seat ``s`` uses up: ``uses[s][col]``
-        self.uses = [[tuple(m for m in subsets if not m >> col & 1 and allowed[s] & m) for col in range(4)]
-                     for s in range(n)]
-        #: the same sets as a bitmask (bit ``m`` for set ``m``), to test against the tight sets at once
-        self.use_bits = [[sum(1 << m for m in uses) for uses in row] for row in self.uses]
-        self.void_cards = [c for c in self.pool if constrained >> COLOUR[c] & 1]
-        self.free_cards = [c for c in self.pool if not constrained >> COLOUR[c] & 1]
-        self.cards = self.void_cards + self.free_cards  # the order of a plain deal: void colours first
-        self.colours = [COLOUR[c] for c in self.cards]
-        self.bits = [1 << COLOUR[c] for c in self.void_cards]  # against a seat's void bitmask
-
-    def deal(self, rng: random.Random) -> list[list[list[int]]]:
-        """Every seat's hand split by colour (G R Y B W), ``me``'s left empty."""
-        for _ in range(self.TRIES if self.constrained else 1):
-            hands = self._plain(rng)
-            if hands is not None:
-                return hands
-        return self._placed(rng)
-
-    def _plain(self, rng: random.Random) -> list[list[list[int]]] | None:
-        """A uniformly random deal, or None if it gives a seat a colour it is void in.
-
-        The places are shuffled forward (Fisher-Yates: place ``i`` gets a uniformly random one of the
-        rest), the cards of void colours first, so a deal that breaks a void is dropped after a few draws.
-        """
-        slots, voids, bits = self.slots, self.voids, self.bits
-        draw = rng.random
-        n = len(slots)
-        for i in range(len(bits)):
-            j = i + int(draw() * (n - i))
-            s = slots[j]
-            slots[j] = slots[i]
-            slots[i] = s
-            if voids[s] & bits[i]:
-                return None
-        for i in range(len(bits), n - 1):
-            j = i + int(draw() * (n - i))
-            slots[i], slots[j] = slots[j], slots[i]
-        hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(self.n)]
-        for c, col, s in zip(self.cards, self.colours, slots, strict=True):
-            hands[s][col].append(c)
-        return hands
-
-    def _placed(self, rng: random.Random) -> list[list[list[int]]]:
-        """A consistent deal built card by card (see the class docstring)."""
-        cap, slack, allowed, uses, others = list(self.cap), dict(self.slack), self.allowed, self.uses, self.others
-        use_bits, tight = self.use_bits, self.tight
-        hands: list[list[int]] = [[] for _ in range(self.n)]
-        cards = list(self.void_cards)
-        shuffle(cards, rng)
-        draw = rng.random
-        for c in cards:
-            col = COLOUR[c]
-            seats = [s for s in others if cap[s] and allowed[s] >> col & 1 and not use_bits[s][col] & tight]
-            x = draw() * sum(cap[s] for s in seats)  # seats is never empty: every slack stays >= 0
-            for s in seats:
-                x -= cap[s]
-                if x < 0:
-                    break
-            cap[s] -= 1
-            for m in uses[s][col]:
-                slack[m] -= 1
-                if not slack[m]:
-                    tight |= 1 << m
-            hands[s].append(c)
-        free = list(self.free_cards)
-        shuffle(free, rng)
-        start = 0
-        for s in others:
-            hands[s].extend(free[start:start + cap[s]])
-            start += cap[s]
-        return [split_hand(h) for h in hands]
-
-
-def split_hand(cards: Sequence[int]) -> list[list[int]]:
-    """A hand as five sorted per-colour lists (G R Y B W); ids are colour blocks, so slice the sorted hand."""
-    hand = sorted(cards)
-    r, y, b, w = bisect_left(hand, 26), bisect_left(hand, 48), bisect_left(hand, 68), bisect_left(hand, W1)
-    return [hand[:r], hand[r:y], hand[y:b], hand[b:w], hand[w:]]
-
-
-def _plays_from_json(plays: Sequence[Mapping[str, Any]]) -> list[int]:
-    return [CODE_INDEX[p["card"]] | int(p["seat"]) << 7 for p in plays]
-
-
-def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
-    """A state holding every public field of an observation (hands left empty)."""
-    state = FoolState(game, None)
-    state.dealer, state.round_no = int(obs["dealer"]), int(obs["round"])
-    trick = obs["trick"]
-    state.order = [int(s) for s in trick["order"]]
-    state.trick = _plays_from_json(trick["plays"])
-    state.pos = len(state.trick)
-    state.lead = -1 if trick["lead"] is None else COLOUR_NAMES.index(trick["lead"])
-    state.out = tuple(int(s) for s in obs["sitting_out"])
-    state.tricks = [(tuple(_plays_from_json(t["plays"])), -1 if t["lead"] is None else COLOUR_NAMES.index(t["lead"]),
-                     int(t["winner"]), tuple(int(f) for f in t["fools"])) for t in obs["tricks"]]
-    state.totals = [int(x) for x in obs["scores"]]
-    state.bonuses = [int(x) for x in obs["bonus_counts"]]
-    state.last = _copy_last(obs["last_round"])
-    state.done = bool(obs["terminal"])
-    return state
-
-
 class FoolState(SearchState):
-    """A position of a Fool! match. See the module docstring for the layout and the card ids."""
+    """A position of a Fool! match. See the module docstring for the layout, ``cards.py`` for the card ids."""
 
     __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_no",
                  "sizes", "totals", "trick", "tricks")
@@ -685,7 +479,7 @@ class FoolState(SearchState):
     def current_player(self) -> int:
         return TERMINAL if self.done else self.order[self.pos]
 
-    def _compute_legal(self) -> list[int]:
+    def _compute_legal(self) -> list[Action]:
         """FL-R6 follow colour, FL-R7 a W1 is always allowed (one action for all W1s, FL-D12)."""
         if self.done:
             self._legal = []
@@ -698,38 +492,21 @@ class FoolState(SearchState):
         self._legal = legal
         return legal
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         """Sorted card ids the player to move may play (FL-R6, FL-R7); ``[]`` when the match is over."""
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
         return list(legal)
 
-    def _is_legal(self, action: int) -> bool:
+    def _is_legal(self, action: Action) -> bool:
         """Is card ``action`` playable now (FL-R6, FL-R7), read from the cached legal list."""
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
         return action in legal
 
-    def why_not_turn(self, seat: int) -> str:
-        """Why ``seat`` may not move now: it sits out this trick with a Fool disc (FL-R10), or it is not its turn."""
-        if seat in self.out:
-            return f"seat {seat} holds a Fool disc and sits out this trick (FL-R10)"
-        return super().why_not_turn(seat)
-
-    def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_CARDS:
-            raise IllegalMoveError(action, f"unknown action id; actions are card ids 0..{NUM_CARDS - 1}")
-        return CODES[action]
-
-    def _parse_move(self, text: str) -> int:
-        action = CODE_INDEX.get("".join(text.split()).upper())
-        if action is None:
-            raise IllegalMoveError(text, "unknown card code; codes are G2..G27, R2..R23, Y2..Y21, B2..B15 and W1")
-        return action
-
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6)."""
         if self.done:
             return "the game is over"
@@ -752,7 +529,7 @@ class FoolState(SearchState):
                     f"{', '.join(CODES[c] for c in hand[lc])} and must play {COLOUR_NAMES[lc]} or a W1 (FL-R6, FL-R7)")
         return super().why_illegal(action)
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: Action) -> None:
         p = self.order[self.pos]
         col = COLOUR[action]
         self.hands[p][col].remove(action)
@@ -771,7 +548,8 @@ class FoolState(SearchState):
 
         At each turn the legal cards are listed in ``legal_actions()`` order (FL-R6, FL-R7) and one is
         drawn as ``legal[int(rng.random() * len(legal))]``: uniform up to a bias below 2**-46 (a 53-bit
-        float scaled to a hand), at a tenth of the cost of ``rng.randrange``.
+        float scaled to a hand), at a tenth of the cost of ``rng.randrange``. The loop repeats
+        ``_compute_legal`` and ``_apply`` above (FL-R6, FL-R7): a change to either rule changes it too.
         """
         draw = rng.random
         history: list[int] = []
@@ -805,6 +583,23 @@ class FoolState(SearchState):
                 break
         self._extend_history(history)
 
+    def why_not_turn(self, seat: Seat) -> str:
+        """Why ``seat`` may not move now: it sits out this trick with a Fool disc (FL-R10), or it is not its turn."""
+        if seat in self.out:
+            return f"seat {seat} holds a Fool disc and sits out this trick (FL-R10)"
+        return super().why_not_turn(seat)
+
+    def action_to_string(self, action: Action) -> str:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_CARDS:
+            raise IllegalMoveError(action, f"unknown action id; actions are card ids 0..{NUM_CARDS - 1}")
+        return CODES[action]
+
+    def _parse_move(self, text: str) -> Action:
+        action = CODE_INDEX.get("".join(text.split()).upper())
+        if action is None:
+            raise IllegalMoveError(text, "unknown card code; codes are G2..G27, R2..R23, Y2..Y21, B2..B15 and W1")
+        return action
+
     # ---- results -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.done
@@ -831,129 +626,18 @@ class FoolState(SearchState):
         won = self.winners()
         return [1.0 if s in won else -1.0 for s in range(self.game.num_players)]
 
-    # ---- information -------------------------------------------------------------------------
+    # ---- information (observe.py) -------------------------------------------------------------
     def voids(self) -> list[int]:
-        """Per seat a bitmask of colours (bit 0..3 = G R Y B) the seat is known to lack this round.
+        """Per seat a bitmask of colours (bit 0..3 = G R Y B) the seat is known to lack: ``observe.voids``."""
+        return observe.voids(self)
 
-        A non-1 card of another colour played after the lead colour was set shows a void (FL-R6); the card
-        that sets the colour after a led 1 shows nothing, nor does a W1 (FL-R7).
-        """
-        voids = [0] * self.game.num_players
-        for plays, _, _, _ in self.tricks:
-            _mark_voids(plays, voids)
-        _mark_voids(self.trick, voids)
-        return voids
+    def observation(self, seat: Seat) -> Observation:
+        """The information state of ``seat``: its hand and everything public (``observe.observation``)."""
+        return observe.observation(self, seat)
 
-    def observation(self, seat: int) -> Observation:
-        """The information state of ``seat``: its hand and everything public (FL-D11: hand sizes).
-
-        Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
-        ``round`` (1-based), ``hand`` (own codes, by colour G R Y B then value, W1 last), ``hand_sizes``,
-        ``trick`` (``{"leader", "order", "lead", "plays": [{"seat", "card"}]}``; ``order`` = the seats
-        playing it in turn; ``lead`` a colour name or None), ``tricks`` (this round's completed tricks,
-        ``{"leader", "lead", "plays", "winner", "fools"}``), ``sitting_out`` and ``discs`` (the seats holding
-        a Fool disc: they sit out the current trick, FL-R10), ``num_fools``, ``voids`` (colour names each
-        seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``last_round`` (None, or
-        ``{"round", "scores", "bonus", "went_out_fooled", "fools", "final_trick"}``), ``deck`` (the table entry in use),
-        ``deck_table_assumed``, ``terminal``, ``winners``, ``returns``.
-        """
-        self.check_seat(seat)
-        hand = self.hands[seat]
-        voids = self.voids()
-        order = self.order
-        return {
-            "game": "fool",
-            "players": self.game.num_players,
-            "seat": seat,
-            "current_player": self.current_player(),
-            "dealer": self.dealer,
-            "round": self.round_no,
-            "hand": [CODES[c] for col in hand for c in col],
-            "hand_sizes": list(self.sizes),
-            "trick": {"leader": order[0] if order else None, "order": list(order), "lead": _colour_of(self.lead),
-                      "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in self.trick]},
-            "tricks": [{"leader": plays[0] >> 7, "lead": _colour_of(lc),
-                        "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in plays],
-                        "winner": winner, "fools": list(fools)} for plays, lc, winner, fools in self.tricks],
-            "sitting_out": list(self.out),
-            "discs": list(self.out),
-            "num_fools": self.game.num_fools,
-            "voids": [[COLOUR_NAMES[c] for c in range(4) if v >> c & 1] for v in voids],
-            "scores": list(self.totals),
-            "bonus_counts": list(self.bonuses),
-            "last_round": _copy_last(self.last),
-            "deck": dict(self.game.params["deck_table"][str(self.game.num_players)]),
-            "deck_table_assumed": self.game.deck_assumed,
-            "terminal": self.done,
-            "winners": self.winners(),
-            "returns": self.returns(),
-        }
-
-    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
-        """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 12n + 5, from ``seat``'s view.
-
-        Seats are relative: index ``r`` is seat ``(seat + r) % n`` (r = 0 is me, then clockwise). A *card
-        block* is 83 floats: 82 one-hot coloured cards (card id order) + the number of W1 / 6. In order:
-
-        * card block: my hand;
-        * n card blocks: cards each relative seat played this round (completed tricks and current trick);
-        * n card blocks: the card each relative seat played in the current trick;
-        * 4: lead colour one-hot (G R Y B; all 0 = not set);
-        * n: hand sizes / 12;  n: sitting out (holds a disc);  n: to move one-hot;  n: dealer one-hot;
-          n: leader of the current trick one-hot;
-        * 4n: known voids (per relative seat, G R Y B);
-        * n: totals / 100 clipped to [-1, 1];  n: bonus counts / end_bonus_count clipped to [0, 1];
-          n: last round's scores / 100 clipped (0 before the first round ends);
-        * card block: the deck in use (1 per coloured card present, W1 count / 6);
-        * 5: round / 20 clipped, completed tricks this round / 12, terminal, deck table assumed, two Fools.
-        """
-        self.check_seat(seat)
-        n = self.game.num_players
-        out = np.zeros(tensor_size(n), dtype=np.float32)
-        rel = [(s - seat) % n for s in range(n)]
-        _block(out, 0, [c for col in self.hands[seat] for c in col])
-        played_base, trick_base = H, H * (1 + n)
-        for plays, _, _, _ in self.tricks:
-            for t in plays:
-                _add(out, played_base + H * rel[t >> 7], t & 127)
-        for t in self.trick:
-            _add(out, played_base + H * rel[t >> 7], t & 127)
-            _add(out, trick_base + H * rel[t >> 7], t & 127)
-        i = H * (1 + 2 * n)
-        if self.lead >= 0:
-            out[i + self.lead] = 1.0
-        i += 4
-        for s in range(n):
-            r = rel[s]
-            out[i + r] = self.sizes[s] / 12.0
-            if s in self.out:
-                out[i + n + r] = 1.0
-        if not self.done:
-            out[i + 2 * n + rel[self.order[self.pos]]] = 1.0
-            out[i + 4 * n + rel[self.order[0]]] = 1.0
-        out[i + 3 * n + rel[self.dealer]] = 1.0
-        i += 5 * n
-        for s, v in enumerate(self.voids()):
-            for c in range(4):
-                if v >> c & 1:
-                    out[i + 4 * rel[s] + c] = 1.0
-        i += 4 * n
-        bonus_scale = float(self.game.params["end_bonus_count"])
-        for s in range(n):
-            r = rel[s]
-            out[i + r] = max(-1.0, min(1.0, self.totals[s] / 100.0))
-            out[i + n + r] = min(1.0, self.bonuses[s] / bonus_scale)
-            if self.last is not None:
-                out[i + 2 * n + r] = max(-1.0, min(1.0, self.last["scores"][s] / 100.0))
-        i += 3 * n
-        out[i:i + H] = self.game.deck_block
-        i += H
-        out[i] = min(1.0, self.round_no / 20.0)
-        out[i + 1] = min(1.0, len(self.tricks) / 12.0)
-        out[i + 2] = float(self.done)
-        out[i + 3] = float(self.game.deck_assumed)
-        out[i + 4] = float(self.game.num_fools == 2)
-        return out
+    def observation_tensor(self, seat: Seat) -> npt.NDArray[np.float32]:
+        """float32 vector of ``observe.tensor_size(players)`` from ``seat``'s view (``observe.observation_tensor``)."""
+        return observe.observation_tensor(self, seat)
 
     # ---- copies and persistence --------------------------------------------------------------
     def clone(self) -> FoolState:
@@ -978,35 +662,3 @@ class FoolState(SearchState):
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],
             "totals": self.totals, "bonuses": self.bonuses, "last": self.last, "done": self.done,
         }
-
-
-def _copy_last(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """A copy of a last-round result (so an observation never shares mutable data with a state)."""
-    if last is None:
-        return None
-    return {key: [dict(p) for p in value] if key == "final_trick" else
-            (list(value) if isinstance(value, list) else value) for key, value in last.items()}
-
-
-def _mark_voids(plays: Sequence[int], voids: list[int]) -> None:
-    lc = -1
-    for t in plays:
-        col = COLOUR[t & 127]
-        if col == W:
-            continue
-        if lc < 0:
-            lc = col  # this card set the lead colour (led, or first non-1 after a led 1)
-        elif col != lc:
-            voids[t >> 7] |= 1 << lc
-
-
-def _block(out: npt.NDArray[np.float32], base: int, cards: Sequence[int]) -> None:
-    for c in cards:
-        _add(out, base, c)
-
-
-def _add(out: npt.NDArray[np.float32], base: int, c: int) -> None:
-    if c >= W1:
-        out[base + W1] += 1.0 / 6.0
-    else:
-        out[base + c] = 1.0

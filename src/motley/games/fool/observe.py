@@ -1,0 +1,201 @@
+"""What a seat of Fool! sees: the observation dict, the observation tensor and the voids shown by play.
+
+``FoolState.observation``, ``FoolState.observation_tensor`` and ``FoolState.voids`` (the core API) hand
+their state to the functions here; ``Fool`` takes its deck's tensor block (:func:`deck_block`) and the
+tensor length (:func:`tensor_size`) from here too. Nothing here changes a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.game import Observation
+from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
+
+if TYPE_CHECKING:
+    from motley.games.fool.rules import FoolState
+
+H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
+
+
+def tensor_size(players: int) -> int:
+    """Length of the observation tensor at ``players`` seats (see :func:`observation_tensor`)."""
+    return H * (2 + 2 * players) + 4 + players * 12 + 5
+
+
+def deck_block(deck: Sequence[Card]) -> npt.NDArray[np.float32]:
+    """The tensor's card block of a deck (FL-R3): 1 per coloured card present, the number of W1 / 6."""
+    block = np.zeros(H, dtype=np.float32)
+    for c in deck:
+        if c < W1:
+            block[c] = 1.0
+    block[W1] = deck.count(W1) / 6.0
+    return block
+
+
+def voids(state: FoolState) -> list[int]:
+    """Per seat a bitmask of colours (bit 0..3 = G R Y B) the seat is known to lack this round.
+
+    A non-1 card of another colour played after the lead colour was set shows a void (FL-R6); the card
+    that sets the colour after a led 1 shows nothing, nor does a W1 (FL-R7).
+    """
+    found = [0] * state.game.num_players
+    for plays, _, _, _ in state.tricks:
+        _mark_voids(plays, found)
+    _mark_voids(state.trick, found)
+    return found
+
+
+def observation(state: FoolState, seat: Seat) -> Observation:
+    """The information state of ``seat``: its hand and everything public (FL-D11: hand sizes).
+
+    Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
+    ``round`` (1-based), ``hand`` (own codes, by colour G R Y B then value, W1 last), ``hand_sizes``,
+    ``trick`` (``{"leader", "order", "lead", "plays": [{"seat", "card"}]}``; ``order`` = the seats
+    playing it in turn; ``lead`` a colour name or None), ``tricks`` (this round's completed tricks,
+    ``{"leader", "lead", "plays", "winner", "fools"}``), ``sitting_out`` and ``discs`` (the seats holding
+    a Fool disc: they sit out the current trick, FL-R10), ``num_fools``, ``voids`` (colour names each
+    seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``last_round`` (None, or
+    ``{"round", "scores", "bonus", "went_out_fooled", "fools", "final_trick"}``), ``deck`` (the table entry in use),
+    ``deck_table_assumed``, ``terminal``, ``winners``, ``returns``.
+    """
+    state.check_seat(seat)
+    game = state.game
+    hand = state.hands[seat]
+    void_bits = voids(state)
+    order = state.order
+    return {
+        "game": "fool",
+        "players": game.num_players,
+        "seat": seat,
+        "current_player": state.current_player(),
+        "dealer": state.dealer,
+        "round": state.round_no,
+        "hand": [CODES[c] for col in hand for c in col],
+        "hand_sizes": list(state.sizes),
+        "trick": {"leader": order[0] if order else None, "order": list(order), "lead": _colour_of(state.lead),
+                  "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in state.trick]},
+        "tricks": [{"leader": plays[0] >> 7, "lead": _colour_of(lc),
+                    "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in plays],
+                    "winner": winner, "fools": list(fools)} for plays, lc, winner, fools in state.tricks],
+        "sitting_out": list(state.out),
+        "discs": list(state.out),
+        "num_fools": game.num_fools,
+        "voids": [[COLOUR_NAMES[c] for c in range(4) if v >> c & 1] for v in void_bits],
+        "scores": list(state.totals),
+        "bonus_counts": list(state.bonuses),
+        "last_round": _copy_last(state.last),
+        "deck": dict(game.params["deck_table"][str(game.num_players)]),
+        "deck_table_assumed": game.deck_assumed,
+        "terminal": state.done,
+        "winners": state.winners(),
+        "returns": state.returns(),
+    }
+
+
+def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+    """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 12n + 5, from ``seat``'s view.
+
+    Seats are relative: index ``r`` is seat ``(seat + r) % n`` (r = 0 is me, then clockwise). A *card
+    block* is 83 floats: 82 one-hot coloured cards (card id order) + the number of W1 / 6. In order:
+
+    * card block: my hand;
+    * n card blocks: cards each relative seat played this round (completed tricks and current trick);
+    * n card blocks: the card each relative seat played in the current trick;
+    * 4: lead colour one-hot (G R Y B; all 0 = not set);
+    * n: hand sizes / 12;  n: sitting out (holds a disc);  n: to move one-hot;  n: dealer one-hot;
+      n: leader of the current trick one-hot;
+    * 4n: known voids (per relative seat, G R Y B);
+    * n: totals / 100 clipped to [-1, 1];  n: bonus counts / end_bonus_count clipped to [0, 1];
+      n: last round's scores / 100 clipped (0 before the first round ends);
+    * card block: the deck in use (1 per coloured card present, W1 count / 6);
+    * 5: round / 20 clipped, completed tricks this round / 12, terminal, deck table assumed, two Fools.
+    """
+    state.check_seat(seat)
+    game = state.game
+    n = game.num_players
+    out = np.zeros(tensor_size(n), dtype=np.float32)
+    rel = [(s - seat) % n for s in range(n)]
+    _block(out, 0, [c for col in state.hands[seat] for c in col])
+    played_base, trick_base = H, H * (1 + n)
+    for plays, _, _, _ in state.tricks:
+        for t in plays:
+            _add(out, played_base + H * rel[t >> 7], t & 127)
+    for t in state.trick:
+        _add(out, played_base + H * rel[t >> 7], t & 127)
+        _add(out, trick_base + H * rel[t >> 7], t & 127)
+    i = H * (1 + 2 * n)
+    if state.lead >= 0:
+        out[i + state.lead] = 1.0
+    i += 4
+    for s in range(n):
+        r = rel[s]
+        out[i + r] = state.sizes[s] / 12.0
+        if s in state.out:
+            out[i + n + r] = 1.0
+    if not state.done:
+        out[i + 2 * n + rel[state.order[state.pos]]] = 1.0
+        out[i + 4 * n + rel[state.order[0]]] = 1.0
+    out[i + 3 * n + rel[state.dealer]] = 1.0
+    i += 5 * n
+    for s, v in enumerate(voids(state)):
+        for c in range(4):
+            if v >> c & 1:
+                out[i + 4 * rel[s] + c] = 1.0
+    i += 4 * n
+    bonus_scale = float(game.params["end_bonus_count"])
+    for s in range(n):
+        r = rel[s]
+        out[i + r] = max(-1.0, min(1.0, state.totals[s] / 100.0))
+        out[i + n + r] = min(1.0, state.bonuses[s] / bonus_scale)
+        if state.last is not None:
+            out[i + 2 * n + r] = max(-1.0, min(1.0, state.last["scores"][s] / 100.0))
+    i += 3 * n
+    out[i:i + H] = game.deck_block
+    i += H
+    out[i] = min(1.0, state.round_no / 20.0)
+    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
+    out[i + 2] = float(state.done)
+    out[i + 3] = float(game.deck_assumed)
+    out[i + 4] = float(game.num_fools == 2)
+    return out
+
+
+def _colour_of(lead: int) -> str | None:
+    return None if lead < 0 else COLOUR_NAMES[lead]
+
+
+def _copy_last(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a last-round result (so an observation never shares mutable data with a state)."""
+    if last is None:
+        return None
+    return {key: [dict(p) for p in value] if key == "final_trick" else
+            (list(value) if isinstance(value, list) else value) for key, value in last.items()}
+
+
+def _mark_voids(plays: Sequence[int], voids: list[int]) -> None:
+    lc = -1
+    for t in plays:
+        col = COLOUR[t & 127]
+        if col == W:
+            continue
+        if lc < 0:
+            lc = col  # this card set the lead colour (led, or first non-1 after a led 1)
+        elif col != lc:
+            voids[t >> 7] |= 1 << lc
+
+
+def _block(out: npt.NDArray[np.float32], base: int, cards: Sequence[int]) -> None:
+    for c in cards:
+        _add(out, base, c)
+
+
+def _add(out: npt.NDArray[np.float32], base: int, c: int) -> None:
+    if c >= W1:
+        out[base + W1] += 1.0 / 6.0
+    else:
+        out[base + c] = 1.0
