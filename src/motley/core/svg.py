@@ -154,6 +154,18 @@ def seat_positions(players: int, viewer: int | None, cx: float = WIDTH / 2, cy: 
     return out
 
 
+def seat_colour(seat: int) -> str:
+    """The colour of a seat (its cards' borders, its name)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_plate(x: float, y: float, width: float, height: float, seat: int, turn: bool) -> str:
+    """The plate a seat's facts sit on, centred at (x, y), outlined in the seat's colour (yellow on its turn)."""
+    stroke, stroke_width = ("#ffeb3b", 3) if turn else (seat_colour(seat), 2)
+    return (f'<rect x="{x - width / 2:.0f}" y="{y - height / 2:.0f}" width="{width:.0f}" height="{height:.0f}" '
+            f'rx="10" fill="#14452a" stroke="{stroke}" stroke-width="{stroke_width}"/>')
+
+
 def hand_strip(obs: Observation, face: Face, y: float) -> str:
     """The viewer's own hand along the bottom (nothing for a spectator)."""
     hand = obs.get("hand")

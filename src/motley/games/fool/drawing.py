@@ -13,7 +13,9 @@ from motley.core.svg import (
     hand_strip,
     label,
     rect,
+    seat_colour,
     seat_name,
+    seat_plate,
     seat_positions,
     text,
 )
@@ -42,10 +44,8 @@ def draw(obs: Observation) -> str:
     body: list[str] = []
     discs = set(obs.get("discs", []))
     for seat, (x, y) in enumerate(pos):
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        turn = obs["current_player"] == seat
-        body.append(f'<rect x="{x - 70:.0f}" y="{y - 26:.0f}" width="140" height="52" rx="10" fill="#14452a" '
-                    f'stroke="{"#ffeb3b" if turn else colour}" stroke-width="{3 if turn else 2}"/>')
+        colour = seat_colour(seat)
+        body.append(seat_plate(x, y, 140, 52, seat, obs["current_player"] == seat))
         label = seat_name(seat, viewer) + (" (dealer)" if obs.get("dealer") == seat else "")
         body.append(text(x, y - 8, label, 13, colour, "middle", "bold"))
         body.append(text(x, y + 10, f"{obs['hand_sizes'][seat]} cards - {obs['scores'][seat]} pts", 12,

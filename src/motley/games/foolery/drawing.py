@@ -13,7 +13,9 @@ from motley.core.svg import (
     hand_strip,
     label,
     rect,
+    seat_colour,
     seat_name,
+    seat_plate,
     seat_positions,
     star_face,
     suit_face,
@@ -50,10 +52,8 @@ def draw(obs: Observation) -> str:
     places = obs.get("places") or [None] * n
     passed = set(obs.get("passed", []))
     for seat, (x, y) in enumerate(pos):
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        turn = obs["current_player"] == seat
-        body.append(f'<rect x="{x - 75:.0f}" y="{y - 28:.0f}" width="150" height="56" rx="10" fill="#14452a" '
-                    f'stroke="{"#ffeb3b" if turn else colour}" stroke-width="{3 if turn else 2}"/>')
+        colour = seat_colour(seat)
+        body.append(seat_plate(x, y, 150, 56, seat, obs["current_player"] == seat))
         title = f" - {titles[seat]}" if titles[seat] else ""
         body.append(text(x, y - 10, seat_name(seat, viewer) + title, 13, colour, "middle", "bold"))
         body.append(text(x, y + 7, f"{obs['hand_sizes'][seat]} cards - {obs['scores'][seat]} pts", 12,
