@@ -214,3 +214,13 @@ def test_play_checks_the_seat_in_every_game(name: str, players: int) -> None:
     finished = play_out(game.new_initial_state(seed=9), rng)
     with pytest.raises(motley.IllegalMoveError, match="over"):
         finished.play(0, 0)
+
+
+@pytest.mark.parametrize("seed", [None, -1, "7", True, 1.5])
+def test_a_record_without_a_proper_seed_is_refused(seed: object) -> None:
+    """A replay never draws a fresh seed: a record whose seed is missing or not a whole number is refused."""
+    state = play_out(motley.load_game("fools_errand").new_initial_state(seed=3), random.Random(0))
+    data = json.loads(motley.records.dump(state))
+    data["seed"] = seed
+    with pytest.raises(motley.RecordError, match="seed"):
+        motley.records.load(json.dumps(data))

@@ -97,9 +97,12 @@ def replay(game: Game, seed: int, deal: Mapping[str, Any] | None, moves: Iterabl
     ``on_move(state, seat, action)`` runs after each move.
 
     Raises:
-        RecordError: if the match cannot start (bad seed or deal), or a move does not replay: naming its
-            number (from 1), the move, and the reason (a seat that is not to move, an illegal or unknown move).
+        RecordError: if the match cannot start (a seed that is not a whole number >= 0, a bad deal), or a
+            move does not replay: naming its number (from 1), the move, and the reason (a seat that is not to
+            move, an illegal or unknown move).
     """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise RecordError(f"a replay needs the seed of the match, a non-negative whole number; got {seed!r}")
     try:
         state = game.new_initial_state(seed=seed, deal=deal)
     except MotleyError as exc:
