@@ -21,7 +21,7 @@ def test_api_test(name: str, players: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dict observations draw advisory warnings, as PettingZoo's classic envs do
         api_test(env(name, players=players), num_cycles=400)
-        api_test(env(name, players=players, reward="round"), num_cycles=400)
+        api_test(env(name, players=players, reward="deal"), num_cycles=400)
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
@@ -89,7 +89,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_round_rewards_are_weighted_deal_rewards_plus_returns(name: str, players: int) -> None:
-    e = env(name, players=players, reward="round", round_weight=0.5)
+    e = env(name, players=players, reward="deal", deal_weight=0.5)
     totals, actions = _play_match(e, seed=1, rng=random.Random(1))
     state = motley.load_game(name, players=players).new_initial_state(seed=1)
     expected = [0.0] * players

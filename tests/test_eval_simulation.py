@@ -14,7 +14,7 @@ import motley
 from motley.bots import make_bot
 from motley.cli.main import app
 from motley.eval import simulate
-from motley.eval.deciders import rounds_played
+from motley.eval.deciders import deals_played
 from motley.eval.simulate import game_seed, play_game
 from motley.games.fool.facts import fool_decides
 from motley.games.fools_errand.facts import joker_decides
@@ -138,6 +138,6 @@ def test_the_other_games_simulate_with_rounds_and_the_special_figure(spec: str) 
     game = motley.load_game(spec)
     summary = simulate(game, ["random"], 8, seed=2, workers=1)
     assert summary.special is not None and 0 <= summary.special["mean"] <= 1
-    assert all(r.rounds == 1 and r.special is not None for r in summary.results)
+    assert all(r.deals == 1 and r.special is not None for r in summary.results)
     state = play_game(game, [make_bot("random", game)] * game.num_players, summary.results[0].seed)
-    assert rounds_played(state) == 1
+    assert deals_played(state) == 1

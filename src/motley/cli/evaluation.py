@@ -175,9 +175,9 @@ def print_comparison(result: Comparison) -> None:
     label = result.a_summary.special["card"] if result.a_summary.special else "special card"
     names = {"special": f"the {label} decides", "seat0_advantage": "seat 0 advantage", "score_spread": "score spread",
              "first_bot_win_share": "first bot win share", "draw_rate": "draw rate", "moves": "decisions per match",
-             "rounds": "rounds per match"}
+             "deals": "deals per match"}
     for name, fig in result.figures.items():
-        digits = 2 if name in ("moves", "rounds", "score_spread") else 3
+        digits = 2 if name in ("moves", "deals", "score_spread") else 3
         cells = []
         for key in ("a", "b", "difference"):
             f = fig[key]

@@ -270,7 +270,7 @@ def print_summary(summary: SimulationSummary) -> None:
     console.print(seats)
     lengths = summary.lengths
     line = (f"decisions/match {ci(lengths['moves']['mean'], lengths['moves']['ci'], 1)}; "
-            f"rounds/match {ci(lengths['rounds']['mean'], lengths['rounds']['ci'], 2)}")
+            f"deals/match {ci(lengths['deals']['mean'], lengths['deals']['ci'], 2)}")
     if summary.special is not None:
         line += f"; the {summary.special['card']} decides {ci(summary.special['mean'], summary.special['ci'])}"
     console.print(line)

@@ -19,10 +19,11 @@ and all 0 for every other agent. Actions are the game's action ids (``Discrete(n
 Rewards (``reward=``):
 
 * ``"match"`` (default): 0 until the match ends, then ``state.returns()`` (per seat, in [-1, 1]).
-* ``"round"``: in addition, at the end of every deal (``state.deal_number()`` changes) each seat gets its
-  score gain over that deal relative to the others: ``(gain - mean gain) / max |gain - mean gain|``,
-  in [-1, 1] (0 when all gains are equal), scaled by ``round_weight`` (default 0.1). The match return is
-  still paid at the end. One-deal games see only the match reward.
+* ``"deal"``: in addition, at the end of every deal (a round of Fool!, a hand of Foolery:
+  ``state.deal_number()`` changes) each seat gets its score gain over that deal relative to the others:
+  ``(gain - mean gain) / max |gain - mean gain|``, in [-1, 1] (0 when all gains are equal), scaled by
+  ``deal_weight`` (default 0.1). The match return is still paid at the end. One-deal games see only the
+  match reward.
 
 A match ends for all agents at once (``terminations`` all True); there is no truncation.
 """
@@ -59,8 +60,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     Args:
         game: a :class:`motley.Game`, a game name or a game string (``"foolery(players=5)"``).
-        reward: ``"match"`` or ``"round"`` (see the module docstring).
-        round_weight: scale of the per-deal rewards in ``"round"`` mode.
+        reward: ``"match"`` or ``"deal"`` (see the module docstring).
+        deal_weight: scale of the per-deal rewards in ``"deal"`` mode.
         render_mode: None, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
@@ -70,17 +71,17 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(self, game: Game | str, reward: str = "match", round_weight: float = 0.1,
+    def __init__(self, game: Game | str, reward: str = "match", deal_weight: float = 0.1,
                  render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
-        if reward not in ("match", "round"):
-            raise ValueError(f"reward must be 'match' or 'round'; got {reward!r}")
+        if reward not in ("match", "deal"):
+            raise ValueError(f"reward must be 'match' or 'deal'; got {reward!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}; got {render_mode!r}")
         self.metadata = {**self.metadata, "name": f"motley_{self.game.name}_v0"}
         self.reward_mode = reward
-        self.round_weight = float(round_weight)
+        self.deal_weight = float(deal_weight)
         self.render_mode = render_mode
         n = self.game.num_players
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(n)]
@@ -172,10 +173,10 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if self.reward_mode == "round" and (state.is_terminal() or state.deal_number() != self._deal):
+        if self.reward_mode == "deal" and (state.is_terminal() or state.deal_number() != self._deal):
             scores = list(state.scores())
             for seat, r in enumerate(_deal_rewards(self._deal_start_scores, scores)):
-                self.rewards[self.possible_agents[seat]] += self.round_weight * r
+                self.rewards[self.possible_agents[seat]] += self.deal_weight * r
             self._deal, self._deal_start_scores = state.deal_number(), scores
         if state.is_terminal():
             self._finish()

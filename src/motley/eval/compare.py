@@ -7,7 +7,7 @@ is the interval of the paired differences, which is much narrower than comparing
 
 Figures (per game, then averaged over the games of a unit):
 
-* ``moves`` -- match length in decisions; ``rounds`` -- deals (rounds, hands) per match;
+* ``moves`` -- match length in decisions; ``deals`` -- deals (rounds, hands) per match;
 * ``score_spread`` -- highest minus lowest final score (game points);
 * ``seat0_advantage`` -- seat 0's win share minus the fair share ``1/players``;
 * ``draw_rate`` -- the match ended with every seat on the same return;
@@ -27,7 +27,7 @@ from motley.eval.simulate import SimulationSummary, outcome_shares, simulate
 from motley.eval.stats import figure
 from motley.eval.worker import GameResult
 
-FIGURES = ("moves", "rounds", "score_spread", "seat0_advantage", "draw_rate", "special", "first_bot_win_share")
+FIGURES = ("moves", "deals", "score_spread", "seat0_advantage", "draw_rate", "special", "first_bot_win_share")
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -52,7 +52,7 @@ def game_figures(result: GameResult, players: int) -> dict[str, float | None]:
     shares, drawn = outcome_shares(result.returns)
     first = [shares[s] for s, e in enumerate(result.lineup) if e == 0] if any(result.lineup) else []
     return {
-        "moves": float(result.moves), "rounds": float(result.rounds),
+        "moves": float(result.moves), "deals": float(result.deals),
         "score_spread": float(max(result.scores) - min(result.scores)),
         "seat0_advantage": shares[0] - 1.0 / players, "draw_rate": float(drawn),
         "special": None if result.special is None else float(result.special),

@@ -1,4 +1,4 @@
-"""Facts of a finished match that need a little game knowledge: rounds, and "did the special card decide?".
+"""Facts of a finished match that need a little game knowledge: deals played, and "did the special card decide?".
 
 Everything here reads only ``state.observation(0)`` of the *final* state (its public part: every field used
 is the same from every seat) plus ``state.scores()`` (built once per game, see :func:`final_facts`), so the
@@ -9,7 +9,7 @@ without one gets ``None`` (no figure).
 
 from __future__ import annotations
 
-from motley.core import MotleyError, Observation, State
+from motley.core import MotleyError, State
 from motley.core.registry import game_spec
 
 
@@ -20,17 +20,16 @@ def special_label(game_name: str) -> str | None:
 
 
 def final_facts(state: State) -> tuple[int, bool | None]:
-    """``(rounds_played, special_decides)`` of a finished match, from one final observation.
+    """``(deals_played, special_decides)`` of a finished match, from one final observation.
 
     Raises:
         MotleyError: if ``state`` is not terminal.
     """
     if not state.is_terminal():
         raise MotleyError("these figures are defined for finished matches only")
-    obs = state.observation(0)
     decider = game_spec(state.game.name).decider
-    special = None if decider is None else bool(decider(obs, state.scores()))
-    return rounds_played(state, obs), special
+    special = None if decider is None else bool(decider(state.observation(0), state.scores()))
+    return deals_played(state), special
 
 
 def special_decides(state: State) -> bool | None:
@@ -42,12 +41,6 @@ def special_decides(state: State) -> bool | None:
     return final_facts(state)[1]
 
 
-def rounds_played(state: State, obs: Observation | None = None) -> int:
-    """Deals (rounds, hands) played in the match: from the final observation's ``round`` (Fool!) or
-    ``hand_number`` (Foolery), else ``state.deal_number() + 1`` (1 for a game of one deal)."""
-    obs = state.observation(0) if obs is None else obs
-    for key in ("round", "hand_number"):
-        value = obs.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
+def deals_played(state: State) -> int:
+    """Deals (rounds of Fool!, hands of Foolery) played in a finished match: ``state.deal_number() + 1``."""
     return state.deal_number() + 1

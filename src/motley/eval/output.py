@@ -1,7 +1,7 @@
 """Per-game rows of a simulation as JSON and CSV.
 
 One row per game: ``game`` (index), ``deal``, ``seed``, ``bots`` (spec per seat), ``scores``, ``returns``,
-``winners`` (seats with the best return; empty for a draw), ``moves``, ``rounds``, ``special`` (the
+``winners`` (seats with the best return; empty for a draw), ``moves``, ``deals``, ``special`` (the
 special card decided the match: true/false, or null/empty where the game defines no such figure) and
 ``record``. In JSON ``record`` is the game record object (``motley.records``) or null when records were not
 kept; in CSV, lists are joined with ``;`` and the ``record`` column (the record's JSON text) is present
@@ -18,7 +18,7 @@ from typing import Any
 from motley.eval.simulate import SimulationSummary, outcome_shares
 from motley.eval.worker import GameResult
 
-CSV_COLUMNS = ("game", "deal", "seed", "bots", "scores", "returns", "winners", "moves", "rounds", "special")
+CSV_COLUMNS = ("game", "deal", "seed", "bots", "scores", "returns", "winners", "moves", "deals", "special")
 
 
 def game_row(summary: SimulationSummary, result: GameResult) -> dict[str, Any]:
@@ -28,7 +28,7 @@ def game_row(summary: SimulationSummary, result: GameResult) -> dict[str, Any]:
         "game": result.index, "deal": result.deal, "seed": result.seed,
         "bots": [summary.bots[e] for e in result.lineup], "scores": result.scores, "returns": result.returns,
         "winners": [] if drawn else [s for s, share in enumerate(shares) if share > 0],
-        "moves": result.moves, "rounds": result.rounds, "special": result.special,
+        "moves": result.moves, "deals": result.deals, "special": result.special,
         "record": None if result.record is None else json.loads(result.record),
     }
 

@@ -6,7 +6,7 @@ an ``id``):
 
 * ``fig-scores`` -- distribution of final scores (game points) per bot;
 * ``fig-win-by-seat`` -- win share per bot and seat with 95% intervals, and the fair share;
-* ``fig-lengths`` -- distribution of match length (decisions), rounds per match and decisions per round;
+* ``fig-lengths`` -- distribution of match length (decisions), deals per match and decisions per deal;
 * ``fig-first-seat`` -- win share per seat (all bots) with 95% intervals: the first-seat advantage.
 """
 
@@ -80,26 +80,26 @@ def plot_win_by_seat(summary: SimulationSummary) -> Figure:
 
 
 def plot_lengths(summary: SimulationSummary) -> Figure:
-    """Three histograms: decisions per match, rounds per match, decisions per round."""
+    """Three histograms: decisions per match, deals per match, decisions per deal."""
     fig = Figure(figsize=(10, 3.2), layout="constrained")
     axes = fig.subplots(1, 3)
     moves = [r.moves for r in summary.results]
-    rounds = [r.rounds for r in summary.results]
-    per_round = [r.moves / max(r.rounds, 1) for r in summary.results]
+    deals = [r.deals for r in summary.results]
+    per_deal = [r.moves / max(r.deals, 1) for r in summary.results]
     axes[0].hist(moves, bins=_int_bins(moves), color="tab:blue")
     axes[0].set_xlabel("decisions per match")
-    axes[1].hist(rounds, bins=_int_bins(rounds), color="tab:green")
-    distinct = sorted(set(rounds))
+    axes[1].hist(deals, bins=_int_bins(deals), color="tab:green")
+    distinct = sorted(set(deals))
     if len(distinct) <= 15:
         axes[1].set_xticks(distinct)
     else:
         axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[1].set_xlabel("rounds per match")
-    axes[2].hist(per_round, bins=min(60, max(5, len(set(per_round)))), color="tab:orange")
-    axes[2].set_xlabel("decisions per round")
+    axes[1].set_xlabel("deals per match (rounds, hands)")
+    axes[2].hist(per_deal, bins=min(60, max(5, len(set(per_deal)))), color="tab:orange")
+    axes[2].set_xlabel("decisions per deal")
     for ax in axes:
         ax.set_ylabel("matches")
-    fig.suptitle("Game and round lengths")
+    fig.suptitle("Match and deal lengths")
     return fig
 
 

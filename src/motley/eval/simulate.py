@@ -129,7 +129,7 @@ class SimulationSummary:
         entries: per entry: ``bot``, ``seats_per_game``, ``fair_share``, ``win_share`` (+ ``_ci``),
             ``draw_rate`` (+ ``_ci``), ``mean_points`` (+ ``_ci``) and ``by_seat`` (win share per seat).
         seats: per seat: ``seat``, ``win_share``/``win_share_ci``, ``mean_points``/``mean_points_ci``.
-        mean_moves: decisions per game; ``lengths``: ``moves``, ``rounds`` and ``moves_per_round``
+        mean_moves: decisions per game; ``lengths``: ``moves``, ``deals`` and ``moves_per_deal``
             figures (``{"mean", "ci", "n"}``); ``special``: the special-card figure or None.
         results: every game, in index order; ``seconds``: wall time (not part of :meth:`as_dict`).
     """
@@ -230,8 +230,8 @@ def summarise(game: Game, bot_specs: Sequence[str], seed: int, results: Sequence
         seats.append({"seat": seat, "win_share": w, "win_share_ci": w_ci, "mean_points": p, "mean_points_ci": p_ci})
     lengths = {
         "moves": figure([float(r.moves) for r in results]),
-        "rounds": figure([float(r.rounds) for r in results]),
-        "moves_per_round": figure([r.moves / max(r.rounds, 1) for r in results]),
+        "deals": figure([float(r.deals) for r in results]),
+        "moves_per_deal": figure([r.moves / max(r.deals, 1) for r in results]),
     }
     label = special_label(game.name)
     flags = [r.special for r in results if r.special is not None]

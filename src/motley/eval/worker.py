@@ -37,7 +37,7 @@ class GameResult:
     Attributes:
         index, deal, seed: as in :class:`Job`; ``lineup``: bot index per seat.
         returns: per-seat match outcome in [-1, 1]; ``scores``: per-seat final game points.
-        moves: decisions (actions) in the match; ``rounds``: deals played (rounds, hands).
+        moves: decisions (actions) in the match; ``deals``: deals played (rounds, hands).
         special: whether the game's special card (Joker, Fool) decided the match (:mod:`deciders`),
             None where the game defines no such figure.
         record: the game record (``motley.records.dump``) when asked for, else None.
@@ -50,7 +50,7 @@ class GameResult:
     returns: list[float]
     scores: list[int]
     moves: int
-    rounds: int
+    deals: int
     special: bool | None
     record: str | None = None
 
@@ -68,11 +68,11 @@ def play_game(game: Game, bots: Sequence[Bot], seed: int) -> State:
 
 def result_of(job: Job, state: State, with_record: bool = False) -> GameResult:
     """The :class:`GameResult` of a finished game."""
-    rounds, special = final_facts(state)
+    deals, special = final_facts(state)
     return GameResult(
         index=job.index, deal=job.deal, seed=job.seed, lineup=list(job.lineup),
         returns=[float(r) for r in state.returns()], scores=[int(s) for s in state.scores()],
-        moves=len(state.history()), rounds=rounds, special=special,
+        moves=len(state.history()), deals=deals, special=special,
         record=records.dump(state) if with_record else None,
     )
 
