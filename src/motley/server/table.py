@@ -82,11 +82,6 @@ class LogEntry:
     actor: str
     visible: list[bool]
 
-    def shown_to(self, column: int) -> dict[str, Any]:
-        """The entry as viewer ``column`` (a seat, or the number of seats for a spectator) reads it."""
-        return {"n": self.number, "seat": self.seat, "actor": self.actor,
-                "move": self.move if self.visible[column] else None}
-
 
 @dataclass(frozen=True)
 class Move:
@@ -217,7 +212,8 @@ class Table:
         None for a spectator) reads them: ``{"n", "seat", "actor", "move"}``, ``move`` None when hidden."""
         column = len(self.seats) if viewer is None else viewer
         entries = self.log if upto is None else self.log[:max(0, upto)]
-        return [e.shown_to(column) for e in entries[-last:]]
+        return [{"n": e.number, "seat": e.seat, "actor": e.actor, "move": e.move if e.visible[column] else None}
+                for e in entries[-last:]]
 
     # ---- moves ------------------------------------------------------------------------------
     def check(self, seat: int, msg: protocol.ClientMessage, actor: str = "seat") -> Move:
