@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,19 +38,24 @@ class Viewer:
 
 
 class WatchedStorage(Storage):
-    """An in-memory store that notes the thread of every write and refuses ``fail`` writes first."""
+    """An in-memory store that notes the thread of every move write and refuses the first ``fail`` ones."""
 
-    def __init__(self, fail: int = 0) -> None:
+    def __init__(self, fail: int = 0, refuse: str | None = None) -> None:
         super().__init__("sqlite://")
         self.fail = fail
+        self.refuse = refuse  # a table whose moves are always refused
         self.threads: set[int] = set()
+        self.groups: list[int] = []
 
-    def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
+    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]]) -> None:
         self.threads.add(threading.get_ident())
+        self.groups.append(len(moves))
         if self.fail > 0:
             self.fail -= 1
             raise OSError("disk full")
-        super().add_move(table_id, number, seat, move, actor)
+        if any(row[0] == self.refuse for row in moves):
+            raise OSError("refused")
+        super().add_moves(moves)
 
 
 def humans(game: str, players: int, seed: int) -> dict[str, Any]:
@@ -184,6 +189,30 @@ def test_a_move_the_store_refuses_is_not_applied_and_the_mover_is_told() -> None
         assert live.table.version == 1 and all(v.last("state")["version"] == 1 for v in viewers)
         stored = storage.load(live.id)
         assert stored is not None and len(stored.moves) == 1
+        await service.close()
+
+    run(body())
+
+
+def test_moves_made_together_are_stored_together_and_a_bad_one_fails_alone() -> None:
+    async def body() -> None:
+        storage = WatchedStorage()
+        service = Service(storage, Settings(bot_delay=0.0))
+        tables = [await service.create(humans("fools_errand", 2, seed)) for seed in range(6)]
+        storage.refuse = tables[0].id
+        viewers = []
+        for live in tables:
+            viewers.append([Viewer(q) for q in range(2)])
+            for viewer in viewers[-1]:
+                live.attach(viewer)
+        await asyncio.gather(*(live.submit(seats[live.table.state.current_player()], move_text(live))
+                               for live, seats in zip(tables, viewers, strict=True)))
+        assert max(storage.groups) > 1, "the moves made while a write was under way went in one group"
+        assert tables[0].table.version == 0 and any(m.get("code") == "not_stored" for m in viewers[0][0].messages
+                                                    + viewers[0][1].messages)
+        for live in tables[1:]:
+            stored = storage.load(live.id)
+            assert live.table.version == 1 and stored is not None and len(stored.moves) == 1
         await service.close()
 
     run(body())

@@ -59,13 +59,24 @@ class StoreError(Exception):
     """The store failed a call (database unreachable, disk full, ...); the message names the call."""
 
 
+#: A move as stored: ``(table_id, number, seat, move string, actor)``.
+MoveRow = tuple[str, int, int, str, str]
+
+
 class Store:
     """:class:`Storage` off the event loop: every call runs in one worker thread, one at a time, in the order
-    the calls were made (so a table's writes stay ordered, and SQLite has one writer)."""
+    the calls were made (so a table's writes stay ordered, and SQLite has one writer).
+
+    Moves are written in groups (:meth:`add_move`): while one group is being written, the moves made
+    meanwhile wait and go together in the next transaction, so under load the thread does one commit per
+    group instead of one per move.
+    """
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
+        self._waiting: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self._writing = False
 
     async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` (a Storage method) in the worker thread.
@@ -78,6 +89,71 @@ class Store:
             return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
         except Exception as exc:
             raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {exc}") from exc
+
+    async def add_move(self, row: MoveRow) -> None:
+        """Store one move (with the moves of other tables made meanwhile); returns once it is committed.
+
+        Raises:
+            StoreError: if the move was not stored (the database's error is its ``__cause__``).
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((row, done))
+        if not self._writing:
+            self._write_group(loop)
+        await done
+
+    def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand every waiting move to the worker thread as one group."""
+        group, self._waiting = self._waiting, []
+        self._writing = True
+        try:
+            job = loop.run_in_executor(self._thread, self._write, [row for row, _ in group])
+        except RuntimeError as exc:  # the store is closed
+            self._writing = False
+            self._settle(group, [exc] * len(group))
+            return
+        job.add_done_callback(lambda finished: self._written(loop, group, finished))
+
+    def _write(self, rows: list[MoveRow]) -> list[Exception | None]:
+        """In the worker thread: store ``rows`` in one transaction, or (if that fails) each in its own, so one
+        bad move fails alone. Returns each row's error, or None."""
+        try:
+            self.storage.add_moves(rows)
+            return [None] * len(rows)
+        except Exception as exc:
+            if len(rows) == 1:
+                return [exc]
+        errors: list[Exception | None] = []
+        for row in rows:
+            try:
+                self.storage.add_moves([row])
+                errors.append(None)
+            except Exception as exc:
+                errors.append(exc)
+        return errors
+
+    def _written(self, loop: asyncio.AbstractEventLoop, group: list[tuple[MoveRow, asyncio.Future[None]]],
+                 job: asyncio.Future[list[Exception | None]]) -> None:
+        """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
+        self._writing = False
+        errors: list[Exception | None] = (job.result() if not job.cancelled() and job.exception() is None
+                                          else [RuntimeError("the store was closed")] * len(group))
+        self._settle(group, errors)
+        if self._waiting:
+            self._write_group(loop)
+
+    @staticmethod
+    def _settle(group: list[tuple[MoveRow, asyncio.Future[None]]], errors: list[Exception | None]) -> None:
+        for (_, done), error in zip(group, errors, strict=True):
+            if done.done():
+                continue
+            if error is None:
+                done.set_result(None)
+            else:
+                failure = StoreError(f"add_move failed: {error}")
+                failure.__cause__ = error
+                done.set_exception(failure)
 
     def close(self) -> None:
         """Wait for the calls already made, then release the connection pool."""
@@ -215,8 +291,7 @@ class LiveTable:
             StoreError: if the store refused the move; nothing is applied.
         """
         try:
-            await self.store.call(self.store.storage.add_move, self.id, move.number, move.seat, move.text,
-                                  move.actor)
+            await self.store.add_move((self.id, move.number, move.seat, move.text, move.actor))
         except StoreError as exc:
             log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
             raise

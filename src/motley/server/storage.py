@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -96,9 +97,15 @@ class Storage:
 
     def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
         """Append move ``number`` (1-based) to a table's log."""
+        self.add_moves([(table_id, number, seat, move, actor)])
+
+    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]]) -> None:
+        """Append moves ``(table_id, number, seat, move, actor)`` to their tables' logs in one transaction:
+        all are stored, or (on an error) none."""
+        now = time.time()
+        rows = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now} for t, n, s, m, a in moves]
         with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
-            conn.execute(self._insert_move, {"table_id": table_id, "number": number, "seat": seat, "move": move,
-                                             "actor": actor, "at": time.time()})
+            conn.execute(self._insert_move, rows)
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite a table's seat list (a seat claimed from the lobby)."""
