@@ -59,6 +59,6 @@ def test_heuristic_gives_its_lowest_cards_in_the_exchange() -> None:
             choice = bot.act(obs, legal, rng)
             step = obs["exchange"]["steps"][obs["exchange"]["step_index"]]
             if step["rule"] == "any":
-                values = [motley.games.foolery.rules.EXCHANGE_VALUE[a - 2] for a in legal]
-                assert motley.games.foolery.rules.EXCHANGE_VALUE[choice - 2] == min(values)
+                values = [motley.games.foolery.cards.EXCHANGE_VALUE[a - 2] for a in legal]
+                assert motley.games.foolery.cards.EXCHANGE_VALUE[choice - 2] == min(values)
             state.apply_action(choice)

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import motley
+from motley.games.foolery import cards as fyc
+from motley.games.foolery import moves as fym
 from motley.games.foolery import rules as fy
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K"]
@@ -123,10 +125,10 @@ def positions(players: int, params: dict[str, Any], seed: int, count: int) -> li
     while not state.is_terminal() and len(out) < count:
         legal = state.legal_actions()
         assert isinstance(state, fy.FooleryState)
-        if state.phase == fy.PLAY and step % 5 == 0:
+        if state.phase == fyc.PLAY and step % 5 == 0:
             out.append(state.clone())
         # favour plays over passes so tables of every kind come up
-        plays = [a for a in legal if a != fy.PASS]
+        plays = [a for a in legal if a != fym.PASS]
         state.apply_action(rng.choice(plays if plays and rng.random() < 0.7 else legal))
         step += 1
     return out
@@ -165,8 +167,8 @@ def test_generator_matches_the_rule_checker_everywhere() -> None:
         step = 0
         while not state.is_terminal():
             legal = state.legal_actions()
-            if step % 23 == 0 or state.phase == fy.EXCHANGE:
-                assert legal == [a for a in range(fy.NUM_ACTIONS) if state.problem(a) is None]
+            if step % 23 == 0 or state.phase == fyc.EXCHANGE:
+                assert legal == [a for a in range(fym.NUM_ACTIONS) if state.problem(a) is None]
             state.apply_action(rng.choice(legal))
             step += 1
 
@@ -174,12 +176,12 @@ def test_generator_matches_the_rule_checker_everywhere() -> None:
 def test_action_table_is_complete_and_canonical() -> None:
     """Every action string parses back to its id; sizes of the table blocks (module docstring)."""
     state = motley.load_game("foolery").new_initial_state(seed=0)
-    assert state.game.num_distinct_actions() == fy.NUM_ACTIONS
-    for a in range(fy.NUM_ACTIONS):
+    assert state.game.num_distinct_actions() == fym.NUM_ACTIONS
+    for a in range(fym.NUM_ACTIONS):
         text = state.action_to_string(a)
         assert state._parse_move(text) == a
         if not text.startswith("give"):
             assert state._parse_move(" ".join(reversed(text.split())).lower()) == a
-    assert fy.TRUMP_BASE == 80 + 14 * 15
-    assert fy.FIVE_BASE - fy.TRUMP_BASE == 21 + 210 + 1330
-    assert fy.NUM_ACTIONS - fy.FIVE_KIND_BASE == 14 * 21
+    assert fym.TRUMP_BASE == 80 + 14 * 15
+    assert fym.FIVE_BASE - fym.TRUMP_BASE == 21 + 210 + 1330
+    assert fym.NUM_ACTIONS - fym.FIVE_KIND_BASE == 14 * 21

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motley
+from motley.games.foolery import cards as fyc
 from motley.games.foolery import rules as fy
 from tests.support import play_random
 
@@ -87,14 +88,14 @@ def test_views_ignore_where_hidden_cards_are(state: fy.FooleryState, seat: int, 
     """Permuting the cards hidden from ``seat`` among the other hands (sizes kept) changes none of its views."""
     seat %= state.game.num_players
     n = state.game.num_players
-    hidden = [c for q in range(n) if q != seat for c in fy.cards_of(state.hands[q])]
+    hidden = [c for q in range(n) if q != seat for c in fyc.cards_of(state.hands[q])]
     random.Random(seed).shuffle(hidden)
     other = state.clone()
     pos = 0
     for q in range(n):
         if q != seat:
             k = state.hands[q].bit_count()
-            other.hands[q] = fy.mask_of(hidden[pos:pos + k])
+            other.hands[q] = fyc.mask_of(hidden[pos:pos + k])
             pos += k
     other._legal = None
     assert other.observation(seat) == state.observation(seat)
@@ -138,8 +139,8 @@ def test_observation_shows_only_own_exchange_cards(state: fy.FooleryState, seat:
     """FY-R13: a seat sees the exchange cards it gave and received, nobody else's."""
     seat %= state.game.num_players
     ex = state.observation(seat)["exchange"]
-    assert ex["gave"] == [fy.CODES[c] for c in state.gave[seat]]
-    assert ex["received"] == [fy.CODES[c] for c in state.received[seat]]
+    assert ex["gave"] == [fyc.CODES[c] for c in state.gave[seat]]
+    assert ex["received"] == [fyc.CODES[c] for c in state.received[seat]]
     if state.partner_of(seat) < 0:
         assert ex["gave"] == ex["received"] == []
 

@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 
 import motley
+from motley.games.foolery import cards as fyc
+from motley.games.foolery import moves as fym
 from motley.games.foolery import rules as fy
 from tests.support import play_out, play_random
 
-ALL = list(fy.CODES)
+ALL = list(fyc.CODES)
 
 
 def deal(players: int, dealer: int, fixed: dict[int, list[str]]) -> dict[str, Any]:
@@ -38,7 +40,7 @@ def start(players: int, fixed: dict[int, list[str]], dealer: int = 0, **params: 
 
 def set_hand(state: fy.FooleryState, seat: int, codes: list[str]) -> None:
     """Constructed position: give ``seat`` exactly ``codes`` (the rest of the pack is irrelevant here)."""
-    state.hands[seat] = fy.mask_of([fy.CODE_INDEX[c] for c in codes])
+    state.hands[seat] = fyc.mask_of([fyc.CODE_INDEX[c] for c in codes])
     state.sizes[seat] = len(codes)
     state._legal = None
 
@@ -71,7 +73,7 @@ def events(state: fy.FooleryState) -> list[tuple[str, int]]:
 # ---- FY-T1 .. FY-T5: ranks, skips, 5-card order ----------------------------------------------------------
 def test_fy_t1_ranks_ace_low_and_suits_never_break_ties() -> None:
     """FY-T1 (FY-R2): A < 2 < ... < 10 < J < C < Q < K; an equal card of another suit is only equal."""
-    ranks = fy.RANK_CODES
+    ranks = fyc.RANK_CODES
     for low, high in itertools.pairwise(ranks):
         assert beats(f"{low}S", f"{high}S")
         assert not beats(f"{high}S", f"{low}S")
@@ -137,7 +139,7 @@ def test_five_card_equal_is_legal_and_straight_needs_ace_low() -> None:
 @pytest.mark.parametrize("wrap", ["QS KH AD 2C 3S", "CS QH KD AC 2S", "KS AH 2D 3C 4S"])
 def test_fy_d2_ace_high_straight_never_wraps(wrap: str) -> None:
     """FY-D2: with ``ace_high_straight`` the Ace may stand above the King; Q-K-A-2-3 (a wrap) is never a straight."""
-    assert fy.mask_of([fy.CODE_INDEX[c] for c in wrap.split()]) not in fy.MASK_TO_ACTION  # no such play at all
+    assert fyc.mask_of([fyc.CODE_INDEX[c] for c in wrap.split()]) not in fym.MASK_TO_ACTION  # no such play at all
     for ace_high in (False, True):
         state = start(4, {0: wrap.split()}, ace_high_straight=ace_high)
         with pytest.raises(motley.IllegalMoveError, match="not a straight"):
@@ -270,7 +272,7 @@ def test_fy_d7_pass_does_not_lock_out_unless_the_option_says_so() -> None:
 
 def test_fy_t15_titles() -> None:
     """FY-T15 (FY-R11)."""
-    names = {n: [fy.TITLES[fy.title_of(p, n)] for p in range(n)] for n in (3, 4, 5, 7)}
+    names = {n: [fyc.TITLES[fy.title_of(p, n)] for p in range(n)] for n in (3, 4, 5, 7)}
     assert names[3] == ["King", "Noble", "Peasant"]
     assert names[4] == ["King", "Prince", "Merchant", "Peasant"]
     assert names[5] == ["King", "Prince", "Noble", "Merchant", "Peasant"]
@@ -355,24 +357,24 @@ def test_exchange_highest_cards_go_up_and_the_king_gives_any_but_the_fool() -> N
     """FY-R13, FY-D15, FY-D17: the Peasant's two highest reach the King; the King gives two of his choice."""
     for seed in range(6):
         state = first_exchange(seed)
-        king, peasant = state.titles.index(fy.KING), state.titles.index(fy.PEASANT)
-        while state.phase == fy.EXCHANGE and state.steps[state.step_index][3] == fy.HIGHEST:
+        king, peasant = state.titles.index(fyc.KING), state.titles.index(fyc.PEASANT)
+        while state.phase == fyc.EXCHANGE and state.steps[state.step_index][3] == fyc.HIGHEST:
             legal = state.legal_actions()
             state.apply_action(legal[0])
         up = state.received[king]
         assert len(up) == 2 and state.gave[peasant] == up
-        left = [fy.EXCHANGE_VALUE[c] for c in fy.cards_of(state.hands[peasant])]
-        assert max(left) <= min(fy.EXCHANGE_VALUE[c] for c in up)
+        left = [fyc.EXCHANGE_VALUE[c] for c in fyc.cards_of(state.hands[peasant])]
+        assert max(left) <= min(fyc.EXCHANGE_VALUE[c] for c in up)
         assert state.current_player() == king
-        assert fy.GIVE_BASE + fy.FOOL not in state.legal_actions()
+        assert fym.GIVE_BASE + fyc.FOOL not in state.legal_actions()
         before = state.serialize()
         with pytest.raises(motley.IllegalMoveError, match="Fool can never be passed"):
             state.apply_action(state._parse_move("give FOOL"))
         assert state.serialize() == before
-        while state.phase == fy.EXCHANGE:
+        while state.phase == fyc.EXCHANGE:
             state.apply_action(state.legal_actions()[-1])
         assert len(state.received[peasant]) == 2 and state.current_player() == king  # FY-R12
-        assert state.observation(king)["exchange"]["received"] == [fy.CODES[c] for c in up]
+        assert state.observation(king)["exchange"]["received"] == [fyc.CODES[c] for c in up]
         others = [q for q in range(5) if q not in (king, peasant, state.partner_of(king))]
         for q in others:
             if state.partner_of(q) < 0:
@@ -383,11 +385,11 @@ def test_exchange_ties_are_the_givers_choice() -> None:
     """FY-D15, FY-D26: with equal highest ranks the Peasant (Merchant) chooses among the tied cards."""
     for seed in range(200):
         state = first_exchange(seed)
-        if state.phase == fy.EXCHANGE and state.steps[state.step_index][3] == fy.HIGHEST:
+        if state.phase == fyc.EXCHANGE and state.steps[state.step_index][3] == fyc.HIGHEST:
             giver = state.steps[state.step_index][0]
             tied = state.highest_candidates(giver)
             assert len(tied) > 1 and state.current_player() == giver
-            assert state.legal_actions() == [fy.GIVE_BASE + c for c in tied]
+            assert state.legal_actions() == [fym.GIVE_BASE + c for c in tied]
             return
     pytest.fail("no tie found in 200 seeds")
 
@@ -396,9 +398,9 @@ def test_three_players_exchange_and_dealer_options() -> None:
     """FY-R11/FY-R13 with 3 players: only King and Peasant exchange; FY-D18/FY-D29 choose the dealer."""
     state = first_exchange(4, players=3)
     assert [(g, r, k) for g, r, k, _ in state.steps] == [
-        (state.titles.index(fy.PEASANT), state.titles.index(fy.KING), 2),
-        (state.titles.index(fy.KING), state.titles.index(fy.PEASANT), 2)]
-    assert state.dealer == state.titles.index(fy.PEASANT)
+        (state.titles.index(fyc.PEASANT), state.titles.index(fyc.KING), 2),
+        (state.titles.index(fyc.KING), state.titles.index(fyc.PEASANT), 2)]
+    assert state.dealer == state.titles.index(fyc.PEASANT)
     other = first_exchange(4, players=3, dealer_3p="previous_dealer_left")
     first = motley.load_game("foolery(players=3)").new_initial_state(seed=4)
     assert isinstance(first, fy.FooleryState)
@@ -414,19 +416,19 @@ def exchange_with(hands: dict[int, list[str]], titles: list[int], **params: Any)
     n = len(titles)
     state = start(n, {}, **params)
     used = {c for cards in hands.values() for c in cards}
-    rest = [fy.CODE_INDEX[c] for c in ALL if c not in used]
-    masks = [fy.mask_of([fy.CODE_INDEX[c] for c in hands[q]]) if q in hands else 0 for q in range(n)]
+    rest = [fyc.CODE_INDEX[c] for c in ALL if c not in used]
+    masks = [fyc.mask_of([fyc.CODE_INDEX[c] for c in hands[q]]) if q in hands else 0 for q in range(n)]
     others = [q for q in range(n) if q not in hands]
     for i, c in enumerate(rest if others else []):
         masks[others[i % len(others)]] |= 1 << c
     state.titles = list(titles)
     state.hand_no = 2
-    state.start_hand(masks, titles.index(fy.MERCHANT) if n >= 4 else titles.index(fy.PEASANT), first=False)
+    state.start_hand(masks, titles.index(fyc.MERCHANT) if n >= 4 else titles.index(fyc.PEASANT), first=False)
     return state
 
 
 # Seats 0..3 are King, Prince, Merchant, Peasant.
-TITLES_4 = [fy.KING, fy.PRINCE, fy.MERCHANT, fy.PEASANT]
+TITLES_4 = [fyc.KING, fyc.PRINCE, fyc.MERCHANT, fyc.PEASANT]
 
 
 def test_fy_d17_every_upward_give_before_any_downward_give() -> None:
@@ -434,22 +436,22 @@ def test_fy_d17_every_upward_give_before_any_downward_give() -> None:
     state = exchange_with({0: ["2S", "3S"], 1: ["2H"], 2: ["KS", "KH", "5D"], 3: ["QS", "QH", "QD", "4C"]},
                           TITLES_4)
     assert [(g, r, k, rule) for g, r, k, rule in state.steps] == [
-        (3, 0, 2, fy.HIGHEST), (2, 1, 1, fy.HIGHEST), (0, 3, 2, fy.ANY), (1, 2, 1, fy.ANY)]
+        (3, 0, 2, fyc.HIGHEST), (2, 1, 1, fyc.HIGHEST), (0, 3, 2, fyc.ANY), (1, 2, 1, fyc.ANY)]
     order = []
-    while state.phase == fy.EXCHANGE:
+    while state.phase == fyc.EXCHANGE:
         order.append(state.current_player())
         state.apply_action(state.legal_actions()[0])
     # The Peasant chooses twice (three Queens tied), the Merchant once (two Kings tied), then the King
     # twice and the Prince once: no downward give before the last upward one.
     assert order == [3, 3, 2, 0, 0, 1]
-    assert state.gave[3] == [fy.CODE_INDEX["QS"], fy.CODE_INDEX["QH"]]
-    assert state.gave[2] == [fy.CODE_INDEX["KS"]]
+    assert state.gave[3] == [fyc.CODE_INDEX["QS"], fyc.CODE_INDEX["QH"]]
+    assert state.gave[2] == [fyc.CODE_INDEX["KS"]]
 
 
 def test_fy_d17_the_king_may_give_back_cards_just_received() -> None:
     """FY-D17: the King's two cards may include those the Peasant just gave him; never the Fool."""
     state = exchange_with({0: ["2S", "FOOL"], 3: ["XX", "XXI", "4C"]}, TITLES_4)
-    assert state.current_player() == 0 and state.received[0] == [fy.CODE_INDEX["XXI"], fy.CODE_INDEX["XX"]]
+    assert state.current_player() == 0 and state.received[0] == [fyc.CODE_INDEX["XXI"], fyc.CODE_INDEX["XX"]]
     legal = {state.action_to_string(a) for a in state.legal_actions()}
     assert {"give XX", "give XXI", "give 2S"} <= legal and "give FOOL" not in legal
 
@@ -457,18 +459,18 @@ def test_fy_d17_the_king_may_give_back_cards_just_received() -> None:
 def test_fy_d17_tied_highest_cards_that_exactly_fill_the_give_go_up_without_asking() -> None:
     """FY-D17 (FY-D15, FY-D26): the Peasant's two tied Kings are the two highest: no choice, no decision."""
     state = exchange_with({2: ["JC", "2C"], 3: ["KS", "KH", "QD", "4C"]}, TITLES_4)
-    assert sorted(state.gave[3]) == sorted([fy.CODE_INDEX["KS"], fy.CODE_INDEX["KH"]])
-    assert state.received[0] == state.gave[3] and state.gave[2] == [fy.CODE_INDEX["JC"]]
+    assert sorted(state.gave[3]) == sorted([fyc.CODE_INDEX["KS"], fyc.CODE_INDEX["KH"]])
+    assert state.received[0] == state.gave[3] and state.gave[2] == [fyc.CODE_INDEX["JC"]]
     assert state.current_player() == 0 and state.history() == []  # nobody was asked: the King gives now
 
 
 def test_fy_d17_exact_fill_after_an_untied_highest_card() -> None:
     """FY-D17: one trump goes up, then two tied Kings for one place: a choice; a lone King: none."""
     choice = exchange_with({3: ["V", "KS", "KH", "4C"]}, TITLES_4)
-    assert choice.gave[3] == [fy.CODE_INDEX["V"]] and choice.current_player() == 3
-    assert choice.legal_actions() == [fy.GIVE_BASE + fy.CODE_INDEX["KS"], fy.GIVE_BASE + fy.CODE_INDEX["KH"]]
+    assert choice.gave[3] == [fyc.CODE_INDEX["V"]] and choice.current_player() == 3
+    assert choice.legal_actions() == [fym.GIVE_BASE + fyc.CODE_INDEX["KS"], fym.GIVE_BASE + fyc.CODE_INDEX["KH"]]
     none = exchange_with({3: ["V", "KS", "QH", "4C"]}, TITLES_4)
-    assert none.gave[3] == [fy.CODE_INDEX["V"], fy.CODE_INDEX["KS"]] and none.current_player() != 3
+    assert none.gave[3] == [fyc.CODE_INDEX["V"], fyc.CODE_INDEX["KS"]] and none.current_player() != 3
 
 
 def test_fy_d17_more_tied_cards_than_places_is_the_givers_choice() -> None:
@@ -484,7 +486,7 @@ def test_fy_d17_more_tied_cards_than_places_is_the_givers_choice() -> None:
 def test_fy_d17_exact_fill_under_suit_cards_only() -> None:
     """FY-D17, FY-D25: with ``exchange_order=suit_cards_only`` the two Kings are the highest, trumps aside."""
     state = exchange_with({3: ["XXI", "KS", "KH", "4C"]}, TITLES_4, exchange_order="suit_cards_only")
-    assert sorted(state.gave[3]) == sorted([fy.CODE_INDEX["KS"], fy.CODE_INDEX["KH"]])
+    assert sorted(state.gave[3]) == sorted([fyc.CODE_INDEX["KS"], fyc.CODE_INDEX["KH"]])
     assert state.current_player() != 3
 
 # ---- bad input ---------------------------------------------------------------------------------------------
@@ -522,7 +524,7 @@ def test_following_errors_name_the_problem() -> None:
         with pytest.raises(motley.IllegalMoveError, match=words):
             state.apply_action(state._parse_move(move))
     assert state.serialize() == before
-    for bad in (-1, fy.NUM_ACTIONS, True, "1"):
+    for bad in (-1, fym.NUM_ACTIONS, True, "1"):
         with pytest.raises(motley.IllegalMoveError):
             state.apply_action(bad)  # type: ignore[arg-type]
     assert state.serialize() == before
@@ -569,9 +571,9 @@ def test_terminal_view_draws_the_seat_view() -> None:
     from motley.games.foolery import views as view
 
     state = first_exchange(1)
-    while state.phase == fy.EXCHANGE:
+    while state.phase == fyc.EXCHANGE:
         state.apply_action(state.legal_actions()[0])
-    king = state.titles.index(fy.KING)
+    king = state.titles.index(fyc.KING)
     play(state, state.action_to_string(state.legal_actions()[0]))
     obs = state.observation(king)
     text = view.render(obs, ["pass"])

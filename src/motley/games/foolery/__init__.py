@@ -2,7 +2,17 @@
 
 The package, by what changes together:
 
-* ``rules.py`` -- the game and its State: every FY-R / FY-D id of rules/foolery.md lives there once;
+* ``cards.py`` -- the pack: card ids and codes, hands as bitmasks, the typed aliases ``Card``, ``Action``,
+  ``Seat``, and the numbers a position keeps titles, phases, exchange steps and log events as;
+* ``moves.py`` -- every play as a fixed action table (ids, card sets, shapes, strengths) and the fast
+  generators of trump sets and 5-card hands that legal move generation reads;
+* ``rules.py`` -- the game (options, deals, match end) and its State's rules (the exchange, turns, what
+  beats the table, tricks, places and titles, scoring, legal moves): every FY-R / FY-D id of
+  rules/foolery.md lives there once, but for the shapes and strengths of plays, which are ``moves.py``'s;
+* ``observe.py`` -- what a seat sees: the observation dict, the observation tensor, and reading an
+  observation back into a state (``FooleryState.observation`` and ``observation_tensor`` call it);
+* ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
+  (``Foolery.sample_state`` and ``Foolery.determinizer`` call it);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
@@ -13,7 +23,8 @@ The package, by what changes together:
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.foolery import drawing, facts, policy, views
-from motley.games.foolery.rules import CODES, Foolery, FooleryState
+from motley.games.foolery.cards import CODES
+from motley.games.foolery.rules import Foolery, FooleryState
 
 
 def _public_move(move: str) -> bool:

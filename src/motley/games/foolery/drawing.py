@@ -21,7 +21,7 @@ from motley.core.svg import (
     suit_face,
     text,
 )
-from motley.games.foolery.rules import ROMAN
+from motley.games.foolery.cards import ROMAN
 
 
 def face(code: str, w: float, h: float) -> str:

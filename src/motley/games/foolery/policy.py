@@ -26,14 +26,12 @@ from collections.abc import Sequence
 from motley.core import Game, Observation, State
 from motley.core.cards import split_codes
 from motley.core.search import SearchPolicy
-from motley.games.foolery.rules import (
+from motley.games.foolery.cards import CODE_INDEX, EXCHANGE_VALUE, FOOL_BIT, OVER, TRUMP_MASK, cards_of
+from motley.games.foolery.moves import (
     A_KIND,
     A_MASK,
     A_SIZE,
     A_STR,
-    CODE_INDEX,
-    EXCHANGE_VALUE,
-    FOOL_BIT,
     GIVE_BASE,
     K_FIVE,
     K_FOOL,
@@ -41,12 +39,9 @@ from motley.games.foolery.rules import (
     K_NORMAL,
     K_TRUMP,
     MASK_TO_ACTION,
-    OVER,
     PASS,
-    TRUMP_MASK,
-    FooleryState,
-    cards_of,
 )
+from motley.games.foolery.rules import FooleryState
 
 _POP = tuple(m.bit_count() for m in range(16))
 _TOP_VALUE: dict[int, int] = {}

@@ -1,0 +1,79 @@
+"""The Foolery pack (FY-R1, FY-R2): card ids and codes, hands as bitmasks, and the typed aliases; with the
+numbers a position keeps its titles, phases, exchange steps and log events as, and their names.
+
+Cards (ids 0..77): suit cards ``4 * rank + suit`` (rank 0 = Ace .. 13 = King, value ``rank + 1``, FY-R2;
+suits S H D C, unordered), trumps ``55 + n`` for trump ``n`` = 1..21 (ids 56..76), the Fool 77. A hand is
+a bitmask over those ids, so the four suit cards of a rank are one nibble: ``(hand >> 4 * rank) & 15``.
+
+The plays these cards make, and the action ids, are in ``moves.py``; which title a place gives (FY-R11),
+the phases' order and the events' meaning are the rules' business (``rules.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+#: A card id 0..77 (see above).
+Card: TypeAlias = int
+#: An action id 0..``moves.NUM_ACTIONS - 1``: pass, the Fool, ``give CARD`` or a play (see ``moves.py``).
+Action: TypeAlias = int
+#: A seat 0..players-1, in turn order.
+Seat: TypeAlias = int
+
+RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
+SUIT_CODES = ("S", "H", "D", "C")
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",
+         "XVII", "XVIII", "XIX", "XX", "XXI")
+NUM_CARDS = 78
+FOOL = 77
+FOOL_BIT = 1 << FOOL
+SUIT_MASK = (1 << 56) - 1  # every suit card
+TRUMP_SHIFT = 55  # trump n is card 55 + n
+TRUMP_MASK = ((1 << 21) - 1) << 56
+CODES: tuple[str, ...] = tuple(r + s for r in RANK_CODES for s in SUIT_CODES) + ROMAN + ("FOOL",)
+CODE_INDEX = {code: i for i, code in enumerate(CODES)}
+#: FY-D15 exchange value of a card under ``trumps_high`` (Fool -1: never passed).
+EXCHANGE_VALUE: tuple[int, ...] = tuple(c // 4 + 1 for c in range(56)) + tuple(100 + n for n in range(1, 22)) + (-1,)
+
+
+def card_rank(card: Card) -> int:
+    """Rank index 0 (Ace) .. 13 (King) of a suit card id 0..55 (FY-R2)."""
+    return card >> 2
+
+
+def is_trump(card: Card) -> bool:
+    """True for trump ids 56..76."""
+    return 56 <= card < FOOL
+
+
+def cards_of(mask: int) -> list[Card]:
+    """Card ids of a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Sequence[Card]) -> int:
+    """Bitmask of card ids."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+# ---- titles, phases, events ------------------------------------------------------------------------
+KING, PRINCE, NOBLE, MERCHANT, PEASANT = 0, 1, 2, 3, 4
+TITLES = ("King", "Prince", "Noble", "Merchant", "Peasant")
+EXCHANGE, PLAY, OVER = 0, 1, 2
+PHASES = ("exchange", "play", "over")
+HIGHEST, ANY = 0, 1
+EV_PLAY, EV_PASS, EV_SKIP, EV_TRICK, EV_OUT, EV_STUCK = 0, 1, 2, 3, 4, 5
+EVENTS = ("play", "pass", "skip", "trick", "out", "stuck")
+#: A log event: (kind, seat, value): the action of a play, the next leader of a trick, the place of an "out".
+Event = tuple[int, int, int]
+#: A pending exchange step: (giver, receiver, cards, HIGHEST or ANY).
+Step = tuple[int, int, int, int]

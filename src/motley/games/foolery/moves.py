@@ -1,0 +1,265 @@
+"""Every play of Foolery as a fixed action table: ids, card sets, shapes and strengths, and the fast
+generators of trump sets and 5-card hands that legal move generation reads (rules/foolery.md).
+
+Action space (fixed, context-free, like OpenSpiel's dou_dizhu; ``NUM_ACTIONS`` ids):
+
+* ``0`` pass (FY-R10); ``1`` the Fool (FY-R9);
+* ``2 + card`` (2..79): ``give CARD`` in the card exchange (FY-R13; ``give FOOL`` exists only to be refused);
+* ``80 + 15 * rank + (suits - 1)`` (80..289): 1-4 suit cards of one rank, ``suits`` a 4-bit suit mask (FY-R3);
+* 290..1850: trump sets of 1, 2, 3 trumps (FY-R7, FY-R8), by size then lexicographic trump numbers;
+* then every 5-card hand (FY-R4, FY-D1..D5) with concrete cards: straights (every start ``A..10`` and the
+  J-C-Q-K-A set of ``ace_high_straight``, every suit assignment, straight flushes included), flushes that
+  are not straights, full houses, and five of a kind (four suit cards of a rank + any one trump; only the
+  matching trump is legal under ``five_kind_trump=matching``, FY-D3).
+
+Move strings: the card codes of a play joined by spaces in ascending card id order (``"9S 9H"``,
+``"II IX"``), ``pass``, and ``give 7S`` in the exchange. Codes and order are free on input.
+
+Play strength (for FY-R5): 1-4 cards of a rank: the rank value; trump sets: the top trump's number;
+5-card hands: ``16 * category + key`` (category straight 0, flush 1, full house 2, straight flush 3,
+five of a kind 4; key the highest card, the triple's rank, or the rank, FY-D4).
+
+The table is built once, at import. What makes a play -- its shape and strength (FY-R3, FY-R4, FY-R5's
+order, FY-D1..D5, and FY-D23's J-C-Q-K-A) -- is here; when a play is legal (the table to beat, the phase,
+the options in force) is the rules' business (``rules.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from motley.games.foolery.cards import (
+    CODES,
+    FOOL,
+    FOOL_BIT,
+    NUM_CARDS,
+    TRUMP_MASK,
+    TRUMP_SHIFT,
+    Action,
+    Card,
+    cards_of,
+    is_trump,
+    mask_of,
+)
+
+PASS, PLAY_FOOL, GIVE_BASE, NORMAL_BASE = 0, 1, 2, 80
+K_PASS, K_FOOL, K_GIVE, K_NORMAL, K_TRUMP, K_FIVE = 0, 1, 2, 3, 4, 5
+STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH, FIVE_KIND = 0, 1, 2, 3, 4
+CATEGORY_NAMES = ("straight", "flush", "full house", "straight flush", "five of a kind")
+
+A_MASK: list[int] = []
+A_KIND: list[int] = []
+A_SIZE: list[int] = []
+A_STR: list[int] = []  # strength with the Ace low (FY-D2); see STR_ACE_HIGH
+A_TOP: list[int] = []  # top trump number of a trump set / the trump of a five of a kind, else 0
+A_CAT: list[int] = []  # 5-card category or -1
+MASK_TO_ACTION: dict[int, int] = {}
+#: Actions whose card set is J-C-Q-K-A (only a straight under ``ace_high_straight``, FY-D23).
+ACE_HIGH_SETS: set[int] = set()
+
+
+def _add(mask: int, kind: int, size: int, strength: int, top: int = 0, cat: int = -1) -> int:
+    a = len(A_MASK)
+    A_MASK.append(mask)
+    A_KIND.append(kind)
+    A_SIZE.append(size)
+    A_STR.append(strength)
+    A_TOP.append(top)
+    A_CAT.append(cat)
+    if kind not in (K_PASS, K_GIVE):
+        MASK_TO_ACTION[mask] = a
+    return a
+
+
+_add(0, K_PASS, 0, 0)
+_add(FOOL_BIT, K_FOOL, 1, 0)
+for _c in range(NUM_CARDS):
+    _add(1 << _c, K_GIVE, 1, 0)
+for _r in range(14):
+    for _m in range(1, 16):
+        _add(_m << (4 * _r), K_NORMAL, _m.bit_count(), _r + 1)
+TRUMP_BASE = len(A_MASK)
+for _k in (1, 2, 3):
+    for _ns in itertools.combinations(range(1, 22), _k):
+        _add(mask_of([TRUMP_SHIFT + n for n in _ns]), K_TRUMP, _k, max(_ns), max(_ns))
+FIVE_BASE = len(A_MASK)
+_RUNS = [tuple(range(s, s + 5)) for s in range(10)] + [(10, 11, 12, 13, 0)]
+for _s, _ranks in enumerate(_RUNS):
+    for _suits in itertools.product(range(4), repeat=5):
+        _mask = mask_of([4 * r + su for r, su in zip(_ranks, _suits, strict=True)])
+        _flush = len(set(_suits)) == 1
+        if _s < 10:
+            _cat = STRAIGHT_FLUSH if _flush else STRAIGHT
+            _add(_mask, K_FIVE, 5, 16 * _cat + _s + 5, cat=_cat)
+        else:  # J-C-Q-K-A: with the Ace low only a same-suit set is legal, as a K-high flush (FY-D2)
+            ACE_HIGH_SETS.add(_add(_mask, K_FIVE, 5, 16 * FLUSH + 14 if _flush else -1, cat=FLUSH if _flush else -1))
+_RUN_SETS = {frozenset(r) for r in _RUNS}
+for _su in range(4):
+    for _ranks in itertools.combinations(range(14), 5):
+        if frozenset(_ranks) in _RUN_SETS:
+            continue
+        _add(mask_of([4 * r + _su for r in _ranks]), K_FIVE, 5, 16 * FLUSH + max(_ranks) + 1, cat=FLUSH)
+_TRIPLES = [m for m in range(16) if m.bit_count() == 3]
+_PAIRS = [m for m in range(16) if m.bit_count() == 2]
+for _r in range(14):
+    for _t in _TRIPLES:
+        for _pr in range(14):
+            if _pr != _r:
+                for _p in _PAIRS:
+                    _add((_t << 4 * _r) | (_p << 4 * _pr), K_FIVE, 5, 16 * FULL_HOUSE + _r + 1, cat=FULL_HOUSE)
+FIVE_KIND_BASE = len(A_MASK)
+for _r in range(14):
+    for _n in range(1, 22):
+        _add((15 << 4 * _r) | (1 << (TRUMP_SHIFT + _n)), K_FIVE, 5, 16 * FIVE_KIND + _r + 1, _n, FIVE_KIND)
+NUM_ACTIONS = len(A_MASK)
+
+#: Strengths with ``ace_high_straight`` (FY-D23): the J-C-Q-K-A sets become straights (flushes) with key 15.
+STR_ACE_HIGH = list(A_STR)
+CAT_ACE_HIGH = list(A_CAT)
+for _a in ACE_HIGH_SETS:
+    _flush = len({c & 3 for c in cards_of(A_MASK[_a])}) == 1
+    CAT_ACE_HIGH[_a] = STRAIGHT_FLUSH if _flush else STRAIGHT
+    STR_ACE_HIGH[_a] = 16 * CAT_ACE_HIGH[_a] + 15
+#: Canonical move string of each action.
+A_TEXT: tuple[str, ...] = tuple(
+    "pass" if A_KIND[a] == K_PASS else f"give {CODES[a - GIVE_BASE]}" if A_KIND[a] == K_GIVE
+    else " ".join(CODES[c] for c in cards_of(A_MASK[a])) for a in range(NUM_ACTIONS))
+
+# Lookup tables for fast generation.
+#: ``NSUB[k][16 * rank + nibble]``: ids of the k-card subsets (k = 1..4) of that rank's cards; k = 0: all.
+NSUB: list[list[tuple[int, ...]]] = [[() for _ in range(224)] for _ in range(5)]
+for _r in range(14):
+    for _m in range(16):
+        _subs = [s for s in range(1, 16) if s & _m == s]
+        NSUB[0][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs)
+        for _k in range(1, 5):
+            NSUB[_k][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs if s.bit_count() == _k)
+_SUBSETS_3 = [[s for s in _TRIPLES if s & m == s] for m in range(16)]
+_SUBSETS_2 = [[s for s in _PAIRS if s & m == s] for m in range(16)]
+_SUIT_BITS = sum(1 << 4 * r for r in range(14))
+_TWO_PLUS = frozenset(m for m in range(16) if m.bit_count() >= 2)
+_THREE_PLUS = frozenset(m for m in range(16) if m.bit_count() >= 3)  # one bit per rank in suit S; shift by the suit
+_TRUMP_CACHE: dict[int, tuple[list[int], list[int], list[int]]] = {}
+_STRAIGHT_CACHE: dict[int, list[int]] = {}
+_FLUSH_CACHE: dict[tuple[int, bool], list[int]] = {}
+
+
+def trump_sets(trumps: int) -> tuple[list[int], list[int], list[int]]:
+    """Action ids of the 1-, 2- and 3-trump sets in a hand's trump bits (``hand & TRUMP_MASK``), cached."""
+    hit = _TRUMP_CACHE.get(trumps)
+    if hit is None:
+        bits = [1 << c for c in cards_of(trumps)]
+        ones, twos, threes = ([MASK_TO_ACTION[sum(combo)] for combo in itertools.combinations(bits, k)]
+                              for k in (1, 2, 3))
+        hit = _TRUMP_CACHE[trumps] = (ones, twos, threes)
+    return hit
+
+
+def _straights(start: int, chunk: int) -> list[int]:
+    """Straight ids over the 5 ranks from ``start`` (10: J-C-Q-K-A) given their 5 nibbles (20 bits), cached."""
+    key = start << 20 | chunk
+    hit = _STRAIGHT_CACHE.get(key)
+    if hit is None:
+        ranks = _RUNS[start]
+        options = [[1 << (4 * r + s) for s in range(4) if chunk >> (4 * i + s) & 1] for i, r in enumerate(ranks)]
+        hit = sorted(MASK_TO_ACTION[sum(combo)] for combo in itertools.product(*options))
+        _STRAIGHT_CACHE[key] = hit
+    return hit
+
+
+def _flushes(bits: int, ace_high: bool) -> list[int]:
+    """Flush ids (not straight flushes, which ``_straights`` yields) within one suit's cards ``bits``, cached."""
+    key = (bits, ace_high)
+    hit = _FLUSH_CACHE.get(key)
+    if hit is None:
+        cards = cards_of(bits)
+        hit = []
+        for combo in itertools.combinations(cards, 5):
+            ranks = frozenset(c >> 2 for c in combo)
+            if ranks in _RUN_SETS and (ace_high or 0 not in ranks or 1 in ranks):
+                continue  # a straight flush: generated with the straights
+            hit.append(MASK_TO_ACTION[mask_of(combo)])
+        hit.sort()
+        _FLUSH_CACHE[key] = hit
+    return hit
+
+
+def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
+    """Every 5-card hand (FY-R4, FY-D1..D5) in ``hand`` allowed by the options, as action ids (unsorted).
+
+    Built rank by rank from the nibbles, never by enumerating subsets of the hand.
+    """
+    out: list[int] = []
+    nib: list[int] = []
+    pres = 0
+    trips: list[int] = []
+    pairs: list[int] = []
+    h = hand
+    for r in range(14):
+        m = h & 15
+        h >>= 4
+        nib.append(m)
+        if m:
+            pres |= 1 << r
+            if m in _TWO_PLUS:
+                pairs.append(r)
+                if m in _THREE_PLUS:
+                    trips.append(r)
+    runs = pres & pres >> 1 & pres >> 2 & pres >> 3 & pres >> 4 & 0x3FF  # starts of 5 present ranks
+    while runs:
+        low = runs & -runs
+        s = low.bit_length() - 1
+        out.extend(_straights(s, (hand >> 4 * s) & 0xFFFFF))
+        runs ^= low
+    if ace_high and pres & 0x3C01 == 0x3C01:
+        out.extend(_straights(10, ((hand >> 40) & 0xFFFF) | (nib[0] << 16)))
+    for su in range(4):
+        bits = hand & (_SUIT_BITS << su)
+        if bits.bit_count() >= 5:
+            out.extend(_flushes(bits, ace_high))
+    if trips:
+        for r in trips:
+            for t in _SUBSETS_3[nib[r]]:
+                tm = t << 4 * r
+                for pr in pairs:
+                    if pr != r:
+                        for p in _SUBSETS_2[nib[pr]]:
+                            out.append(MASK_TO_ACTION[tm | p << 4 * pr])
+            if nib[r] == 15:  # five of a kind (FY-R4, FY-D3)
+                if any_trump:
+                    for c in cards_of(hand & TRUMP_MASK):
+                        out.append(FIVE_KIND_BASE + 21 * r + c - 56)
+                elif hand >> (TRUMP_SHIFT + r + 1) & 1:
+                    out.append(FIVE_KIND_BASE + 21 * r + r)
+    return out
+
+
+def play_kind(action: Action) -> str:
+    """A short name of a play's shape: ``single``/``pair``/``triple``/``four``, the 5-card category, ``N trumps``,
+    ``fool``, ``pass`` or ``give``."""
+    kind = A_KIND[action]
+    if kind == K_NORMAL:
+        return ("single", "pair", "triple", "four of a kind")[A_SIZE[action] - 1]
+    if kind == K_FIVE:
+        cat = A_CAT[action] if action not in ACE_HIGH_SETS else CAT_ACE_HIGH[action]
+        return CATEGORY_NAMES[cat]
+    if kind == K_TRUMP:
+        return f"{A_SIZE[action]} trump" + ("s" if A_SIZE[action] > 1 else "")
+    return ("pass", "fool", "give")[kind]
+
+
+def shape_problem(cards: Sequence[Card]) -> str:
+    """Why a set of card ids is not a Foolery play (FY-R3, FY-R4, FY-R9, FY-D1, FY-D5)."""
+    if FOOL in cards:
+        return "the Fool is played alone: it is no part of a trump set or a combination (FY-R9)"
+    trumps = [c for c in cards if is_trump(c)]
+    if len(cards) > 5:
+        return "a play has at most 5 cards (FY-R3, FY-D1)"
+    if len(trumps) == len(cards):
+        return "at most 3 trumps are played together (FY-R7, FY-R8)"
+    if trumps and len(cards) < 5:
+        return "trumps cannot be part of normal plays, except in five of a kind (FY-R3)"
+    if len(cards) < 5:
+        return "cards played together must be of one rank, or form a 5-card hand (FY-R3)"
+    return "these 5 cards are not a straight, flush, full house, straight flush or five of a kind (FY-R4, FY-D5)"

@@ -1,0 +1,232 @@
+"""What a seat of Foolery sees: the observation dict, the observation tensor, and the reading of an
+observation back into a state.
+
+``FooleryState.observation`` and ``FooleryState.observation_tensor`` (the core API) hand their state to the
+functions here; ``Foolery`` takes the tensor length (:func:`tensor_size`) from here, and fills the states
+of its determinizer and of stored text with :func:`read_observation`. Only :func:`read_observation` changes
+a state (a new one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.cards import split_codes
+from motley.core.game import Observation
+from motley.games.foolery.cards import (
+    CODE_INDEX,
+    CODES,
+    EV_PLAY,
+    EV_STUCK,
+    EVENTS,
+    FOOL,
+    FOOL_BIT,
+    HIGHEST,
+    NUM_CARDS,
+    OVER,
+    PHASES,
+    TITLES,
+    Action,
+    Event,
+    Seat,
+    cards_of,
+    mask_of,
+)
+from motley.games.foolery.moves import A_KIND, A_MASK, A_SIZE, A_TEXT, K_FIVE, K_NORMAL, MASK_TO_ACTION, play_kind
+
+if TYPE_CHECKING:
+    from motley.games.foolery.rules import FooleryState
+
+OBS_CARD_BLOCKS = 5
+SEAT_BLOCK = 13
+
+
+def tensor_size(players: int) -> int:
+    """Length of the observation tensor for ``players`` seats (see :func:`observation_tensor`)."""
+    return OBS_CARD_BLOCKS * NUM_CARDS + players * (SEAT_BLOCK + 1) + 3 + 1 + 9 + 1
+
+
+def observation(state: FooleryState, seat: Seat) -> Observation:
+    """The information state of ``seat``.
+
+    Keys: ``game``, ``seat``, ``phase`` (``exchange``/``play``/``over``), ``current_player``,
+    ``hand_number``, ``hands_total`` (0 with a target score), ``dealer``, ``hand`` (own codes, ascending),
+    ``hand_groups`` (own cards grouped: one list per suit rank, then trumps, then the Fool),
+    ``hand_sizes``, ``table`` (``None`` or ``{"seat", "cards", "kind"}``, the top play), ``passed`` (seats
+    that passed in this trick), ``log`` (this hand's events ``{"event", "seat", "cards", "value"}``:
+    play / pass / skip / trick (value: next leader) / out (value: place) / stuck), ``places`` (per seat,
+    None until finished), ``next_place``, ``finishing_order``, ``titles`` (in force this hand, None in
+    the first), ``scores``, ``hand_results`` (``{"places", "points"}`` per finished hand), ``exchange``
+    (public ``steps`` with progress, and only this seat's own ``gave`` / ``received`` cards and
+    partner), ``terminal``, ``returns``.
+    """
+    state.check_seat(seat)
+    n = state.game.num_players
+    hand = cards_of(state.hands[seat])
+    groups: list[list[str]] = []
+    last = -1
+    for c in hand:
+        key = c >> 2 if c < 56 else 100 if c < FOOL else 200  # a suit rank, the trumps, the Fool
+        if key == last:
+            groups[-1].append(CODES[c])
+        else:
+            groups.append([CODES[c]])
+        last = key
+    log = []
+    for kind, q, value in state.log:
+        if kind == EV_PLAY:
+            log.append({"event": "play", "seat": q, "cards": A_TEXT[value], "value": 0})
+        else:
+            log.append({"event": EVENTS[kind], "seat": q, "cards": "FOOL" if kind == EV_STUCK else "",
+                        "value": value})
+    top = state.top
+    order = sorted((p, q) for q, p in enumerate(state.places) if p >= 0)
+    steps = [{"giver": g, "receiver": r, "cards": k, "rule": "highest" if rule == HIGHEST else "any",
+              "given": k if i < state.step_index else (state.step_given if i == state.step_index else 0)}
+             for i, (g, r, k, rule) in enumerate(state.steps)]
+    partner = state.partner_of(seat)
+    return {
+        "game": state.game.name,
+        "seat": seat,
+        "phase": PHASES[state.phase],
+        "current_player": state.current_player(),
+        "hand_number": state.hand_no,
+        "hands_total": state.game.hands_total,
+        "dealer": state.dealer,
+        "hand": [CODES[c] for c in hand],
+        "hand_groups": groups,
+        "hand_sizes": list(state.sizes),
+        "table": None if top < 0 else {"seat": state.top_seat, "cards": A_TEXT[top], "kind": play_kind(top)},
+        "passed": [q for q in range(n) if state.passed >> q & 1],
+        "log": log,
+        "places": [None if p < 0 else p for p in state.places],
+        "next_place": state.next_place,
+        "finishing_order": [q for _, q in order],
+        "titles": [None if t < 0 else TITLES[t] for t in state.titles],
+        "scores": list(state.scores_),
+        "hand_results": [{"places": list(r), "points": state.game.points(r)} for r in state.results],
+        "exchange": {"steps": steps, "step_index": state.step_index, "step_given": state.step_given,
+                     "partner": None if partner < 0 else partner,
+                     "gave": [CODES[c] for c in state.gave[seat]],
+                     "received": [CODES[c] for c in state.received[seat]]},
+        "terminal": state.phase == OVER,
+        "returns": state.returns(),
+    }
+
+
+def observation_tensor(state: FooleryState, seat: Seat) -> npt.NDArray[np.float32]:
+    """float32 vector of ``tensor_size(N)`` = 404 + 14 N, from ``seat``'s point of view.
+
+    Layout (seats relative: index ``i`` is seat ``(seat + i) % N``, 0 = me):
+    [0:78] my hand (card ids); [78:156] cards out this hand; [156:234] cards of the top play;
+    [234:312] cards I gave in the exchange; [312:390] cards I received;
+    then per relative seat a block of 13: hand size / 28, finished, place / (N - 1) (0 if not
+    finished), title one-hot (none, King, Prince, Noble, Merchant, Peasant), passed this trick,
+    made the top play, to move, dealer; then N scores / (2 N^2) clipped to [-1, 1]; phase one-hot
+    (exchange, play, over); hand number / hands total (1 with a target score); top play kind one-hot
+    (none, 1, 2, 3, 4 cards of a rank, 5-card hand, 1, 2, 3 trumps; the Fool never stays on the table);
+    top play strength / 80.
+    """
+    state.check_seat(seat)
+    n = state.game.num_players
+    out = np.zeros(tensor_size(n), dtype=np.float32)
+    for block, mask in enumerate((state.hands[seat], state.played, A_MASK[state.top] if state.top >= 0 else 0)):
+        for c in cards_of(mask):
+            out[block * NUM_CARDS + c] = 1.0
+    for c in state.gave[seat]:
+        out[3 * NUM_CARDS + c] = 1.0
+    for c in state.received[seat]:
+        out[4 * NUM_CARDS + c] = 1.0
+    base = OBS_CARD_BLOCKS * NUM_CARDS
+    for i in range(n):
+        q = (seat + i) % n
+        b = base + SEAT_BLOCK * i
+        out[b] = state.sizes[q] / 28.0  # 26 dealt + 2 from the exchange at most
+        if state.places[q] >= 0:
+            out[b + 1] = 1.0
+            out[b + 2] = state.places[q] / (n - 1)
+        out[b + 3 + state.titles[q] + 1] = 1.0
+        out[b + 9] = float(state.passed >> q & 1)
+        out[b + 10] = float(state.top_seat == q)
+        out[b + 11] = float(state.current_player() == q)
+        out[b + 12] = float(state.dealer == q)
+    b = base + SEAT_BLOCK * n
+    for i in range(n):
+        out[b + i] = max(-1.0, min(1.0, state.scores_[(seat + i) % n] / (2.0 * n * n)))
+    b += n
+    out[b + state.phase] = 1.0
+    b += 3
+    total = state.game.hands_total
+    out[b] = min(1.0, state.hand_no / total) if total else 1.0
+    b += 1
+    top = state.top
+    if top < 0:
+        slot = 0
+    elif A_KIND[top] == K_NORMAL:
+        slot = A_SIZE[top]
+    elif A_KIND[top] == K_FIVE:
+        slot = 5
+    else:
+        slot = 5 + A_SIZE[top]
+    out[b + slot] = 1.0
+    out[b + 9] = state.game.strength[top] / 80.0 if top >= 0 else 0.0
+    return out
+
+
+def _play_action(text: str) -> Action:
+    """The action id of a play string of an observation (``"9S 9H"``)."""
+    cards = [CODE_INDEX[c] for c in split_codes(text)]
+    return MASK_TO_ACTION[mask_of(cards)]
+
+
+def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
+    """Set every field of a new ``state`` that an observation shows (the inverse of :func:`observation`);
+    the other seats' hands are left empty, and so are the exchange records of the seats not observing.
+
+    ``Foolery.determinizer`` builds its template with it, ``Foolery`` a state read back from text.
+    """
+    n = state.game.num_players
+    me = int(obs["seat"])
+    state.phase = PHASES.index(obs["phase"])
+    state.to_move = int(obs["current_player"])
+    state.hand_no = int(obs["hand_number"])
+    state.dealer = int(obs["dealer"])
+    state.sizes = [int(s) for s in obs["hand_sizes"]]
+    state.hands = [0] * n
+    state.hands[me] = mask_of([CODE_INDEX[c] for c in obs["hand"]])
+    table = obs["table"]
+    state.top = -1 if table is None else _play_action(table["cards"])
+    state.top_seat = -1 if table is None else int(table["seat"])
+    state.passed = mask_of([int(q) for q in obs["passed"]])
+    state.places = [-1 if p is None else int(p) for p in obs["places"]]
+    state.next_place = int(obs["next_place"])
+    state.titles = [-1 if t is None else TITLES.index(t) for t in obs["titles"]]
+    state.scores_ = [int(s) for s in obs["scores"]]
+    state.results = [[int(p) for p in r["places"]] for r in obs["hand_results"]]
+    log: list[Event] = []
+    played = 0
+    for e in obs["log"]:
+        kind = EVENTS.index(e["event"])
+        if kind == EV_PLAY:
+            a = _play_action(e["cards"])
+            played |= A_MASK[a]
+            log.append((kind, int(e["seat"]), a))
+        else:
+            if kind == EV_STUCK:
+                played |= FOOL_BIT
+            log.append((kind, int(e["seat"]), int(e["value"])))
+    state.log = log
+    state.played = played
+    ex = obs["exchange"]
+    state.steps = [(int(s["giver"]), int(s["receiver"]), int(s["cards"]), 0 if s["rule"] == "highest" else 1)
+                   for s in ex["steps"]]
+    state.step_index = int(ex["step_index"])
+    state.step_given = int(ex["step_given"])
+    state.gave = [[] for _ in range(n)]
+    state.received = [[] for _ in range(n)]
+    state.gave[me] = [CODE_INDEX[c] for c in ex["gave"]]
+    state.received[me] = [CODE_INDEX[c] for c in ex["received"]]
