@@ -145,9 +145,11 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
         assert buttons, "the seat to move has move buttons"
         other = pages[1 - live.state.current_player()]
         assert not other.query_selector_all("#moves button.move"), "the other seat has none"
+        clicked_at = live.version
         buttons[rng.randrange(len(buttons))].click()
         moves += 1
-        mover.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {live.version - 1}")
+        # the move is stored before it is applied: wait for its state, not for the table's version right now
+        mover.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {clicked_at}")
     for page in pages:
         page.wait_for_selector("#match-over")
         assert "Match over" in page.inner_text("#match-over")
