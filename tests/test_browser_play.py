@@ -212,7 +212,7 @@ def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser,
         text = set(re.split(r"[\s,()]+", page.inner_text("body")))
         hands = {c for q in range(players) for c in live.state.observation(q).get("hand", [])}
         if game == "fools_errand":
-            from motley.games.fools_errand.rules import CODES
+            from motley.games.fools_errand.cards import CODES
 
             hands = {CODES[c] for deck in live.state.decks for c in deck} - {"JK"}  # type: ignore[attr-defined]
         everyone = set.intersection(*(set(re.split(r'[\s",\[\]{}:]+', json.dumps(live.state.observation(q))))

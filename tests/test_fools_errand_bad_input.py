@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import motley
-from motley.games.fools_errand import rules as fe
+from motley.games.fools_errand import cards as fec
 from tests.support import play_random
 from tests.test_fools_errand_rules import stacked
 
@@ -36,11 +36,11 @@ def test_move_not_legal_in_this_phase_names_the_reason() -> None:
     state = decision_state()
     before = state.serialize()
     illegal = next(a for a in range(3) if a not in state.legal_actions())
-    expected = "just drawn your Joker" if illegal == fe.DRAW else "not drawn your Joker"
+    expected = "just drawn your Joker" if illegal == fec.DRAW else "not drawn your Joker"
     with pytest.raises(motley.IllegalMoveError, match=expected):
         state.apply_action(illegal)
     with pytest.raises(motley.IllegalMoveError, match=expected):
-        state.string_to_action(fe.MOVES[illegal])
+        state.string_to_action(fec.MOVES[illegal])
     assert state.serialize() == before
 
 
@@ -57,7 +57,7 @@ def test_moves_after_the_end_are_refused() -> None:
     state = play_random(decision_state(), random.Random(1), 10_000)
     assert state.is_terminal()
     with pytest.raises(motley.IllegalMoveError, match="game is over"):
-        state.apply_action(fe.DRAW)
+        state.apply_action(fec.DRAW)
     with pytest.raises(motley.IllegalMoveError, match="game is over"):
         state.string_to_action("draw")
 

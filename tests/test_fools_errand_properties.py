@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motley
+from motley.games.fools_errand import cards as fec
 from motley.games.fools_errand import rules as fe
 from tests.support import play_random
 
@@ -29,7 +30,7 @@ def reachable_states(draw: st.DrawFn) -> fe.FoolsErrandState:
 def all_cards(state: fe.FoolsErrandState) -> Counter[int]:
     cards: Counter[int] = Counter(state.decks[0] + state.decks[1] + state.piles[0] + state.piles[1] + state.unclaimed)
     cards.update(t & 63 for t in state.table)
-    cards.update(fe.JOKER_A + q for q in range(2) if state.joker[q] != fe.IN_DECK)
+    cards.update(fec.JOKER_A + q for q in range(2) if state.joker[q] != fec.IN_DECK)
     return cards
 
 
@@ -51,7 +52,7 @@ def test_sampled_world_matches_observation_and_holds_the_pack(state: fe.FoolsErr
 @settings(max_examples=60, deadline=None)
 @given(reachable_states(), st.integers(0, 1))
 def test_hidden_cards_vary_across_samples(state: fe.FoolsErrandState, seat: int) -> None:
-    hidden = sum(len(d) for d in state.decks) - sum(j == fe.IN_DECK for j in state.joker)
+    hidden = sum(len(d) for d in state.decks) - sum(j == fec.IN_DECK for j in state.joker)
     obs = state.observation(seat)
     worlds = set()
     for i in range(20):
@@ -66,11 +67,11 @@ def test_hidden_cards_vary_across_samples(state: fe.FoolsErrandState, seat: int)
 def test_views_ignore_the_order_and_split_of_hidden_cards(state: fe.FoolsErrandState, seed: int) -> None:
     """Permuting the face-down cards among both decks (Jokers stay in their owner's deck) changes no view."""
     rng = random.Random(seed)
-    hidden = [c for d in state.decks for c in d if c < fe.JOKER_A]
+    hidden = [c for d in state.decks for c in d if c < fec.JOKER_A]
     rng.shuffle(hidden)
     other = state.clone()
     it = iter(hidden)
-    other.decks = [[c if c >= fe.JOKER_A else next(it) for c in d] for d in state.decks]
+    other.decks = [[c if c >= fec.JOKER_A else next(it) for c in d] for d in state.decks]
     for seat in (0, 1):
         assert other.observation(seat) == state.observation(seat)
         assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))

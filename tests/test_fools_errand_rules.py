@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 import motley
+from motley.games.fools_errand import cards as fec
 from motley.games.fools_errand import rules as fe
 from tests.support import play_out
 
-ALL = [r + s for s in "CDHS" for r in fe.RANKS]
+ALL = [r + s for s in "CDHS" for r in fec.RANKS]
 
 
 def stacked(a_top: list[str], b_top: list[str]) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def test_fe_t2_rewind_line_scoop_and_next_player() -> None:
         ("scoop", 0, None, 8, 38),
     ]
     assert ev[9][0] == "play" and ev[9][1] == 1  # FE-D2: strict alternation, B plays onto an empty scale
-    assert ev[9][4] == fe.PLAY_VALUE[fe.CODE_INDEX[str(ev[9][2])]]
+    assert ev[9][4] == fec.PLAY_VALUE[fec.CODE_INDEX[str(ev[9][2])]]
     pile = state.observation(0)["piles"][0]
     assert sorted(pile[:8]) == sorted(["7S", "4C", "QD", "2C", "2H", "AH", "3S", "9D"])
 
@@ -96,7 +97,7 @@ def test_fe_t5_keep_joker_then_play_it_later() -> None:
     state = start(["2C", "JK", "9H"], ["5D", "4S"])
     assert state.observation(0)["scale"] == -3 and state.current_player() == 0
     n = len(state.observation(0)["log"])
-    state.apply_action(fe.KEEP_JOKER)
+    state.apply_action(fec.KEEP_JOKER)
     assert events(state)[n:n + 3] == [
         ("set_aside", 0, "JK", 0, 0),
         ("play", 0, "9H", 9, 6),
@@ -104,23 +105,23 @@ def test_fe_t5_keep_joker_then_play_it_later() -> None:
     ]
     obs = state.observation(0)
     assert obs["jokers"][0] == "set_aside" and obs["current_player"] == 0
-    assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
+    assert state.legal_actions() == [fec.DRAW, fec.PLAY_JOKER]
     n = len(obs["log"])
     state.apply_action(state.string_to_action("PLAY JOKER"))
     assert events(state)[n:n + 3] == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 4, 20), ("joker_back", 0, "JK", 0, 0)]
 
 
 def position(a_deck: list[str], b_deck: list[str], spec: str = "fools_errand", scale: int = 0,
-             to_move: int = 0, jokers: tuple[int, int] = (fe.IN_DECK, fe.IN_DECK),
+             to_move: int = 0, jokers: tuple[int, int] = (fec.IN_DECK, fec.IN_DECK),
              table: list[tuple[int, str]] | None = None) -> fe.FoolsErrandState:
     """A constructed position (decks top first), for rulings that arise only late in a game."""
     game = motley.load_game(spec)
     assert isinstance(game, fe.FoolsErrand)
     state = fe.FoolsErrandState(game, None)
-    state.decks = [[fe.JOKER_A + q if c == "JK" else fe.CODE_INDEX[c] for c in reversed(d)]
+    state.decks = [[fec.JOKER_A + q if c == "JK" else fec.CODE_INDEX[c] for c in reversed(d)]
                    for q, d in enumerate((a_deck, b_deck))]
     state.s, state.to_move, state.joker = scale, to_move, list(jokers)
-    state.table = [fe.CODE_INDEX[c] | q << 6 for q, c in (table or [])]
+    state.table = [fec.CODE_INDEX[c] | q << 6 for q, c in (table or [])]
     return state
 
 
@@ -136,7 +137,7 @@ def test_fe_t7_only_the_joker_left_must_be_played() -> None:
 
 def test_fe_d6_set_aside_joker_with_empty_deck_must_be_played() -> None:
     """FE-D6: deck empty, Joker set aside -> the Joker is played without a decision."""
-    state = position([], ["3C", "JK"], scale=-2, jokers=(fe.SET_ASIDE, fe.IN_DECK), table=[(1, "2D")])
+    state = position([], ["3C", "JK"], scale=-2, jokers=(fec.SET_ASIDE, fec.IN_DECK), table=[(1, "2D")])
     state.run()
     assert events(state)[:2] == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 1, 2)]
 
@@ -144,7 +145,7 @@ def test_fe_d6_set_aside_joker_with_empty_deck_must_be_played() -> None:
 def test_fe_t8_pile_points() -> None:
     """FE-T8 (FE-R10): {Ace, King, 7} = 18."""
     state = position([], [])
-    state.piles = [[fe.CODE_INDEX["AS"], fe.CODE_INDEX["KH"], fe.CODE_INDEX["7C"]], []]
+    state.piles = [[fec.CODE_INDEX["AS"], fec.CODE_INDEX["KH"], fec.CODE_INDEX["7C"]], []]
     assert state.scores() == [18, 0]
 
 
@@ -208,11 +209,11 @@ def test_fe_d8_default_discards_cards_in_play() -> None:
 
 
 def test_fe_d10_joker_onto_empty_scale() -> None:
-    state = position(["3C", "JK"], ["5D", "JK"], jokers=(fe.SET_ASIDE, fe.IN_DECK))
-    state.decks[0] = [fe.CODE_INDEX["3C"]]
+    state = position(["3C", "JK"], ["5D", "JK"], jokers=(fec.SET_ASIDE, fec.IN_DECK))
+    state.decks[0] = [fec.CODE_INDEX["3C"]]
     state.run()
-    assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
-    state.apply_action(fe.PLAY_JOKER)
+    assert state.legal_actions() == [fec.DRAW, fec.PLAY_JOKER]
+    state.apply_action(fec.PLAY_JOKER)
     assert events(state, 3) == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 0, 0), ("joker_back", 0, "JK", 0, 0)]
 
 
@@ -221,8 +222,8 @@ def test_fe_t10_conservation_default_options(seed: int) -> None:
     """FE-T10: after any complete game, both piles + unclaimed cards = 340 points."""
     state = play_out(motley.load_game("fools_errand").new_initial_state(seed=seed), random.Random(seed))
     obs = state.observation(0)
-    unclaimed = sum(fe.POINTS[fe.CODE_INDEX[c]] for c in obs["unclaimed"])
-    assert sum(state.scores()) + unclaimed == fe.TOTAL_POINTS == 340
+    unclaimed = sum(fec.POINTS[fec.CODE_INDEX[c]] for c in obs["unclaimed"])
+    assert sum(state.scores()) + unclaimed == fec.TOTAL_POINTS == 340
     assert obs["deck_sizes"][0] + obs["deck_sizes"][1] == sum(p == "deck" for p in obs["jokers"])
 
 
@@ -269,7 +270,7 @@ def test_fe_d12_a_joker_only_deck_under_reveal_joker_play() -> None:
 def test_fe_d12_an_empty_deck_with_the_joker_set_aside_reveals_nothing() -> None:
     """FE-D12: A's deck is empty and A's Joker lies set aside: A reveals nothing, B's card alone counts."""
     state = position([], ["4S", "2C", "5D", "JK"], spec=REVEAL, scale=4, to_move=1,
-                     jokers=(fe.SET_ASIDE, fe.IN_DECK), table=[(0, "4H")])
+                     jokers=(fec.SET_ASIDE, fec.IN_DECK), table=[(0, "4H")])
     state.run()
     assert events(state, 4) == [
         ("play", 1, "4S", 4, 0), ("scoop", 1, None, 2, 8),
@@ -292,15 +293,15 @@ def test_fe_d13_a_returned_joker_is_inserted_at_a_uniform_position_other_cards_k
     counts = [0] * (len(a_deck) + 1)
     for seed in range(1200):
         # B's next draw is B's Joker, a decision: A's deck is read right after its Joker went back.
-        state = position(a_deck, ["JK", "8D"], scale=-9, jokers=(fe.SET_ASIDE, fe.IN_DECK), table=[(1, "9H")])
+        state = position(a_deck, ["JK", "8D"], scale=-9, jokers=(fec.SET_ASIDE, fec.IN_DECK), table=[(1, "9H")])
         state.use_seed(seed)
         state.run()
-        assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
-        state.apply_action(fe.PLAY_JOKER)
+        assert state.legal_actions() == [fec.DRAW, fec.PLAY_JOKER]
+        state.apply_action(fec.PLAY_JOKER)
         assert events(state) == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 1, 9), ("joker_back", 0, "JK", 0, 0)]
         deck = state.decks[0]  # top card last
-        assert [c for c in deck if c != fe.JOKER_A] == [fe.CODE_INDEX[c] for c in reversed(a_deck)]
-        counts[deck.index(fe.JOKER_A)] += 1
+        assert [c for c in deck if c != fec.JOKER_A] == [fec.CODE_INDEX[c] for c in reversed(a_deck)]
+        counts[deck.index(fec.JOKER_A)] += 1
     assert min(counts) > 150 and max(counts) < 250  # each of the 6 places about 200 times
 
 
@@ -334,11 +335,11 @@ def test_fe_d14_leave_at_zero_after_a_scoop_too() -> None:
 
 def test_fe_d14_a_joker_onto_an_empty_table_is_a_scoop_and_a_reveal_follows() -> None:
     """FE-D14, FE-D10: under ``simultaneous_reveal`` a Joker played onto an empty table starts a new reveal."""
-    state = position(["3C", "7S", "JK"], ["5D", "2H", "JK"], spec=REVEAL, jokers=(fe.SET_ASIDE, fe.IN_DECK))
-    state.decks[0] = [fe.CODE_INDEX["7S"], fe.CODE_INDEX["3C"]]
+    state = position(["3C", "7S", "JK"], ["5D", "2H", "JK"], spec=REVEAL, jokers=(fec.SET_ASIDE, fec.IN_DECK))
+    state.decks[0] = [fec.CODE_INDEX["7S"], fec.CODE_INDEX["3C"]]
     state.run()
-    assert state.legal_actions() == [fe.DRAW, fe.PLAY_JOKER]
-    state.apply_action(fe.PLAY_JOKER)
+    assert state.legal_actions() == [fec.DRAW, fec.PLAY_JOKER]
+    state.apply_action(fec.PLAY_JOKER)
     assert events(state, 3) == [("play", 0, "JK", 0, 0), ("scoop", 0, None, 0, 0), ("joker_back", 0, "JK", 0, 0)]
     assert [e[0] for e in events(state, 5)[3:]] == ["reveal", "reveal"]
 

@@ -66,7 +66,7 @@ def hidden_places(state: State) -> list[list[str]]:
     places = [list(state.observation(q).get("hand", [])) for q in range(n)]
     decks = getattr(state, "decks", None)
     if state.game.name == "fools_errand" and decks is not None:
-        from motley.games.fools_errand.rules import CODES
+        from motley.games.fools_errand.cards import CODES
 
         # the Jokers' places are public (observation "jokers"), so the code JK hides nothing; other deck cards do
         places.append([CODES[c] for deck in decks for c in deck if CODES[c] != "JK"])

@@ -2,7 +2,14 @@
 
 The package, by what changes together:
 
-* ``rules.py`` -- the game and its State: every FE-R / FE-D id of rules/fools-errand.md lives there once;
+* ``cards.py`` -- the pack: card ids and codes, play values and points, the three moves, where a Joker
+  is, the log's events, and the typed aliases ``Card``, ``Action``, ``Seat``;
+* ``rules.py`` -- the game (options, deals) and its State's rules: every FE-R / FE-D id of
+  rules/fools-errand.md lives there once (reveals, the automatic plays, the Joker, scoops, the end, scores);
+* ``observe.py`` -- what a seat sees: the observation dict, the observation tensor, and reading an
+  observation back into a state (``FoolsErrandState.observation`` and ``observation_tensor`` call it);
+* ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
+  (``FoolsErrand.sample_state`` calls it);
 * ``policy.py`` -- the heuristic Joker policy (the ``heuristic`` bot);
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Joker decides"), for reports.
@@ -13,7 +20,8 @@ The package, by what changes together:
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.fools_errand import drawing, facts, policy, views
-from motley.games.fools_errand.rules import CODES, FoolsErrand, FoolsErrandState
+from motley.games.fools_errand.cards import CODES
+from motley.games.fools_errand.rules import FoolsErrand, FoolsErrandState
 
 SPEC = register_spec(GameSpec(
     game=FoolsErrand,

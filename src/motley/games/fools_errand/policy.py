@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from motley.core import Game, Observation
-from motley.games.fools_errand.rules import CODE_INDEX, DRAW, IS_ACE, KEEP_JOKER, PLAY_JOKER, PLAY_VALUE, POINTS
+from motley.games.fools_errand.cards import CODE_INDEX, DRAW, IS_ACE, KEEP_JOKER, PLAY_JOKER, PLAY_VALUE, POINTS
 
 TYPICAL_POT = 16
 DENIAL_BONUS = 6

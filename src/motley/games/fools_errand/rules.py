@@ -9,8 +9,11 @@ plays it at once. The engine runs those plays itself and stops only at a decisio
 Forced Joker plays (FE-D6) happen automatically. Every play is logged with its announcement (FE-R9), so
 the log is the public history of the match.
 
-State layout (compact, for speed): cards are ints, 0..51 = ``suit * 13 + rank`` (rank 0 = Ace .. 12 =
-King, suits C D H S), 52 and 53 the Jokers of seat 0 and seat 1. Decks are lists with the top card at
+The pack's ids and codes, the moves and the Joker's places are in ``cards.py``; what a seat sees is in
+``observe.py`` and the determinizer in ``sample.py``, which the State's and the Game's methods of the same
+names call.
+
+State layout (compact, for speed): cards are ints (``cards.py``). Decks are lists with the top card at
 the *end*. The scale ``s`` is kept from seat 0's (A's) point of view (FE-R3).
 """
 
@@ -24,42 +27,40 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
-from motley.core.errors import DealError, IllegalMoveError, MotleyError
+from motley.core.errors import DealError, IllegalMoveError
 from motley.core.game import TERMINAL, Game, Observation, rng_from_json
 from motley.core.options import Option
 from motley.core.search import SearchState
+from motley.games.fools_errand import observe
+from motley.games.fools_errand.cards import (
+    CODE_INDEX,
+    CODES,
+    DECK_SIZE,
+    DRAW,
+    DRAWN,
+    IN_DECK,
+    IS_ACE,
+    JOKER_A,
+    JOKER_B,
+    KEEP_JOKER,
+    MOVES,
+    PLAY_JOKER,
+    PLAY_VALUE,
+    POINTS,
+    SET_ASIDE,
+    Action,
+    Card,
+    Event,
+    Seat,
+)
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("C", "D", "H", "S")
-JOKER_A, JOKER_B = 52, 53
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK", "JK")
-CODE_INDEX = {code: i for i, code in enumerate(CODES[:52])}
-#: Value a card tips the scale by (FE-R4); an Ace's 1 may become 11 at play time.
-PLAY_VALUE: tuple[int, ...] = tuple(min(r + 1, 10) for _ in SUITS for r in range(13))
-#: Points a card is worth in a score pile (FE-R10: Ace 1, number cards face value, J/Q/K 10).
-POINTS: tuple[int, ...] = PLAY_VALUE
-IS_ACE: tuple[bool, ...] = tuple(r == 0 for _ in SUITS for r in range(13))
-TOTAL_POINTS = sum(POINTS)  # 340 (FE-R10)
-DECK_SIZE = 27
-
-DRAW, PLAY_JOKER, KEEP_JOKER = 0, 1, 2
 _TURN_MOVES = (DRAW, PLAY_JOKER)  # a turn with the Joker set aside (FE-R8)
 _JOKER_MOVES = (PLAY_JOKER, KEEP_JOKER)  # right after drawing the Joker (FE-R8)
-MOVES = ("draw", "play joker", "keep joker")
 _MOVE_WORDS = {"draw": DRAW, "play joker": PLAY_JOKER, "joker": PLAY_JOKER, "play": PLAY_JOKER,
                "keep joker": KEEP_JOKER, "keep": KEEP_JOKER, "set aside": KEEP_JOKER}
 
-# Where a seat's Joker is.
-IN_DECK, SET_ASIDE, DRAWN = 0, 1, 2
-JOKER_PLACES = ("deck", "set_aside", "drawn")
 
-# Log events: (kind, seat, card or -1, value, scale announced by that seat / points scooped).
-Event = tuple[str, int, int, int, int]
-
-OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
-
-
-def _card_points(cards: list[int]) -> int:
+def _card_points(cards: list[Card]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
 
@@ -113,7 +114,7 @@ class FoolsErrand(Game):
         return state
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (OBSERVATION_SIZE,)
+        return (observe.OBSERVATION_SIZE,)
 
     def num_distinct_actions(self) -> int:
         return len(MOVES)
@@ -128,26 +129,13 @@ class FoolsErrand(Game):
         Raises:
             MotleyError: for an observation of another game or with inconsistent counts.
         """
-        if observation.get("game") != self.name:
-            raise MotleyError(f"not a {self.name} observation")
-        state = _public_state(self, observation)
-        seen = {c for q in range(2) for c in state.piles[q]} | {t & 63 for t in state.table}
-        seen |= set(state.unclaimed)
-        unseen = [c for c in range(52) if c not in seen]
-        rng.shuffle(unseen)
-        counts = [observation["deck_sizes"][q] - (state.joker[q] == IN_DECK) for q in range(2)]
-        if counts[0] + counts[1] != len(unseen) or min(counts) < 0:
-            raise MotleyError("observation deck sizes do not match the unseen cards")
-        decks = [unseen[: counts[0]], unseen[counts[0]:]]
-        for q in range(2):
-            if state.joker[q] == IN_DECK:
-                decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
-        state.decks = decks
-        state.use_seed(rng.getrandbits(64))
-        return state
+        from motley.games.fools_errand.sample import sample_state  # sample.py builds states: imported here
+
+        return sample_state(self, observation, rng)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
-        state = _public_state(self, data["observation"])
+        state = FoolsErrandState(self, None)
+        observe.read_observation(state, data["observation"])
         state.origin = data["origin"]
         state.decks = [[int(c) for c in data["decks"][q]] for q in range(2)]
         state.use_rng(rng_from_json(data["rng"]))
@@ -158,7 +146,7 @@ def _deal_to_json(deal: Mapping[str, Any]) -> dict[str, Any]:
     return {"decks": [[str(c).upper() for c in deck] for deck in deal["decks"]]}
 
 
-def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[int]]:
+def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[Card]]:
     """Internal decks (top card last) from ``{"decks": [[27 codes, top first], [27 codes]]}``.
 
     Raises:
@@ -184,27 +172,8 @@ def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[int]]:
     return decks
 
 
-def _public_state(game: FoolsErrand, obs: Mapping[str, Any]) -> FoolsErrandState:
-    """A state holding every public field of an observation (decks left empty)."""
-    state = FoolsErrandState(game, None)
-    state.s = int(obs["scale"])
-    state.table = [CODE_INDEX[e["card"]] | (e["seat"] << 6) for e in obs["in_play"]]
-    state.piles = [[CODE_INDEX[c] for c in obs["piles"][q]] for q in range(2)]
-    state.unclaimed = [CODE_INDEX[c] for c in obs["unclaimed"]]
-    state.joker = [JOKER_PLACES.index(place) for place in obs["jokers"]]
-    state.to_move = int(obs["current_player"])
-    state.log = [(e["event"], e["seat"], -1 if e["card"] is None else _code_to_card(e["card"], e["seat"]),
-                  e["value"], e["scale"]) for e in obs["log"]]
-    state._set_history(obs["actions"])
-    return state
-
-
-def _code_to_card(code: str, seat: int) -> int:
-    return JOKER_A + seat if code == "JK" else CODE_INDEX[code]
-
-
 class FoolsErrandState(SearchState):
-    """A position of The Fool's Errand. See the module docstring for the layout."""
+    """A position of The Fool's Errand. See the module docstring for the layout, ``cards.py`` for the cards."""
 
     __slots__ = ("decks", "joker", "log", "piles", "s", "table", "to_move", "unclaimed")
 
@@ -212,7 +181,7 @@ class FoolsErrandState(SearchState):
 
     def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng re-inserts Jokers (FE-D4)
-        self.decks: list[list[int]] = [[], []]
+        self.decks: list[list[Card]] = [[], []]
         self.s = 0
         self.table: list[int] = []  # cards in play, each ``card | seat << 6``, in play order
         self.piles: list[list[int]] = [[], []]
@@ -271,7 +240,7 @@ class FoolsErrandState(SearchState):
             self.to_move = 1 if self.s > 0 else 0  # FE-R6: the trailing player plays first
             return None
 
-    def _reveal_card(self, q: int) -> int:
+    def _reveal_card(self, q: Seat) -> Card:
         """The card seat ``q`` reveals, or -1 when its deck has no card to show (FE-D12: only its Joker,
         which is then set aside, or an empty deck)."""
         deck = self.decks[q]
@@ -338,19 +307,19 @@ class FoolsErrandState(SearchState):
             else:
                 return  # DRAWN: the decision on the drawn Joker
 
-    def _play_joker(self, p: int) -> None:
+    def _play_joker(self, p: Seat) -> None:
         """FE-R8: the Joker sets the scale to 0, its player scoops (FE-D10 on an empty table)."""
         self.log.append(("play", p, JOKER_A + p, 0, 0))
         self._joker_to_zero(p)
         self._after_play(p, True)
 
-    def _joker_to_zero(self, p: int) -> None:
+    def _joker_to_zero(self, p: Seat) -> None:
         self.joker[p] = DRAWN
         self.s = 0
         self._scoop(p)
         self._return_jokers()
 
-    def _scoop(self, p: int) -> None:
+    def _scoop(self, p: Seat) -> None:
         cards = [t & 63 for t in self.table]
         self.piles[p].extend(cards)
         self.table.clear()
@@ -368,7 +337,7 @@ class FoolsErrandState(SearchState):
                 self.joker[q] = IN_DECK
                 self.log.append(("joker_back", q, JOKER_A + q, 0, 0))
 
-    def _after_play(self, p: int, scooped: bool) -> None:
+    def _after_play(self, p: Seat, scooped: bool) -> None:
         if self._ended():
             self._finish()
         elif scooped and self.game.reveal_after_scoop:
@@ -402,23 +371,23 @@ class FoolsErrandState(SearchState):
     def current_player(self) -> int:
         return self.to_move
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         if self.to_move == TERMINAL:
             return []
         return list(_TURN_MOVES if self.joker[self.to_move] == SET_ASIDE else _JOKER_MOVES)
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: Action) -> str:
         if not 0 <= action < len(MOVES):
             raise IllegalMoveError(action, f"unknown action id; actions are 0..{len(MOVES) - 1}")
         return MOVES[action]
 
-    def _parse_move(self, text: str) -> int:
+    def _parse_move(self, text: str) -> Action:
         action = _MOVE_WORDS.get(" ".join(text.lower().split()))
         if action is None:
             raise IllegalMoveError(text, "unknown move; the moves are 'draw', 'play joker' and 'keep joker'")
         return action
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: Action) -> str:
         if self.to_move == TERMINAL:
             return "the game is over"
         if not 0 <= action < len(MOVES):
@@ -427,12 +396,12 @@ class FoolsErrandState(SearchState):
             return "you have not drawn your Joker: draw, or play your set-aside Joker"
         return "you have just drawn your Joker: play it or keep it (set it aside), no other move"
 
-    def _is_legal(self, action: int) -> bool:
+    def _is_legal(self, action: Action) -> bool:
         """Is ``action`` one of the decisions offered now (FE-R2, FE-R8)?"""
         p = self.to_move
         return p != TERMINAL and action in (_TURN_MOVES if self.joker[p] == SET_ASIDE else _JOKER_MOVES)
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: Action) -> None:
         p = self.to_move
         if action == PLAY_JOKER:
             self._play_joker(p)
@@ -460,71 +429,14 @@ class FoolsErrandState(SearchState):
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
-    # ---- information -------------------------------------------------------------------------
-    def observation(self, seat: int) -> Observation:
-        """The information state of ``seat`` (FE-R9 announcements in the log).
+    # ---- information (observe.py) ------------------------------------------------------------
+    def observation(self, seat: Seat) -> Observation:
+        """The information state of ``seat`` (FE-R9 announcements in the log): ``observe.observation``."""
+        return observe.observation(self, seat)
 
-        Everything but the order and split of the decks is public: cards are played face up, scooped
-        cards were seen, set-aside Jokers lie face up. Keys: ``game``, ``seat``, ``current_player``,
-        ``phase`` (``"turn"``, ``"joker_drawn"``, ``"over"``), ``scale`` (seat 0's view),
-        ``scale_for_you``, ``in_play`` (``[{"seat", "card"}]`` in order), ``piles`` (codes per seat),
-        ``pile_points``, ``unclaimed``, ``deck_sizes``, ``jokers`` (``"deck"``, ``"set_aside"`` or
-        ``"drawn"`` per seat), ``log`` (events ``{"event", "seat", "card", "value", "scale"}``),
-        ``actions`` (decision history), ``terminal``, ``returns``.
-        """
-        self.check_seat(seat)
-        to_move = self.to_move
-        phase = "over" if to_move == TERMINAL else ("turn" if self.joker[to_move] == SET_ASIDE else "joker_drawn")
-        return {
-            "game": self.game.name,
-            "seat": seat,
-            "current_player": to_move,
-            "phase": phase,
-            "scale": self.s,
-            "scale_for_you": self.s if seat == 0 else -self.s,
-            "in_play": [{"seat": t >> 6, "card": CODES[t & 63]} for t in self.table],
-            "piles": [[CODES[c] for c in self.piles[q]] for q in range(2)],
-            "pile_points": self.scores(),
-            "unclaimed": [CODES[c] for c in self.unclaimed],
-            "deck_sizes": [len(self.decks[0]), len(self.decks[1])],
-            "jokers": [JOKER_PLACES[place] for place in self.joker],
-            "log": [{"event": k, "seat": q, "card": None if c < 0 else CODES[c], "value": v, "scale": a}
-                    for k, q, c, v, a in self.log],
-            "actions": self.history(),
-            "terminal": to_move == TERMINAL,
-            "returns": self.returns(),
-        }
-
-    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
-        """float32 vector of length 274, from ``seat``'s point of view ("me" first, then the opponent).
-
-        Layout: [0] scale for me / 50 (clipped to [-1, 1]); [1:261] per card (52, id order) a one-hot of
-        its public place: in play by me, in play by opponent, my pile, opponent's pile, unclaimed (all
-        zero = unseen); [261:263] deck sizes / 27 (me, opponent); [263:269] Joker place one-hot
-        (deck, set aside, drawn) for me then opponent; [269:272] phase one-hot (my turn decision,
-        my drawn-Joker decision, game over); [272:274] pile points / 340 (me, opponent).
-        """
-        self.check_seat(seat)
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        me = seat
-        out[0] = max(-1.0, min(1.0, (self.s if me == 0 else -self.s) / 50.0))
-        for t in self.table:
-            out[1 + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
-        for q in range(2):
-            for c in self.piles[q]:
-                out[1 + c * 5 + (2 if q == me else 3)] = 1.0
-        for c in self.unclaimed:
-            out[1 + c * 5 + 4] = 1.0
-        for i, q in enumerate((me, 1 - me)):
-            out[261 + i] = len(self.decks[q]) / DECK_SIZE
-            out[263 + 3 * i + self.joker[q]] = 1.0
-        if self.to_move == TERMINAL:
-            out[271] = 1.0
-        elif self.to_move == me:
-            out[269 if self.joker[me] == SET_ASIDE else 270] = 1.0
-        points = self.scores()
-        out[272], out[273] = points[me] / TOTAL_POINTS, points[1 - me] / TOTAL_POINTS
-        return out
+    def observation_tensor(self, seat: Seat) -> npt.NDArray[np.float32]:
+        """float32 vector of length 274 from ``seat``'s point of view (``observe.observation_tensor``)."""
+        return observe.observation_tensor(self, seat)
 
     # ---- copies and persistence --------------------------------------------------------------
     def clone(self) -> FoolsErrandState:

@@ -1,0 +1,123 @@
+"""What a seat of The Fool's Errand sees: the observation dict, the observation tensor, and the reading of
+an observation back into a state.
+
+``FoolsErrandState.observation`` and ``FoolsErrandState.observation_tensor`` (the core API) hand their state
+to the functions here; ``FoolsErrand`` takes the tensor length (``OBSERVATION_SIZE``) from here, and fills
+the states of its determinizer and of stored text with :func:`read_observation`. Only
+:func:`read_observation` changes a state (a new one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.game import TERMINAL, Observation
+from motley.games.fools_errand.cards import (
+    CODE_INDEX,
+    CODES,
+    DECK_SIZE,
+    JOKER_A,
+    JOKER_PLACES,
+    SET_ASIDE,
+    TOTAL_POINTS,
+    Card,
+    Seat,
+)
+
+if TYPE_CHECKING:
+    from motley.games.fools_errand.rules import FoolsErrandState
+
+OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
+
+
+def observation(state: FoolsErrandState, seat: Seat) -> Observation:
+    """The information state of ``seat`` (FE-R9 announcements in the log).
+
+    Everything but the order and split of the decks is public: cards are played face up, scooped
+    cards were seen, set-aside Jokers lie face up. Keys: ``game``, ``seat``, ``current_player``,
+    ``phase`` (``"turn"``, ``"joker_drawn"``, ``"over"``), ``scale`` (seat 0's view),
+    ``scale_for_you``, ``in_play`` (``[{"seat", "card"}]`` in order), ``piles`` (codes per seat),
+    ``pile_points``, ``unclaimed``, ``deck_sizes``, ``jokers`` (``"deck"``, ``"set_aside"`` or
+    ``"drawn"`` per seat), ``log`` (events ``{"event", "seat", "card", "value", "scale"}``),
+    ``actions`` (decision history), ``terminal``, ``returns``.
+    """
+    state.check_seat(seat)
+    to_move = state.to_move
+    phase = "over" if to_move == TERMINAL else ("turn" if state.joker[to_move] == SET_ASIDE else "joker_drawn")
+    return {
+        "game": state.game.name,
+        "seat": seat,
+        "current_player": to_move,
+        "phase": phase,
+        "scale": state.s,
+        "scale_for_you": state.s if seat == 0 else -state.s,
+        "in_play": [{"seat": t >> 6, "card": CODES[t & 63]} for t in state.table],
+        "piles": [[CODES[c] for c in state.piles[q]] for q in range(2)],
+        "pile_points": state.scores(),
+        "unclaimed": [CODES[c] for c in state.unclaimed],
+        "deck_sizes": [len(state.decks[0]), len(state.decks[1])],
+        "jokers": [JOKER_PLACES[place] for place in state.joker],
+        "log": [{"event": k, "seat": q, "card": None if c < 0 else CODES[c], "value": v, "scale": a}
+                for k, q, c, v, a in state.log],
+        "actions": state.history(),
+        "terminal": to_move == TERMINAL,
+        "returns": state.returns(),
+    }
+
+
+def observation_tensor(state: FoolsErrandState, seat: Seat) -> npt.NDArray[np.float32]:
+    """float32 vector of length 274, from ``seat``'s point of view ("me" first, then the opponent).
+
+    Layout: [0] scale for me / 50 (clipped to [-1, 1]); [1:261] per card (52, id order) a one-hot of
+    its public place: in play by me, in play by opponent, my pile, opponent's pile, unclaimed (all
+    zero = unseen); [261:263] deck sizes / 27 (me, opponent); [263:269] Joker place one-hot
+    (deck, set aside, drawn) for me then opponent; [269:272] phase one-hot (my turn decision,
+    my drawn-Joker decision, game over); [272:274] pile points / 340 (me, opponent).
+    """
+    state.check_seat(seat)
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    me = seat
+    out[0] = max(-1.0, min(1.0, (state.s if me == 0 else -state.s) / 50.0))
+    for t in state.table:
+        out[1 + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
+    for q in range(2):
+        for c in state.piles[q]:
+            out[1 + c * 5 + (2 if q == me else 3)] = 1.0
+    for c in state.unclaimed:
+        out[1 + c * 5 + 4] = 1.0
+    for i, q in enumerate((me, 1 - me)):
+        out[261 + i] = len(state.decks[q]) / DECK_SIZE
+        out[263 + 3 * i + state.joker[q]] = 1.0
+    if state.to_move == TERMINAL:
+        out[271] = 1.0
+    elif state.to_move == me:
+        out[269 if state.joker[me] == SET_ASIDE else 270] = 1.0
+    points = state.scores()
+    out[272], out[273] = points[me] / TOTAL_POINTS, points[1 - me] / TOTAL_POINTS
+    return out
+
+
+def read_observation(state: FoolsErrandState, obs: Mapping[str, Any]) -> None:
+    """Set every field of a new ``state`` that an observation shows (the inverse of :func:`observation`):
+    all but the decks, which are left empty.
+
+    ``FoolsErrand.sample_state`` builds its world with it, ``FoolsErrand`` a state read back from text.
+    """
+    state.s = int(obs["scale"])
+    state.table = [CODE_INDEX[e["card"]] | (e["seat"] << 6) for e in obs["in_play"]]
+    state.piles = [[CODE_INDEX[c] for c in obs["piles"][q]] for q in range(2)]
+    state.unclaimed = [CODE_INDEX[c] for c in obs["unclaimed"]]
+    state.joker = [JOKER_PLACES.index(place) for place in obs["jokers"]]
+    state.to_move = int(obs["current_player"])
+    state.log = [(e["event"], e["seat"], -1 if e["card"] is None else _code_to_card(e["card"], e["seat"]),
+                  e["value"], e["scale"]) for e in obs["log"]]
+    state._set_history(obs["actions"])
+
+
+def _code_to_card(code: str, seat: Seat) -> Card:
+    """The card of a code in seat ``seat``'s log entry (``JK``: that seat's Joker)."""
+    return JOKER_A + seat if code == "JK" else CODE_INDEX[code]
