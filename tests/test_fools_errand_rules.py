@@ -120,7 +120,7 @@ def position(a_deck: list[str], b_deck: list[str], spec: str = "fools_errand", s
     state = fe.FoolsErrandState(game, None)
     state.decks = [[fec.JOKER_A + q if c == "JK" else fec.CODE_INDEX[c] for c in reversed(d)]
                    for q, d in enumerate((a_deck, b_deck))]
-    state.s, state.to_move, state.joker = scale, to_move, list(jokers)
+    state.scale, state.to_move, state.joker = scale, to_move, list(jokers)
     state.table = [fec.CODE_INDEX[c] | q << 6 for q, c in (table or [])]
     return state
 

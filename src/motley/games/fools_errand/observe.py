@@ -53,8 +53,8 @@ def observation(state: FoolsErrandState, seat: Seat) -> Observation:
         "seat": seat,
         "current_player": to_move,
         "phase": phase,
-        "scale": state.s,
-        "scale_for_you": state.s if seat == 0 else -state.s,
+        "scale": state.scale,
+        "scale_for_you": state.scale if seat == 0 else -state.scale,
         "in_play": [{"seat": t >> 6, "card": CODES[t & 63]} for t in state.table],
         "piles": [[CODES[c] for c in state.piles[q]] for q in range(2)],
         "pile_points": state.scores(),
@@ -81,7 +81,7 @@ def observation_tensor(state: FoolsErrandState, seat: Seat) -> npt.NDArray[np.fl
     state.check_seat(seat)
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     me = seat
-    out[0] = max(-1.0, min(1.0, (state.s if me == 0 else -state.s) / 50.0))
+    out[0] = max(-1.0, min(1.0, (state.scale if me == 0 else -state.scale) / 50.0))
     for t in state.table:
         out[1 + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
     for q in range(2):
@@ -107,7 +107,7 @@ def read_observation(state: FoolsErrandState, obs: Mapping[str, Any]) -> None:
 
     ``FoolsErrand.sample_state`` builds its world with it, ``FoolsErrand`` a state read back from text.
     """
-    state.s = int(obs["scale"])
+    state.scale = int(obs["scale"])
     state.table = [CODE_INDEX[e["card"]] | (e["seat"] << 6) for e in obs["in_play"]]
     state.piles = [[CODE_INDEX[c] for c in obs["piles"][q]] for q in range(2)]
     state.unclaimed = [CODE_INDEX[c] for c in obs["unclaimed"]]

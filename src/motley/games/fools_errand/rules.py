@@ -14,7 +14,7 @@ The pack's ids and codes, the moves and the Joker's places are in ``cards.py``; 
 names call.
 
 State layout (compact, for speed): cards are ints (``cards.py``). Decks are lists with the top card at
-the *end*. The scale ``s`` is kept from seat 0's (A's) point of view (FE-R3).
+the *end*. The ``scale`` is kept from seat 0's (A's) point of view (FE-R3).
 """
 
 from __future__ import annotations
@@ -175,14 +175,14 @@ def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[Card]]:
 class FoolsErrandState(SearchState):
     """A position of The Fool's Errand. See the module docstring for the layout, ``cards.py`` for the cards."""
 
-    __slots__ = ("decks", "joker", "log", "piles", "s", "table", "to_move", "unclaimed")
+    __slots__ = ("decks", "joker", "log", "piles", "scale", "table", "to_move", "unclaimed")
 
     game: FoolsErrand
 
     def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng re-inserts Jokers (FE-D4)
         self.decks: list[list[Card]] = [[], []]
-        self.s = 0
+        self.scale = 0
         self.table: list[int] = []  # cards in play, each ``card | seat << 6``, in play order
         self.piles: list[list[int]] = [[], []]
         self.unclaimed: list[int] = []
@@ -200,7 +200,7 @@ class FoolsErrandState(SearchState):
         """
         params = self.game.params
         while True:
-            before = self.s
+            before = self.scale
             shown: list[int] = []
             for q in (0, 1):
                 card = self._reveal_card(q)
@@ -216,12 +216,12 @@ class FoolsErrandState(SearchState):
                 card, q = t & 63, t >> 6
                 if card < JOKER_A:
                     value = PLAY_VALUE[card]  # FE-D11: an Ace at a simultaneous reveal counts 1
-                    self.s += value if q == 0 else -value
+                    self.scale += value if q == 0 else -value
                     self.table.append(t)
             for t in shown:
                 q = t >> 6
                 self.log.append(("reveal", q, t & 63, 0 if t & 63 >= JOKER_A else PLAY_VALUE[t & 63],
-                                 self.s if q == 0 else -self.s))
+                                 self.scale if q == 0 else -self.scale))
             if jokers:  # FE-D3 "play": the Joker sets the scale to 0 and its player scoops
                 self._joker_to_zero(jokers[0] >> 6)
                 if self._ended():
@@ -232,12 +232,12 @@ class FoolsErrandState(SearchState):
                 continue
             if self._ended():
                 return self._finish()
-            if self.s == 0:
-                if params["opening_tie"] == "reveal_again" and self.s == before == 0 and shown:
+            if self.scale == 0:
+                if params["opening_tie"] == "reveal_again" and self.scale == before == 0 and shown:
                     continue  # FE-D1: nobody scoops, the cards stay in play
                 self.to_move = 0
                 return None
-            self.to_move = 1 if self.s > 0 else 0  # FE-R6: the trailing player plays first
+            self.to_move = 1 if self.scale > 0 else 0  # FE-R6: the trailing player plays first
             return None
 
     def _reveal_card(self, q: Seat) -> Card:
@@ -264,7 +264,7 @@ class FoolsErrandState(SearchState):
         """
         decks, joker, table, log = self.decks, self.joker, self.table, self.log
         play_value, is_ace = PLAY_VALUE, IS_ACE
-        s = self.s  # kept local in the loop; stored before any call that reads or changes it
+        scale = self.scale  # kept local in the loop; stored before any call that reads or changes it
         while True:
             p = self.to_move
             if p == TERMINAL:
@@ -279,31 +279,31 @@ class FoolsErrandState(SearchState):
                     if deck:
                         return  # decision: play the Joker now, or keep it
                     self._play_joker(p)  # FE-D6: only the Joker was left
-                    s = self.s
+                    scale = self.scale
                     continue
                 value = play_value[card]
-                if is_ace[card] and (s <= -11 if p == 0 else s >= 11):
+                if is_ace[card] and (scale <= -11 if p == 0 else scale >= 11):
                     value = 11  # FE-R4: the trailing player's Ace counts 11 when the gap is at least 11
-                s = s + value if p == 0 else s - value  # FE-R3: the scale is kept from A's side
+                scale = scale + value if p == 0 else scale - value  # FE-R3: the scale is kept from A's side
                 table.append(card | p << 6)
-                log.append(("play", p, card, value, s if p == 0 else -s))  # FE-R9: announced from p's side
-                if s == 0:  # FE-R7: exactly 0 scoops
-                    self.s = 0
+                log.append(("play", p, card, value, scale if p == 0 else -scale))  # FE-R9: announced from p's side
+                if scale == 0:  # FE-R7: exactly 0 scoops
+                    self.scale = 0
                     self._scoop(p)
                     self._after_play(p, True)
-                    s = self.s
+                    scale = self.scale
                 elif len(deck) <= 1 and self._ended():
                     # Only the drawing deck shrank, and a deck of 2+ cards holds a card besides its Joker.
-                    self.s = s
+                    self.scale = scale
                     self._finish()
                 else:
-                    self.s = s
+                    self.scale = scale
                     self.to_move = 1 - p  # FE-R6: strict alternation
             elif place == SET_ASIDE:
                 if deck:
                     return  # decision: draw, or play the kept Joker
                 self._play_joker(p)  # FE-D6: nothing left to draw
-                s = self.s
+                scale = self.scale
             else:
                 return  # DRAWN: the decision on the drawn Joker
 
@@ -315,7 +315,7 @@ class FoolsErrandState(SearchState):
 
     def _joker_to_zero(self, p: Seat) -> None:
         self.joker[p] = DRAWN
-        self.s = 0
+        self.scale = 0
         self._scoop(p)
         self._return_jokers()
 
@@ -355,11 +355,11 @@ class FoolsErrandState(SearchState):
 
     def _finish(self) -> None:
         """FE-D8: cards still in play are discarded, or go to the player the scale tips toward (FE-D15: at
-        s = 0 nobody is ahead, and they are discarded)."""
+        scale 0 nobody is ahead, and they are discarded)."""
         cards = [t & 63 for t in self.table]
         self.table.clear()
-        if self.game.params["unclaimed_at_end"] == "to_player_ahead" and self.s != 0:
-            ahead = 0 if self.s > 0 else 1
+        if self.game.params["unclaimed_at_end"] == "to_player_ahead" and self.scale != 0:
+            ahead = 0 if self.scale > 0 else 1
             self.piles[ahead].extend(cards)
             self.log.append(("scoop", ahead, -1, len(cards), _card_points(cards)))
         else:
@@ -443,7 +443,7 @@ class FoolsErrandState(SearchState):
         new = FoolsErrandState.__new__(FoolsErrandState)
         self._clone_base(new)
         new.decks = [list(self.decks[0]), list(self.decks[1])]
-        new.s, new.table, new.unclaimed = self.s, list(self.table), list(self.unclaimed)
+        new.scale, new.table, new.unclaimed = self.scale, list(self.table), list(self.unclaimed)
         new.piles = [list(self.piles[0]), list(self.piles[1])]
         new.joker, new.to_move, new.log = list(self.joker), self.to_move, list(self.log)
         return new
