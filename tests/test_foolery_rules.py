@@ -318,10 +318,10 @@ def test_full_match_to_the_end(players: int) -> None:
     rng = random.Random(11)
     seen_hands = 1
     while not state.is_terminal():
-        hand_no = state.hand_no
+        hand_number = state.hand_number
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
-        if state.hand_no != hand_no and not state.is_terminal():
+        if state.hand_number != hand_number and not state.is_terminal():
             seen_hands += 1
             last = state.results[-1]
             dealer_place = players - 2 if players >= 4 else players - 1
@@ -347,7 +347,7 @@ def first_exchange(seed: int, players: int = 5, **params: Any) -> fy.FooleryStat
     state = motley.load_game("foolery", players=players, **params).new_initial_state(seed=seed)
     assert isinstance(state, fy.FooleryState)
     rng = random.Random(seed)
-    while state.hand_no == 1:
+    while state.hand_number == 1:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
     return state
@@ -422,7 +422,7 @@ def exchange_with(hands: dict[int, list[str]], titles: list[int], **params: Any)
     for i, c in enumerate(rest if others else []):
         masks[others[i % len(others)]] |= 1 << c
     state.titles = list(titles)
-    state.hand_no = 2
+    state.hand_number = 2
     state.start_hand(masks, titles.index(fyc.MERCHANT) if n >= 4 else titles.index(fyc.PEASANT), first=False)
     return state
 

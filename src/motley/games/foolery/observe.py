@@ -60,9 +60,9 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
     that passed in this trick), ``log`` (this hand's events ``{"event", "seat", "cards", "value"}``:
     play / pass / skip / trick (value: next leader) / out (value: place) / stuck), ``places`` (per seat,
     None until finished), ``next_place``, ``finishing_order``, ``titles`` (in force this hand, None in
-    the first), ``scores``, ``hand_results`` (``{"places", "points"}`` per finished hand), ``exchange``
-    (public ``steps`` with progress, and only this seat's own ``gave`` / ``received`` cards and
-    partner), ``terminal``, ``returns``.
+    the first), ``scores`` (the running match totals), ``hand_results`` (``{"places", "points"}`` per
+    finished hand), ``exchange`` (public ``steps`` with progress, and only this seat's own ``gave`` /
+    ``received`` cards and partner), ``terminal``, ``returns``.
     """
     state.check_seat(seat)
     n = state.game.num_players
@@ -94,7 +94,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
         "seat": seat,
         "phase": PHASES[state.phase],
         "current_player": state.current_player(),
-        "hand_number": state.hand_no,
+        "hand_number": state.hand_number,
         "hands_total": state.game.hands_total,
         "dealer": state.dealer,
         "hand": [CODES[c] for c in hand],
@@ -107,7 +107,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
         "next_place": state.next_place,
         "finishing_order": [q for _, q in order],
         "titles": [None if t < 0 else TITLES[t] for t in state.titles],
-        "scores": list(state.scores_),
+        "scores": list(state.totals),
         "hand_results": [{"places": list(r), "points": state.game.points(r)} for r in state.results],
         "exchange": {"steps": steps, "step_index": state.step_index, "step_given": state.step_given,
                      "partner": None if partner < 0 else partner,
@@ -156,12 +156,12 @@ def observation_tensor(state: FooleryState, seat: Seat) -> npt.NDArray[np.float3
         out[b + 12] = float(state.dealer == q)
     b = base + SEAT_BLOCK * n
     for i in range(n):
-        out[b + i] = max(-1.0, min(1.0, state.scores_[(seat + i) % n] / (2.0 * n * n)))
+        out[b + i] = max(-1.0, min(1.0, state.totals[(seat + i) % n] / (2.0 * n * n)))
     b += n
     out[b + state.phase] = 1.0
     b += 3
     total = state.game.hands_total
-    out[b] = min(1.0, state.hand_no / total) if total else 1.0
+    out[b] = min(1.0, state.hand_number / total) if total else 1.0
     b += 1
     top = state.top
     if top < 0:
@@ -193,7 +193,7 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
     me = int(obs["seat"])
     state.phase = PHASES.index(obs["phase"])
     state.to_move = int(obs["current_player"])
-    state.hand_no = int(obs["hand_number"])
+    state.hand_number = int(obs["hand_number"])
     state.dealer = int(obs["dealer"])
     state.sizes = [int(s) for s in obs["hand_sizes"]]
     state.hands = [0] * n
@@ -205,7 +205,7 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
     state.places = [-1 if p is None else int(p) for p in obs["places"]]
     state.next_place = int(obs["next_place"])
     state.titles = [-1 if t is None else TITLES.index(t) for t in obs["titles"]]
-    state.scores_ = [int(s) for s in obs["scores"]]
+    state.totals = [int(s) for s in obs["scores"]]
     state.results = [[int(p) for p in r["places"]] for r in obs["hand_results"]]
     log: list[Event] = []
     played = 0

@@ -161,9 +161,9 @@ def rollout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play a Foolery state to the end of its hand with :func:`choose` (a uniformly random action with
     probability ``epsilon``)."""
     assert isinstance(state, FooleryState)
-    hand_no = state.hand_no
+    hand_number = state.hand_number
     rand = rng.random
-    while state.phase != OVER and state.hand_no == hand_no:
+    while state.phase != OVER and state.hand_number == hand_number:
         legal = state.legal_actions()
         if epsilon and rand() < epsilon:
             state.apply_legal(legal[rng.randrange(len(legal))])

@@ -294,9 +294,9 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_legal", "dealer", "gave", "hand_no", "hands", "log", "next_place", "passed", "phase", "places",
-                 "played", "received", "results", "scores_", "sizes", "step_given", "step_index", "steps",
-                 "titles", "to_move", "top", "top_seat")
+    __slots__ = ("_legal", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
+                 "places", "played", "received", "results", "sizes", "step_given", "step_index", "steps", "titles",
+                 "to_move", "top", "top_seat", "totals")
 
     def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
@@ -313,10 +313,10 @@ class FooleryState(SearchState):
         self.next_place = 0
         self.played = 0  # cards out this hand (bitmask)
         self.log: list[Event] = []
-        self.hand_no = 1
+        self.hand_number = 1
         self.dealer = 0
         self.titles: list[int] = [-1] * n  # titles in force this hand (from the previous hand)
-        self.scores_: list[int] = [0] * n
+        self.totals: list[int] = [0] * n
         self.results: list[list[int]] = []  # places of every finished hand
         self.steps: list[Step] = []
         self.step_index = 0
@@ -420,7 +420,7 @@ class FooleryState(SearchState):
     # ---- the move interface -------------------------------------------------------------------------
     def deal_number(self) -> int:
         """Index of the current hand from 0 (search stops its rollouts at the end of the hand)."""
-        return self.hand_no - 1
+        return self.hand_number - 1
 
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.to_move
@@ -725,11 +725,11 @@ class FooleryState(SearchState):
         n = game.num_players
         places = list(self.places)
         points = hand_points(places, game.params["scoring"])
-        self.scores_ = [s + d for s, d in zip(self.scores_, points, strict=True)]
+        self.totals = [s + d for s, d in zip(self.totals, points, strict=True)]
         self.results.append(places)
         total = game.hands_total
-        if (game.params["match_end"] == "target" and max(self.scores_) >= game.params["target_score"]) or (
-                total and self.hand_no >= total):
+        if (game.params["match_end"] == "target" and max(self.totals) >= game.params["target_score"]) or (
+                total and self.hand_number >= total):
             self.phase = OVER
             self.to_move = TERMINAL
             self.top, self.top_seat, self.passed = -1, -1, 0
@@ -742,7 +742,7 @@ class FooleryState(SearchState):
         else:
             dealer = (self.dealer + 1) % n  # FY-D29
         self.titles = [title_of(pl, n) for pl in places]
-        self.hand_no += 1
+        self.hand_number += 1
         if self.stops_at_deal_end:  # a search world: nobody looks at the next deal
             return
         self.start_hand(self.shuffle_deal(dealer), dealer, first=False)
@@ -753,12 +753,12 @@ class FooleryState(SearchState):
 
     def scores(self) -> list[int]:
         """Running match totals per seat (FY-D21)."""
-        return list(self.scores_)
+        return list(self.totals)
 
     def ranking(self) -> list[Seat]:
         """Seats best first: highest total, ties broken by the better place in the last hand (FY-D22)."""
         last = self.results[-1] if self.results else list(range(self.game.num_players))
-        return sorted(range(self.game.num_players), key=lambda q: (-self.scores_[q], last[q]))
+        return sorted(range(self.game.num_players), key=lambda q: (-self.totals[q], last[q]))
 
     def returns(self) -> list[float]:
         """FY-D28: 0 until the end; then rank ``i`` of :meth:`ranking` gets ``1 - 2 i / (N - 1)`` (winner +1)."""
@@ -787,8 +787,8 @@ class FooleryState(SearchState):
         new.phase, new.to_move, new.top, new.top_seat, new.passed = (self.phase, self.to_move, self.top,
                                                                      self.top_seat, self.passed)
         new.places, new.next_place, new.played = list(self.places), self.next_place, self.played
-        new.log, new.hand_no, new.dealer = list(self.log), self.hand_no, self.dealer
-        new.titles, new.scores_ = list(self.titles), list(self.scores_)
+        new.log, new.hand_number, new.dealer = list(self.log), self.hand_number, self.dealer
+        new.titles, new.totals = list(self.titles), list(self.totals)
         new.results = [list(r) for r in self.results]
         new.steps, new.step_index, new.step_given = list(self.steps), self.step_index, self.step_given
         new.gave = [list(g) for g in self.gave]
