@@ -198,7 +198,7 @@ def test_observations_share_nothing_mutable_with_the_state() -> None:
     game = motley.load_game("fool", players=4, rounds=3)
     state = game.new_initial_state(seed=8)
     rng = random.Random(8)
-    while state.observation(0)["round"] == 1:
+    while state.observation(0)["round_number"] == 1:
         play_random(state, rng, 1)
     before = state.serialize()
     obs = state.observation(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -212,7 +213,7 @@ def test_fl_t13_going_out_fooled_scores_zero_and_no_bonus() -> None:
     assert not state.is_terminal()
     assert obs["last_round"]["scores"] == [-11, 0, -3, -4]
     assert obs["last_round"]["went_out_fooled"] == [1] and obs["last_round"]["bonus"] == []
-    assert obs["bonus_counts"] == [0, 5, 0, 0] and obs["round"] == 2
+    assert obs["bonus_counts"] == [0, 5, 0, 0] and obs["round_number"] == 2
 
 
 def test_fl_t14_disc_flow_over_random_rounds() -> None:
@@ -261,9 +262,9 @@ def test_fl_r5_left_of_dealer_leads_and_fl_d7_rotation() -> None:
     state = game.new_initial_state(seed=9, deal=make_deal(game, [[]] * 5, dealer=2))
     assert state.current_player() == 3
     obs = state.observation(0)
-    assert obs["dealer"] == 2 and obs["round"] == 1
+    assert obs["dealer"] == 2 and obs["round_number"] == 1
     rng = random.Random(1)
-    while state.observation(0)["round"] == 1:
+    while state.observation(0)["round_number"] == 1:
         state.apply_action(rng.choice(state.legal_actions()))
     obs = state.observation(0)
     assert obs["dealer"] == 3 and state.current_player() == 4 and obs["sitting_out"] == []
@@ -295,9 +296,26 @@ def test_rounds_option_stops_after_n_rounds() -> None:
         for seed in range(5):
             state = play_out(game.new_initial_state(seed=seed), random.Random(seed))
             obs = state.observation(0)
-            assert obs["round"] <= rounds and obs["last_round"]["round"] == obs["round"]
+            assert obs["round_number"] <= rounds and obs["last_round"]["round_number"] == obs["round_number"]
             ended = min(obs["scores"]) <= -80 or max(obs["bonus_counts"]) >= 6
-            assert obs["round"] == rounds or ended
+            assert obs["round_number"] == rounds or ended
+
+
+def test_text_of_a_state_that_named_the_round_number_round_still_reads() -> None:
+    """Older serialized states kept the round number (and the last round's) under ``round``."""
+    game = motley.load_game("fool", players=5)
+    state = game.new_initial_state(seed=4)
+    rng = random.Random(4)
+    while state.observation(0)["round_number"] == 1:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    data = json.loads(state.serialize())
+    data["state"]["round"] = data["state"].pop("round_number")
+    data["state"]["last"] = {("round" if key == "round_number" else key): value
+                             for key, value in data["state"]["last"].items()}
+    old = game.deserialize_state(json.dumps(data))
+    assert old.serialize() == state.serialize()
+    assert old.observation(2) == state.observation(2) and old.observation(2)["last_round"]["round_number"] == 1
 
 
 def test_fl_d2_two_fools_from_seven_or_eight() -> None:

@@ -57,7 +57,7 @@ def draw(obs: Observation) -> str:
                         f'stroke="#fff" stroke-width="2"/>{text(x + 80, y - 7, "F", 14, "#fff", "middle", "bold")}</g>')
     trick = obs["trick"]
     lead = trick.get("lead")
-    body.append(text(WIDTH / 2, 150, f"round {obs['round']} - trick" + (f" (lead {lead})" if lead else ""), 14,
+    body.append(text(WIDTH / 2, 150, f"round {obs['round_number']} - trick" + (f" (lead {lead})" if lead else ""), 14,
                      "#c8e6c9", "middle"))
     plays = trick.get("plays", [])
     if plays:
@@ -71,7 +71,7 @@ def draw(obs: Observation) -> str:
                              "middle"))
     last = obs.get("last_round")
     if last:
-        body.append(text(WIDTH / 2, 290, f"round {last['round']}: " + ", ".join(
+        body.append(text(WIDTH / 2, 290, f"round {last['round_number']}: " + ", ".join(
             f"{seat_name(s, viewer)} {v:+d}" for s, v in enumerate(last["scores"])), 12, "#fff59d", "middle"))
     if obs.get("terminal"):
         winners = obs.get("winners") or []

@@ -54,14 +54,14 @@ def observation(state: FoolState, seat: Seat) -> Observation:
     """The information state of ``seat``: its hand and everything public (FL-D11: hand sizes).
 
     Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
-    ``round`` (1-based), ``hand`` (own codes, by colour G R Y B then value, W1 last), ``hand_sizes``,
+    ``round_number`` (1-based), ``hand`` (own codes, by colour G R Y B then value, W1 last), ``hand_sizes``,
     ``trick`` (``{"leader", "order", "lead", "plays": [{"seat", "card"}]}``; ``order`` = the seats
     playing it in turn; ``lead`` a colour name or None), ``tricks`` (this round's completed tricks,
     ``{"leader", "lead", "plays", "winner", "fools"}``), ``sitting_out`` and ``discs`` (the seats holding
     a Fool disc: they sit out the current trick, FL-R10), ``num_fools``, ``voids`` (colour names each
     seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``last_round`` (None, or
-    ``{"round", "scores", "bonus", "went_out_fooled", "fools", "final_trick"}``), ``deck`` (the table entry in use),
-    ``deck_table_assumed``, ``terminal``, ``winners``, ``returns``.
+    ``{"round_number", "scores", "bonus", "went_out_fooled", "fools", "final_trick"}``), ``deck`` (the table
+    entry in use), ``deck_table_assumed``, ``terminal``, ``winners``, ``returns``.
     """
     state.check_seat(seat)
     game = state.game
@@ -74,7 +74,7 @@ def observation(state: FoolState, seat: Seat) -> Observation:
         "seat": seat,
         "current_player": state.current_player(),
         "dealer": state.dealer,
-        "round": state.round_no,
+        "round_number": state.round_number,
         "hand": [CODES[c] for col in hand for c in col],
         "hand_sizes": list(state.sizes),
         "trick": {"leader": order[0] if order else None, "order": list(order), "lead": _colour_of(state.lead),
@@ -157,7 +157,7 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     i += 3 * n
     out[i:i + H] = game.deck_block
     i += H
-    out[i] = min(1.0, state.round_no / 20.0)
+    out[i] = min(1.0, state.round_number / 20.0)
     out[i + 1] = min(1.0, len(state.tricks) / 12.0)
     out[i + 2] = float(state.done)
     out[i + 3] = float(game.deck_assumed)

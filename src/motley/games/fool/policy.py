@@ -131,10 +131,10 @@ def rollout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play a Fool! state to the end of its round with :func:`move`, a uniformly random card with probability
     ``epsilon`` (epsilon-greedy, so rollouts still see the moves the heuristic never makes)."""
     assert isinstance(state, FoolState)
-    round_no = state.round_no
+    round_number = state.round_number
     rand, apply_legal = rng.random, state.apply_legal
     fools = state.game.num_fools
-    while not state.done and state.round_no == round_no:
+    while not state.done and state.round_number == round_number:
         if epsilon and rand() < epsilon:
             legal = state.legal_actions()
             apply_legal(legal[rng.randrange(len(legal))])

@@ -326,14 +326,18 @@ class Fool(Game):
         state.use_rng(rng_from_json(data["rng"]))
         state.hands = [[[int(c) for c in col] for col in hand] for hand in data["hands"]]
         state.sizes = [sum(len(col) for col in hand) for hand in state.hands]
-        state.dealer, state.round_no = int(data["dealer"]), int(data["round"])
+        state.dealer = int(data["dealer"])
+        state.round_number = int(data["round_number"] if "round_number" in data else data["round"])  # older: "round"
         state.order, state.pos = [int(s) for s in data["order"]], int(data["pos"])
         state.trick, state.lead = [int(t) for t in data["trick"]], int(data["lead"])
         state.out = tuple(int(s) for s in data["out"])
         state.tricks = [(tuple(int(t) for t in p), int(lc), int(w), tuple(int(f) for f in fo))
                         for p, lc, w, fo in data["tricks"]]
         state.totals, state.bonuses = [int(x) for x in data["totals"]], [int(x) for x in data["bonuses"]]
-        state.last = data["last"]
+        last = data["last"]
+        if last is not None and "round" in last:  # older text named the round number "round"
+            last = {"round_number" if key == "round" else key: value for key, value in last.items()}
+        state.last = last
         state.done = bool(data["done"])
         return state
 
@@ -341,7 +345,7 @@ class Fool(Game):
 class FoolState(SearchState):
     """A position of a Fool! match. See the module docstring for the layout, ``cards.py`` for the card ids."""
 
-    __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_no",
+    __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_number",
                  "sizes", "totals", "trick", "tricks")
 
     game: Fool
@@ -352,7 +356,7 @@ class FoolState(SearchState):
         self.hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(n)]
         self.sizes = [0] * n
         self.dealer = 0
-        self.round_no = 1
+        self.round_number = 1
         self.order: list[int] = []
         self.pos = 0
         self.trick: list[int] = []
@@ -367,7 +371,7 @@ class FoolState(SearchState):
         self._legal: list[int] | None = None
 
     # ---- rounds ------------------------------------------------------------------------------
-    def start_round(self, dealer: int, round_no: int, hands: list[list[int]] | None) -> None:
+    def start_round(self, dealer: int, round_number: int, hands: list[list[int]] | None) -> None:
         """Deal a round (FL-R3) and set up its first trick (FL-R5, FL-D7).
 
         ``hands`` are the explicit cards per seat; ``None`` shuffles the deck with the state's rng.
@@ -381,7 +385,7 @@ class FoolState(SearchState):
             hands = [deck[i * k:(i + 1) * k] for i in range(game.num_players)]
         self.hands = [split_hand(h) for h in hands]
         self.sizes = [len(h) for h in hands]
-        self.dealer, self.round_no = dealer, round_no
+        self.dealer, self.round_number = dealer, round_number
         self.order = list(game.rotations[(dealer + 1) % game.num_players])  # FL-R5: left of the dealer leads
         self.pos = 0
         self.trick = []
@@ -447,7 +451,7 @@ class FoolState(SearchState):
             round_scores.append(pts)
             totals[s] += pts
         self.last = {
-            "round": self.round_no,
+            "round_number": self.round_number,
             "scores": round_scores,
             "bonus": bonus,
             "went_out_fooled": fooled,
@@ -461,20 +465,20 @@ class FoolState(SearchState):
         self.pos = 0
         self._legal = None
         limit = params["rounds"]
-        if (limit and self.round_no >= limit) or min(self.totals) <= params["end_total"] \
+        if (limit and self.round_number >= limit) or min(self.totals) <= params["end_total"] \
                 or max(self.bonuses) >= params["end_bonus_count"]:  # FL-R14
             self.done = True
             return
         if self.stops_at_deal_end:  # a search world: nobody looks at the next deal
-            self.round_no += 1
+            self.round_number += 1
             return
         n = self.game.num_players
-        self.start_round((self.dealer + 1) % n, self.round_no + 1, None)  # FL-D7: the deal passes left
+        self.start_round((self.dealer + 1) % n, self.round_number + 1, None)  # FL-D7: the deal passes left
 
     # ---- the move interface ------------------------------------------------------------------
     def deal_number(self) -> int:
         """Index of the current round from 0 (search stops its rollouts at the end of the round)."""
-        return self.round_no - 1
+        return self.round_number - 1
 
     def current_player(self) -> int:
         return TERMINAL if self.done else self.order[self.pos]
@@ -553,7 +557,7 @@ class FoolState(SearchState):
         """
         draw = rng.random
         history: list[int] = []
-        round_no = self.round_no
+        round_number = self.round_number
         while not self.done:
             hands, sizes, order, trick, lead = self.hands, self.sizes, self.order, self.trick, self.lead
             for pos in range(self.pos, len(order)):
@@ -579,7 +583,7 @@ class FoolState(SearchState):
                     lead = col  # FL-R7: the first non-1 card sets the lead colour
             self.pos, self.lead, self._legal = len(order), lead, None
             self._finish_trick()
-            if self.round_no != round_no:
+            if self.round_number != round_number:
                 break
         self._extend_history(history)
 
@@ -645,7 +649,7 @@ class FoolState(SearchState):
         self._clone_base(new)
         new.hands = [[list(col) for col in hand] for hand in self.hands]
         new.sizes = list(self.sizes)
-        new.dealer, new.round_no = self.dealer, self.round_no
+        new.dealer, new.round_number = self.dealer, self.round_number
         new.order, new.pos = self.order, self.pos  # never changed in place
         new.trick, new.lead, new.out = list(self.trick), self.lead, self.out
         new.tricks = list(self.tricks)
@@ -657,7 +661,7 @@ class FoolState(SearchState):
     def _to_dict(self) -> dict[str, Any]:
         return {
             "origin": self.origin, "history": self.history(), "rng": self.rng_json(),
-            "hands": self.hands, "dealer": self.dealer, "round": self.round_no, "order": self.order,
+            "hands": self.hands, "dealer": self.dealer, "round_number": self.round_number, "order": self.order,
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],
             "totals": self.totals, "bonuses": self.bonuses, "last": self.last, "done": self.done,

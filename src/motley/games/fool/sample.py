@@ -189,7 +189,7 @@ def _plays_from_json(plays: Sequence[Mapping[str, Any]]) -> list[int]:
 def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
     """A state holding every public field of an observation (hands left empty)."""
     state = FoolState(game, None)
-    state.dealer, state.round_no = int(obs["dealer"]), int(obs["round"])
+    state.dealer, state.round_number = int(obs["dealer"]), int(obs["round_number"])
     trick = obs["trick"]
     state.order = [int(s) for s in trick["order"]]
     state.trick = _plays_from_json(trick["plays"])

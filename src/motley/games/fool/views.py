@@ -37,7 +37,7 @@ def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
     deck = observation["deck"]
     flag = " [bold magenta](deck table ASSUMED, FL-D1, unverified)[/]" if observation["deck_table_assumed"] else ""
     lines = [
-        f"[bold]Fool![/] round {observation['round']}, dealer {_seat(int(observation['dealer']), me)}, "
+        f"[bold]Fool![/] round {observation['round_number']}, dealer {_seat(int(observation['dealer']), me)}, "
         f"{observation['num_fools']} Fool disc(s)",
         f"Deck: G2-G{deck['G']} R2-R{deck['R']} Y2-Y{deck['Y']} B2-B{deck['B']} and {deck['W1']} W1{flag}",
     ]
@@ -68,8 +68,8 @@ def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
     if last_round is not None and ((not tricks and not trick["plays"]) or observation["terminal"]):
         scores = ", ".join(f"{_seat(s, me)} {v:+d}" for s, v in enumerate(last_round["scores"]))
         if not observation["terminal"]:
-            lines.append(f"Final trick of round {last_round['round']}: {_plays(last_round['final_trick'], me)}")
-        lines.append(f"[bold]Round {last_round['round']} scores:[/] {scores}")
+            lines.append(f"Final trick of round {last_round['round_number']}: {_plays(last_round['final_trick'], me)}")
+        lines.append(f"[bold]Round {last_round['round_number']} scores:[/] {scores}")
     if observation["terminal"]:
         winners = ", ".join(_seat(int(s), me) for s in observation["winners"])
         lines.append(f"[bold]The match is over. Winner(s): {winners}[/]")
@@ -94,17 +94,17 @@ def log_lines(observation: Observation, cursor: Any, neutral: bool = False) -> t
     are shown from ``last_round`` (FL-R12, FL-R13). ``neutral`` names every seat by number (replays).
     """
     me = -1 if neutral else int(observation["seat"])
-    rnd, shown = cursor if cursor else (observation["round"], 0)
+    rnd, shown = cursor if cursor else (observation["round_number"], 0)
     lines = []
     last = observation["last_round"]
-    if rnd != observation["round"] and last is not None:
+    if rnd != observation["round_number"] and last is not None:
         final = {"lead": None, "plays": last["final_trick"], "winner": None, "fools": last["fools"]}
         plays = _plays(final["plays"], me)
         fools = ", ".join(_seat(int(f), me) for f in last["fools"])
-        lines.append(f"Final trick of round {last['round']}: {plays}; [bold red]Fool: {fools}[/]")
+        lines.append(f"Final trick of round {last['round_number']}: {plays}; [bold red]Fool: {fools}[/]")
         scores = ", ".join(f"{_seat(s, me)} {v:+d}" for s, v in enumerate(last["scores"]))
-        lines.append(f"[bold]Round {last['round']} scores:[/] {scores}")
+        lines.append(f"[bold]Round {last['round_number']} scores:[/] {scores}")
         shown = 0
     for i, trick in enumerate(observation["tricks"][shown:], start=shown + 1):
         lines.append(_trick_line(i, trick, me))
-    return lines, (observation["round"], len(observation["tricks"]))
+    return lines, (observation["round_number"], len(observation["tricks"]))
