@@ -65,7 +65,7 @@ def mask_of(cards: Sequence[Card]) -> int:
     return m
 
 
-# ---- titles, phases, events ------------------------------------------------------------------------
+# ---- titles, phases, exchange steps, events: as a state keeps them, and their names ----------------
 KING, PRINCE, NOBLE, MERCHANT, PEASANT = 0, 1, 2, 3, 4
 TITLES = ("King", "Prince", "Noble", "Merchant", "Peasant")
 EXCHANGE, PLAY, OVER = 0, 1, 2
