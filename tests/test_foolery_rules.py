@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from typing import Any
 
@@ -488,6 +489,45 @@ def test_fy_d17_exact_fill_under_suit_cards_only() -> None:
     state = exchange_with({3: ["XXI", "KS", "KH", "4C"]}, TITLES_4, exchange_order="suit_cards_only")
     assert sorted(state.gave[3]) == sorted([fyc.CODE_INDEX["KS"], fyc.CODE_INDEX["KH"]])
     assert state.current_player() != 3
+
+
+def test_fy_d17_exchange_ties_ask_is_the_engine_before_the_ruling() -> None:
+    """``exchange_ties=ask`` keeps the giver's choice among tied cards that exactly fill the give."""
+    state = exchange_with({2: ["JC", "2C"], 3: ["KS", "KH", "QD", "4C"]}, TITLES_4, exchange_ties="ask")
+    assert state.current_player() == 3
+    assert state.legal_actions() == [fym.GIVE_BASE + fyc.CODE_INDEX["KS"], fym.GIVE_BASE + fyc.CODE_INDEX["KH"]]
+    assert motley.load_game("foolery").params["exchange_ties"] == "auto"  # FY-D17 is the default
+
+
+def _exact_fill_decision(state: fy.FooleryState) -> bool:
+    """Is the giver to move asked among tied highest cards that exactly fill its give (what FY-D17 removed)?"""
+    if state.phase != fyc.EXCHANGE:
+        return False
+    giver, _, count, rule = state.steps[state.step_index]
+    ties = state.highest_candidates(giver)
+    return rule == fyc.HIGHEST and 2 <= len(ties) <= count - state.step_given
+
+
+def test_records_made_before_fy_d17_still_replay() -> None:
+    """A record holds every option of its game; one made before ``exchange_ties`` existed lacks it and replays
+    with the engine it was played with (the spec's legacy options), while today's default refuses it."""
+    game = motley.load_game("foolery(players=4,hands=2,exchange_ties=ask)")
+    seed = 737  # random play from this seed meets an exact-fill tie in the second hand's exchange
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    asked = False
+    while not state.is_terminal():
+        assert isinstance(state, fy.FooleryState)
+        asked = asked or _exact_fill_decision(state)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert asked
+    old = json.loads(motley.records.dump(state))
+    del old["params"]["exchange_ties"]  # as written before the option existed
+    assert motley.records.load(json.dumps(old)).scores() == state.scores()
+    today = dict(old, params={**old["params"], "exchange_ties": "auto"})
+    with pytest.raises(motley.RecordError, match=r"move \d+ \('give"):
+        motley.records.load(json.dumps(today))
 
 # ---- bad input ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("move", "words"), [

@@ -17,7 +17,7 @@ from typing import Any
 from motley.core.errors import MotleyError, RecordError
 from motley.core.game import Game, State, load_json_object
 from motley.core.play import MoveHook, replay
-from motley.core.registry import load_game
+from motley.core.registry import load_recorded_game
 
 FORMAT = "motley-record/1"
 
@@ -98,7 +98,7 @@ def read(text: str) -> Record:
     if not isinstance(data["params"], dict) or not isinstance(data["moves"], list):
         raise RecordError("record 'params' must be an object and 'moves' a list")
     try:
-        game = load_game(data["game"], **data["params"])
+        game = load_recorded_game(data["game"], data["params"])
     except MotleyError as exc:
         raise RecordError(f"record does not start a game: {exc}") from None
     moves: list[tuple[int | None, str]] = []

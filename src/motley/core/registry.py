@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from motley.core.errors import OptionError
@@ -42,6 +43,20 @@ def game_class(name: str) -> type[Game]:
         OptionError: for an unknown name (listing the known ones).
     """
     return game_spec(name).game
+
+
+def load_recorded_game(name: str, params: Mapping[str, Any]) -> Game:
+    """The game of a record or stored table: ``name`` with its recorded ``params``, where options the record
+    lacks (it was made before they existed) take the spec's ``legacy_options`` rather than today's default,
+    so the record replays as it was played.
+
+    Raises:
+        OptionError: for an unknown game or option, or a bad value.
+    """
+    if not isinstance(name, str):
+        raise OptionError(f"a game is named by a string; got {name!r}")
+    legacy = game_spec(name).legacy_options
+    return game_class(name)(**{**legacy, **params})
 
 
 def load_game(spec: str, **params: Any) -> Game:

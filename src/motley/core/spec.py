@@ -9,7 +9,7 @@ A new game is therefore one package and one line in ``motley/games/__init__.py``
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -74,6 +74,10 @@ class GameSpec:
         decider: ``decider(final observation, final scores) -> bool`` for ``special_card``.
         terminal_view: the seat's view as Rich markup; ``log_lines``: the terminal log since a cursor.
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
+        legacy_options: option values that reproduce the engine as it was before each option existed. A
+            record or stored table holds every option of its game (``game.params``), so one that lacks an
+            option was made before it: it is loaded with the value here, and so replays as it was played
+            (:func:`motley.core.registry.load_recorded_game`).
     """
 
     game: type[Game]
@@ -88,7 +92,7 @@ class GameSpec:
     log_lines: LogLines | None = None
     drawing: TableDrawing | None = None
     card_face: CardFace | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    legacy_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

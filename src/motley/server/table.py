@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from motley.core import IllegalMoveError, MotleyError, Observation, State, load_game
+from motley.core import IllegalMoveError, MotleyError, Observation, State
 from motley.core.play import replay
-from motley.core.registry import game_spec
+from motley.core.registry import game_spec, load_recorded_game
 from motley.server import privacy, protocol
 
 #: Log entries sent in a ``state`` message (the newest).
@@ -147,7 +147,7 @@ class Table:
     def __init__(self, record: TableRecord) -> None:
         self.id = record.id
         self.record = record
-        self.game = load_game(record.game, **record.params)
+        self.game = load_recorded_game(record.game, record.params)
         self.settings = Settings(**record.settings)
         self.seats = [Seat(kind=s["kind"], bot=s["bot"], name=s["name"], token=s.get("token"),
                            claimed=bool(s.get("claimed"))) for s in record.seats]

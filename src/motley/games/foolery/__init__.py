@@ -46,6 +46,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 
 __all__ = ["SPEC", "Foolery", "FooleryState"]

@@ -27,6 +27,9 @@ Extra rulings (not in the rules file, FY-D23 onward):
 * **FY-D28** ``returns()``: seats ranked as in FY-D27; rank ``i`` (0 = winner) gets ``1 - 2 i / (N - 1)``.
 * **FY-D29** ``dealer_3p=previous_dealer_left``: with 3 players the next dealer is the previous dealer's
   left neighbour. The King always leads (FY-R12).
+* **FY-D30** ``exchange_ties``: ``auto`` (FY-D17) gives tied highest cards that exactly fill the give without
+  asking; ``ask`` is the engine before FY-D17 (the giver chooses among them). Records and stored tables made
+  before the option existed lack it and load with ``ask`` (``GameSpec.legacy_options``), so they replay.
 """
 
 from __future__ import annotations
@@ -173,6 +176,9 @@ class Foolery(Game):
         Option("trump_variation", False, "3 trumps beat 3, 2 beat 2 (FY-R14, FY-D9)", kind="bool"),
         Option("exchange_order", "trumps_high", "which cards are 'highest' in the exchange (FY-D15, FY-D25)",
                choices=("trumps_high", "suit_cards_only")),
+        Option("exchange_ties", "auto", "tied highest cards that exactly fill the give go up without asking "
+               "(auto, FY-D17), or the giver is asked (ask: the engine before FY-D17, for older records, FY-D30)",
+               choices=("auto", "ask")),
         Option("dealer_3p", "peasant", "3 players: who deals the next hand (FY-D18, FY-D29)",
                choices=("peasant", "previous_dealer_left")),
         Option("scoring", "positional", "points per hand (FY-D21)", choices=("positional", "president")),
@@ -197,6 +203,8 @@ class Foolery(Game):
         self.skip_rule: bool = p["skip_rule"]
         self.locks_out: bool = p["pass_locks_out"]
         self.trump_variation: bool = p["trump_variation"]
+        #: FY-D17: tied highest cards that exactly fill the number to give go up without asking.
+        self.exact_fill_gives: bool = p["exchange_ties"] == "auto"
         self.strength: list[int] = STR_ACE_HIGH if self.ace_high else A_STR
         self.category: list[int] = CAT_ACE_HIGH if self.ace_high else A_CAT
 
@@ -397,7 +405,8 @@ class FooleryState(SearchState):
                 continue
             if rule == HIGHEST:
                 cands = self.highest_candidates(giver)
-                if len(cands) <= count - self.step_given:  # FY-D17: no choice (one card, or an exact fill)
+                if len(cands) == 1 or (len(cands) <= count - self.step_given and self.game.exact_fill_gives):
+                    # FY-D17: no choice (one card, or tied cards that exactly fill the number to give)
                     for card in cands:
                         self._give(card)
                     continue
