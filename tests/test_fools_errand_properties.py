@@ -49,6 +49,20 @@ def test_sampled_world_matches_observation_and_holds_the_pack(state: fe.FoolsErr
     assert all_cards(sampled) == FULL_PACK == all_cards(state)
 
 
+@settings(max_examples=100, deadline=None)
+@given(reachable_states(), st.integers(0, 1), st.integers(0, 2**16))
+def test_the_determinizer_draws_the_worlds_of_sample_state(state: fe.FoolsErrandState, seat: int, seed: int) -> None:
+    """``determinizer(o)`` reads the observation once and then deals exactly as ``sample_state(o, rng)``."""
+    if state.is_terminal():
+        return
+    obs = state.observation(seat)
+    sampler = state.game.determinizer(obs)
+    for k in range(3):
+        world = sampler(random.Random(seed + k))
+        assert world.serialize() == state.game.sample_state(obs, random.Random(seed + k)).serialize()
+        assert world.observation(seat) == obs
+
+
 @settings(max_examples=60, deadline=None)
 @given(reachable_states(), st.integers(0, 1))
 def test_hidden_cards_vary_across_samples(state: fe.FoolsErrandState, seat: int) -> None:

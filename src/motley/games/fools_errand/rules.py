@@ -20,7 +20,7 @@ the *end*. The ``scale`` is kept from seat 0's (A's) point of view (FE-R3).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -132,6 +132,16 @@ class FoolsErrand(Game):
         from motley.games.fools_errand.sample import sample_state  # sample.py builds states: imported here
 
         return sample_state(self, observation, rng)
+
+    def determinizer(self, observation: Observation) -> Callable[[random.Random], FoolsErrandState]:
+        """A sampler distributed as :meth:`sample_state`, reading ``observation`` once (for search).
+
+        Raises:
+            MotleyError: as :meth:`sample_state`.
+        """
+        from motley.games.fools_errand.sample import determinizer
+
+        return determinizer(self, observation)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
         state = FoolsErrandState(self, None)

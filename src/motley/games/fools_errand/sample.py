@@ -1,13 +1,14 @@
 """The Fool's Errand's determinizer: full states consistent with an observation, for search.
 
-``FoolsErrand.sample_state`` (the core API) delegates to :func:`sample_state`: the public fields of the
-observation are read into a new state (``observe.read_observation``) and the unseen cards are dealt into
-the two decks.
+``FoolsErrand.sample_state`` and ``FoolsErrand.determinizer`` (the core API) delegate to :func:`sample_state`
+and :func:`determinizer`: the public fields of the observation are read into a state once
+(``observe.read_observation``), and each world deals the unseen cards into the two decks.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from motley.core.errors import MotleyError
 from motley.core.game import Observation
@@ -23,21 +24,38 @@ def sample_state(game: FoolsErrand, observation: Observation, rng: random.Random
     Raises:
         MotleyError: for an observation of another game or with inconsistent counts.
     """
+    return determinizer(game, observation)(rng)
+
+
+def determinizer(game: FoolsErrand, observation: Observation) -> Callable[[random.Random], FoolsErrandState]:
+    """A sampler of :func:`sample_state`'s worlds that reads ``observation`` once (search draws thousands of
+    worlds from one observation): each call shuffles the unseen cards and deals them, nothing else.
+
+    Raises:
+        MotleyError: for an observation of another game or with inconsistent counts.
+    """
     if observation.get("game") != game.name:
         raise MotleyError(f"not a {game.name} observation")
-    state = FoolsErrandState(game, None)
-    read_observation(state, observation)
-    seen = {c for q in range(2) for c in state.piles[q]} | {t & 63 for t in state.table}
-    seen |= set(state.unclaimed)
-    unseen = [c for c in range(52) if c not in seen]
-    rng.shuffle(unseen)
-    counts = [observation["deck_sizes"][q] - (state.joker[q] == IN_DECK) for q in range(2)]
-    if counts[0] + counts[1] != len(unseen) or min(counts) < 0:
+    template = FoolsErrandState(game, None)
+    read_observation(template, observation)
+    seen = {c for q in range(2) for c in template.piles[q]} | {t & 63 for t in template.table}
+    seen |= set(template.unclaimed)
+    hidden = [c for c in range(52) if c not in seen]
+    in_deck = [template.joker[q] == IN_DECK for q in range(2)]
+    first = observation["deck_sizes"][0] - in_deck[0]
+    if first + observation["deck_sizes"][1] - in_deck[1] != len(hidden) or min(first, len(hidden) - first) < 0:
         raise MotleyError("observation deck sizes do not match the unseen cards")
-    decks = [unseen[: counts[0]], unseen[counts[0]:]]
-    for q in range(2):
-        if state.joker[q] == IN_DECK:
-            decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
-    state.decks = decks
-    state.use_seed(rng.getrandbits(64))
-    return state
+
+    def sample(rng: random.Random) -> FoolsErrandState:
+        unseen = list(hidden)
+        rng.shuffle(unseen)
+        decks = [unseen[:first], unseen[first:]]
+        for q in range(2):
+            if in_deck[q]:
+                decks[q].insert(rng.randrange(len(decks[q]) + 1), JOKER_A + q)
+        state = template.clone()
+        state.decks = decks
+        state.use_seed(rng.getrandbits(64))
+        return state
+
+    return sample
