@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,14 +34,19 @@ def test_ismcts_searches_only_sampled_worlds_and_explains() -> None:
     game = motley.load_game("fools_errand")
     state = game.new_initial_state(seed=5)
     bot = ISMCTSBot(game, simulations=400)
-    calls: list[dict[str, object]] = []
-    original = game.sample_state
+    calls: list[dict[str, object]] = []  # the observation each world was drawn from
+    original = game.determinizer
 
-    def spy(observation: motley.Observation, rng: random.Random) -> motley.State:
-        calls.append(observation)
-        return original(observation, rng)
+    def spy(observation: motley.Observation) -> Callable[[random.Random], motley.State]:
+        sample = original(observation)
 
-    game.sample_state = spy  # type: ignore[method-assign]
+        def draw(rng: random.Random) -> motley.State:
+            calls.append(observation)
+            return sample(rng)
+
+        return draw
+
+    game.determinizer = spy  # type: ignore[method-assign]
     seat = state.current_player()
     obs = state.observation(seat)
     action = bot.act(obs, state.legal_actions(), random.Random(1))
