@@ -1,16 +1,21 @@
-"""PettingZoo AEC environment: PettingZoo's own api_test and seed_test, for every game and several player counts."""
+"""PettingZoo AEC environment: PettingZoo's own api_test, seed_test and state tests on ``env()`` (the wrapped
+environment), for every game and several player counts; the global state, illegal actions, order errors."""
 
 from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.test.state_test import test_state as check_state  # renamed: not collected as tests here
+from pettingzoo.test.state_test import test_state_space as check_state_space
 
 import motley
-from motley.envs.pettingzoo import MotleyAECEnv, env
+from motley.envs.pettingzoo import MotleyAECEnv, env, raw_env
 from tests.support import game_configs
 
 CONFIGS = game_configs()
@@ -26,10 +31,13 @@ def test_api_test(name: str, players: int) -> None:
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_seed_test(name: str, players: int) -> None:
+    # The AEC seed_test: parallel_seed_test needs a ParallelEnv, and a turn-based match is not one
+    # (metadata["is_parallelizable"] is False).
     seed_test(lambda: env(name, players=players), num_cycles=200)
+    seed_test(lambda: env(name, players=players, reward="deal"), num_cycles=200)
 
 
-def _play_match(e: MotleyAECEnv, seed: int, rng: random.Random) -> tuple[dict[str, float], list[int]]:
+def _play_match(e: Any, seed: int, rng: random.Random) -> tuple[dict[str, float], list[int]]:
     """Play a match with random legal actions; the total reward per agent and the actions played."""
     e.reset(seed=seed)
     totals: dict[str, float] = dict.fromkeys(e.possible_agents, 0.0)
@@ -41,8 +49,8 @@ def _play_match(e: MotleyAECEnv, seed: int, rng: random.Random) -> tuple[dict[st
             e.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
-        assert e.state is not None
-        assert legal.tolist() == e.state.legal_actions()
+        assert e.game_state is not None
+        assert legal.tolist() == e.game_state.legal_actions()
         action = int(legal[rng.randrange(len(legal))])
         actions.append(action)
         e.step(action)
@@ -65,26 +73,90 @@ def test_match_is_the_motley_match_and_rewards_are_returns(name: str, players: i
 def test_observation_is_the_seat_tensor_and_mask_only_for_the_mover(name: str, players: int) -> None:
     e = env(name, players=players)
     e.reset(seed=5)
-    assert e.state is not None
+    assert e.game_state is not None
     for seat, agent in enumerate(e.possible_agents):
         obs = e.observe(agent)
-        assert np.array_equal(obs["observation"], e.state.observation_tensor(seat))
+        assert np.array_equal(obs["observation"], e.game_state.observation_tensor(seat))
         assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
-        if seat == e.state.current_player():
-            assert np.flatnonzero(obs["action_mask"]).tolist() == e.state.legal_actions()
+        if seat == e.game_state.current_player():
+            assert np.flatnonzero(obs["action_mask"]).tolist() == e.game_state.legal_actions()
         else:
             assert not obs["action_mask"].any()
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
-    e = env("fools_errand")
+    e = raw_env("fools_errand")  # the bare environment; env() ends the match instead (next test)
     e.reset(seed=2)
-    assert e.state is not None
-    before = e.state.serialize()
-    illegal = next(a for a in range(3) if a not in e.state.legal_actions())
+    assert e.game_state is not None
+    before = e.game_state.serialize()
+    illegal = next(a for a in range(3) if a not in e.game_state.legal_actions())
     with pytest.raises(motley.IllegalMoveError):
         e.step(illegal)
-    assert e.state.serialize() == before
+    assert e.game_state.serialize() == before
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_illegal_action_through_env_ends_the_match_with_minus_one(name: str, players: int) -> None:
+    e = env(name, players=players)
+    e.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(rng.randrange(20)):  # a few legal moves first, so the offender is not always seat 0
+        obs, *_ = e.last()
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    offender = e.agent_selection
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
+        e.step(illegal)
+    assert all(e.terminations.values())
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, _ = e.last()
+        assert terminated and truncated  # TerminateIllegalWrapper marks both
+        totals[agent] += reward
+        e.step(None)
+    assert totals == {agent: (-1.0 if agent == offender else 0.0) for agent in e.possible_agents}
+    assert e.agents == []
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_global_state_is_every_seat_tensor_and_in_its_space(name: str, players: int) -> None:
+    e = env(name, players=players)
+    assert isinstance(e.state_space, spaces.Box) and e.state_space.dtype == np.float32
+    size = int(np.prod(e.game.observation_tensor_shape()))
+    assert e.state_space.shape == (players * size,)
+    e.reset(seed=9)
+    rng = random.Random(9)
+    for _ in e.agent_iter(100_000):
+        state = e.state()
+        assert state.shape == e.state_space.shape and state.dtype == np.float32
+        assert e.state_space.contains(state)
+        for seat in range(players):
+            assert np.array_equal(state[seat * size:(seat + 1) * size], e.game_state.observation_tensor(seat))
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.game_state.is_terminal() and e.state_space.contains(e.state())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advisory warnings (e.g. about all-zero parts) are not failures
+        check_state_space(env(name, players=players))
+        check_state(env(name, players=players), num_cycles=50)  # unmasked samples: illegal ends it
+
+
+def test_step_before_reset_names_reset_and_metadata() -> None:
+    with pytest.raises(RuntimeError, match=r"reset\(\)"):
+        raw_env("fools_errand").step(0)
+    with pytest.raises(RuntimeError, match=r"reset\(\)"):
+        raw_env("fools_errand").state()
+    with pytest.raises(AssertionError, match="reset"):  # OrderEnforcingWrapper's own check
+        env("fools_errand").step(0)
+    e = env("fools_errand")
+    assert e.metadata["render_fps"] == 1 and raw_env("fools_errand").metadata["render_fps"] == 1
+    assert isinstance(e.unwrapped, MotleyAECEnv) and not isinstance(e, MotleyAECEnv)
+    assert isinstance(raw_env("fools_errand"), MotleyAECEnv)
+    with pytest.raises(AssertionError):  # AssertOutOfBoundsWrapper
+        e.reset(seed=0)
+        e.step(e.game.num_distinct_actions())
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
@@ -116,4 +188,6 @@ def test_bad_arguments() -> None:
     with pytest.raises(motley.OptionError):
         env("no_such_game")
     with pytest.raises(RuntimeError):
+        raw_env("fools_errand").observe("player_0")
+    with pytest.raises(AssertionError):  # env(): OrderEnforcingWrapper
         env("fools_errand").observe("player_0")

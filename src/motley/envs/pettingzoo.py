@@ -3,7 +3,7 @@
 ::
 
     from motley.envs.pettingzoo import env
-    e = env("fool", players=5)
+    e = env("fool", players=5)            # wrapped as PettingZoo's classic games are; raw_env() is bare
     e.reset(seed=7)                       # the match of motley.load_game("fool", players=5).new_initial_state(seed=7)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -25,7 +25,22 @@ Rewards (``reward=``):
   ``deal_weight`` (default 0.1). The match return is still paid at the end. One-deal games see only the
   match reward.
 
-A match ends for all agents at once (``terminations`` all True); there is no truncation.
+A match ends for all agents at once (``terminations`` all True); the game itself never truncates.
+
+``env()`` applies PettingZoo's standard wrappers, as its classic card games do:
+``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
+An illegal action through ``env()`` therefore ends the match at once: the offender gets -1, every other
+agent 0, and every agent is marked terminated *and* truncated (the wrapper's convention). ``raw_env()``
+is the bare :class:`MotleyAECEnv`, which raises :class:`motley.IllegalMoveError` instead and leaves the
+state unchanged.
+
+The motley :class:`motley.State` of the match is ``e.game_state`` (also through the wrappers of ``env()``),
+None before the first ``reset()``. ``e.state()`` is PettingZoo's global state for centralised critics:
+the observation tensors of every seat, seat 0's first, concatenated into one float32 vector of shape
+``(num_players * observation_size,)`` (``observation_size`` = the single dimension of
+``game.observation_tensor_shape()``), declared as ``e.state_space = Box(-1, 1, that shape, float32)``.
+It holds what the seats know between them (each seat's own cards and all public information), not what
+no seat has seen (see docs/observation_tensors.md, "Global state").
 """
 
 from __future__ import annotations
@@ -37,11 +52,15 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from motley.core import Game, State
 from motley.envs import as_game
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]
+
+#: The illegal-move penalty of ``env()`` (``TerminateIllegalWrapper``), as in PettingZoo's classic games.
+ILLEGAL_REWARD = -1
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -69,7 +88,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         ValueError: for a bad ``reward`` or ``render_mode``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1,  # noqa: RUF012
+                                "is_parallelizable": False}
 
     def __init__(self, game: Game | str, reward: str = "match", deal_weight: float = 0.1,
                  render_mode: str | None = None, **params: Any) -> None:
@@ -96,8 +116,11 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        size = int(np.prod(shape))
+        self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
         self._rng: random.Random | None = None
-        self.state: State | None = None
+        #: The motley State of the current match (None before the first ``reset()``).
+        self.game_state: State | None = None
         self.agents: list[str] = []
 
     # ---- spaces ---------------------------------------------------------------------------------
@@ -128,20 +151,20 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             if self._rng is None:
                 self._rng = random.Random()
             match_seed = self._rng.randrange(2**63)
-        self.state = self.game.new_initial_state(seed=match_seed)
+        self.game_state = self.game.new_initial_state(seed=match_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._deal = self.state.deal_number()
-        self._deal_start_scores = list(self.state.scores())
-        if self.state.is_terminal():  # a match that ends before any decision: everyone is done at once
+        self._deal = self.game_state.deal_number()
+        self._deal_start_scores = list(self.game_state.scores())
+        if self.game_state.is_terminal():  # a match that ends before any decision: everyone is done at once
             self._finish()
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[self.game_state.current_player()]
 
     def observe(self, agent: str) -> ObsDict:
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
@@ -156,13 +179,31 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             mask[state.legal_actions()] = 1
         return {"observation": np.asarray(state.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation tensor, seat 0's first, in one float32 vector.
+
+        Shape ``(num_players * observation_size,)`` = ``state_space.shape``; values in [-1, 1]. Seat ``s``'s
+        tensor (written from seat ``s``'s point of view) is
+        ``state()[s * observation_size:(s + 1) * observation_size]``.
+        Meant for centralised critics: it holds each seat's own cards and all public information.
+
+        Raises:
+            RuntimeError: before the first ``reset()``.
+        """
+        state = self._require_state()
+        return np.concatenate([np.asarray(state.observation_tensor(seat), dtype=np.float32).ravel()
+                               for seat in range(self.game.num_players)])
+
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose match is over).
 
         Raises:
+            RuntimeError: before the first ``reset()``.
             motley.IllegalMoveError: for an action that is not legal now (the state is unchanged).
             ValueError: for an action other than None from a finished agent.
         """
+        if self.game_state is None:
+            raise RuntimeError("step() called before reset(): call reset() to start a match first")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -198,9 +239,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         Returns the text for ``render_mode="ansi"``, prints it and returns None for ``"human"``, and
         returns None (without output) when no render mode was set.
         """
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        text = str(self.state)
+        text = str(self.game_state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -210,9 +251,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
     def _require_state(self) -> State:
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.game_state
 
 
 def raw_env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
@@ -220,10 +261,16 @@ def raw_env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
     return MotleyAECEnv(game, **kwargs)
 
 
-def env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
-    """A :class:`MotleyAECEnv` for ``game`` (name, game string or Game) with options ``kwargs``.
+def env(game: Game | str, **kwargs: Any) -> AECEnv:
+    """A :class:`MotleyAECEnv` for ``game`` (name, game string or Game) with options ``kwargs``, wrapped.
 
-    No PettingZoo wrappers are applied: the environment raises :class:`motley.IllegalMoveError` on an
-    illegal action itself, and it keeps the order checks of the AEC API.
+    The wrappers are PettingZoo's standard ones, applied as in its classic card games:
+    ``TerminateIllegalWrapper(illegal_reward=-1)`` (an illegal action ends the match: -1 for the offender,
+    0 for the others), ``AssertOutOfBoundsWrapper`` (an action outside the action space fails an assertion)
+    and ``OrderEnforcingWrapper`` (using the environment before ``reset()`` is an error). Attributes of the
+    bare environment (``game``, ``game_state``, ``state_space``, ...) are reachable through the wrappers;
+    ``.unwrapped`` is the :class:`MotleyAECEnv`.
     """
-    return MotleyAECEnv(game, **kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(MotleyAECEnv(game, **kwargs), illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
