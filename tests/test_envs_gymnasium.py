@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -99,3 +101,29 @@ def test_registered_with_gymnasium_and_render_modes_checked() -> None:
     check_env(e.unwrapped)  # with a spec: also builds render_mode="ansi" and checks render()
     _, info = e.reset(seed=0)
     assert info["action_mask"].dtype == np.int8
+
+
+def _fresh_python(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a new interpreter (nothing of motley imported beforehand)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_make_in_a_fresh_interpreter() -> None:
+    # Importing motley.envs.gymnasium registers every game's id.
+    done = _fresh_python(
+        "import gymnasium, motley.envs.gymnasium\n"
+        "e = gymnasium.make('motley/fool-v0', players=4)\n"
+        "obs, info = e.reset(seed=0)\n"
+        "assert e.unwrapped.game.num_players == 4 and obs.shape == e.observation_space.shape\n"
+        "print(sorted(i for i in gymnasium.registry if i.startswith('motley/')))")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sorted(f"motley/{n}-v0" for n in motley.registered_games()))
+    # Without importing motley at all: Gymnasium imports the module named before the colon.
+    done = _fresh_python(
+        "import sys, gymnasium\n"
+        "assert 'motley' not in sys.modules\n"
+        "e = gymnasium.make('motley.envs.gymnasium:motley/fool-v0')\n"
+        "e.reset(seed=1)\n"
+        "e = gymnasium.make('motley/foolery-v0')  # registered by that import too\n"
+        "e.reset(seed=1)")
+    assert done.returncode == 0, done.stderr

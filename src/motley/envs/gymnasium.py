@@ -9,9 +9,16 @@
     obs, reward, terminated, truncated, info = e.step(action)
 
     import gymnasium
-    from motley.envs.gymnasium import register
-    register()                                   # ids "motley/<game>-v0"
+    import motley.envs.gymnasium                 # importing it registers the ids "motley/<game>-v0"
     e = gymnasium.make("motley/fool-v0", players=5, opponents="random")
+
+    # or, without importing motley first (Gymnasium imports the module named before the colon):
+    e = gymnasium.make("motley.envs.gymnasium:motley/fool-v0", players=5)
+
+Gymnasium 1.x has no plugin entry points (the ``gymnasium.envs`` entry-point group of Gymnasium 0.x was
+removed in 1.0), so a bare ``gymnasium.make("motley/fool-v0")`` in an interpreter that never imported
+this module cannot find the id; use the ``"module:id"`` form above there. Games registered after this
+module was imported get their ids from :func:`register`.
 
 Observation: ``state.observation_tensor(seat)`` (float32, ``game.observation_tensor_shape()``, values
 in [-1, 1]; docs/observation_tensors.md). Action: ``Discrete(num_distinct_actions)``, the game's action
@@ -221,3 +228,6 @@ def register(names: Sequence[str] | None = None) -> list[str]:
                          disable_env_checker=True)
         ids.append(ident)
     return ids
+
+
+register()  # the ids of every game registered now, on import (gymnasium.make("motley.envs.gymnasium:motley/<game>-v0"))
