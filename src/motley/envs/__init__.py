@@ -4,7 +4,8 @@ Each adapter lives in its own module and imports its third-party library only th
 ``motley.envs`` costs nothing; import the one you need::
 
     from motley.envs.pettingzoo import env          # PettingZoo AEC environment (pettingzoo)
-    from motley.envs.gymnasium import SingleSeatEnv # Gymnasium single-seat environment (gymnasium)
+    from motley.envs.gymnasium import SingleSeatEnv # Gymnasium single-seat environment (gymnasium);
+                                                    # the import also registers the ids "motley/<game>-v0"
     from motley.envs import openspiel; openspiel.register()   # pyspiel.load_game("motley_fool(players=5)")
 
 The adapters use only the core API (``motley.load_game``, ``State.legal_actions``, ``observation_tensor``,
