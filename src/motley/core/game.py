@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from motley.core import jsonsafe
 from motley.core.errors import IllegalMoveError, MotleyError, RecordError
 from motley.core.options import Option, format_game_string, resolve
 
@@ -120,11 +121,8 @@ class Game(abc.ABC):
         Raises:
             RecordError: for text that is not a serialized state of this game.
         """
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise RecordError(f"serialized state is not valid JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("game") != self.name:
+        data = load_json_object(text, "serialized state")
+        if data.get("game") != self.name:
             raise RecordError(f"serialized state is not a {self.name} state")
         if data.get("params") != self.params:
             raise RecordError(f"serialized state has params {data.get('params')!r}, game has {self.params!r}")
@@ -340,15 +338,16 @@ def sorted_unique(values: Sequence[int]) -> list[int]:
 
 
 def load_json_object(text: str, what: str) -> dict[str, Any]:
-    """Parse ``text`` as a JSON object.
+    """Parse ``text`` as a JSON object, within the limits of :func:`motley.core.jsonsafe.loads` (size, nesting
+    depth, digits per number, finite numbers only).
 
     Raises:
-        RecordError: naming ``what`` when it is not valid JSON or not an object.
+        RecordError: naming ``what`` when it is not valid JSON, over a limit, or not an object.
     """
     try:
-        data = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{what} is not valid JSON: {exc}") from None
+        data = jsonsafe.loads(text, what)
+    except jsonsafe.JSONInputError as exc:
+        raise RecordError(str(exc)) from None
     if not isinstance(data, dict):
         raise RecordError(f"{what} must be a JSON object")
     return data

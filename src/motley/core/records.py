@@ -85,16 +85,20 @@ class Record:
 def read(text: str) -> Record:
     """Check the shape of a record and build its game, without replaying it (:func:`load` replays).
 
-    A move is an object ``{"seat": .., "move": ..}`` (``seat`` may be left out) or a plain move string.
+    A move is an object ``{"seat": .., "move": ..}`` (``seat``, a whole number, may be left out) or a plain
+    move string. ``text`` is parsed by :func:`motley.core.jsonsafe.loads` (at most 8 MB, nested at most 64
+    deep, numbers of at most 100 digits, finite).
 
     Raises:
-        RecordError: for malformed JSON, missing fields, params, moves or result of the wrong type, an unknown
-            game or option.
+        RecordError: for malformed JSON or JSON over those limits, missing fields, a game name, params, moves
+            or result of the wrong type, an unknown game or option; never anything else, for any input.
     """
     data = load_json_object(text, "record")
     for key in ("game", "params", "seed", "moves"):
         if key not in data:
             raise RecordError(f"record has no {key!r} field")
+    if not isinstance(data["game"], str):
+        raise RecordError(f"record 'game' must be a game name; got {data['game']!r}")
     if not isinstance(data["params"], dict) or not isinstance(data["moves"], list):
         raise RecordError("record 'params' must be an object and 'moves' a list")
     try:
@@ -106,7 +110,10 @@ def read(text: str) -> Record:
         move = entry.get("move") if isinstance(entry, dict) else entry
         if not isinstance(move, str):
             raise RecordError(f"move {number} must be a move string; got {move!r}")
-        moves.append((entry.get("seat") if isinstance(entry, dict) else None, move))
+        seat = entry.get("seat") if isinstance(entry, dict) else None
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise RecordError(f"move {number} has seat {seat!r}; a seat is a whole number")
+        moves.append((seat, move))
     result = data.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError(f"record 'result' must be an object; got {result!r}")
@@ -118,11 +125,17 @@ def load(text: str, on_move: MoveHook | None = None) -> State:
     (:func:`motley.core.play.replay`).
 
     Raises:
-        RecordError: for malformed JSON, missing fields, an unknown game or option, a move that does not
-            replay (naming its number and the reason), or a result that differs from the replay.
+        RecordError: for malformed JSON (or JSON over the limits of :func:`read`), missing fields, an unknown
+            game or option, a move that does not replay (naming its number and the reason), or a result that
+            differs from the replay; never another error for any text (one raised by ``on_move`` passes through).
     """
     record = read(text)
-    state = replay(record.game, record.seed, record.deal, record.moves, on_move)
+    try:
+        state = replay(record.game, record.seed, record.deal, record.moves, on_move)
+    except RecordError:
+        raise
+    except MotleyError as exc:
+        raise RecordError(f"record does not replay: {exc}") from None
     if record.result is not None and record.result != _result(state):
         raise RecordError(f"record result {record.result!r} differs from the replayed result {_result(state)!r}")
     return state
