@@ -19,12 +19,16 @@ was not played; sending it again may work). On connecting, ``no_table``, ``bad_t
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from motley.core import jsonsafe
+
 MAX_MESSAGE = 4096
 MAX_MOVE_TEXT = 200
+#: Deepest nesting and longest number (in digits) a client message may hold.
+MAX_DEPTH = 8
+MAX_DIGITS = 30
 
 
 class ProtocolError(Exception):
@@ -56,16 +60,17 @@ def parse(text: Any) -> ClientMessage:
 
     Raises:
         ProtocolError: ``too_large`` over :data:`MAX_MESSAGE` characters, ``malformed`` for anything that is
-            not one of the message shapes above.
+            not one of the message shapes above (including JSON nested deeper than :data:`MAX_DEPTH`, a number
+            of more than :data:`MAX_DIGITS` digits, or a non-finite one); never anything else, for any input.
     """
     if not isinstance(text, str):
         raise ProtocolError("malformed", "messages must be JSON text")
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"message of {len(text)} characters; the limit is {MAX_MESSAGE}")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("malformed", "message is not valid JSON") from None
+        data = jsonsafe.loads(text, "message", max_bytes=MAX_MESSAGE, max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
+    except jsonsafe.JSONInputError as exc:
+        raise ProtocolError("malformed", str(exc)) from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "message must be a JSON object")
     kind = data.get("type")

@@ -164,9 +164,11 @@ class Table:
 
     # ---- seats ------------------------------------------------------------------------------
     def seat_of_token(self, token: str) -> int | None:
-        """The seat a token belongs to (constant-time comparison), or None."""
+        """The seat a token belongs to (constant-time comparison of the UTF-8 bytes, so any text, non-ASCII
+        included, is compared and a wrong one is simply no seat), or None."""
+        given = token.encode("utf-8", "surrogatepass")
         for i, seat in enumerate(self.seats):
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and secrets.compare_digest(seat.token.encode("utf-8", "surrogatepass"), given):
                 return i
         return None
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -27,7 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 import motley
 from motley.bots import make_bot
-from motley.core import MotleyError
+from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
@@ -37,8 +38,12 @@ from motley.server.table import Table
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
 REPLAY_LOG = 30
-#: Largest table request accepted, in bytes.
+#: Largest table request accepted, in bytes; its deepest nesting and longest number (digits).
 MAX_REQUEST = 20000
+REQUEST_DEPTH = 16
+REQUEST_DIGITS = 40
+#: The names a static file may have (anything else is 404 before the file system is asked).
+STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css)")
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -156,18 +161,35 @@ def _pages(api: APIRouter) -> None:
     @api.get("/static/{name}")
     def static(name: str) -> Response:
         types = {"js": "text/javascript", "css": "text/css"}
-        kind = types.get(name.rsplit(".", 1)[-1])
-        if kind is None or "/" in name or name.startswith("."):
+        match = STATIC_NAME.fullmatch(name)
+        if match is None:  # a NUL byte, a separator, "..", another kind of file
             raise HTTPException(404)
+        path = STATIC.joinpath(name)
         try:
-            body = STATIC.joinpath(name).read_text(encoding="utf-8")
-        except (FileNotFoundError, OSError):
+            if not path.is_file():
+                raise HTTPException(404)
+            body = path.read_text(encoding="utf-8")
+        except (OSError, ValueError):
             raise HTTPException(404) from None
-        return Response(body, media_type=kind)
+        return Response(body, media_type=types[match.group(1)])
 
     @api.get("/api/games")
     def api_games() -> list[dict[str, Any]]:
         return games_info()
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request body, read no further than ``limit`` bytes; HTTP 413 beyond it (a declared
+    ``Content-Length`` over it is refused before anything is read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
+        raise HTTPException(413, "request too large")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPException(413, "request too large")
+    return bytes(body)
 
 
 async def _live(service: Service, table_id: str) -> LiveTable:
@@ -199,13 +221,14 @@ def _tables_api(api: APIRouter, service: Service) -> None:
 
     @api.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
-        body = await request.body()
-        if len(body) > MAX_REQUEST:
-            raise HTTPException(413, "request too large")
+        body = await _body(request, MAX_REQUEST)
         try:
-            live = await service.create(json.loads(body))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse({"error": "the request must be JSON"}, status_code=400)
+            spec = jsonsafe.loads(body, "the table request", max_bytes=MAX_REQUEST, max_depth=REQUEST_DEPTH,
+                                  max_digits=REQUEST_DIGITS)
+        except jsonsafe.JSONInputError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=413 if exc.reason == "too_large" else 400)
+        try:
+            live = await service.create(spec)
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except StoreError:
