@@ -50,6 +50,10 @@ def load(spec: str, options: list[str] | None, players: int | None) -> motley.Ga
         fail(str(exc))
 
 
+#: Largest record ``replay`` reads, in bytes (the limit of :func:`motley.core.jsonsafe.loads`).
+MAX_RECORD = 8 * 1024 * 1024
+
+
 def fail(message: str) -> NoReturn:
     """Print an error and exit with status 2."""
     console.print(f"[bold red]error:[/] {message}")
@@ -278,27 +282,29 @@ def print_summary(summary: SimulationSummary) -> None:
 
 @app.command()
 def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
-    """Print a recorded game move by move, then its result."""
+    """Print a recorded game move by move, then its result (a record over 8 MB is refused unread)."""
     try:
-        text = record.read_text(encoding="utf-8")
+        with record.open("rb") as stream:
+            raw = stream.read(MAX_RECORD + 1)
+        if len(raw) > MAX_RECORD:
+            fail(escape(f"record {record} is larger than {MAX_RECORD} bytes"))
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read record {record}: {exc}")
-        return
+        fail(escape(f"cannot read record {record}: {exc}"))
     try:
         motley.records.load(text)  # a record that does not replay is refused before anything is printed
         data = motley.records.read(text)
     except motley.MotleyError as exc:
-        fail(str(exc))
-        return
+        fail(escape(str(exc)))
     game = data.game
-    console.print(f"[bold]{game.title}[/] — {game}, seed {data.seed}")
+    console.print(f"[bold]{escape(game.title)}[/] — {escape(str(game))}, seed {data.seed}")
     shown = show_log(game.new_initial_state(seed=data.seed, deal=data.deal).observation(0), None, neutral=True)
     number = 0
 
     def print_move(after: motley.State, seat: int, action: int) -> None:
         nonlocal number, shown
         number += 1
-        console.print(f"[bold cyan]{number}. seat {seat}: {data.moves[number - 1][1]}[/]")
+        console.print(f"[bold cyan]{number}. seat {seat}: {escape(data.moves[number - 1][1])}[/]")
         shown = show_log(after.observation(seat), shown, neutral=True)
 
     final = core_play.replay(game, data.seed, data.deal, data.moves, on_move=print_move)
