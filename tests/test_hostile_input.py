@@ -76,11 +76,19 @@ def test_deserialize_state_refuses_hostile_json_with_record_error() -> None:
     assert game.deserialize_state(state.serialize()).serialize() == state.serialize()
 
 
+def test_json_options_refuse_hostile_text_with_option_error() -> None:
+    for text in (DEEP, HUGE, "1e999"):
+        with pytest.raises(motley.OptionError):
+            motley.load_game("fool", deck_table=text)
+
+
 # ---- HTTP bodies ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("body", [
     DEEP[:10_000] + DEEP[-10_000:], '{"game": "fool", "seed": ' + HUGE[:15_000] + "}",
     '{"game": "fool", "options": {"players": ' + "9" * 5000 + "}}", '{"game": "fool", "seed": 1e999}',
     '{"game": "fool", "options": {"players": NaN}}', b'{"game": "\xff"}', "[" * 19_000,
+    json.dumps({"game": "fool", "options": {"deck_table": "[" * 19_000}}),
+    json.dumps({"game": "fool", "options": {"deck_table": "9" * 5000}}),
 ])
 def test_hostile_table_request_is_a_4xx_never_a_500(server: ServerThread, body: str | bytes) -> None:
     response = httpx.post(f"{server.base}/api/tables", content=body, timeout=10,

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from motley.core import jsonsafe
 from motley.core.errors import OptionError
 
 Converter = Callable[[Any], Any]
@@ -81,9 +82,9 @@ class Option:
         if self.kind == "json":
             if isinstance(value, str):
                 try:
-                    return json.loads(value)
-                except json.JSONDecodeError as exc:
-                    raise OptionError(f"option {self.name!r} is not valid JSON: {exc}") from None
+                    return jsonsafe.loads(value, f"option {self.name!r}")
+                except jsonsafe.JSONInputError as exc:
+                    raise OptionError(str(exc)) from None
             return value
         if not isinstance(value, str):
             raise OptionError(f"option {self.name!r} takes a word; got {value!r}")
