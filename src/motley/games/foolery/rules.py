@@ -226,12 +226,16 @@ class Foolery(Game):
         return NUM_ACTIONS
 
     def sample_state(self, observation: Observation, rng: random.Random) -> FooleryState:
-        """A world consistent with ``observation``: the unseen cards dealt at random to the other seats.
+        """A world consistent with ``observation``: the unseen cards dealt at random to the other seats,
+        keeping every constraint the observer knows of the exchange (FY-R13, FY-D15, FY-D17, FY-D25).
 
         Known: the observer's hand, every card played this hand (out), and the cards the observer gave in
         the exchange that it does not hold and that were not played: those are in the receiver's hand. The
-        rest is shuffled and dealt by the public hand sizes. The receiver's exchange record mirrors the
-        observer's; exchange records between two other seats are unknown and left empty.
+        rest is dealt by the public hand sizes such that every upward give was the giver's highest cards: a
+        receiving King or Prince caps the giver's hidden cards at the lowest card it received; during the
+        exchange, a third party's worlds are ones in which the upward give was possible (``sample.py`` says
+        how, and its one documented limitation). The receiver's exchange record mirrors the observer's;
+        exchange records between two other seats are unknown and left empty.
 
         Raises:
             MotleyError: for an observation of another game or with inconsistent counts.
