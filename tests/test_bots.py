@@ -144,3 +144,21 @@ def test_external_bot_refuses_bad_configuration() -> None:
     bot = ExternalBot(game, cmd="/no/such/program")
     state, action = one_decision(bot)
     assert action in state.legal_actions() and "cannot start" in bot.errors[0] and bot.failed
+
+
+def test_a_hostile_answer_falls_back_for_that_decision(tmp_path: Path) -> None:
+    """Deeply nested JSON or a 5,000-digit action from a bot program: refused as malformed, never a crash."""
+    body = (
+        "answers = ['{\"a\":' * 50000, '{\"action\": ' + '9' * 5000 + '}']\n"
+        "for i, line in enumerate(sys.stdin):\n"
+        "    print(answers[i % 2], flush=True)\n"
+    )
+    game = motley.load_game("fools_errand")
+    bot = ExternalBot(game, cmd=python_bot(tmp_path, body), timeout=5)
+    state = game.new_initial_state(seed=5)
+    seat = state.current_player()
+    for _ in range(2):
+        assert bot.act(state.observation(seat), state.legal_actions(), random.Random(0)) in state.legal_actions()
+    bot.close()
+    assert not bot.failed and len(bot.errors) == 2
+    assert all("malformed JSON" in error for error in bot.errors)

@@ -61,3 +61,14 @@ def test_ranks_and_lineups() -> None:
     seats = [lineup_for(0, i, 5, 3) for i in range(50)]
     assert all(len(set(s)) == 3 and all(0 <= b < 5 for b in s) for s in seats)
     assert len(set(seats)) > 10  # draws vary from game to game
+
+
+def test_a_hostile_rating_file_is_a_clear_error() -> None:
+    """Deep nesting, a 5,000-digit number or a non-finite one: a MotleyError naming the rating table."""
+    for text in ("[" * 100_000, '{"format": ' + "9" * 5000 + "}", '{"format": 1e999}'):
+        try:
+            RatingTable.from_json(text)
+        except motley.MotleyError as exc:
+            assert "rating table" in str(exc)
+        else:
+            raise AssertionError(f"accepted {text[:20]!r}")

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
-from motley.core import Game, MotleyError, Observation
+from motley.core import Game, MotleyError, Observation, jsonsafe
 
 PROTOCOL = "motley-bot/1"
 log = logging.getLogger(__name__)
@@ -161,8 +161,8 @@ class ExternalBot(Bot):
         move: Any = text
         if text.startswith("{"):
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
+                data = jsonsafe.loads(text, "the external bot's answer", max_bytes=65_536, max_depth=8)
+            except jsonsafe.JSONInputError as exc:
                 raise ExternalBotError(f"external bot answered malformed JSON {text[:80]!r}: {exc}") from None
             if isinstance(data, dict) and isinstance(data.get("action"), int):
                 if data["action"] not in legal_actions:

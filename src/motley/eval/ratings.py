@@ -22,7 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from motley.core import Game, MotleyError
+from motley.core import Game, MotleyError, jsonsafe
 from motley.eval.backends import run_jobs
 from motley.eval.simulate import check_bots, game_seed, outcome_shares
 from motley.eval.stats import wilson_ci
@@ -68,7 +68,7 @@ class RatingTable:
             MotleyError: for text that is not a rating table.
         """
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text, "rating table")
             if data.get("format") != FORMAT:
                 raise ValueError(f"format is {data.get('format')!r}, not {FORMAT!r}")
             bots = {str(k): BotRating(float(v["mu"]), float(v["sigma"]), int(v["games"]), float(v["wins"]))
