@@ -123,7 +123,7 @@ def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser
 
 
 def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: Browser) -> None:
-    spec = {"game": "fools_errand", "seed": 3, "bot_delay": 0, "seats": [{"kind": "human", "name": "Ann"},
+    spec = {"game": "fools_errand", "bot_delay": 0, "seats": [{"kind": "human", "name": "Ann"},
                                                                         {"kind": "human", "name": "Bob"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
     pages = [new_page(browser) for _ in range(2)]
@@ -163,7 +163,7 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
 def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: ServerThread, browser: Browser) -> None:
     game = "fool" if "fool" in motley.registered_games() else "fools_errand"
     players = PLAYERS[game]
-    spec = {"game": game, "players": players, "seed": 4, "bot_delay": 0,
+    spec = {"game": game, "players": players, "bot_delay": 0,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
     page = new_page(browser)
@@ -198,7 +198,7 @@ def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: Server
 def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser, shots: Path) -> None:
     for game in [g for g in ("foolery", "fool", "fools_errand") if g in motley.registered_games()]:
         players = PLAYERS[game]
-        spec = {"game": game, "players": players, "seed": 6, "bot_delay": 0,
+        spec = {"game": game, "players": players, "bot_delay": 0,
                 "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)}
         table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
         live: Table = server.app.state.service.tables[table["id"]].table

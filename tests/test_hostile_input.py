@@ -126,7 +126,7 @@ def test_static_files_are_still_served(server: ServerThread) -> None:
 
 # ---- 3. tokens compared as bytes ------------------------------------------------------------------
 def test_non_ascii_token_is_a_clean_bad_token_refusal(server: ServerThread) -> None:
-    response = httpx.post(f"{server.base}/api/tables", json={"game": "fool", "seed": 4}, timeout=10)
+    response = httpx.post(f"{server.base}/api/tables", json={"game": "fool"}, timeout=10)
     table_id = response.json()["id"]
     for token in ("%C3%A9", "%E2%82%AC" * 10, "%F0%9F%83%8F", "%ED%A0%80"):
         with connect(f"{server.ws_base}/ws/{table_id}?token={token}", open_timeout=10) as ws:
@@ -138,7 +138,7 @@ def test_non_ascii_token_is_a_clean_bad_token_refusal(server: ServerThread) -> N
 
 
 def test_seat_of_token_compares_any_text() -> None:
-    table = Table(new_record({"game": "fool", "players": 4, "seed": 1, "seats": [{"kind": "human"}] * 4}, Settings()))
+    table = Table(new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, Settings(), 1))
     token = table.seats[1].token
     assert token is not None
     assert table.seat_of_token(token) == 1
@@ -273,4 +273,4 @@ def test_protocol_parse_and_table_check_raise_only_protocol_errors_and_change_no
     assert (table.version, table.state.serialize()) == before
 
 
-TABLE = Table(new_record({"game": "fools_errand", "seed": 3, "seats": [{"kind": "human"}] * 2}, Settings()))
+TABLE = Table(new_record({"game": "fools_errand", "seats": [{"kind": "human"}] * 2}, Settings(), 3))

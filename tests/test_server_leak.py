@@ -140,12 +140,12 @@ class CheckingConnection:
             self.last = message
 
 
-def table_spec(game: str, players: int, seed: int) -> dict[str, Any]:
-    return {"game": game, "players": players, "seed": seed, "seats": [{"kind": "human"}] * players}
+def table_spec(game: str, players: int) -> dict[str, Any]:
+    return {"game": game, "players": players, "seats": [{"kind": "human"}] * players}
 
 
 def new_table(game: str, players: int, seed: int) -> Table:
-    return Table(new_record(table_spec(game, players, seed), Settings(bot_delay=0.0)))
+    return Table(new_record(table_spec(game, players), Settings(bot_delay=0.0), seed))
 
 
 async def play_games(game: str, players: int, games: int) -> None:
@@ -154,7 +154,7 @@ async def play_games(game: str, players: int, games: int) -> None:
     try:
         for seed in range(games):
             rng = random.Random(seed)
-            live = await service.create(table_spec(game, players, 1000 + seed))
+            live = await service.create(table_spec(game, players), seed=1000 + seed)
             table = live.table
             seats = [CheckingConnection(table, q, svg=(q == 0)) for q in range(players)]
             watcher = CheckingConnection(table, None, svg=True)

@@ -89,7 +89,7 @@ def play_to_end(client: Client, limit: int = 5000) -> Message:
 
 
 def test_person_plays_a_whole_match_against_a_bot(server: ServerThread) -> None:
-    table = create(server, {"game": "fools_errand", "seed": 11,
+    table = create(server, {"game": "fools_errand",
                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
     client = Client(ws_url(server, table["seats"][0]["link"], svg=True))
     first = client.state()
@@ -107,7 +107,7 @@ def test_person_plays_a_whole_match_against_a_bot(server: ServerThread) -> None:
 
 
 def two_human_table(server: ServerThread) -> tuple[Message, Client, Client, Client]:
-    table = create(server, {"game": "fools_errand", "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    table = create(server, {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]})
     a = Client(ws_url(server, table["seats"][0]["link"]))
     b = Client(ws_url(server, table["seats"][1]["link"]))
     watcher = Client(ws_url(server, table["spectate"]))
@@ -252,7 +252,7 @@ def test_games_api_lists_every_option_with_its_default(server: ServerThread) -> 
 
 
 def test_bots_play_a_table_by_themselves_and_ismcts_runs_off_the_event_loop(server: ServerThread) -> None:
-    spec = {"game": "fools_errand", "seed": 2, "bot_delay": 0,
+    spec = {"game": "fools_errand", "bot_delay": 0,
             "seats": [{"kind": "bot", "bot": "ismcts", "strength": 20}, {"kind": "bot", "bot": "random"}]}
     table = create(server, spec)
     watcher = Client(ws_url(server, table["spectate"]))

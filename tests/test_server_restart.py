@@ -60,7 +60,7 @@ def test_killed_server_resumes_unfinished_tables(tmp_path: Path) -> None:
         for game, players in games:
             if game not in motley.registered_games():
                 continue
-            spec = {"game": game, "players": players, "seed": 42, "seats": [{"kind": "human"}] * players}
+            spec = {"game": game, "players": players, "seats": [{"kind": "human"}] * players}
             created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
             tokens = [s["link"].split("token=")[1] for s in created["seats"]]
             play_moves(server.ws_base, created["id"], tokens, 3)
@@ -87,7 +87,7 @@ def test_finished_table_replays_after_a_restart(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'motley.db'}"
     server = ServerProcess(db).start()
     try:
-        spec = {"game": "fools_errand", "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        spec = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}
         created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
         tokens = [s["link"].split("token=")[1] for s in created["seats"]]
         play_moves(server.ws_base, created["id"], tokens, 10_000)

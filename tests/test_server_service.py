@@ -58,8 +58,8 @@ class WatchedStorage(Storage):
         super().add_moves(moves)
 
 
-def humans(game: str, players: int, seed: int) -> dict[str, Any]:
-    return {"game": game, "players": players, "seed": seed, "seats": [{"kind": "human"}] * players}
+def humans(game: str, players: int) -> dict[str, Any]:
+    return {"game": game, "players": players, "seats": [{"kind": "human"}] * players}
 
 
 def move_text(live: LiveTable, index: int = 0) -> str:
@@ -93,7 +93,7 @@ def counting_observations(state: State) -> Iterator[list[int]]:
 def test_a_hidden_move_is_read_by_its_mover_and_receiver_only_without_a_view_per_viewer(players: int) -> None:
     if "foolery" not in motley.registered_games():
         pytest.skip("foolery is not registered")
-    table = Table(new_record(humans("foolery", players, 5), Settings()))
+    table = Table(new_record(humans("foolery", players), Settings(), 5))
     rng = random.Random(1)
     hidden_moves = 0
     while not table.state.is_terminal() and hidden_moves < 6:
@@ -123,7 +123,7 @@ def test_a_hidden_move_is_read_by_its_mover_and_receiver_only_without_a_view_per
 def test_a_table_rebuilt_from_its_record_is_the_same_table() -> None:
     for name in motley.registered_games():
         game = motley.load_game(name)
-        table = Table(new_record(humans(name, game.num_players, 9), Settings()))
+        table = Table(new_record(humans(name, game.num_players), Settings(), 9))
         rng = random.Random(2)
         events: list[Any] = []
         while not table.state.is_terminal():
@@ -140,7 +140,7 @@ def test_a_table_rebuilt_from_its_record_is_the_same_table() -> None:
 
 
 def test_a_move_checked_at_an_older_version_is_not_applied() -> None:
-    table = Table(new_record(humans("fools_errand", 2, 3), Settings()))
+    table = Table(new_record(humans("fools_errand", 2), Settings(), 3))
     seat = table.state.current_player()
     first = table.prepare(seat, table.state.legal_actions()[0], "seat")
     table.apply(first)
@@ -150,9 +150,10 @@ def test_a_move_checked_at_an_older_version_is_not_applied() -> None:
 
 
 # ---- the service ---------------------------------------------------------------------------------------
-async def started(storage: Storage, spec: dict[str, Any]) -> tuple[Service, LiveTable, list[Viewer]]:
+async def started(storage: Storage, spec: dict[str, Any], seed: int | None = None
+                  ) -> tuple[Service, LiveTable, list[Viewer]]:
     service = Service(storage, Settings(bot_delay=0.0))
-    live = await service.create(spec)
+    live = await service.create(spec, seed=seed)
     viewers = [Viewer(q) for q in range(len(live.table.seats))]
     for viewer in viewers:
         live.attach(viewer)
@@ -162,7 +163,7 @@ async def started(storage: Storage, spec: dict[str, Any]) -> tuple[Service, Live
 def test_moves_are_stored_off_the_event_loop_before_they_are_applied() -> None:
     async def body() -> None:
         storage = WatchedStorage()
-        service, live, viewers = await started(storage, humans("fools_errand", 2, 4))
+        service, live, viewers = await started(storage, humans("fools_errand", 2), 4)
         loop_thread = threading.get_ident()
         for _ in range(5):
             await live.submit(viewers[live.table.state.current_player()], move_text(live))
@@ -177,7 +178,7 @@ def test_moves_are_stored_off_the_event_loop_before_they_are_applied() -> None:
 def test_a_move_the_store_refuses_is_not_applied_and_the_mover_is_told() -> None:
     async def body() -> None:
         storage = WatchedStorage(fail=1)
-        service, live, viewers = await started(storage, humans("fools_errand", 2, 4))
+        service, live, viewers = await started(storage, humans("fools_errand", 2), 4)
         mover = viewers[live.table.state.current_player()]
         before = live.table.state.serialize()
         await live.submit(mover, move_text(live))
@@ -198,7 +199,7 @@ def test_moves_made_together_are_stored_together_and_a_bad_one_fails_alone() -> 
     async def body() -> None:
         storage = WatchedStorage()
         service = Service(storage, Settings(bot_delay=0.0))
-        tables = [await service.create(humans("fools_errand", 2, seed)) for seed in range(6)]
+        tables = [await service.create(humans("fools_errand", 2), seed=seed) for seed in range(6)]
         storage.refuse = tables[0].id
         viewers = []
         for live in tables:
@@ -221,7 +222,7 @@ def test_moves_made_together_are_stored_together_and_a_bad_one_fails_alone() -> 
 def test_the_same_move_sent_twice_at_once_is_applied_once() -> None:
     async def body() -> None:
         storage = WatchedStorage()
-        service, live, viewers = await started(storage, humans("fools_errand", 2, 6))
+        service, live, viewers = await started(storage, humans("fools_errand", 2), 6)
         mover = viewers[live.table.state.current_player()]
         text = move_text(live)
         await asyncio.gather(live.submit(mover, text), live.submit(mover, text))
@@ -239,9 +240,9 @@ def test_bots_play_through_the_store_and_a_refused_write_is_tried_again(monkeypa
 
     async def body() -> None:
         storage = WatchedStorage(fail=2)
-        spec = {"game": "fools_errand", "seed": 7, "bot_delay": 0,
+        spec = {"game": "fools_errand", "bot_delay": 0,
                 "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]}
-        service, live, _ = await started(storage, spec)
+        service, live, _ = await started(storage, spec, 7)
         watcher = Viewer(None)
         live.attach(watcher)
         await asyncio.wait_for(service.tasks[live.id], timeout=60)
@@ -259,7 +260,7 @@ def test_bots_play_through_the_store_and_a_refused_write_is_tried_again(monkeypa
 def test_a_restarted_service_resumes_the_table_as_it_was() -> None:
     async def body() -> None:
         storage = WatchedStorage()
-        service, live, viewers = await started(storage, humans("fools_errand", 2, 8))
+        service, live, viewers = await started(storage, humans("fools_errand", 2), 8)
         for _ in range(3):
             await live.submit(viewers[live.table.state.current_player()], move_text(live))
         seen = [live.table.message(q) for q in (0, 1, None)]

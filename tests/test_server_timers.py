@@ -34,7 +34,7 @@ def next_state(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:
 
 
 def test_move_timer_lets_a_bot_move_and_the_person_takes_over(server: ServerThread) -> None:
-    spec = {"game": "fools_errand", "seed": 8, "move_time": 1.0, "grace": 60, "bot_delay": 0.0,
+    spec = {"game": "fools_errand", "move_time": 1.0, "grace": 60, "bot_delay": 0.0,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
     tokens = [s["link"].split("token=")[1] for s in table["seats"]]
@@ -59,7 +59,7 @@ def test_move_timer_lets_a_bot_move_and_the_person_takes_over(server: ServerThre
 
 
 def test_disconnected_seat_is_played_by_a_bot_after_the_grace_time(server: ServerThread) -> None:
-    spec = {"game": "fools_errand", "seed": 2, "grace": 0.3, "bot_delay": 0.0,
+    spec = {"game": "fools_errand", "grace": 0.3, "bot_delay": 0.0,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
     tokens = [s["link"].split("token=")[1] for s in table["seats"]]
@@ -88,7 +88,7 @@ def test_disconnected_seat_is_played_by_a_bot_after_the_grace_time(server: Serve
 
 
 def test_a_seat_that_returns_in_time_keeps_its_turn(server: ServerThread) -> None:
-    spec = {"game": "fools_errand", "seed": 10, "grace": 5, "bot_delay": 0.0,
+    spec = {"game": "fools_errand", "grace": 5, "bot_delay": 0.0,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
     tokens = [s["link"].split("token=")[1] for s in table["seats"]]

@@ -19,6 +19,7 @@ from motley.bots import Bot, bot_kinds, make_bot
 from motley.cli import views
 from motley.cli.evaluation import compare, progress_bar, split_bots, tournament
 from motley.cli.serve import serve
+from motley.cli.verify import verify
 from motley.core import play as core_play
 from motley.eval import simulate as run_simulation
 from motley.eval.output import write_csv, write_json
@@ -321,6 +322,7 @@ def bots() -> None:
 app.command()(serve)
 app.command()(tournament)
 app.command()(compare)
+app.command()(verify)
 
 
 def main() -> None:

@@ -203,7 +203,8 @@ class LiveTable:
             seat.ever_connected = True
             seat.away_since = None
         first = self.table.message(conn.seat, self.shared())
-        first.update(params=self.table.game.params, settings=self.table.settings.as_dict())
+        first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
+                     commitment=self.table.commitment)
         conn.send(first)
         self._wake()
         self._send_seats_update(exclude=conn)
@@ -458,13 +459,16 @@ class Service:
         del self.tables[table_id]
         self.tasks.pop(table_id, None)
 
-    async def create(self, spec: Any) -> LiveTable:
+    async def create(self, spec: Any, seed: int | None = None) -> LiveTable:
         """A new table from a lobby request (see :func:`new_record`), stored and started.
+
+        ``seed``: for tests and tools calling this in Python only (the web never passes one): the match's
+        seed; None (always, from the web) draws it with :class:`random.SystemRandom`.
 
         Raises:
             MotleyError: naming the bad field of ``spec``. StoreError: if the store refused the table.
         """
-        record = new_record(spec, self.defaults)
+        record = new_record(spec, self.defaults, seed)
         live = LiveTable(Table(record), self.store)
         await self.store.call(self.store.storage.create_table, record)
         self.tables[live.id] = live
@@ -566,18 +570,23 @@ def stand_in(game_name: str) -> str:
         return "random"
 
 
-def new_record(spec: Any, defaults: Settings) -> TableRecord:
-    """Check a table request from the lobby and make its record (tokens and, if none is given, the seed drawn
-    here).
+def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableRecord:
+    """Check a table request from the lobby and make its record (tokens and the seed drawn here).
 
     ``spec``: ``{"game", "players", "options": {...}, "seats": [{"kind": "human"|"bot", "bot", "strength",
-    "name"}], "move_time", "grace", "bot_delay", "seed"}``; missing fields take defaults.
+    "name"}], "move_time", "grace", "bot_delay"}``; missing fields take defaults. A request never chooses
+    the seed (whoever knew it could predict every hand): a ``seed`` field is refused. ``seed`` (the argument,
+    for tests and tools in Python only) fixes it; None draws it with :class:`random.SystemRandom`.
 
     Raises:
-        MotleyError: naming the bad field (unknown game or option, bad value, bad seat list or bot).
+        MotleyError: naming the bad field (unknown game or option, bad value, bad seat list or bot, a
+            ``seed`` field).
     """
     if not isinstance(spec, dict):
         raise MotleyError("a table request is a JSON object")
+    if "seed" in spec:
+        raise MotleyError("'seed' cannot be set: the server draws every table's seed, and reveals it in the "
+                          "record when the match ends")
     name = spec.get("game")
     if not isinstance(name, str):
         raise MotleyError("'game' must be a game name")
@@ -591,7 +600,7 @@ def new_record(spec: Any, defaults: Settings) -> TableRecord:
     game = load_game(name, **params)
     seats = _seats(spec.get("seats"), game, cls.title)
     settings = _settings(spec, defaults)
-    return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(spec.get("seed")),
+    return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(seed),
                        seats=seats, settings=settings.as_dict(), created=time.time())
 
 
@@ -644,7 +653,7 @@ def _settings(spec: dict[str, Any], defaults: Settings) -> Settings:
 
 
 def _seed(seed: Any) -> int:
-    """The seed asked for, or a random one when ``seed`` is None.
+    """The seed given (by Python code, never by a web request), or a random one when ``seed`` is None.
 
     Raises:
         MotleyError: for anything but a whole number in 0..2**62-1.

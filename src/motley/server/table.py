@@ -13,6 +13,7 @@ A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.pl
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,12 @@ from motley.server import privacy, protocol
 
 #: Log entries sent in a ``state`` message (the newest).
 LOG_SHOWN = 25
+
+
+def commitment(table_id: str, seed: int) -> str:
+    """The commitment to a table's seed published when the match starts: the SHA-256 (hex) of
+    ``"{table_id}:{seed}"``. The seed itself is revealed only in the record of the finished table."""
+    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
 @dataclass
@@ -156,6 +163,7 @@ class Table:
                                    on_move=self._replayed)
         self.version = len(record.moves)
         self._views = Views(self.state)
+        self.commitment = commitment(record.id, record.seed)
 
     def _replayed(self, state: State, seat: int, _action: int) -> None:
         """Log the stored move just replayed (the next one of ``record.moves``)."""

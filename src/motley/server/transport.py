@@ -5,7 +5,8 @@ HTTP:
     ``GET /replay/{id}`` the replay viewer of a finished table;
     ``GET /api/games`` games with their options and bots; ``GET /api/tables`` the tables;
     ``POST /api/tables`` create one (returns the invite links); ``POST /api/tables/{id}/join`` take a free
-    human seat; ``GET /api/tables/{id}/record`` the game record of a finished table;
+    human seat; ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed,
+    with ``table`` and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
     A store that does not answer gives 503.
 WebSocket:
@@ -110,9 +111,17 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
     table = live.table
     return {"id": table.id, "game": table.game.name, "title": table.game.title, "players": len(table.seats),
             "version": table.version, "finished": table.state.is_terminal(), "created": table.record.created,
-            "seats": live.seat_info(),
+            "seats": live.seat_info(), "commitment": table.commitment,
             "free_seats": sum(1 for s, p in zip(table.seats, live.presence, strict=True)
                               if s.kind == "human" and not s.claimed and not p.ever_connected)}
+
+
+def finished_record(table: Table) -> dict[str, Any]:
+    """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
+    (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed."""
+    record: dict[str, Any] = json.loads(motley.records.dump(table.state))
+    record.update(table=table.id, commitment=table.commitment)
+    return record
 
 
 def replay_step(table: Table, step: int) -> dict[str, Any]:
@@ -262,7 +271,7 @@ def _finished_api(api: APIRouter, service: Service) -> None:
     @api.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Response:
         table = await finished_table(table_id)
-        return Response(motley.records.dump(table.state), media_type="application/json")
+        return Response(json.dumps(finished_record(table), indent=1), media_type="application/json")
 
     @api.get("/api/tables/{table_id}/replay/{step}")
     async def api_replay(table_id: str, step: int) -> dict[str, Any]:
