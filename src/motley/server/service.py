@@ -425,15 +425,22 @@ class Service:
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
 
+        A table whose stored row cannot be read, or whose log does not replay (a changed rule, a damaged
+        row), is logged with its id and the reason and left stored, unserved; the others resume.
+
         Raises:
-            StoreError: if the store cannot be read.
+            StoreError: if the store cannot be read at all.
         """
         count = 0
-        for record in await self.store.call(self.store.storage.load_all, finished=False):
+        unreadable: list[tuple[str, str]] = []
+        records = await self.store.call(self.store.storage.load_all, finished=False, unreadable=unreadable)
+        for table_id, reason in unreadable:
+            log.error("table %s not resumed: %s", table_id, reason)
+        for record in records:
             try:
                 live = LiveTable(Table(record), self.store)
-            except MotleyError as exc:  # a log that no longer replays (a changed rule) stays stored, unserved
-                log.warning("table %s not resumed: %s", record.id, exc)
+            except Exception as exc:  # stays stored, unserved; one bad table never stops the server
+                log.error("table %s not resumed: %s", record.id, exc)
                 continue
             self.tables[live.id] = live
             self.start(live)
@@ -493,7 +500,8 @@ class Service:
             return live
         try:
             live = LiveTable(Table(record), self.store)
-        except MotleyError:
+        except Exception as exc:  # a log that does not replay, a damaged row: no table to serve
+            log.error("table %s cannot be served: %s", table_id, exc)
             return None
         if not live.table.state.is_terminal():
             self.tables[live.id] = live

@@ -126,13 +126,27 @@ class Storage:
                 return None
             return self._record(conn, row)
 
-    def load_all(self, finished: bool | None = None) -> list[TableRecord]:
-        """Every table (or only the unfinished / finished ones), oldest first, with their moves."""
+    def load_all(self, finished: bool | None = None, unreadable: list[tuple[str, str]] | None = None
+                 ) -> list[TableRecord]:
+        """Every table (or only the unfinished / finished ones), oldest first, with their moves.
+
+        A stored table that cannot be read (JSON that does not parse, a field of the wrong type): with
+        ``unreadable`` given, it is left out and ``(table id, reason)`` appended there; without, its error
+        (ValueError) is raised.
+        """
+        records = []
         with self.engine.connect() as conn:
             query = select(tables_t).order_by(tables_t.c.created)
             if finished is not None:
                 query = query.where(tables_t.c.finished == finished)
-            return [self._record(conn, row) for row in conn.execute(query).all()]
+            for row in conn.execute(query).all():
+                try:
+                    records.append(self._record(conn, row))
+                except (ValueError, TypeError, RecursionError) as exc:
+                    if unreadable is None:
+                        raise ValueError(f"table {row.id}: {exc}") from exc
+                    unreadable.append((str(row.id), f"stored table cannot be read: {exc}"))
+        return records
 
     def finished_headers(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves"}``."""
@@ -144,16 +158,42 @@ class Storage:
                      "moves": int(r.moves)} for r in conn.execute(query).all()]
 
     def _record(self, conn: Any, row: Any) -> TableRecord:
+        """The record of a stored row and its moves.
+
+        Raises:
+            ValueError: for a JSON field that does not parse or is not of its shape (params and settings
+                objects, seats a list of objects, result an object or null), or a seat number that is not one.
+        """
         moves = conn.execute(select(moves_t.c.seat, moves_t.c.move, moves_t.c.actor)
                              .where(moves_t.c.table_id == row.id).order_by(moves_t.c.number)).all()
-        return TableRecord(id=row.id, game=row.game, params=json.loads(row.params), seed=int(row.seed),
-                           seats=json.loads(row.seats), settings=json.loads(row.settings), created=row.created,
-                           finished=bool(row.finished), result=json.loads(row.result) if row.result else None,
+        params, seats = _json(row.params, "params"), _json(row.seats, "seats")
+        settings = _json(row.settings, "settings")
+        result = _json(row.result, "result") if row.result else None
+        if not isinstance(params, dict) or not isinstance(settings, dict):
+            raise ValueError("'params' and 'settings' must be JSON objects")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise ValueError("'seats' must be a JSON list of objects")
+        if result is not None and not isinstance(result, dict):
+            raise ValueError("'result' must be a JSON object")
+        return TableRecord(id=row.id, game=row.game, params=params, seed=int(row.seed), seats=seats,
+                           settings=settings, created=row.created, finished=bool(row.finished), result=result,
                            moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves])
 
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+def _json(text: Any, name: str) -> Any:
+    """A stored JSON field, parsed.
+
+    Raises:
+        ValueError: naming the field, for text that is not JSON.
+    """
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"stored {name!r} is not JSON: {exc}") from None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -1,0 +1,79 @@
+"""A damaged stored table never stops the server from starting: it is logged by id and left unserved, and
+every other table resumes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import httpx
+import pytest
+
+from motley.server.service import Service
+from motley.server.storage import Storage
+from motley.server.table import Settings
+from motley.server.testing import ServerThread
+
+HUMANS = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+async def make_tables(url: str, count: int) -> list[str]:
+    """``count`` two-person tables, each with its first move played and stored."""
+    service = Service(Storage(url), Settings(bot_delay=0.0))
+    ids = []
+    for seed in range(count):
+        live = await service.create(dict(HUMANS), seed=seed)
+        state = live.table.state
+        async with live.lock:
+            await live.play(live.table.prepare(state.current_player(), state.legal_actions()[0], "seat"))
+        ids.append(live.id)
+    await service.close()
+    return ids
+
+
+def damage(path: Path, ids: list[str]) -> dict[str, str]:
+    """Damage every table but the last in its own way; returns which way per table id."""
+    ways = {ids[0]: "params", ids[1]: "seats", ids[2]: "settings", ids[3]: "move", ids[4]: "move seat"}
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE motley_tables SET params = '{oops' WHERE id = ?", (ids[0],))
+        db.execute("UPDATE motley_tables SET seats = '[1, 2]' WHERE id = ?", (ids[1],))
+        db.execute("UPDATE motley_tables SET settings = ? WHERE id = ?", (json.dumps({"no_such": 1}), ids[2]))
+        db.execute("UPDATE motley_moves SET move = 'banana' WHERE table_id = ?", (ids[3],))
+        db.execute("UPDATE motley_moves SET seat = 'x' WHERE table_id = ?", (ids[4],))
+    return ways
+
+
+def test_resume_skips_damaged_tables_and_names_them(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "motley.db"
+    url = f"sqlite:///{path}"
+    ids = asyncio.run(make_tables(url, 7))
+    ways = damage(path, ids)
+
+    async def resume() -> tuple[int, set[str]]:
+        service = Service(Storage(url), Settings(bot_delay=0.0))
+        try:
+            return await service.resume(), set(service.tables)
+        finally:
+            await service.close()
+
+    with caplog.at_level(logging.ERROR, logger="motley.server"):
+        count, resumed = asyncio.run(resume())
+    assert count == 2 and resumed == set(ids[5:])
+    for table_id, way in ways.items():
+        named = [r.getMessage() for r in caplog.records if table_id in r.getMessage()]
+        assert named and all("not resumed" in m for m in named), (way, named)
+    assert "'params'" in next(r.getMessage() for r in caplog.records if ids[0] in r.getMessage())
+
+
+def test_the_server_starts_over_a_damaged_table(tmp_path: Path) -> None:
+    path = tmp_path / "motley.db"
+    url = f"sqlite:///{path}"
+    ids = asyncio.run(make_tables(url, 6))
+    damage(path, ids)
+    with ServerThread(url, bot_delay=0.0) as server:
+        listed = {t["id"] for t in httpx.get(f"{server.base}/api/tables", timeout=10).json()}
+        assert ids[5] in listed and not listed & set(ids[:5])
+        assert httpx.get(f"{server.base}/api/tables/{ids[3]}/record", timeout=10).status_code == 404
