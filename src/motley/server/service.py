@@ -30,7 +30,7 @@ from motley.core import Game, MotleyError, load_game
 from motley.core.play import choose
 from motley.core.registry import game_class
 from motley.server import protocol
-from motley.server.storage import Storage
+from motley.server.storage import Storage, UnreadableTable
 from motley.server.table import Finished, Move, Settings, Table, TableRecord
 
 log = logging.getLogger("motley.server")
@@ -484,7 +484,7 @@ class Service:
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is
-        started); None if there is none or its log no longer replays.
+        started); None if there is none, its stored row cannot be read or its log no longer replays.
 
         Raises:
             StoreError: if the store cannot be read.
@@ -492,7 +492,13 @@ class Service:
         live = self.tables.get(table_id)
         if live is not None or len(table_id) > 32:
             return live
-        record = await self.store.call(self.store.storage.load, table_id)
+        try:
+            record = await self.store.call(self.store.storage.load, table_id)
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, UnreadableTable):
+                raise
+            log.error("table %s cannot be served: %s", table_id, exc.__cause__)
+            return None
         if record is None:
             return None
         live = self.tables.get(table_id)  # loaded by another request meanwhile

@@ -35,7 +35,7 @@ from sqlalchemy.pool import StaticPool
 
 from motley.server.table import TableRecord
 
-__all__ = ["Storage", "TableRecord"]
+__all__ = ["Storage", "TableRecord", "UnreadableTable"]
 
 metadata = MetaData()
 
@@ -62,6 +62,10 @@ moves_t = Table(
     Column("actor", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+class UnreadableTable(ValueError):
+    """A stored table whose row cannot be read (JSON that does not parse, a field of the wrong type)."""
 
 
 class Storage:
@@ -119,7 +123,11 @@ class Storage:
                                                                                   result=json.dumps(result)))
 
     def load(self, table_id: str) -> TableRecord | None:
-        """One table with its moves, or ``None``."""
+        """One table with its moves, or ``None``.
+
+        Raises:
+            UnreadableTable: if its stored row cannot be read.
+        """
         with self.engine.connect() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
@@ -132,7 +140,7 @@ class Storage:
 
         A stored table that cannot be read (JSON that does not parse, a field of the wrong type): with
         ``unreadable`` given, it is left out and ``(table id, reason)`` appended there; without, its error
-        (ValueError) is raised.
+        (:class:`UnreadableTable`) is raised.
         """
         records = []
         with self.engine.connect() as conn:
@@ -142,9 +150,9 @@ class Storage:
             for row in conn.execute(query).all():
                 try:
                     records.append(self._record(conn, row))
-                except (ValueError, TypeError, RecursionError) as exc:
+                except UnreadableTable as exc:
                     if unreadable is None:
-                        raise ValueError(f"table {row.id}: {exc}") from exc
+                        raise
                     unreadable.append((str(row.id), f"stored table cannot be read: {exc}"))
         return records
 
@@ -154,16 +162,31 @@ class Storage:
         query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"))
                  .where(tables_t.c.finished.is_(True)).order_by(tables_t.c.created.desc()).limit(limit))
         with self.engine.connect() as conn:
-            return [{"id": r.id, "game": r.game, "players": len(json.loads(r.seats)), "created": r.created,
-                     "moves": int(r.moves)} for r in conn.execute(query).all()]
+            rows = conn.execute(query).all()
+        headers = []
+        for r in rows:
+            try:
+                seats = json.loads(r.seats)
+            except (ValueError, RecursionError):
+                continue  # a damaged row is left out of the list
+            if isinstance(seats, list):
+                headers.append({"id": r.id, "game": r.game, "players": len(seats), "created": r.created,
+                                "moves": int(r.moves)})
+        return headers
 
     def _record(self, conn: Any, row: Any) -> TableRecord:
         """The record of a stored row and its moves.
 
         Raises:
-            ValueError: for a JSON field that does not parse or is not of its shape (params and settings
+            UnreadableTable: for a JSON field that does not parse or is not of its shape (params and settings
                 objects, seats a list of objects, result an object or null), or a seat number that is not one.
         """
+        try:
+            return self._read(conn, row)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise UnreadableTable(f"table {row.id}: {exc}") from None
+
+    def _read(self, conn: Any, row: Any) -> TableRecord:
         moves = conn.execute(select(moves_t.c.seat, moves_t.c.move, moves_t.c.actor)
                              .where(moves_t.c.table_id == row.id).order_by(moves_t.c.number)).all()
         params, seats = _json(row.params, "params"), _json(row.seats, "seats")
