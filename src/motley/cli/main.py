@@ -51,10 +51,6 @@ def load(spec: str, options: list[str] | None, players: int | None) -> motley.Ga
         fail(str(exc))
 
 
-#: Largest record ``replay`` reads, in bytes (the limit of :func:`motley.core.jsonsafe.loads`).
-MAX_RECORD = 8 * 1024 * 1024
-
-
 def fail(message: str) -> NoReturn:
     """Print an error and exit with status 2."""
     console.print(f"[bold red]error:[/] {message}")
@@ -285,14 +281,7 @@ def print_summary(summary: SimulationSummary) -> None:
 def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
     """Print a recorded game move by move, then its result (a record over 8 MB is refused unread)."""
     try:
-        with record.open("rb") as stream:
-            raw = stream.read(MAX_RECORD + 1)
-        if len(raw) > MAX_RECORD:
-            fail(escape(f"record {record} is larger than {MAX_RECORD} bytes"))
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(escape(f"cannot read record {record}: {exc}"))
-    try:
+        text = motley.records.read_file(record)
         motley.records.load(text)  # a record that does not replay is refused before anything is printed
         data = motley.records.read(text)
     except motley.MotleyError as exc:

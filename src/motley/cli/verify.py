@@ -8,7 +8,6 @@ hash of the revealed seed must match it, and the record must replay.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,10 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 
 import motley
+from motley.core.game import load_json_object
 from motley.server.table import commitment as commit
-
-#: Largest record read, in bytes (as ``motley replay``).
-MAX_RECORD = 8 * 1024 * 1024
 
 console = Console(highlight=False)
 
@@ -43,17 +40,8 @@ def verify(
     a record that cannot be read.
     """
     try:
-        with record.open("rb") as stream:
-            raw = stream.read(MAX_RECORD + 1)
-        if len(raw) > MAX_RECORD:
-            raise _unreadable(f"record {record} is larger than {MAX_RECORD} bytes")
-        text = raw.decode("utf-8")
-        data: Any = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise _unreadable(f"cannot read record {record}: {exc}") from None
-    if not isinstance(data, dict):
-        raise _unreadable(f"cannot read record {record}: not a JSON object")
-    try:
+        text = motley.records.read_file(record)
+        data: dict[str, Any] = load_json_object(text, "record")
         motley.records.read(text)
     except motley.MotleyError as exc:
         raise _unreadable(f"cannot read record {record}: {exc}") from None

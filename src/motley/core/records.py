@@ -10,10 +10,12 @@ its game without replaying it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from motley.core import jsonsafe
 from motley.core.errors import MotleyError, RecordError
 from motley.core.game import Game, State, load_json_object
 from motley.core.play import MoveHook, replay
@@ -118,6 +120,26 @@ def read(text: str) -> Record:
     if result is not None and not isinstance(result, dict):
         raise RecordError(f"record 'result' must be an object; got {result!r}")
     return Record(game, data["seed"], data.get("deal"), moves, result)
+
+
+def read_file(path: str | os.PathLike[str]) -> str:
+    """The text of a record file, read no further than :data:`motley.core.jsonsafe.MAX_BYTES` (so a file such
+    as ``/dev/zero`` ends at once); pass it to :func:`read` or :func:`load`.
+
+    Raises:
+        RecordError: when the file cannot be opened or read, is larger than the limit, or is not UTF-8 text.
+    """
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(jsonsafe.MAX_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc}") from None
+    if len(raw) > jsonsafe.MAX_BYTES:
+        raise RecordError(f"record {path} is larger than {jsonsafe.MAX_BYTES} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"cannot read record {path}: {exc}") from None
 
 
 def load(text: str, on_move: MoveHook | None = None) -> State:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from motley.core import Observation
+from motley.core import MotleyError, Observation
 from motley.core.registry import game_spec
 from motley.core.spec import TerminalView
 
@@ -21,8 +21,6 @@ def renderer(game_name: str) -> TerminalView:
     """
     view = game_spec(game_name).terminal_view
     if view is None:
-        from motley.core import MotleyError
-
         raise MotleyError(f"{game_name} has no terminal view")
     return view
 
