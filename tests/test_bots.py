@@ -114,20 +114,26 @@ def test_silent_bot_times_out(tmp_path: Path) -> None:
     assert bot.failed and "did not answer within 0.3 s" in bot.errors[0]
 
 
-def test_illegal_and_malformed_answers_fall_back_per_decision(tmp_path: Path) -> None:
+def answering_bot(tmp_path: Path, answers: str, decisions: int) -> ExternalBot:
+    """An external bot that answers the lines of the Python list expression ``answers`` in turn, after it has
+    been asked for ``decisions`` decisions at one position (each answered with a legal action) and closed."""
     body = (
-        "answers = ['{\"move\": \"fly\"}', '{oops', 'keep joker', '{\"action\": 99}']\n"
+        f"answers = {answers}\n"
         "for i, line in enumerate(sys.stdin):\n"
-        "    print(answers[i % 4], flush=True)\n"
+        "    print(answers[i % len(answers)], flush=True)\n"
     )
     game = motley.load_game("fools_errand")
     bot = ExternalBot(game, cmd=python_bot(tmp_path, body), timeout=5)
     state = game.new_initial_state(seed=5)
     seat = state.current_player()
-    for _ in range(4):
-        action = bot.act(state.observation(seat), state.legal_actions(), random.Random(0))
-        assert action in state.legal_actions()
+    for _ in range(decisions):
+        assert bot.act(state.observation(seat), state.legal_actions(), random.Random(0)) in state.legal_actions()
     bot.close()
+    return bot
+
+
+def test_illegal_and_malformed_answers_fall_back_per_decision(tmp_path: Path) -> None:
+    bot = answering_bot(tmp_path, "['{\"move\": \"fly\"}', '{oops', 'keep joker', '{\"action\": 99}']", 4)
     assert not bot.failed
     assert "illegal move 'fly'" in bot.errors[0]
     assert "malformed JSON" in bot.errors[1]
@@ -148,17 +154,6 @@ def test_external_bot_refuses_bad_configuration() -> None:
 
 def test_a_hostile_answer_falls_back_for_that_decision(tmp_path: Path) -> None:
     """Deeply nested JSON or a 5,000-digit action from a bot program: refused as malformed, never a crash."""
-    body = (
-        "answers = ['{\"a\":' * 50000, '{\"action\": ' + '9' * 5000 + '}']\n"
-        "for i, line in enumerate(sys.stdin):\n"
-        "    print(answers[i % 2], flush=True)\n"
-    )
-    game = motley.load_game("fools_errand")
-    bot = ExternalBot(game, cmd=python_bot(tmp_path, body), timeout=5)
-    state = game.new_initial_state(seed=5)
-    seat = state.current_player()
-    for _ in range(2):
-        assert bot.act(state.observation(seat), state.legal_actions(), random.Random(0)) in state.legal_actions()
-    bot.close()
+    bot = answering_bot(tmp_path, "['{\"a\":' * 50000, '{\"action\": ' + '9' * 5000 + '}']", 2)
     assert not bot.failed and len(bot.errors) == 2
     assert all("malformed JSON" in error for error in bot.errors)
