@@ -97,7 +97,8 @@ def test_person_plays_a_whole_match_against_a_bot(server: ServerThread) -> None:
     final = play_to_end(client)
     assert final["terminal"] and final["returns"] is not None
     assert sum(final["scores"]) <= 340
-    assert any(e["actor"] == "seat" for e in final["log"]) or final["version"] == 0
+    # every move of the person's seat was the person's own (a deal may give it no decision at all)
+    assert all(e["actor"] == "seat" for e in final["log"] if e["seat"] == 0)
     record = httpx.get(f"{server.base}/api/tables/{table['id']}/record", timeout=10)
     assert record.status_code == 200 and json.loads(record.text)["result"]["terminal"] is True
     replay = httpx.get(f"{server.base}/api/tables/{table['id']}/replay/1", timeout=10).json()

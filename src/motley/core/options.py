@@ -30,6 +30,8 @@ class Option:
         kind: ``"str"``, ``"int"``, ``"bool"`` or ``"json"`` (a JSON value, e.g. a table).
         minimum / maximum: bounds for ``"int"`` options (inclusive).
         check: extra validation, called with the converted value; raises :class:`OptionError`.
+        served: bounds (inclusive) for ``"int"`` options of tables made over the web, where a shared server
+            caps the length of a match (:func:`check_served`); None: the rules' bounds only.
     """
 
     name: str
@@ -40,6 +42,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     check: Converter | None = field(default=None, compare=False)
+    served: tuple[int, int] | None = None
 
     def parse(self, value: Any) -> Any:
         """Convert and validate ``value`` (a Python value or its string form).
@@ -116,6 +119,20 @@ def resolve(game: str, options: Sequence[Option], given: Mapping[str, Any]) -> d
         if key not in known:
             raise OptionError(f"unknown option {key!r} for {game}; known options: {', '.join(known)}")
     return {o.name: (o.parse(given[o.name]) if o.name in given else o.default) for o in options}
+
+
+def check_served(options: Sequence[Option], params: Mapping[str, Any]) -> None:
+    """Check resolved ``params`` against the options' :attr:`Option.served` bounds (a web table's caps).
+
+    Raises:
+        OptionError: naming the option, its value and the range a server table allows.
+    """
+    for option in options:
+        value = params.get(option.name, option.default)
+        if option.served is not None and not option.served[0] <= value <= option.served[1]:
+            low, high = option.served
+            raise OptionError(f"option {option.name!r} must be in {low}..{high} for a table on this server "
+                              f"(it caps the length of a match); got {value!r}")
 
 
 def parse_game_string(text: str) -> tuple[str, dict[str, str]]:

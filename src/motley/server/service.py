@@ -27,11 +27,13 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from motley.bots import Bot, make_bot
 from motley.core import Game, MotleyError, load_game
+from motley.core.options import check_served
 from motley.core.play import choose
 from motley.core.registry import game_class
 from motley.server import protocol
 from motley.server.storage import Storage, UnreadableTable
 from motley.server.table import Finished, Move, Settings, Table, TableRecord
+from motley.server.thinking import Thinkers
 
 log = logging.getLogger("motley.server")
 
@@ -41,6 +43,8 @@ FAST_BOTS = ("random", "heuristic")
 FINISHED_TTL = 600.0
 #: Seconds a driver waits before trying again after the store refused one of its moves.
 STORE_RETRY = 1.0
+#: The most ISMCTS simulations per move a web table's bot may use (a search of a few seconds at most).
+MAX_SIMULATIONS = 5000
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -57,6 +61,13 @@ class Connection(Protocol):
 
 class StoreError(Exception):
     """The store failed a call (database unreachable, disk full, ...); the message names the call."""
+
+
+def _reason(exc: BaseException) -> str:
+    """A store failure in one line: the driver's own error (``sqlite3.OperationalError: database is locked``),
+    not SQLAlchemy's several lines with the statement and its parameters."""
+    cause = getattr(exc, "orig", None) or exc
+    return f"{type(cause).__name__}: {str(cause).splitlines()[0] if str(cause) else ''}"
 
 
 #: A move as stored: ``(table_id, number, seat, move string, actor)``.
@@ -88,7 +99,7 @@ class Store:
         try:
             return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
         except Exception as exc:
-            raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {exc}") from exc
+            raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {_reason(exc)}") from exc
 
     async def add_move(self, row: MoveRow) -> None:
         """Store one move (with the moves of other tables made meanwhile); returns once it is committed.
@@ -151,7 +162,7 @@ class Store:
             if error is None:
                 done.set_result(None)
             else:
-                failure = StoreError(f"add_move failed: {error}")
+                failure = StoreError(f"add_move failed: {_reason(error)}")
                 failure.__cause__ = error
                 done.set_exception(failure)
 
@@ -173,10 +184,12 @@ class Presence:
 class LiveTable:
     """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver."""
 
-    def __init__(self, table: Table, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: Table, store: Store, clock: Callable[[], float] = time.monotonic,
+                 thinkers: Thinkers | None = None) -> None:
         self.table = table
         self.store = store
         self.clock = clock
+        self.thinkers = thinkers
         self.presence = [Presence() for _ in table.seats]
         self.spectators: list[Connection] = []
         self.bots: dict[int, Bot] = {}
@@ -346,20 +359,26 @@ class LiveTable:
     async def auto_move(self, reason: str) -> None:
         """Let the seat's bot choose the move of the seat to move, and play it if nobody moved meanwhile.
 
-        The bot draws from ``random.Random(f"{seed}-{version}")``; a slow bot thinks in a worker thread, on
-        a clone of the state.
+        The bot draws from ``random.Random(f"{seed}-{version}")``. A fast bot (:data:`FAST_BOTS`) moves in the
+        event loop; any other bot thinks in a worker process of :attr:`thinkers` (from the seat's observation
+        only), or, without thinkers, in a worker thread on a clone of the state. A forced move (one legal
+        action) is played without thinking.
 
         Raises:
             MotleyError: if the bot fails or chooses an illegal move. StoreError: if the store refused the move.
         """
-        table = self.table
-        seat, version = table.state.current_player(), table.version
-        bot = self.bot_for(seat)
-        rng = random.Random(f"{table.record.seed}-{version}")
-        if table.seats[seat].bot.split("(")[0].strip().lower() in FAST_BOTS:
-            action = choose(table.state, bot, rng, skip_forced=False)
+        table, state = self.table, self.table.state
+        seat, version = state.current_player(), table.version
+        spec, seed, legal = table.seats[seat].bot, f"{table.record.seed}-{version}", state.legal_actions()
+        if spec.split("(")[0].strip().lower() in FAST_BOTS:
+            action = choose(state, self.bot_for(seat), random.Random(seed), skip_forced=False)
+        elif len(legal) == 1:
+            action = legal[0]
+        elif self.thinkers is not None:
+            action = await self.thinkers.choose(table.game.name, table.game.params, spec, state.observation(seat),
+                                                legal, seed)
         else:
-            action = await asyncio.to_thread(choose, table.state.clone(), bot, rng, False)
+            action = await asyncio.to_thread(choose, state.clone(), self.bot_for(seat), random.Random(seed), False)
         await self._play_auto(seat, version, action, "bot" if reason == "bot" else reason)
 
     async def random_move(self, reason: str) -> None:
@@ -393,9 +412,12 @@ class LiveTable:
             due = self.next_auto()
             if due is not None and due[0] <= self.clock() + 1e-3:
                 await self._drive(due[1])
+                await asyncio.sleep(0)  # between automatic moves, every other task and request gets its turn
 
     async def _drive(self, reason: str) -> None:
-        """One automatic move; a broken bot never stalls a table, a refused write is tried again later."""
+        """One automatic move; a broken bot never stalls a table, a refused write is tried again later (the
+        store's refusal is logged by :meth:`play`), and any other failure is logged and tried again later:
+        the driver itself never stops before the match ends."""
         try:
             try:
                 await self.auto_move(reason)
@@ -405,7 +427,12 @@ class LiveTable:
                 await self.random_move(reason)
         except StoreError:
             self.retry_at = self.clock() + STORE_RETRY
+        except Exception:
+            log.exception("table %s: automatic move failed; trying again in %.0f s", self.id, STORE_RETRY)
+            self.retry_at = self.clock() + STORE_RETRY
         else:
+            if self.retry_at:
+                log.info("table %s: automatic moves go on", self.id)
             self.retry_at = 0.0
 
 
@@ -413,12 +440,14 @@ class LiveTable:
 class Service:
     """Every table of the server: the running ones in memory (with their driver tasks), all in the store.
 
-    ``storage``: the event-log store (closed by :meth:`close`); ``defaults``: settings of new tables.
+    ``storage``: the event-log store (closed by :meth:`close`); ``defaults``: settings of new tables;
+    ``searches``: bot searches at once, each in a worker process (default: one per core but one).
     """
 
-    def __init__(self, storage: Storage, defaults: Settings) -> None:
+    def __init__(self, storage: Storage, defaults: Settings, searches: int | None = None) -> None:
         self.store = Store(storage)
         self.defaults = defaults
+        self.thinkers = Thinkers(searches)
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -437,15 +466,28 @@ class Service:
         for table_id, reason in unreadable:
             log.error("table %s not resumed: %s", table_id, reason)
         for record in records:
+            if record.id in self.tables:  # a request loaded it meanwhile
+                continue
             try:
-                live = LiveTable(Table(record), self.store)
+                live = await self._rebuild(record)
             except Exception as exc:  # stays stored, unserved; one bad table never stops the server
                 log.error("table %s not resumed: %s", record.id, exc)
                 continue
-            self.tables[live.id] = live
-            self.start(live)
-            count += 1
+            if record.id not in self.tables:
+                self.tables[live.id] = live
+                self.start(live)
+                count += 1
         return count
+
+    async def _rebuild(self, record: TableRecord) -> LiveTable:
+        """A live table from its stored record, replayed in a worker thread (a long match takes a while, and
+        the server answers meanwhile); not started.
+
+        Raises:
+            MotleyError: if the record does not replay (see :class:`Table`).
+        """
+        table = await asyncio.to_thread(Table, record)
+        return LiveTable(table, self.store, thinkers=self.thinkers)
 
     def start(self, live: LiveTable) -> None:
         """Start the table's driver task; once the match is over the table leaves memory (it stays stored)."""
@@ -476,7 +518,7 @@ class Service:
             MotleyError: naming the bad field of ``spec``. StoreError: if the store refused the table.
         """
         record = new_record(spec, self.defaults, seed)
-        live = LiveTable(Table(record), self.store)
+        live = LiveTable(Table(record), self.store, thinkers=self.thinkers)
         await self.store.call(self.store.storage.create_table, record)
         self.tables[live.id] = live
         self.start(live)
@@ -505,14 +547,17 @@ class Service:
         if live is not None:
             return live
         try:
-            live = LiveTable(Table(record), self.store)
+            rebuilt = await self._rebuild(record)
         except Exception as exc:  # a log that does not replay, a damaged row: no table to serve
             log.error("table %s cannot be served: %s", table_id, exc)
             return None
-        if not live.table.state.is_terminal():
-            self.tables[live.id] = live
-            self.start(live)
-        return live
+        live = self.tables.get(table_id)  # loaded by another request, or resumed, meanwhile
+        if live is not None:
+            return live
+        if not rebuilt.table.state.is_terminal():
+            self.tables[rebuilt.id] = rebuilt
+            self.start(rebuilt)
+        return rebuilt
 
     async def join(self, live: LiveTable) -> int | None:
         """Claim a free human seat of ``live`` (never connected, not claimed) and store it; returns the seat,
@@ -551,6 +596,7 @@ class Service:
         for task in self.tasks.values():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.thinkers.close()
         await asyncio.to_thread(self.store.close)
 
 
@@ -560,7 +606,7 @@ def bot_spec(kind: Any, strength: Any) -> str:
 
     Raises:
         MotleyError: for any other kind (programs, i.e. external bots, never come from the web), or an
-            ISMCTS strength that is not a whole number in 10..20000.
+            ISMCTS strength that is not a whole number in 10..:data:`MAX_SIMULATIONS`.
     """
     if kind == "random":
         return "random"
@@ -568,8 +614,8 @@ def bot_spec(kind: Any, strength: Any) -> str:
         return "heuristic"
     if kind == "ismcts":
         sims = 300 if strength is None else strength
-        if isinstance(sims, bool) or not isinstance(sims, int) or not 10 <= sims <= 20000:
-            raise MotleyError("ISMCTS strength (simulations per move) must be 10..20000")
+        if isinstance(sims, bool) or not isinstance(sims, int) or not 10 <= sims <= MAX_SIMULATIONS:
+            raise MotleyError(f"ISMCTS strength (simulations per move) must be 10..{MAX_SIMULATIONS}")
         return f"ismcts(simulations={sims})"
     raise MotleyError(f"unknown bot {kind!r}; the bots are random, heuristic and ismcts")
 
@@ -612,6 +658,7 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     if spec.get("players") is not None:
         params["players"] = spec["players"]
     game = load_game(name, **params)
+    check_served(game.options, game.params)
     seats = _seats(spec.get("seats"), game, cls.title)
     settings = _settings(spec, defaults)
     return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(seed),

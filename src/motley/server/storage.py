@@ -64,6 +64,10 @@ moves_t = Table(
 )
 
 
+#: Seconds a SQLite call waits for a database locked by another process before it fails.
+BUSY_TIMEOUT = 2.0
+
+
 class UnreadableTable(ValueError):
     """A stored table whose row cannot be read (JSON that does not parse, a field of the wrong type)."""
 
@@ -72,17 +76,20 @@ class Storage:
     """The event-log store. ``url``: a SQLAlchemy URL (``sqlite:///motley.db``, ``postgresql://...``).
 
     SQLite runs in WAL mode with ``synchronous=NORMAL``: a move is durable against a killed server
-    process (the WAL is written before the commit returns) and costs well under a millisecond.
+    process (the WAL is written before the commit returns) and costs well under a millisecond. A database
+    locked by another process is waited for at most ``busy_timeout`` seconds; then the call fails
+    (``sqlite3.OperationalError: database is locked``), so a mover hears of it at once rather than after
+    the driver's default of 5 s.
 
     Every call blocks until the database answers; the server makes them in a worker thread
     (:class:`motley.server.service.Store`), never on its event loop. Errors are SQLAlchemy's
     (``sqlalchemy.exc.SQLAlchemyError``) or the driver's.
     """
 
-    def __init__(self, url: str = "sqlite:///motley.db") -> None:
+    def __init__(self, url: str = "sqlite:///motley.db", busy_timeout: float = BUSY_TIMEOUT) -> None:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool  # one shared in-memory database
         self.engine: Engine = create_engine(url, **kwargs)

@@ -75,15 +75,15 @@ class ServerProcess:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> ServerProcess:
-        """Start it and wait until it answers."""
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        """Start it and wait until it answers (at most ``timeout`` seconds, then TimeoutError)."""
         code = ("import sys; from motley.cli.serve import serve; "
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]))")
         delay = self.extra[0] if self.extra else "0.0"
         self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
-        wait_until_up(self.base)
+        wait_until_up(self.base, timeout)
         return self
 
     def kill(self) -> None:

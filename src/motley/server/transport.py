@@ -33,7 +33,7 @@ from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
-from motley.server.service import Connection, LiveTable, Service, StoreError, stand_in
+from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
 from motley.server.table import Table
 
 STATIC = resources.files("motley.server").joinpath("static")
@@ -86,7 +86,8 @@ class SocketConnection:
 
 
 def games_info() -> list[dict[str, Any]]:
-    """Every registered game with its options (defaults, choices, kind, bounds) and the bots it has."""
+    """Every registered game with its options (defaults, choices, kind, and the bounds a table on this server
+    allows), the bots it has, and the most ISMCTS simulations per move a table's bot may use."""
     out = []
     for name in motley.registered_games():
         cls = game_class(name)
@@ -99,8 +100,10 @@ def games_info() -> list[dict[str, Any]]:
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
+            "max_simulations": MAX_SIMULATIONS,
             "options": [{"name": o.name, "default": o.default, "doc": o.doc, "choices": list(o.choices),
-                         "kind": o.kind, "minimum": o.minimum, "maximum": o.maximum}
+                         "kind": o.kind, "minimum": o.served[0] if o.served else o.minimum,
+                         "maximum": o.served[1] if o.served else o.maximum}
                         for o in cls.options if o.name != "players"],
         })
     return out

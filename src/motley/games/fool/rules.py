@@ -195,14 +195,15 @@ class Fool(Game):
                kind="json", check=check_deck_table),
         Option("two_fools_from_players", 7, "two Fool discs from this player count on (FL-D2, FL-R4)",
                choices=(7, 8), kind="int"),
-        Option("end_total", -80, "the match ends when a total is at or below this (FL-R14, FL-D9)", kind="int"),
+        Option("end_total", -80, "the match ends when a total is at or below this (FL-R14, FL-D9)", kind="int",
+               served=(-300, -10)),
         Option("end_bonus_count", 6, "the match ends when a player has this many +10 bonuses (FL-R14)",
-               kind="int", minimum=1),
+               kind="int", minimum=1, served=(1, 20)),
         Option("tie_break", "shared", "equal top totals: shared win, or most bonuses (FL-D8)",
                choices=("shared", "most_bonuses")),
         _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number (FL-D7)"),
         Option("rounds", 0, "0 = play the match to its end (FL-R14); N = stop after N rounds", kind="int",
-               minimum=0),
+               minimum=0, served=(0, 100)),
     )
 
     def __init__(self, **params: Any) -> None:

@@ -185,7 +185,7 @@ class Foolery(Game):
         Option("match_end", "hands", "end after a number of hands, or at a target score (FY-D22, FY-D27)",
                choices=("hands", "target")),
         Option("hands", 0, "hands in the match; 0 = 2 x players (FY-D22); a cap with match_end=target",
-               kind="int", minimum=0, maximum=10_000),
+               kind="int", minimum=0, maximum=10_000, served=(0, 50)),
         Option("target_score", 0, "total that ends the match with match_end=target (FY-D27)",
                kind="int", minimum=0, maximum=1_000_000),
     )
