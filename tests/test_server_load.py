@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy.exc
 
 import motley
 from motley.bots import make_bot
@@ -272,3 +273,46 @@ def test_the_server_answers_before_its_unfinished_tables_are_resumed(tmp_path: P
                 break
             threading.Event().wait(0.05)
         assert [t["id"] for t in running] == [table_id]
+
+
+# ---- the store refuses a move stored twice ---------------------------------------------------------------
+def stored_table(storage: Storage) -> str:
+    record = new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, Settings(), 1)
+    storage.create_table(record)
+    return record.id
+
+
+def test_the_store_refuses_a_second_move_with_the_same_number(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'unique.db'}")
+    table_id = stored_table(storage)
+    storage.add_move(table_id, 1, 0, "G3", "seat")
+    with pytest.raises(sqlalchemy.exc.IntegrityError):
+        storage.add_move(table_id, 1, 1, "G4", "seat")
+    record = storage.load(table_id)
+    assert record is not None and record.moves == [(0, "G3", "seat")]
+    storage.close()
+
+
+def test_an_older_store_gets_the_unique_index_and_one_with_a_duplicate_still_opens(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    for name, duplicate in (("old.db", False), ("twice.db", True)):
+        path = tmp_path / name
+        storage = Storage(f"sqlite:///{path}")
+        table_id = stored_table(storage)
+        storage.close()
+        with sqlite3.connect(path) as db:  # as a database made before the index existed
+            db.execute("DROP INDEX ux_motley_moves_table_number")
+            db.execute("INSERT INTO motley_moves (table_id, number, seat, move, actor, at) "
+                       "VALUES (?, 1, 0, 'G3', 'seat', 0)", (table_id,))
+            if duplicate:
+                db.execute("INSERT INTO motley_moves (table_id, number, seat, move, actor, at) "
+                           "VALUES (?, 1, 0, 'G3', 'seat', 0)", (table_id,))
+        with caplog.at_level(logging.WARNING, logger="motley.server"):
+            reopened = Storage(f"sqlite:///{path}")
+        indexes = {row[1] for row in sqlite3.connect(path).execute("PRAGMA index_list(motley_moves)")}
+        assert ("ux_motley_moves_table_number" in indexes) is not duplicate
+        assert any("not unique" in r.getMessage() for r in caplog.records) is duplicate
+        record = reopened.load(table_id)
+        assert record is not None and len(record.moves) == 1 + duplicate
+        reopened.close()
+        caplog.clear()

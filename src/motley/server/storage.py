@@ -9,6 +9,7 @@ unfinished table (DESIGN.md, Play).
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from sqlalchemy import (
     Column,
     Engine,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -26,6 +28,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    exc,
     func,
     insert,
     select,
@@ -62,6 +65,8 @@ moves_t = Table(
     Column("actor", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+#: A table's move numbers are unique: the database itself refuses a move stored twice.
+move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t.c.number, unique=True)
 
 
 #: Seconds a SQLite call waits for a database locked by another process before it fails.
@@ -96,7 +101,17 @@ class Storage:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._unique_move_numbers()
         self._insert_move = insert(moves_t)
+
+    def _unique_move_numbers(self) -> None:
+        """Add the unique index on (table, move number) to a database made before it existed; a database
+        that already holds a duplicate keeps working without it, and the log says so."""
+        try:
+            move_numbers.create(self.engine, checkfirst=True)
+        except exc.SQLAlchemyError as error:
+            logging.getLogger("motley.server").warning("move numbers are not unique in the store, so it has no "
+                                                       "unique index on them: %s", str(error).splitlines()[0])
 
     def create_table(self, record: TableRecord) -> None:
         """Store a new table (its header; ``record.moves`` must be empty)."""
