@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,5 +104,55 @@ def test_finished_table_replays_after_a_restart(tmp_path: Path) -> None:
         assert listed[created["id"]]["finished"] is True
         step = httpx.get(f"{server.base}/api/tables/{created['id']}/replay/{final['version']}", timeout=10).json()
         assert step["scores"] == final["scores"]
+    finally:
+        server.stop()
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def stored_moves(path: Path, table_id: str) -> list[tuple[int, int, str]]:
+    """A table's stored moves ``(number, seat, move)``, read straight from the SQLite file."""
+    with sqlite3.connect(path) as db:
+        return list(db.execute("SELECT number, seat, move FROM motley_moves WHERE table_id = ? ORDER BY id",
+                               (table_id,)))
+
+
+def test_a_server_killed_while_a_bot_searches_resumes_the_search_and_stores_no_move_twice(tmp_path: Path) -> None:
+    path = tmp_path / "motley.db"
+    server = ServerProcess(f"sqlite:///{path}").start()
+    try:
+        spec = {"game": "fool", "players": 4, "bot_delay": 0,
+                "seats": [{"kind": "bot", "bot": "ismcts", "strength": 2000}] * 4}
+        table_id = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()["id"]
+        while len(stored_moves(path, table_id)) < 2:  # searches under way: each move is a long one
+            time.sleep(0.05)
+        workers = children(server.pid())
+        assert workers, "the searches run in worker processes"
+        server.kill()
+        before = stored_moves(path, table_id)
+        for _ in range(100):  # the workers of a killed server stop too (within a few seconds)
+            if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+                break
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+        server = ServerProcess(f"sqlite:///{path}", port=server.port).start()
+        deadline = time.monotonic() + 120
+        while len(stored_moves(path, table_id)) < len(before) + 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        after = stored_moves(path, table_id)
+        assert after[:len(before)] == before and len(after) >= len(before) + 2, "play went on after the restart"
+        assert [number for number, _, _ in after] == list(range(1, len(after) + 1))  # none twice, none missing
+        watched = state_of(server.ws_base, table_id, None)
+        assert watched["version"] >= len(after) and not watched["terminal"]
     finally:
         server.stop()
