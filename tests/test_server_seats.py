@@ -22,7 +22,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from motley.core import MotleyError
-from motley.server.service import LiveTable, Service, Store, new_record
+from motley.server.service import LiveTable, Service, Store, StoreError, new_record
 from motley.server.storage import Storage
 from motley.server.table import SeatRefused, Settings, Table
 from motley.server.testing import ServerThread
@@ -122,6 +122,38 @@ def test_a_claimed_open_seat_gets_a_fresh_token_and_plays_that_seat(url: str) ->
             await move_as(live, viewers[live.table.state.current_player()])
         assert any(e.seat == 0 and e.actor == "seat" for e in live.table.log)
         await service.close()
+
+    asyncio.run(body())
+
+
+class RefusingStorage(Storage):
+    """A store that refuses the next ``refuse`` seat writes."""
+
+    refuse = 0
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        if self.refuse > 0:
+            self.refuse -= 1
+            raise OSError("disk full")
+        super().update_seats(table_id, seats)
+
+
+def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url: str) -> None:
+    async def body() -> None:
+        storage = RefusingStorage(url)
+        service = Service(storage, Settings(bot_delay=0.0))
+        live = await service.create(two_seats(OPEN, PERSON), seed=13)
+        invite = live.table.seats[0].token
+        storage.refuse = 1
+        with pytest.raises(StoreError):
+            await service.join(live)
+        assert live.table.open_seats() == [0] and live.table.seats[0].token == invite
+        assert await service.join(live) == 0 and live.table.seats[0].token != invite
+        await service.close()
+        again = Storage(url)
+        stored = again.load(live.id)
+        again.close()
+        assert stored is not None and stored.seats[0]["claimed"] and stored.seats[0]["token"] != invite
 
     asyncio.run(body())
 

@@ -564,6 +564,8 @@ class Service:
             await self.store.call(self.store.storage.update_seats, live.id, [s.stored() for s in table.seats])
         except StoreError:
             table.seats[claimed] = before[claimed]
+            # a first connection stored meanwhile wrote the claim too: write the seats as they are again
+            self.store.later(self.store.storage.update_seats, live.id, [s.stored() for s in table.seats])
             raise
         return claimed
 
