@@ -240,3 +240,28 @@ def test_lobby_shows_an_error_for_a_bad_option_and_creates_nothing(server: Serve
     assert page.query_selector("#play-now") is None
     assert len(httpx.get(f"{server.base}/api/tables", timeout=10).json()) == before
     page.context.close()
+
+
+def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Browser) -> None:
+    creator = new_page(browser)
+    creator.goto(server.base + "/")
+    creator.wait_for_selector("#game option", state="attached")
+    creator.select_option("#game", "fools_errand")
+    creator.get_by_role("combobox", name="Seat 1 player").select_option("human")
+    creator.get_by_role("checkbox", name="Seat 1 open to anyone in the lobby").check()
+    creator.get_by_role("button", name="Create table").click()
+    invite = creator.locator("#created a.invite").nth(1).get_attribute("href") or ""
+    table_id = invite.split("/table/")[1].split("?")[0]
+    joiner = new_page(browser)
+    joiner.goto(server.base + "/")
+    joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button", name="join (1 open)").click()
+    joiner.wait_for_selector("#board svg")
+    token = joiner.url.split("token=")[1]
+    table: Table = server.app.state.service.tables[table_id].table
+    assert table.seat_of_token(token) == 1 and token != invite.split("token=")[1], "a fresh link to seat 1"
+    assert table.seats[1].claimed and table.seats[1].ever_connected, "the page plays seat 1"
+    joiner.goto(server.base + "/")
+    joiner.wait_for_selector(f'li[data-table="{table_id}"]')
+    assert joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button").count() == 0
+    for page in (creator, joiner):
+        page.context.close()

@@ -207,13 +207,15 @@ def test_create_refuses_bad_requests(server: ServerThread) -> None:
 
 
 def test_lobby_lists_open_tables_and_a_free_seat_can_be_joined(server: ServerThread) -> None:
-    table = create(server, {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    table = create(server, {"game": "fools_errand", "seats": [{"kind": "human", "open": True},
+                                                              {"kind": "human", "open": True}]})
     listed = {t["id"]: t for t in httpx.get(f"{server.base}/api/tables", timeout=10).json()}
     assert listed[table["id"]]["free_seats"] == 2
     assert "token" not in json.dumps(listed[table["id"]])
     joined = [httpx.post(f"{server.base}/api/tables/{table['id']}/join", timeout=10) for _ in range(3)]
     assert [r.status_code for r in joined] == [200, 200, 409]
-    assert {r.json()["link"] for r in joined[:2]} == {s["link"] for s in table["seats"]}
+    assert {r.json()["seat"] for r in joined[:2]} == {0, 1}
+    assert not {r.json()["link"] for r in joined[:2]} & {s["link"] for s in table["seats"]}, "fresh links"
     for page in ("/", f"/table/{table['id']}", "/static/table.js", "/static/lobby.js", "/static/style.css"):
         assert httpx.get(server.base + page, timeout=10).status_code == 200
     assert httpx.get(f"{server.base}/static/..%2Fapp.py", timeout=10).status_code == 404

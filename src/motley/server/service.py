@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from motley.bots import Bot, make_bot
@@ -32,7 +32,7 @@ from motley.core.play import choose
 from motley.core.registry import game_class
 from motley.server import protocol
 from motley.server.storage import Storage, UnreadableTable
-from motley.server.table import Finished, Move, Settings, Table, TableRecord
+from motley.server.table import Finished, Move, Seat, Settings, Table, TableRecord, new_token
 from motley.server.thinking import Thinkers
 
 log = logging.getLogger("motley.server")
@@ -166,35 +166,61 @@ class Store:
                 failure.__cause__ = error
                 done.set_exception(failure)
 
+    def later(self, fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> None:
+        """``fn(*args, **kwargs)`` (a Storage method) in the worker thread, after the calls already made, without
+        waiting for it (call it on the event loop); a failure is logged."""
+        try:
+            job = asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+        except RuntimeError as exc:  # the store is closed
+            log.error("store call %s not made: %s", getattr(fn, "__name__", fn), exc)
+            return
+        job.add_done_callback(functools.partial(_log_failure, getattr(fn, "__name__", fn)))
+
     def close(self) -> None:
         """Wait for the calls already made, then release the connection pool."""
         self._thread.shutdown(wait=True)
         self.storage.close()
 
 
+def _log_failure(name: object, job: asyncio.Future[Any]) -> None:
+    """Log the error of a store call nobody waits for (:meth:`Store.later`)."""
+    if not job.cancelled() and job.exception() is not None:
+        log.error("store call %s failed: %s", name, job.exception())
+
+
 @dataclass
 class Presence:
-    """Who is at a seat: its open connections, and since when (clock time) none, if it had any."""
+    """Who is at a seat: its open connections, and since when (clock time) none, if its person had connected
+    (the seat's ``Seat.ever_connected``)."""
 
     connections: list[Connection] = field(default_factory=list)
-    ever_connected: bool = False
     away_since: float | None = None
 
 
 class LiveTable:
-    """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver."""
+    """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver.
+
+    ``clock``: the clock of the timers (seconds, :func:`time.monotonic`); ``wall``: the wall clock (seconds
+    since the epoch, :func:`time.time`), read once here to carry the stored start of the current turn over to
+    ``clock``: a table rebuilt after a restart keeps the time its seat had left. A person seat that had
+    connected before (stored) counts as gone since now, so its stand-in plays once the grace time is over
+    unless the person reconnects. ``thinkers``: the worker processes where bots that search think.
+    """
 
     def __init__(self, table: Table, store: Store, clock: Callable[[], float] = time.monotonic,
-                 thinkers: Thinkers | None = None) -> None:
+                 wall: Callable[[], float] = time.time, thinkers: Thinkers | None = None) -> None:
         self.table = table
         self.store = store
         self.clock = clock
+        self.wall = wall
         self.thinkers = thinkers
-        self.presence = [Presence() for _ in table.seats]
+        now = clock()
+        self.presence = [Presence(away_since=now if seat.kind == "human" and seat.ever_connected else None)
+                         for seat in table.seats]
         self.spectators: list[Connection] = []
         self.bots: dict[int, Bot] = {}
         self.rng = random.Random(table.record.seed)
-        self.turn_started = clock()
+        self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
@@ -213,14 +239,20 @@ class LiveTable:
         else:
             seat = self.presence[conn.seat]
             seat.connections.append(conn)
-            seat.ever_connected = True
             seat.away_since = None
+            self._connected(conn.seat)
         first = self.table.message(conn.seat, self.shared())
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
         conn.send(first)
         self._wake()
         self._send_seats_update(exclude=conn)
+
+    def _connected(self, seat: int) -> None:
+        """Note (and store, without waiting) that the person of ``seat`` has connected, the first time."""
+        if not self.table.seats[seat].ever_connected:
+            self.table.seats[seat].ever_connected = True
+            self.store.later(self.store.storage.update_seats, self.id, [s.stored() for s in self.table.seats])
 
     def detach(self, conn: Connection) -> None:
         """Remove a viewer; a seat left without connections starts its grace time."""
@@ -242,8 +274,8 @@ class LiveTable:
 
     def is_away(self, seat: int) -> bool:
         """Is a human seat disconnected for longer than the grace time (so its bot plays)?"""
-        p = self.presence[seat]
-        return (self.table.seats[seat].kind == "human" and p.ever_connected and not p.connections
+        p, s = self.presence[seat], self.table.seats[seat]
+        return (s.kind == "human" and s.ever_connected and not p.connections
                 and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
 
     def seat_info(self) -> list[dict[str, Any]]:
@@ -311,6 +343,7 @@ class LiveTable:
             raise
         events = self.table.apply(move)
         self.turn_started = self.clock()
+        self.table.record.moved_at = self.wall()
         for event in events:
             if isinstance(event, Finished):
                 await self._store_result(event.result)
@@ -343,7 +376,7 @@ class LiveTable:
         else:
             if settings.move_time:
                 options.append((start + settings.move_time, "timer"))
-            if presence.ever_connected and not presence.connections and presence.away_since is not None:
+            if seat.ever_connected and not presence.connections and presence.away_since is not None:
                 options.append((max(presence.away_since + settings.grace, start + settings.bot_delay), "away"))
         if not options:
             return None
@@ -559,24 +592,26 @@ class Service:
             self.start(rebuilt)
         return rebuilt
 
-    async def join(self, live: LiveTable) -> int | None:
-        """Claim a free human seat of ``live`` (never connected, not claimed) and store it; returns the seat,
-        or None if there is none.
+    async def join(self, live: LiveTable, seat: int | None = None) -> int:
+        """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one) and
+        store the seats; returns the seat, whose fresh token (:meth:`Table.claim`) is now its only one.
 
         Raises:
-            StoreError: if the store refused the change (the seat stays free).
+            SeatRefused: saying why (the match is over, the seat is by invitation, already claimed, ...);
+                nothing changes. StoreError: if the store refused the change (the seat stays open, with its
+                invite token).
         """
-        for i, seat in enumerate(live.table.seats):
-            if seat.kind == "human" and not seat.claimed and not live.presence[i].ever_connected and seat.token:
-                seat.claimed = True
-                try:
-                    await self.store.call(self.store.storage.update_seats, live.id,
-                                          [s.stored() for s in live.table.seats])
-                except StoreError:
-                    seat.claimed = False
-                    raise
-                return i
-        return None
+        table = live.table
+        before = [replace(s) for s in table.seats]
+        claimed = table.claim(seat)
+        try:
+            await self.store.call(self.store.storage.update_seats, live.id, [s.stored() for s in table.seats])
+        except StoreError:
+            table.seats[claimed] = before[claimed]
+            # a first connection stored meanwhile wrote the claim too: write the seats as they are again
+            self.store.later(self.store.storage.update_seats, live.id, [s.stored() for s in table.seats])
+            raise
+        return claimed
 
     async def finished_headers(self) -> list[dict[str, Any]]:
         """The newest finished tables in the store (``Storage.finished_headers``).
@@ -634,7 +669,7 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     """Check a table request from the lobby and make its record (tokens and the seed drawn here).
 
     ``spec``: ``{"game", "players", "options": {...}, "seats": [{"kind": "human"|"bot", "bot", "strength",
-    "name"}], "move_time", "grace", "bot_delay"}``; missing fields take defaults. A request never chooses
+    "name", "open"}], "move_time", "grace", "bot_delay"}``; missing fields take defaults. A request never chooses
     the seed (whoever knew it could predict every hand): a ``seed`` field is refused. ``seed`` (the argument,
     for tests and tools in Python only) fixes it; None draws it with :class:`random.SystemRandom`.
 
@@ -667,10 +702,11 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
 
 def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
     """The stored seat list from the lobby's ``seats`` (default: one person, heuristic bots); tokens are
-    drawn here for the human seats.
+    drawn here for the human seats. A person seat's ``open`` (default false): true lets anyone in the lobby
+    claim it (:meth:`Table.claim`), false keeps it to its invite link.
 
     Raises:
-        MotleyError: for a list that is not one entry per seat, or a bad seat or bot.
+        MotleyError: for a list that is not one entry per seat, or a bad seat, bot or ``open`` value.
     """
     n = game.num_players
     if seats_in is None:
@@ -682,16 +718,18 @@ def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
             raise MotleyError(f"seat {i} must be {{'kind': 'human'}} or {{'kind': 'bot', 'bot': ...}}")
-        label = s.get("name")
+        label, is_open = s.get("name"), s.get("open", False)
+        if not isinstance(is_open, bool) or (is_open and s["kind"] != "human"):
+            raise MotleyError(f"seat {i}: 'open' must be true or false, and true only for a person seat")
         if s["kind"] == "human":
             label = label if isinstance(label, str) and label.strip() else f"Player {i + 1}"
-            seats.append({"kind": "human", "bot": substitute, "name": label[:30],
-                          "token": secrets.token_urlsafe(18), "claimed": False})
+            seats.append(Seat(kind="human", bot=substitute, name=label[:30], token=new_token(),
+                              open=is_open).stored())
         else:
             spec_text = bot_spec(s.get("bot", "heuristic"), s.get("strength"))
             make_bot(spec_text, game)  # raises for a game without a heuristic bot
-            seats.append({"kind": "bot", "bot": spec_text, "name": f"{spec_text.split('(')[0]} bot {i + 1}",
-                          "token": None, "claimed": True})
+            seats.append(Seat(kind="bot", bot=spec_text, name=f"{spec_text.split('(')[0]} bot {i + 1}",
+                              claimed=True).stored())
     return seats
 
 

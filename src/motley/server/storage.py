@@ -134,7 +134,7 @@ class Storage:
             conn.execute(self._insert_move, rows)
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """Rewrite a table's seat list (a seat claimed from the lobby)."""
+        """Rewrite a table's seat list (a seat claimed from the lobby, a person connected for the first time)."""
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=json.dumps(seats)))
 
@@ -209,7 +209,7 @@ class Storage:
             raise UnreadableTable(f"table {row.id}: {exc}") from None
 
     def _read(self, conn: Any, row: Any) -> TableRecord:
-        moves = conn.execute(select(moves_t.c.seat, moves_t.c.move, moves_t.c.actor)
+        moves = conn.execute(select(moves_t.c.seat, moves_t.c.move, moves_t.c.actor, moves_t.c.at)
                              .where(moves_t.c.table_id == row.id).order_by(moves_t.c.number)).all()
         params, seats = _json(row.params, "params"), _json(row.seats, "seats")
         settings = _json(row.settings, "settings")
@@ -222,7 +222,8 @@ class Storage:
             raise ValueError("'result' must be a JSON object")
         return TableRecord(id=row.id, game=row.game, params=params, seed=int(row.seed), seats=seats,
                            settings=settings, created=row.created, finished=bool(row.finished), result=result,
-                           moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves])
+                           moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves],
+                           moved_at=float(moves[-1].at) if moves else None)
 
     def close(self) -> None:
         """Release the connection pool."""

@@ -34,9 +34,18 @@ def commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
+def new_token() -> str:
+    """A fresh secret seat token (24 URL-safe characters, 144 random bits)."""
+    return secrets.token_urlsafe(18)
+
+
 @dataclass
 class TableRecord:
-    """One stored table: its header and its moves ``(seat, move string, actor)`` in order."""
+    """One stored table: its header and its moves ``(seat, move string, actor)`` in order.
+
+    ``created``: wall-clock time (seconds since the epoch) the table was made; ``moved_at``: wall-clock time
+    the last move was stored (None: no move, or not known), so the current turn began at :meth:`turn_began`.
+    """
 
     id: str
     game: str
@@ -48,6 +57,12 @@ class TableRecord:
     finished: bool = False
     result: dict[str, Any] | None = None
     moves: list[tuple[int, str, str]] = field(default_factory=list)
+    moved_at: float | None = None
+
+    def turn_began(self) -> float:
+        """Wall-clock time (seconds since the epoch) the current turn began: when the last move was stored, or
+        the table's creation when no move was made (or its time is not known)."""
+        return self.moved_at if self.moves and self.moved_at is not None else self.created
 
 
 @dataclass
@@ -65,17 +80,53 @@ class Settings:
 
 @dataclass
 class Seat:
-    """One seat: ``kind`` ``"human"`` or ``"bot"``, the bot spec (for a human seat: the stand-in bot)."""
+    """One seat: ``kind`` ``"human"`` or ``"bot"``, the bot spec (for a human seat: the stand-in bot).
+
+    A person seat is ``open`` (anyone in the lobby may claim it, once) or by invitation (only its invite
+    link's ``token`` works). ``claimed``: taken from the lobby (its token was then replaced by a fresh one,
+    so the invite link no longer works); ``ever_connected``: its person has connected at least once. All
+    three are stored, so a restarted server knows them.
+    """
 
     kind: str
     bot: str
     name: str
     token: str | None = None
     claimed: bool = False
+    open: bool = False
+    ever_connected: bool = False
+
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> Seat:
+        """The seat of a stored seat entry (:meth:`stored`); a table stored before seats could be open has no
+        ``open`` / ``ever_connected`` keys: such a seat is by invitation and counts as never connected.
+
+        Raises:
+            KeyError: for an entry without ``kind``, ``bot`` or ``name``.
+        """
+        return cls(kind=stored["kind"], bot=stored["bot"], name=stored["name"], token=stored.get("token"),
+                   claimed=bool(stored.get("claimed")), open=stored.get("open") is True,
+                   ever_connected=stored.get("ever_connected") is True)
 
     def stored(self) -> dict[str, Any]:
         """JSON form, as stored (the token included: storage is the server's own)."""
-        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token": self.token, "claimed": self.claimed}
+        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token": self.token, "claimed": self.claimed,
+                "open": self.open, "ever_connected": self.ever_connected}
+
+    def refusal(self) -> str | None:
+        """Why the lobby may not hand this seat out (the reason, in words), or None if it may: a bot seat, a
+        seat by invitation, a seat already claimed or whose invited person has connected."""
+        if self.kind != "human":
+            return "the seat is played by a bot"
+        if not self.open:
+            return "the seat is by invitation (only its invite link works)"
+        if self.claimed or self.ever_connected:
+            return "the seat is already claimed"
+        return None
+
+
+class SeatRefused(MotleyError):
+    """The lobby may not hand out the seat asked for (or any seat of the table); the message says why."""
 
 
 @dataclass
@@ -156,8 +207,7 @@ class Table:
         self.record = record
         self.game = load_recorded_game(record.game, record.params)
         self.settings = Settings(**record.settings)
-        self.seats = [Seat(kind=s["kind"], bot=s["bot"], name=s["name"], token=s.get("token"),
-                           claimed=bool(s.get("claimed"))) for s in record.seats]
+        self.seats = [Seat.from_stored(s) for s in record.seats]
         self.log: list[LogEntry] = []
         self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
                                    on_move=self._replayed)
@@ -179,6 +229,38 @@ class Table:
             if seat.token is not None and secrets.compare_digest(seat.token.encode("utf-8", "surrogatepass"), given):
                 return i
         return None
+
+    def open_seats(self) -> list[int]:
+        """The seats the lobby may hand out now (open, unclaimed, never connected); none once the match is over."""
+        if self.state.is_terminal():
+            return []
+        return [i for i, seat in enumerate(self.seats) if seat.refusal() is None]
+
+    def claim(self, seat: int | None = None) -> int:
+        """Claim ``seat`` (None: the first open seat) for whoever asked in the lobby: the seat gets a fresh token
+        (the invite link's stops working) and is no longer open; returns the seat. The caller stores the seats.
+
+        Raises:
+            SeatRefused: saying why (``"the match is over"``, the seat is by invitation, already claimed, a bot's,
+                not a seat of the table; or no seat is open); nothing changes.
+        """
+        if self.state.is_terminal():
+            raise SeatRefused("the match is over")
+        if seat is None:
+            free = self.open_seats()
+            if not free:
+                people = [s for s in self.seats if s.kind == "human"]
+                raise SeatRefused("every open seat is already claimed" if any(s.open for s in people)
+                                  else "every person seat is by invitation (only its invite link works)")
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise SeatRefused(f"the table has seats 0..{len(self.seats) - 1}, not seat {seat}")
+        reason = self.seats[seat].refusal()
+        if reason is not None:
+            raise SeatRefused(f"seat {seat}: {reason}")
+        self.seats[seat].claimed = True
+        self.seats[seat].token = new_token()
+        return seat
 
     def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None
                   ) -> list[dict[str, Any]]:

@@ -4,9 +4,11 @@ HTTP:
     ``GET /`` the lobby; ``GET /table/{id}`` the table page (``?token=`` for a seat, none to watch);
     ``GET /replay/{id}`` the replay viewer of a finished table;
     ``GET /api/games`` games with their options and bots; ``GET /api/tables`` the tables;
-    ``POST /api/tables`` create one (returns the invite links); ``POST /api/tables/{id}/join`` take a free
-    human seat; ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed,
-    with ``table`` and ``commitment``: see :func:`finished_record`);
+    ``POST /api/tables`` create one (returns every person seat's invite link, and which seats are open);
+    ``POST /api/tables/{id}/join[?seat=N]`` claim an open seat (a fresh link; 409 with the reason in
+    ``detail`` for a seat by invitation, one already claimed, or a finished match);
+    ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
+    and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
     A store that does not answer gives 503.
 WebSocket:
@@ -34,7 +36,7 @@ from motley.core.registry import game_class
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
-from motley.server.table import Table
+from motley.server.table import SeatRefused, Table
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
@@ -110,13 +112,12 @@ def games_info() -> list[dict[str, Any]]:
 
 
 def table_summary(live: LiveTable) -> dict[str, Any]:
-    """A lobby line: public facts only (no tokens)."""
+    """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed."""
     table = live.table
     return {"id": table.id, "game": table.game.name, "title": table.game.title, "players": len(table.seats),
             "version": table.version, "finished": table.state.is_terminal(), "created": table.record.created,
             "seats": live.seat_info(), "commitment": table.commitment,
-            "free_seats": sum(1 for s, p in zip(table.seats, live.presence, strict=True)
-                              if s.kind == "human" and not s.claimed and not p.ever_connected)}
+            "free_seats": len(table.open_seats())}
 
 
 def finished_record(table: Table) -> dict[str, Any]:
@@ -246,20 +247,20 @@ def _tables_api(api: APIRouter, service: Service) -> None:
         except StoreError:
             return JSONResponse({"error": "the table store is not answering; try again"}, status_code=503)
         table = live.table
-        links = [{"seat": i, "name": s.name, "kind": s.kind,
+        links = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.open,
                   "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
         return JSONResponse({"id": table.id, "seats": links, "spectate": f"/table/{table.id}"})
 
     @api.post("/api/tables/{table_id}/join")
-    async def api_join(table_id: str) -> dict[str, Any]:
+    async def api_join(table_id: str, seat: int | None = None) -> dict[str, Any]:
         live = await _live(service, table_id)
         try:
-            seat = await service.join(live)
+            claimed = await service.join(live, seat)
+        except SeatRefused as exc:
+            raise HTTPException(409, str(exc)) from None
         except StoreError:
             raise HTTPException(503, "the table store is not answering; try again") from None
-        if seat is None:
-            raise HTTPException(409, "no free seat at this table")
-        return {"seat": seat, "link": f"/table/{live.id}?token={live.table.seats[seat].token}"}
+        return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
 
 def _finished_api(api: APIRouter, service: Service) -> None:

@@ -14,20 +14,25 @@ function el(tag, attrs, ...children) {
 function currentGame() { return GAMES.find((g) => g.name === $("game").value); }
 
 function seatRow(i, game) {
-  const kind = el("select", {"class": "seat-kind", "data-seat": String(i)});
+  const kind = el("select", {"class": "seat-kind", "data-seat": String(i), "aria-label": `Seat ${i} player`});
   kind.append(el("option", {value: "human", text: "person"}));
   for (const b of game.bots) kind.append(el("option", {value: b, text: b === "ismcts" ? "ISMCTS bot" : b + " bot"}));
   kind.value = i === 0 ? "human" : game.bots[0];
   const strength = el("input", {"class": "seat-strength", type: "number", min: "10", max: "20000", value: "300",
                                 title: "ISMCTS simulations per move"});
   const name = el("input", {"class": "seat-name", type: "text", placeholder: "name", size: "10"});
+  // an open seat may be claimed by anyone in the lobby; otherwise only its invite link works
+  const open = el("input", {"class": "seat-open", type: "checkbox", "aria-label": `Seat ${i} open to anyone in the lobby`});
+  const openLabel = el("label", {"class": "seat-open-label", title: "anyone in the lobby may take this seat"},
+                       open, " open seat");
   const update = () => {
     strength.style.display = kind.value === "ismcts" ? "" : "none";
     name.style.display = kind.value === "human" ? "" : "none";
+    openLabel.style.display = kind.value === "human" ? "" : "none";
   };
   kind.addEventListener("change", update);
   update();
-  return el("div", {"class": "seatrow"}, el("span", {text: "Seat " + i}), kind, name, strength);
+  return el("div", {"class": "seatrow"}, el("span", {text: "Seat " + i}), kind, name, openLabel, strength);
 }
 
 function renderSeats() {
@@ -92,7 +97,9 @@ async function create(ev) {
   const game = currentGame();
   const seats = [...document.querySelectorAll("#seats .seatrow")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
-    if (kind === "human") return {kind: "human", name: row.querySelector(".seat-name").value};
+    if (kind === "human") {
+      return {kind: "human", name: row.querySelector(".seat-name").value, open: row.querySelector(".seat-open").checked};
+    }
     const s = {kind: "bot", bot: kind};
     if (kind === "ismcts") s.strength = Number(row.querySelector(".seat-strength").value);
     return s;
@@ -110,7 +117,8 @@ async function create(ev) {
     if (!s.link) continue;
     const url = location.origin + s.link;
     if (!first) first = s.link;
-    list.append(el("li", {}, `Seat ${s.seat} (${s.name}): `, el("a", {href: s.link, "class": "invite"}, url)));
+    const note = s.open ? " - open: anyone in the lobby may take it instead" : "";
+    list.append(el("li", {}, `Seat ${s.seat} (${s.name}): `, el("a", {href: s.link, "class": "invite"}, url), note));
   }
   list.append(el("li", {}, "Spectators: ", el("a", {href: data.spectate}, location.origin + data.spectate)));
   const box = $("created");
@@ -122,7 +130,8 @@ async function create(ev) {
 async function join(id) {
   const r = await fetch(`/api/tables/${id}/join`, {method: "POST"});
   const data = await r.json();
-  if (r.ok) location.href = data.link; else $("error").textContent = data.detail || "no free seat";
+  if (r.ok) location.href = data.link; else $("error").textContent = data.detail || "no open seat";
+  if (!r.ok) loadTables();
 }
 
 async function loadTables() {
@@ -137,7 +146,7 @@ async function loadTables() {
     else {
       li.append(el("a", {href: `/table/${t.id}`, text: "watch"}));
       if (t.free_seats > 0) {
-        const b = el("button", {type: "button", "class": "secondary", text: `join (${t.free_seats} free)`});
+        const b = el("button", {type: "button", "class": "secondary", text: `join (${t.free_seats} open)`});
         b.addEventListener("click", () => join(t.id));
         li.append(" ", b);
       }
