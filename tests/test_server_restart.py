@@ -156,3 +156,24 @@ def test_a_server_killed_while_a_bot_searches_resumes_the_search_and_stores_no_m
         assert watched["version"] >= len(after) and not watched["terminal"]
     finally:
         server.stop()
+
+
+def test_a_server_killed_during_a_move_timer_plays_the_timed_out_move_once_after_the_restart(tmp_path: Path) -> None:
+    path = tmp_path / "motley.db"
+    server = ServerProcess(f"sqlite:///{path}").start()
+    try:
+        spec = {"game": "fool", "players": 4, "move_time": 2, "seats": [{"kind": "human"}] * 4}
+        table_id = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()["id"]
+        time.sleep(0.5)  # the first seat's timer runs; nobody moves
+        server.kill()
+        assert stored_moves(path, table_id) == []
+        server = ServerProcess(f"sqlite:///{path}", port=server.port).start()
+        deadline = time.monotonic() + 60
+        while not stored_moves(path, table_id) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        watched = state_of(server.ws_base, table_id, None)
+        moves = stored_moves(path, table_id)
+        assert moves and [n for n, _, _ in moves] == list(range(1, len(moves) + 1))
+        assert watched["log"][0]["actor"] == "timer" and watched["log"][0]["seat"] == moves[0][1]
+    finally:
+        server.stop()

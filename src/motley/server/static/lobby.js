@@ -18,7 +18,7 @@ function seatRow(i, game) {
   kind.append(el("option", {value: "human", text: "person"}));
   for (const b of game.bots) kind.append(el("option", {value: b, text: b === "ismcts" ? "ISMCTS bot" : b + " bot"}));
   kind.value = i === 0 ? "human" : game.bots[0];
-  const strength = el("input", {"class": "seat-strength", type: "number", min: "10", max: "20000", value: "300",
+  const strength = el("input", {"class": "seat-strength", type: "number", min: "10", max: String(game.max_simulations), value: "300",
                                 title: "ISMCTS simulations per move"});
   const name = el("input", {"class": "seat-name", type: "text", placeholder: "name", size: "10"});
   // an open seat may be claimed by anyone in the lobby; otherwise only its invite link works
