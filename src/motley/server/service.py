@@ -41,6 +41,8 @@ FAST_BOTS = ("random", "heuristic")
 FINISHED_TTL = 600.0
 #: Seconds a driver waits before trying again after the store refused one of its moves.
 STORE_RETRY = 1.0
+#: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
+SEATS_INTERVAL = 0.2
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -186,6 +188,9 @@ class LiveTable:
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
+        self.seats_interval = SEATS_INTERVAL
+        self._seats_due: asyncio.TimerHandle | None = None
+        self._seats_sent = float("-inf")
 
     @property
     def id(self) -> str:
@@ -207,7 +212,7 @@ class LiveTable:
                      commitment=self.table.commitment)
         conn.send(first)
         self._wake()
-        self._send_seats_update(exclude=conn)
+        self._seats_changed()
 
     def detach(self, conn: Connection) -> None:
         """Remove a viewer; a seat left without connections starts its grace time."""
@@ -221,7 +226,7 @@ class LiveTable:
             if not seat.connections:
                 seat.away_since = self.clock()
         self._wake()
-        self._send_seats_update()
+        self._seats_changed()
 
     def viewers(self) -> list[Connection]:
         """Every connection: the seats' and the spectators'."""
@@ -257,11 +262,23 @@ class LiveTable:
             for conn in self.spectators:
                 conn.send(message)
 
-    def _send_seats_update(self, exclude: Connection | None = None) -> None:
+    def _seats_changed(self) -> None:
+        """Someone connected or left: one ``seats`` message goes to every viewer on a later turn of the event
+        loop, at least :attr:`seats_interval` seconds after the previous one; the changes meanwhile share it
+        (so K connects cost O(K) messages, not one to every viewer per connect)."""
+        if self._seats_due is not None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._seats_sent + self.seats_interval - loop.time())
+        self._seats_due = loop.call_later(delay, self._send_seats_update)
+
+    def _send_seats_update(self) -> None:
+        """Send every viewer the seats as they are now (see :meth:`_seats_changed`)."""
+        self._seats_due = None
+        self._seats_sent = asyncio.get_running_loop().time()
         info = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
         for conn in self.viewers():
-            if conn is not exclude:
-                conn.send(info)
+            conn.send(info)
 
     # ---- moves ------------------------------------------------------------------------------
     async def submit(self, conn: Connection, text: Any) -> None:
