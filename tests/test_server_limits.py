@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from motley.cli.main import app as cli_app
 from motley.core import MotleyError
+from motley.server.app import create_app
 from motley.server.limits import Limits, TableQuota, TokenBucket
 from motley.server.service import LiveTable, Store, new_record
 from motley.server.storage import Storage
@@ -313,3 +314,16 @@ def test_serve_has_options_for_the_limits_and_origins() -> None:
     for option in ("--allow-origin", "--forwarded-allow-ips", "--tables-per-address", "--sockets-per-table",
                    "--messages-per-second", "--queue-messages"):
         assert option in result.output
+
+
+def test_serve_refuses_a_bad_limit_or_origin_before_it_starts(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/never.db"
+    for args in (["--allow-origin", "cards.example.org"], ["--allow-origin", "https://cards.example.org/play"],
+                 ["--queue-messages", "0"], ["--messages-per-second", "-1"]):
+        result = CliRunner().invoke(cli_app, ["serve", "--db", db, *args])
+        assert result.exit_code == 2, (args, result.output)
+    assert not (tmp_path / "never.db").exists()
+    with pytest.raises(MotleyError, match="scheme://host"):
+        create_app(db, allow_origins=["ftp://cards.example.org"])
+    app = create_app(db, allow_origins=["HTTPS://Cards.Example.org:443/", "http://[::1]:8000"])
+    app.state.service.store.close()

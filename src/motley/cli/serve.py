@@ -50,10 +50,10 @@ def serve(
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
                         sockets_per_table=sockets_per_table)
+        app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
+                         allow_origins=allow_origin or ())
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
-    app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
-                     allow_origins=allow_origin or ())
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {db}); Ctrl-C stops.")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,

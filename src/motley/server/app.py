@@ -5,6 +5,7 @@ routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket A
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
@@ -13,6 +14,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from motley.core import MotleyError
 from motley.server.limits import Limits
 from motley.server.service import Service
 from motley.server.storage import Storage
@@ -31,6 +33,8 @@ SECURITY_HEADERS = (
 )
 #: Methods that change something (an ``Origin`` check applies to them).
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: An origin as ``--allow-origin`` takes it: ``http`` or ``https``, a host name or address, maybe a port.
+ORIGIN = re.compile(r"https?://[a-z0-9.\-]+(:[0-9]{1,5})?|https?://\[[0-9a-f:.]+\](:[0-9]{1,5})?")
 
 
 def own_origin(scope: Scope, headers: Headers) -> str:
@@ -49,6 +53,18 @@ def normal_origin(origin: str) -> str:
     return origin
 
 
+def allowed_origin(origin: str) -> str:
+    """``origin`` checked and in the form a browser sends it (:func:`normal_origin`).
+
+    Raises:
+        MotleyError: for anything but ``http(s)://HOST[:PORT]`` (no path), e.g. a bare host name.
+    """
+    normal = normal_origin(origin)
+    if ORIGIN.fullmatch(normal) is None:
+        raise MotleyError(f"an allowed origin is scheme://host[:port], e.g. https://cards.example.org; got {origin!r}")
+    return normal
+
+
 class OriginCheck:
     """Refuse a cross-site WebSocket handshake (closed before it opens: HTTP 403) or state-changing request
     (HTTP 403): one whose ``Origin`` header is neither this server's own origin (:func:`own_origin`) nor one
@@ -57,7 +73,7 @@ class OriginCheck:
 
     def __init__(self, app: ASGIApp, allow_origins: Iterable[str] = ()) -> None:
         self.app = app
-        self.allowed = frozenset(normal_origin(o) for o in allow_origins)
+        self.allowed = frozenset(allowed_origin(o) for o in allow_origins)
 
     def allows(self, scope: Scope) -> bool:
         """Is the request of ``scope`` from this server's pages, an allowed origin, or no browser page?"""
@@ -110,7 +126,11 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     tables (:class:`OriginCheck`). ``app.state.service`` is the :class:`Service`.
 
     On start it resumes every unfinished table; on shutdown it stops the tables and closes the store.
+
+    Raises:
+        MotleyError: for an origin in ``allow_origins`` that is not ``http(s)://HOST[:PORT]``.
     """
+    origins = tuple(allowed_origin(o) for o in allow_origins)
     service = Service(Storage(db), Settings(move_time, grace, bot_delay))
 
     @asynccontextmanager
@@ -127,6 +147,6 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     app = FastAPI(title="motley", lifespan=lifespan)
     app.state.service = service
     app.include_router(router(service, limits))
-    app.add_middleware(OriginCheck, allow_origins=tuple(allow_origins))
+    app.add_middleware(OriginCheck, allow_origins=origins)
     app.add_middleware(SecurityHeaders)
     return app

@@ -37,7 +37,7 @@ class Limits:
             ``messages_per_second``).
     """
 
-    queue_messages: int = 256
+    queue_messages: int = 64
     messages_per_second: float = 20.0
     message_burst: int = 40
     flood_strikes: int = 40
