@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def new_page(browser: Browser) -> Page:
 
 def wait_for_turn_or_end(page: Page) -> bool:
     """Wait until the page offers enabled move buttons (True) or shows the end of the match (False)."""
-    page.wait_for_function("document.querySelector('#match-over') || "
+    page.wait_for_function("() => document.querySelector('#match-over') || "
                            "document.querySelectorAll('#moves button.move:not([disabled])').length > 0")
     return page.query_selector("#match-over") is None
 
@@ -133,14 +134,14 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
     rng = random.Random(2)
     moves = 0
     while pages[0].query_selector("#match-over") is None:
-        pages[0].wait_for_function("document.querySelector('#match-over') || "
+        pages[0].wait_for_function("() => document.querySelector('#match-over') || "
                                    "document.querySelector('#status').dataset.version !== undefined")
         live: Table = server.app.state.service.tables[table["id"]].table
         if live.state.is_terminal():
             pages[0].wait_for_selector("#match-over")
             break
         mover = pages[live.state.current_player()]
-        mover.wait_for_function(f"Number(document.querySelector('#status').dataset.version) === {live.version}")
+        mover.wait_for_function(f"() => Number(document.querySelector('#status').dataset.version) === {live.version}")
         buttons = mover.query_selector_all("#moves button.move:not([disabled])")
         assert buttons, "the seat to move has move buttons"
         other = pages[1 - live.state.current_player()]
@@ -149,7 +150,7 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
         buttons[rng.randrange(len(buttons))].click()
         moves += 1
         # the move is stored before it is applied: wait for its state, not for the table's version right now
-        mover.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {clicked_at}")
+        mover.wait_for_function(f"() => Number(document.querySelector('#status').dataset.version) > {clicked_at}")
     for page in pages:
         page.wait_for_selector("#match-over")
         assert "Match over" in page.inner_text("#match-over")
@@ -184,14 +185,14 @@ def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: Server
     assert page.eval_on_selector_all("#moves button.move", "els => els.map(e => e.dataset.move)") == before_moves
     # wrong input on purpose, straight into the page's socket: a stale move and garbage
     page.evaluate(f"ws.send(JSON.stringify({{type: 'move', version: {before_version - 1}, action: 0}}))")
-    page.wait_for_function("document.querySelector('#error').textContent.includes('version')")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('version')")
     page.evaluate("ws.send('this is not json')")
-    page.wait_for_function("document.querySelector('#error').textContent.includes('JSON')")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('JSON')")
     live: Table = server.app.state.service.tables[table["id"]].table
     assert live.version == before_version
     # and the page still plays
     page.query_selector_all("#moves button.move")[rng.randrange(len(before_moves))].click()
-    page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before_version}")
+    page.wait_for_function(f"() => Number(document.querySelector('#status').dataset.version) > {before_version}")
     page.context.close()
 
 
@@ -206,7 +207,7 @@ def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser,
         page.goto(server.base + table["spectate"])
         page.wait_for_selector("#board svg")
         # the bots play until the (absent) person's turn: then the table waits, and the page is stable
-        page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) === {live.version}")
+        page.wait_for_function(f"() => Number(document.querySelector('#status').dataset.version) === {live.version}")
         assert live.state.current_player() == 0 or live.state.is_terminal()
         drawn = set(page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.card)"))
         text = set(re.split(r"[\s,()]+", page.inner_text("body")))
@@ -236,7 +237,7 @@ def test_lobby_shows_an_error_for_a_bad_option_and_creates_nothing(server: Serve
     before = len(httpx.get(f"{server.base}/api/tables", timeout=10).json())
     page.fill("input[name=deck_table]", "{oops")  # not JSON: the server answers with the reason
     page.click("#create-button")
-    page.wait_for_function("document.querySelector('#error').textContent.includes('deck_table')")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('deck_table')")
     assert page.query_selector("#play-now") is None
     assert len(httpx.get(f"{server.base}/api/tables", timeout=10).json()) == before
     page.context.close()
@@ -265,3 +266,25 @@ def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Br
     assert joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button").count() == 0
     for page in (creator, joiner):
         page.context.close()
+
+
+def test_the_pages_run_under_their_content_security_policy(server: ServerThread, browser: Browser) -> None:
+    bots = httpx.post(f"{server.base}/api/tables", timeout=10, json={
+        "game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}] * 2}).json()
+    people = httpx.post(f"{server.base}/api/tables", timeout=10, json={
+        "game": "fools_errand", "seats": [{"kind": "human"}] * 2}).json()
+    page = new_page(browser)
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.goto(server.base + people["seats"][0]["link"])
+    page.wait_for_selector("#board svg")
+    for _ in range(1000):  # the bots' table plays to its end at once
+        if httpx.get(f"{server.base}/api/tables/{bots['id']}/record", timeout=10).status_code == 200:
+            break
+        time.sleep(0.02)
+    page.goto(f"{server.base}/replay/{bots['id']}")
+    page.wait_for_selector("#board svg")
+    assert not blocked
+    page.context.close()

@@ -102,9 +102,10 @@ def test_oversized_table_request_is_413_even_without_a_length(server: ServerThre
         for _ in range(100):
             yield b"[" * 1000
 
-    response = httpx.post(f"{server.base}/api/tables", content=chunks(), timeout=10)
+    json_type = {"content-type": "application/json"}
+    response = httpx.post(f"{server.base}/api/tables", content=chunks(), timeout=10, headers=json_type)
     assert response.status_code == 413
-    response = httpx.post(f"{server.base}/api/tables", content=b" " * 30_000, timeout=10)
+    response = httpx.post(f"{server.base}/api/tables", content=b" " * 30_000, timeout=10, headers=json_type)
     assert response.status_code == 413
 
 

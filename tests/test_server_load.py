@@ -101,7 +101,7 @@ def test_at_most_the_pool_size_of_searches_run_at_once_and_all_finish() -> None:
 
 def test_a_bot_table_of_a_service_searches_in_its_worker_pool() -> None:
     async def body() -> None:
-        service = Service(Storage("sqlite://"), Settings(bot_delay=0.0), searches=1)
+        service = Service(Storage("sqlite://"), Settings(bot_delay=0.0), Thinkers(1))
         live = await service.create(bots("fools_errand", 2, {"kind": "bot", "bot": "ismcts", "strength": 20}), seed=3)
         await asyncio.wait_for(service.tasks[live.id], timeout=120)
         assert live.table.state.is_terminal()

@@ -202,7 +202,8 @@ def test_create_refuses_bad_requests(server: ServerThread) -> None:
         response = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
         assert response.status_code == 400, spec
         assert response.json()["error"]
-    response = httpx.post(f"{server.base}/api/tables", content=b"{oops", timeout=10)
+    response = httpx.post(f"{server.base}/api/tables", content=b"{oops", timeout=10,
+                          headers={"content-type": "application/json"})
     assert response.status_code == 400
 
 

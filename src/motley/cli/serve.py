@@ -6,6 +6,10 @@ from typing import Annotated
 
 import typer
 
+from motley.server.limits import Limits
+
+_DEFAULT = Limits()
+
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
@@ -18,13 +22,41 @@ def serve(
                                               "a bot plays for them.")] = 30.0,
     bot_delay: Annotated[float, typer.Option(help="Default seconds a bot waits before moving, so people can "
                                                   "follow.")] = 0.6,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin (scheme://host[:port]) whose pages may open sockets and create tables, e.g. the "
+             "public address behind a reverse proxy; repeatable.")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="Comma-separated proxy addresses whose X-Forwarded-For/-Proto headers are trusted for the client's "
+             "address and scheme (Uvicorn's; default 127.0.0.1, '*' trusts every one).")] = None,
+    tables_per_address: Annotated[int, typer.Option(help="Unfinished tables one client address may create.")]
+    = _DEFAULT.tables_per_address,
+    sockets_per_table: Annotated[int, typer.Option(help="Open WebSockets (players and spectators) per table.")]
+    = _DEFAULT.sockets_per_table,
+    messages_per_second: Annotated[float, typer.Option(help="Messages one socket may send per second (bursts "
+                                                            "of --message-burst).")]
+    = _DEFAULT.messages_per_second,
+    message_burst: Annotated[int, typer.Option(help="Messages one socket may send at once.")]
+    = _DEFAULT.message_burst,
+    queue_messages: Annotated[int, typer.Option(help="Messages waiting for one slow viewer before it is "
+                                                     "disconnected.")] = _DEFAULT.queue_messages,
+    searches: Annotated[int | None, typer.Option(help="Bot searches (ISMCTS) at once, each in a worker process "
+                                                      "(default: one per core but one).")] = None,
 ) -> None:
     """Serve the lobby and tables in the browser: play with friends and bots; unfinished tables resume."""
     import uvicorn
 
+    from motley.core import MotleyError
     from motley.server import create_app
 
-    app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay)
+    try:
+        limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
+                        message_burst=message_burst, tables_per_address=tables_per_address,
+                        sockets_per_table=sockets_per_table)
+        app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
+                         allow_origins=allow_origin or (), searches=searches)
+    except MotleyError as exc:
+        raise typer.BadParameter(str(exc)) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {db}); Ctrl-C stops.")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+                forwarded_allow_ips=forwarded_allow_ips)

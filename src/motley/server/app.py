@@ -1,5 +1,6 @@
-"""The FastAPI app of ``motley serve``: a :class:`~motley.server.service.Service` over the store, and the
-routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket API)."""
+"""The FastAPI app of ``motley serve``: a :class:`~motley.server.service.Service` over the store, the
+routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket API), and two middlewares:
+:class:`OriginCheck` (no cross-site WebSocket or POST) and :class:`SecurityHeaders`."""
 
 from __future__ import annotations
 
@@ -7,27 +8,139 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.datastructures import Headers
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from motley.core import MotleyError
+from motley.server.limits import Limits
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
+from motley.server.thinking import Thinkers
 from motley.server.transport import router
+
+#: Headers of every HTTP response: scripts, styles, images and sockets from this server only, no framing,
+#: no ``Referer`` (a table link carries its seat's token in the query string), no type sniffing.
+SECURITY_HEADERS = (
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; "
+                                 b"img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+                                 b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+#: Methods that change something (an ``Origin`` check applies to them).
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: An origin as ``--allow-origin`` takes it: ``http`` or ``https``, a host name or address, maybe a port.
+ORIGIN = re.compile(r"https?://[a-z0-9.\-]+(:[0-9]{1,5})?|https?://\[[0-9a-f:.]+\](:[0-9]{1,5})?")
+
+
+def own_origin(scope: Scope, headers: Headers) -> str:
+    """The origin a page of this server has, as the request names it: the scheme (``ws``/``wss`` read as
+    ``http``/``https``) and the ``Host`` header (host and port), lower case."""
+    scheme = {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
+    return f"{scheme}://{headers.get('host', '')}".lower()
+
+
+def normal_origin(origin: str) -> str:
+    """An origin in the form a browser sends it: lower case, no trailing slash, no default port."""
+    origin = origin.strip().lower().rstrip("/")
+    for scheme, port in (("http://", ":80"), ("https://", ":443")):
+        if origin.startswith(scheme) and origin.endswith(port):
+            return origin[: -len(port)]
+    return origin
+
+
+def allowed_origin(origin: str) -> str:
+    """``origin`` checked and in the form a browser sends it (:func:`normal_origin`).
+
+    Raises:
+        MotleyError: for anything but ``http(s)://HOST[:PORT]`` (no path), e.g. a bare host name.
+    """
+    normal = normal_origin(origin)
+    if ORIGIN.fullmatch(normal) is None:
+        raise MotleyError(f"an allowed origin is scheme://host[:port], e.g. https://cards.example.org; got {origin!r}")
+    return normal
+
+
+class OriginCheck:
+    """Refuse a cross-site WebSocket handshake (closed before it opens: HTTP 403) or state-changing request
+    (HTTP 403): one whose ``Origin`` header is neither this server's own origin (:func:`own_origin`) nor one
+    of ``allow_origins`` (e.g. ``https://cards.example.org`` behind a proxy). A request without ``Origin``
+    (scripts, curl; browsers always send it on these requests) is let through."""
+
+    def __init__(self, app: ASGIApp, allow_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(allowed_origin(o) for o in allow_origins)
+
+    def allows(self, scope: Scope) -> bool:
+        """Is the request of ``scope`` from this server's pages, an allowed origin, or no browser page?"""
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        if origin is None:
+            return True
+        origin = normal_origin(origin)
+        return origin in self.allowed or origin == normal_origin(own_origin(scope, headers))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in CHANGING)
+        if not checked or self.allows(scope):
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008, "reason": "cross-site request refused"})
+        else:
+            response = PlainTextResponse("cross-site request refused: this Origin is not allowed", 403)
+            await response(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Add :data:`SECURITY_HEADERS` to every HTTP response (a header the route set itself is kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in SECURITY_HEADERS if name not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
-               bot_delay: float = 0.6, searches: int | None = None) -> FastAPI:
+               bot_delay: float = 0.6, limits: Limits | None = None, allow_origins: Iterable[str] = (),
+               searches: int | None = None) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
-    no move timer) apply to new tables; ``searches``: bot searches at once, each in a worker process
-    (default: one per core but one). ``app.state.service`` is the :class:`Service`.
+    no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
+    defaults); ``allow_origins``: origins besides the server's own whose pages may open sockets and create
+    tables (:class:`OriginCheck`); ``searches``: bot searches at once, each in a worker process (default: one
+    per core but one). ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
     before its turn is loaded on demand); on shutdown it stops the tables and closes the store.
+
+    Raises:
+        MotleyError: for an origin in ``allow_origins`` that is not ``http(s)://HOST[:PORT]``, or ``searches``
+            below 1.
     """
-    service = Service(Storage(db), Settings(move_time, grace, bot_delay), searches)
+    origins = tuple(allowed_origin(o) for o in allow_origins)
+    thinkers = Thinkers(searches)
+    service = Service(Storage(db), Settings(move_time, grace, bot_delay), thinkers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -46,7 +159,9 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
 
     app = FastAPI(title="motley", lifespan=lifespan)
     app.state.service = service
-    app.include_router(router(service))
+    app.include_router(router(service, limits))
+    app.add_middleware(OriginCheck, allow_origins=origins)
+    app.add_middleware(SecurityHeaders)
     return app
 
 

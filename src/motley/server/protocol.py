@@ -12,9 +12,14 @@ version is stale and refused. An optional ``"seat"`` must be the connection's ow
 Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``table.Table.message``),
 ``{"type": "error", "version", "code", "message"}`` for a refused message (nothing changes), and
 ``{"type": "pong", "version"}``. Error codes: ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``,
-``over``, ``not_your_turn``, ``stale``, ``illegal``, and ``not_stored`` (the store refused the move, so it
-was not played; sending it again may work). On connecting, ``no_table``, ``bad_token`` or ``unavailable``
-(the store does not answer) come before the server closes the socket.
+``over``, ``not_your_turn``, ``stale``, ``illegal``, ``not_stored`` (the store refused the move, so it
+was not played; sending it again may work) and ``rate_limited`` (the socket sent more messages than its
+rate, ``Limits.messages_per_second`` with bursts of ``Limits.message_burst``: the message was not handled;
+wait and send it again; a client that keeps on is closed with code 1008). On connecting, ``no_table``,
+``bad_token``, ``unavailable`` (the store does not answer) or ``table_full`` (the table has
+``Limits.sockets_per_table`` sockets; close code 1013, try again later) come before the server closes the
+socket. A client that does not read its messages is closed with code 1008 once ``Limits.queue_messages``
+wait for it.
 """
 
 from __future__ import annotations

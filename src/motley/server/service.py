@@ -45,6 +45,8 @@ FINISHED_TTL = 600.0
 STORE_RETRY = 1.0
 #: The most ISMCTS simulations per move a web table's bot may use (a search of a few seconds at most).
 MAX_SIMULATIONS = 5000
+#: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
+SEATS_INTERVAL = 0.2
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -225,6 +227,9 @@ class LiveTable:
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
+        self.seats_interval = SEATS_INTERVAL
+        self._seats_due: asyncio.TimerHandle | None = None
+        self._seats_sent = float("-inf")
 
     @property
     def id(self) -> str:
@@ -246,7 +251,7 @@ class LiveTable:
                      commitment=self.table.commitment)
         conn.send(first)
         self._wake()
-        self._send_seats_update(exclude=conn)
+        self._seats_changed()
 
     def _connected(self, seat: int) -> None:
         """Note (and store, without waiting) that the person of ``seat`` has connected, the first time."""
@@ -266,7 +271,7 @@ class LiveTable:
             if not seat.connections:
                 seat.away_since = self.clock()
         self._wake()
-        self._send_seats_update()
+        self._seats_changed()
 
     def viewers(self) -> list[Connection]:
         """Every connection: the seats' and the spectators'."""
@@ -302,11 +307,23 @@ class LiveTable:
             for conn in self.spectators:
                 conn.send(message)
 
-    def _send_seats_update(self, exclude: Connection | None = None) -> None:
+    def _seats_changed(self) -> None:
+        """Someone connected or left: one ``seats`` message goes to every viewer on a later turn of the event
+        loop, at least :attr:`seats_interval` seconds after the previous one; the changes meanwhile share it
+        (so K connects cost O(K) messages, not one to every viewer per connect)."""
+        if self._seats_due is not None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._seats_sent + self.seats_interval - loop.time())
+        self._seats_due = loop.call_later(delay, self._send_seats_update)
+
+    def _send_seats_update(self) -> None:
+        """Send every viewer the seats as they are now (see :meth:`_seats_changed`)."""
+        self._seats_due = None
+        self._seats_sent = asyncio.get_running_loop().time()
         info = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
         for conn in self.viewers():
-            if conn is not exclude:
-                conn.send(info)
+            conn.send(info)
 
     # ---- moves ------------------------------------------------------------------------------
     async def submit(self, conn: Connection, text: Any) -> None:
@@ -474,13 +491,14 @@ class Service:
     """Every table of the server: the running ones in memory (with their driver tasks), all in the store.
 
     ``storage``: the event-log store (closed by :meth:`close`); ``defaults``: settings of new tables;
-    ``searches``: bot searches at once, each in a worker process (default: one per core but one).
+    ``thinkers``: where bots that search think (default: :class:`Thinkers` with one worker process per core
+    but one).
     """
 
-    def __init__(self, storage: Storage, defaults: Settings, searches: int | None = None) -> None:
+    def __init__(self, storage: Storage, defaults: Settings, thinkers: Thinkers | None = None) -> None:
         self.store = Store(storage)
         self.defaults = defaults
-        self.thinkers = Thinkers(searches)
+        self.thinkers = thinkers or Thinkers()
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
 

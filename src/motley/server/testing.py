@@ -15,6 +15,12 @@ import httpx
 import uvicorn
 
 from motley.server.app import create_app
+from motley.server.limits import Limits
+
+#: The limits of the test and benchmark servers unless a test sets its own: scripted clients move as fast as
+#: the server answers and one address creates every table, so only the outgoing queue keeps its default.
+OPEN_LIMITS = Limits(messages_per_second=1e6, message_burst=10**6, flood_strikes=10**6, tables_per_address=10**6,
+                     sockets_per_table=10**5)
 
 
 def free_port() -> int:
@@ -42,12 +48,14 @@ def wait_until_up(base: str, timeout: float = 20.0) -> None:
 
 
 class ServerThread:
-    """``motley serve`` in a daemon thread of this process (``with ServerThread(db) as server: server.base``)."""
+    """``motley serve`` in a daemon thread of this process (``with ServerThread(db) as server: server.base``);
+    ``settings`` go to :func:`create_app` (``limits`` defaults to :data:`OPEN_LIMITS`)."""
 
     def __init__(self, db: str, **settings: Any) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
+        settings.setdefault("limits", OPEN_LIMITS)
         self.app = create_app(db, **settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 20, lifespan="on")
@@ -65,7 +73,8 @@ class ServerThread:
 
 
 class ServerProcess:
-    """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game)."""
+    """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game), with
+    :data:`OPEN_LIMITS`."""
 
     def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None) -> None:
         self.port = port or free_port()
@@ -79,7 +88,11 @@ class ServerProcess:
         """Start it and wait until it answers (at most ``timeout`` seconds, then TimeoutError)."""
         code = ("import sys; from motley.cli.serve import serve; "
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
-                "bot_delay=float(sys.argv[3]))")
+                "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
+                f"tables_per_address={OPEN_LIMITS.tables_per_address}, "
+                f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
+                f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
+                f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages})")
         delay = self.extra[0] if self.extra else "0.0"
         self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())

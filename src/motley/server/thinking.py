@@ -76,7 +76,7 @@ class Thinkers:
     """
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or default_workers()
+        self.workers = default_workers() if workers is None else workers
         if self.workers < 1:
             raise MotleyError("searches at once must be at least 1")
         self._slots = asyncio.Semaphore(self.workers)

@@ -10,11 +10,18 @@ HTTP:
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
-    A store that does not answer gives 503.
+    A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
+    most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
+    unfinished tables (429 beyond).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
-    (:func:`with_drawing`).
+    (:func:`with_drawing`). The limits of :class:`~motley.server.limits.Limits` apply: a table has at most
+    ``sockets_per_table`` sockets (``table_full``, close 1013), a socket sends at most
+    ``messages_per_second`` (``rate_limited``; close 1008 if it keeps on) and a viewer that does not read
+    has at most ``queue_messages`` waiting (close 1008).
+
+The ``Origin`` check and the security headers are the app's middleware (:mod:`motley.server.app`).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 from importlib import resources
 from typing import Any
@@ -35,18 +43,27 @@ from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
+from motley.server.limits import Limits, TableQuota, TokenBucket
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
 from motley.server.table import SeatRefused, Table
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
 REPLAY_LOG = 30
-#: Largest table request accepted, in bytes; its deepest nesting and longest number (digits).
-MAX_REQUEST = 20000
+log = logging.getLogger("motley.server")
+
+#: Largest table request accepted by default, in bytes (``Limits.request_bytes``); its deepest nesting and
+#: longest number (digits).
+MAX_REQUEST = Limits.request_bytes
 REQUEST_DEPTH = 16
 REQUEST_DIGITS = 40
 #: The names a static file may have (anything else is 404 before the file system is asked).
 STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css)")
+#: WebSocket close codes: a policy broken (a viewer too slow to read, or flooding); a table full of viewers.
+CLOSE_POLICY = 1008
+CLOSE_TRY_LATER = 1013
+#: Seconds the messages queued before the server closes a socket may take to go out.
+CLOSE_FLUSH = 5.0
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -63,17 +80,73 @@ def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
 
 
 class SocketConnection:
-    """A WebSocket viewer: messages go through a queue and a writer task, so a slow client never blocks a table."""
+    """A WebSocket viewer: messages go through a bounded queue and a writer task, so a slow client never blocks
+    a table, and one that does not read is disconnected instead of buffered without bound.
 
-    def __init__(self, ws: WebSocket, seat: int | None, svg: bool) -> None:
+    ``label`` names the connection in log lines (the table id); ``limits``: the queue length and the rate of
+    the client's messages (:meth:`admit`).
+    """
+
+    def __init__(self, ws: WebSocket, seat: int | None, svg: bool, limits: Limits, label: str = "") -> None:
         self.ws = ws
         self.seat = seat
         self.svg = svg
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.label = label
+        self.flood_strikes = limits.flood_strikes
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limits.queue_messages)
+        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.strikes = 0
+        #: Why the server closes the socket: ``(close code, reason)``; None while it is open.
+        self.closing: tuple[int, str] | None = None
+        self.receiving = False
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the writer task (:attr:`task`)."""
+        self.task = asyncio.get_running_loop().create_task(self.writer())
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (as JSON text; drawn first when the viewer asked for SVG)."""
-        self.queue.put_nowait(json.dumps(with_drawing(message) if self.svg else message, separators=(",", ":")))
+        """Queue a message (as JSON text; drawn first when the viewer asked for SVG). A full queue (the client
+        does not read) closes the connection (:meth:`stop`); a closing one takes nothing more."""
+        if self.closing is not None:
+            return
+        text = json.dumps(with_drawing(message) if self.svg else message, separators=(",", ":"))
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("table %s: closing a viewer that does not read (%d messages waiting)", self.label,
+                        self.queue.qsize())
+            self.stop(CLOSE_POLICY, "too slow: too many messages waiting", flush=False)
+
+    def admit(self) -> bool:
+        """May the client's next message be handled (is it within its rate)? If not, answer it with
+        :meth:`refuse`."""
+        if self.bucket.take():
+            self.strikes = 0
+            return True
+        return False
+
+    def refuse(self, message: dict[str, Any]) -> None:
+        """Answer a message over the rate with ``message`` (an error); after ``Limits.flood_strikes`` refusals
+        in a row the connection is closed (:meth:`stop`, the queue flushed first)."""
+        self.send(message)
+        self.strikes += 1
+        if self.strikes >= self.flood_strikes:
+            log.warning("table %s: closing a viewer that keeps sending over its rate", self.label)
+            self.stop(CLOSE_POLICY, "too many messages", flush=True)
+
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        """Close the connection with ``code`` and ``reason``: after the messages already queued (``flush``, if
+        they fit) or at once, dropping them."""
+        if self.closing is not None:
+            return
+        self.closing = (code, reason)
+        if flush:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+                return
+        if self.task is not None:
+            self.task.cancel()
 
     async def writer(self) -> None:
         """Send queued messages until the ``None`` sentinel or a closed socket."""
@@ -146,13 +219,14 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
 
-def router(service: Service) -> APIRouter:
-    """Every route of the server over ``service``."""
+def router(service: Service, limits: Limits | None = None) -> APIRouter:
+    """Every route of the server over ``service``, within ``limits`` (None: the defaults)."""
+    limits = limits or Limits()
     api = APIRouter()
     _pages(api)
-    _tables_api(api, service)
+    _tables_api(api, service, limits)
     _finished_api(api, service)
-    _socket(api, service)
+    _socket(api, service, limits)
     return api
 
 
@@ -192,8 +266,10 @@ def _pages(api: APIRouter) -> None:
 
 
 async def _body(request: Request, limit: int) -> bytes:
-    """The request body, read no further than ``limit`` bytes; HTTP 413 beyond it (a declared
-    ``Content-Length`` over it is refused before anything is read)."""
+    """The request body, read no further than ``limit`` bytes; HTTP 415 unless it is ``application/json``,
+    413 beyond ``limit`` (a declared ``Content-Length`` over it is refused before anything is read)."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, "the request body must be application/json")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
         raise HTTPException(413, "request too large")
@@ -216,8 +292,18 @@ async def _live(service: Service, table_id: str) -> LiveTable:
     return live
 
 
-def _tables_api(api: APIRouter, service: Service) -> None:
+def client_address(request: Request) -> str:
+    """The client's address as the server sees it (behind a trusted proxy, the one its headers name)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     """Listing, creating and joining tables."""
+    quota = TableQuota(limits.tables_per_address)
+
+    def is_open(table_id: str) -> bool:
+        live = service.tables.get(table_id)
+        return live is not None and not live.table.state.is_terminal()
 
     @api.get("/api/tables")
     async def api_tables() -> list[dict[str, Any]]:
@@ -234,18 +320,25 @@ def _tables_api(api: APIRouter, service: Service) -> None:
 
     @api.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
-        body = await _body(request, MAX_REQUEST)
+        body = await _body(request, limits.request_bytes)
         try:
-            spec = jsonsafe.loads(body, "the table request", max_bytes=MAX_REQUEST, max_depth=REQUEST_DEPTH,
-                                  max_digits=REQUEST_DIGITS)
+            spec = jsonsafe.loads(body, "the table request", max_bytes=limits.request_bytes,
+                                  max_depth=REQUEST_DEPTH, max_digits=REQUEST_DIGITS)
         except jsonsafe.JSONInputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=413 if exc.reason == "too_large" else 400)
+        address = client_address(request)
+        if not quota.admit(address, is_open):
+            return JSONResponse({"error": f"this address already has {limits.tables_per_address} unfinished "
+                                          "tables; finish one first"}, status_code=429)
+        live = None
         try:
             live = await service.create(spec)
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except StoreError:
             return JSONResponse({"error": "the table store is not answering; try again"}, status_code=503)
+        finally:
+            quota.settle(address, None if live is None else live.id)
         table = live.table
         links = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.open,
                   "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
@@ -282,7 +375,7 @@ def _finished_api(api: APIRouter, service: Service) -> None:
         return replay_step(await finished_table(table_id), step)
 
 
-def _socket(api: APIRouter, service: Service) -> None:
+def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
     """The WebSocket of a viewer: a seat (by its token) or a spectator."""
 
     @api.websocket("/ws/{table_id}")
@@ -302,7 +395,12 @@ def _socket(api: APIRouter, service: Service) -> None:
             await _refuse(ws, protocol.error(live.table.version, "bad_token",
                                              "this link's token is not valid for this table"), 4403)
             return
-        await _serve(ws, live, SocketConnection(ws, seat, ws.query_params.get("svg") == "1"))
+        if len(live.viewers()) >= limits.sockets_per_table:
+            await _refuse(ws, protocol.error(live.table.version, "table_full",
+                                             f"this table has {limits.sockets_per_table} viewers already; "
+                                             "try again later"), CLOSE_TRY_LATER)
+            return
+        await _serve(ws, live, SocketConnection(ws, seat, ws.query_params.get("svg") == "1", limits, live.id))
 
 
 async def _refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
@@ -311,21 +409,46 @@ async def _refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
 
 
 async def _serve(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None:
-    """Attach ``conn`` to the table and hand it every client message until the socket closes."""
-    writer = asyncio.create_task(conn.writer())
+    """Attach ``conn`` to the table and hand it every client message until the socket closes, or until the
+    server closes it (:attr:`SocketConnection.closing`: a slow reader or a flood)."""
+    conn.start()
+    assert conn.task is not None
     connection: Connection = conn
     live.attach(connection)
+    reader = asyncio.create_task(_read(ws, live, conn))
     try:
-        while True:
+        await asyncio.wait((reader, conn.task), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        live.detach(connection)
+        if conn.receiving:  # waiting for the client; never cancel a move half-way (it may be stored already)
+            reader.cancel()
+        if conn.closing is None:
+            conn.task.cancel()
+        else:  # the messages queued before a flood's close go first, if the client takes them soon
+            await asyncio.wait((conn.task,), timeout=CLOSE_FLUSH)
+            conn.task.cancel()
+        await asyncio.gather(reader, conn.task, return_exceptions=True)
+        if conn.closing is not None:
+            with contextlib.suppress(Exception):
+                await ws.close(*conn.closing)
+
+
+async def _read(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None:
+    """Hand the client's messages to the table, within the socket's rate (``rate_limited`` beyond it),
+    until the socket closes or the server closes it."""
+    connection: Connection = conn
+    try:
+        while conn.closing is None:
+            conn.receiving = True
             message = await ws.receive()
+            conn.receiving = False
             if message["type"] == "websocket.disconnect":
-                break
+                return
+            if not conn.admit():
+                conn.refuse(protocol.error(live.table.version, "rate_limited",
+                                           "too many messages; wait a moment before sending more"))
+                continue
             await live.submit(connection, message.get("text") if message.get("text") is not None
                               else message.get("bytes"))
     except (WebSocketDisconnect, RuntimeError):
         pass
-    finally:
-        live.detach(connection)
-        conn.queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await writer
