@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -81,4 +82,10 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game: str, players: int | 
     state = motley.records.load(record.read_text())
     assert state.is_terminal()
     assert_scores_named(summary_line(term.transcript, "Final scores:"), state.scores(), you=0)
+    # The person is "you" throughout: after the opening line ("you are seat 0"), no line names seat 0, every
+    # log line says who did what ("Seat 1 plays ...", not "Seat 1: ..."), and one apostrophe style.
+    body = term.transcript.split("\n", 1)[1]
+    assert not re.search(r"\bseat 0\b", body, re.IGNORECASE), body[:3000]
+    assert not re.search(r"^(You|Seat \d+|Opponent): ", body, re.MULTILINE), body[:3000]
+    assert "\u2019" not in term.transcript
     assert moves == sum(1 for m in json.loads(record.read_text())["moves"] if m["seat"] == 0)

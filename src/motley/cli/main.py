@@ -181,7 +181,7 @@ def play(
     final = state.observation(seat)
     show_log(final, shown)
     console.print(render(final, []))
-    console.print(match_summary(state.scores(), state.returns(), seat, state.is_terminal(), yours))
+    console.print(match_summary(state.scores(), state.returns(), seat, state.is_terminal(), yours), soft_wrap=True)
     if save is not None:
         try:
             save.write_text(motley.records.dump(state), encoding="utf-8")
@@ -207,10 +207,13 @@ def match_summary(scores: list[int], returns: list[float], you: int, over: bool,
         return f"Final scores: {points} — {verdict(returns, you)}"
     top = max(scores)
     leaders = [seat_name(s, you) for s, v in enumerate(scores) if v == top]
-    lead = (f"{leaders[0]} {'lead' if leaders[0] == 'you' else 'leads'}" if len(leaders) == 1
-            else f"{' and '.join(leaders)} share the lead")
-    return (f"You stopped after {moves} move{'' if moves == 1 else 's'}. Scores so far: {points} — {lead} "
-            f"with {top} points.")
+    if len(leaders) == len(scores):
+        lead = f"all level at {top} points"
+    elif len(leaders) == 1:
+        lead = f"{leaders[0]} {'lead' if leaders[0] == 'you' else 'leads'} with {top} points"
+    else:
+        lead = f"{', '.join(leaders[:-1])} and {leaders[-1]} share the lead with {top} points"
+    return f"You stopped after {moves} move{'' if moves == 1 else 's'}. Scores so far: {points} — {lead}."
 
 
 def verdict(returns: list[float], you: int) -> str:
@@ -223,7 +226,8 @@ def verdict(returns: list[float], you: int) -> str:
         return "[green]You win![/]"
     if you in won:
         return f"[green]You share the win with {', '.join(seat_name(s, you) for s in won if s != you)}.[/]"
-    return f"[red]You lose: {' and '.join(seat_name(s, you) for s in won)} {'wins' if len(won) == 1 else 'win'}.[/]"
+    names = [seat_name(s, you) for s in won]
+    return f"[red]You lose: {', '.join(names)} {'wins' if len(won) == 1 else 'win'}.[/]"
 
 
 def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: random.Random) -> None:
