@@ -168,3 +168,14 @@ def test_a_missing_extra_is_named_before_any_game(monkeypatch: pytest.MonkeyPatc
                                  "--ratings", str(tmp_path / "t.json")])
     assert result.exit_code == 2 and "pip install 'motley[ray]'" in result.stderr.replace("\n", "")
     assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize(("module", "missing"), [("motley.envs.pettingzoo", "pettingzoo"),
+                                                 ("motley.envs.pettingzoo", "gymnasium"),
+                                                 ("motley.envs.gymnasium", "gymnasium"),
+                                                 ("motley.envs.openspiel", "pyspiel")])
+def test_the_rl_environments_name_their_extra(module: str, missing: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, missing, None)  # as if the library were not installed
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(MissingExtraError, match=rf"{module}.*'rl' extra.*pip install 'motley\[rl\]'"):
+        importlib.import_module(module)
