@@ -45,6 +45,7 @@ REFUSED = [
     ["compare", "fool", "--json", "--options", "players=4", "--vs", "players=5"],
     ["rules", "nothing"],
     ["replay", "/nonexistent/record.json"],
+    ["verify", "/nonexistent/record.json"],
 ]
 
 

@@ -47,8 +47,8 @@ from __future__ import annotations
 
 from motley.core.extras import require
 
-require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 require("gymnasium", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
+require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 
 import random
 from typing import Any
