@@ -30,6 +30,7 @@ REFUSED = [
     ["play", "fools_errand", "--seat", "5"],
     ["play", "fools_errand", "-o", "after_scoop=never"],
     ["play", "fools_errand", "-o", "after_scoop=alternate", "-o", "after_scoop=never"],
+    ["play", "fool", "-o", "players=4", "--players", "5"],
     ["simulate", "fools_errand", "--json", "-n", "-5"],
     ["simulate", "fools_errand", "--json", "-n", "0"],
     ["simulate", "fools_errand", "--json", "--bots", "nobot"],

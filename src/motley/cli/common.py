@@ -70,6 +70,8 @@ def game_options(options: list[str] | None, players: int | None) -> dict[str, An
                 fail(f"option {key!r} is given twice")
             params[key] = value
     if players is not None:
+        if "players" in params:
+            fail("the number of players is given twice: use --players or -o players=N, not both")
         params["players"] = players
     return params
 
