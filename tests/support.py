@@ -41,3 +41,19 @@ def game_configs() -> list[Any]:
             table[name] = sorted({cls.min_players, cls.max_players})
     return [pytest.param(name, n, id=f"{name}-{n}")
             for name, counts in table.items() if name in motley.registered_games() for n in counts]
+
+
+def summary_line(output: str, start: str) -> str:
+    """The one line of ``output`` that starts with ``start`` (``"Final scores:"``); fails when there is none."""
+    lines = [line for line in output.splitlines() if line.startswith(start)]
+    assert len(lines) == 1, f"expected one line starting {start!r} in:\n{output[-3000:]}"
+    return lines[0]
+
+
+def assert_scores_named(line: str, scores: list[int], you: int) -> None:
+    """Every seat's points appear in ``line``, the person's own seat as "you" and no seat number for it."""
+    assert f"you {scores[you]}" in line, line
+    assert f"seat {you} " not in line, line
+    for seat, points in enumerate(scores):
+        if seat != you:
+            assert f"seat {seat} {points}" in line, line

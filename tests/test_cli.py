@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import motley
 from motley.cli.main import app
+from tests.support import assert_scores_named, summary_line
 
 runner = CliRunner()
 
@@ -29,10 +30,9 @@ def test_play_answers_bad_input_then_plays_to_the_end_and_saves(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert "unknown move" in result.output
     assert "Legal moves:" in result.output
-    assert "Final scores:" in result.output
     state = motley.records.load(record.read_text())
     assert state.is_terminal()
-    assert f"Final scores: {state.scores()}" in result.output
+    assert_scores_named(summary_line(result.output, "Final scores:"), state.scores(), you=0)
 
 
 def test_play_rejects_bad_options() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import motley
+from tests.support import assert_scores_named, summary_line
 
 PROMPT = "your move> "
 PLAYER_COUNTS: dict[str, list[int | None]] = {"fools_errand": [None], "fool": [4, 8], "foolery": [3, 7]}
@@ -77,8 +79,13 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game: str, players: int | 
         moves += 1
         assert moves < 5000, "the match does not end"
     assert term.proc.wait(timeout=30) == 0, term.transcript[-2000:]
-    assert "Final scores:" in term.transcript
     state = motley.records.load(record.read_text())
     assert state.is_terminal()
-    assert f"Final scores: {state.scores()}" in term.transcript
+    assert_scores_named(summary_line(term.transcript, "Final scores:"), state.scores(), you=0)
+    # The person is "you" throughout: after the opening line ("you are seat 0"), no line names seat 0, every
+    # log line says who did what ("Seat 1 plays ...", not "Seat 1: ..."), and one apostrophe style.
+    body = term.transcript.split("\n", 1)[1]
+    assert not re.search(r"\bseat 0\b", body, re.IGNORECASE), body[:3000]
+    assert not re.search(r"^(You|Seat \d+|Opponent): ", body, re.MULTILINE), body[:3000]
+    assert "\u2019" not in term.transcript
     assert moves == sum(1 for m in json.loads(record.read_text())["moves"] if m["seat"] == 0)

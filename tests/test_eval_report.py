@@ -33,4 +33,5 @@ def test_report_is_self_contained_and_holds_every_figure(tmp_path: Path) -> None
 def test_report_to_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["simulate", "fools_errand", "-n", "4", "--workers", "1",
                                  "--report", str(tmp_path / "missing" / "out.html")])
-    assert result.exit_code == 2 and "cannot write output" in result.output
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "cannot write" in result.stderr and "does not exist" in result.stderr  # refused before any game

@@ -417,7 +417,7 @@ def started() -> fl.FoolState:
 @pytest.mark.parametrize(
     ("move", "words"),
     [(88, "unknown action id"), (-1, "unknown action id"), ("G3", "whole number"), (True, "whole number"),
-     (None, "whole number"), (2.0, "whole number"), (flc.CODE_INDEX["G4"], "seat 0 \\(to move\\) does not hold G4"),
+     (None, "whole number"), (2.0, "whole number"), (flc.CODE_INDEX["G4"], "you do not hold G4"),
      (flc.CODE_INDEX["G20"], "G20 is not in the deck at 4 players")],
 )
 def test_bad_actions_name_the_problem(move: Any, words: str) -> None:

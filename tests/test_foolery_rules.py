@@ -621,4 +621,4 @@ def test_terminal_view_draws_the_seat_view() -> None:
     for code in obs["hand"]:
         assert code in text
     lines, cursor = view.log_lines(obs, None)
-    assert lines[0].startswith("You:") and cursor == (2, len(obs["log"]))
+    assert lines[0].startswith("You play ") and cursor == (2, len(obs["log"]))

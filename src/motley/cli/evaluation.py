@@ -1,94 +1,44 @@
 """Evaluation commands: ``motley tournament`` (OpenSkill ratings) and ``motley compare`` (two variants).
 
-Registered on the main app in :mod:`motley.cli.main`; :func:`progress_bar` is shared with ``simulate``.
+Registered on the main app in :mod:`motley.cli.main`; the evaluation modules are imported when a command runs.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.markup import escape
 
-import motley
-from motley.eval.compare import Comparison, parse_options
-from motley.eval.compare import compare as run_compare
-from motley.eval.ratings import RatingTable, load_table
-from motley.eval.ratings import tournament as run_tournament
+from motley.cli.common import (
+    AddressOpt,
+    BackendOpt,
+    GameArg,
+    JsonOpt,
+    OptionOpt,
+    PlayersOpt,
+    WorkersOpt,
+    check_output,
+    checked,
+    console,
+    fail,
+    load,
+    print_json,
+    progress_bar,
+    split_bots,
+)
 
-console = Console(highlight=False)
-
-
-@contextmanager
-def progress_bar(description: str, total: int, disabled: bool = False) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (games done, games/s, time left); yields ``tick(k)`` for k finished games."""
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-                  console=Console(stderr=True), disable=disabled, transient=False) as bar:
-        task = bar.add_task(description, total=total, rate="-")
-
-        def tick(k: int) -> None:
-            bar.advance(task, k)
-            elapsed = bar.tasks[task].elapsed or 0.0
-            if elapsed > 0:
-                bar.update(task, rate=f"{bar.tasks[task].completed / elapsed:,.0f}")
-
-        yield tick
-
-
-def _fail(message: str) -> NoReturn:
-    console.print(f"[bold red]error:[/] {message}")
-    raise typer.Exit(2)
-
-
-def _game(spec: str, options: list[str] | None, players: int | None) -> motley.Game:
-    params: dict[str, Any] = {}
-    for item in options or []:
-        try:
-            params.update(parse_options(item))
-        except motley.MotleyError as exc:
-            _fail(str(exc))
-    if players is not None:
-        params["players"] = players
-    try:
-        return motley.load_game(spec, **params)
-    except motley.MotleyError as exc:
-        _fail(str(exc))
-
-
-def split_bots(bots: str) -> list[str]:
-    """Split a comma-separated bot list, keeping commas inside parentheses: ``ismcts(simulations=50,uct_c=1)``."""
-    out, depth, cur = [], 0, ""
-    for ch in bots:
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur.strip())
-    return [s for s in out if s]
-
-
-GameArg = Annotated[str, typer.Argument(help="Game name, or its string form: 'foolery(players=4)'.")]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE; repeatable.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
-WorkersOpt = Annotated[int, typer.Option(help="Processes (0 = one per core); results do not depend on it.")]
-BackendOpt = Annotated[str, typer.Option(help="Where games run: 'process' (this machine) or 'ray'.")]
-AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address ('auto', 'ray://head:10001').")]
+if TYPE_CHECKING:
+    from motley.eval.compare import Comparison
+    from motley.eval.ratings import RatingTable
 
 
 def tournament(
     game: GameArg,
     bots: Annotated[str, typer.Option(help="Distinct bots, comma-separated (at least one per seat).")],
-    n: Annotated[int, typer.Option("-n", "--games", help="Games to play and rate.")] = 200,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Games to play and rate.")] = 200,
     ratings: Annotated[Path | None, typer.Option(help="Rating table (JSON) to extend and save; "
                                                        "default ratings-GAME.json.")] = None,
     seed: Annotated[int, typer.Option(help="Base seed of a new table (an existing table keeps its own).")] = 0,
@@ -97,28 +47,36 @@ def tournament(
     workers: WorkersOpt = 0,
     backend: BackendOpt = "process",
     address: AddressOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Free-for-all games among the bots, rated with OpenSkill (Plackett-Luce); the table is saved and extended."""
-    the_game = _game(game, options, players)
+    from motley.eval.ratings import check_tournament, load_table
+    from motley.eval.ratings import tournament as run_tournament
+
+    the_game = load(game, options, players)
+    specs = split_bots(bots)
     path = ratings or Path(f"ratings-{the_game.name}.json")
+    check_output(path)
+    table = checked(lambda: load_table(path))
+    checked(lambda: check_tournament(the_game, specs, n, table, backend))
+    with progress_bar(f"tournament {the_game}", n, disabled=as_json) as tick:
+        table = checked(lambda: run_tournament(the_game, specs, n, table=table, seed=seed, workers=workers,
+                                               backend=backend, address=address, progress=tick))
     try:
-        table = load_table(path)
-        with progress_bar(f"tournament {the_game}", n, disabled=as_json) as tick:
-            table = run_tournament(the_game, split_bots(bots), n, table=table, seed=seed, workers=workers,
-                                   backend=backend, address=address, progress=tick)
-    except motley.MotleyError as exc:
-        _fail(str(exc))
-    path.write_text(table.to_json(), encoding="utf-8")
+        path.write_text(table.to_json(), encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write the rating table to {path}: {exc}")
     if as_json:
-        print(json.dumps({"game": table.game, "games": table.games, "ratings": table.rows()}, indent=1))
+        print_json({"game": table.game, "games": table.games, "ratings": table.rows()})
         return
     print_ratings(table)
-    console.print(f"Saved to {path}")
+    console.print(f"Saved to {escape(str(path))}")
 
 
 def print_ratings(table: RatingTable) -> None:
     """The rating table: rating (mu), uncertainty (sigma), mu - 3 sigma, games and win share (95% CI)."""
+    from rich.table import Table
+
     out = Table(title=f"{table.game}: OpenSkill Plackett-Luce ratings after {table.games} games")
     for column in ("bot", "rating (mu)", "uncertainty (sigma)", "mu - 3 sigma", "games", "win share (95% CI)"):
         out.add_column(column)
@@ -134,40 +92,52 @@ def compare(
     options_a: Annotated[str, typer.Option("--options", help="Variant A: KEY=VALUE,KEY=VALUE ('' = defaults).")],
     options_b: Annotated[str, typer.Option("--vs", help="Variant B: KEY=VALUE,KEY=VALUE.")],
     bots: Annotated[str, typer.Option(help="Bots, comma-separated; the last fills the remaining seats.")] = "random",
-    n: Annotated[int, typer.Option("-n", "--games", help="Games per variant.")] = 1000,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Games per variant.")] = 1000,
     seed: Annotated[int, typer.Option(help="Base seed: both variants play the same seeds and lineups.")] = 0,
     players: PlayersOpt = None,
     duplicate: Annotated[bool, typer.Option("--duplicate", help="Duplicate deals (all seat rotations).")] = False,
     workers: WorkersOpt = 0,
     backend: BackendOpt = "process",
     address: AddressOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    as_json: JsonOpt = False,
     out_json: Annotated[Path | None, typer.Option(help="Also write the comparison (JSON) here.")] = None,
 ) -> None:
     """Play the same deals and bots under two option sets and report the differences with 95% intervals."""
-    try:
-        a = parse_options(options_a)
-        b = parse_options(options_b)
-        if players is not None:
-            a["players"] = b["players"] = str(players)
-        seats = motley.load_game(game, **a).num_players
-        total = 2 * (-(-n // seats) * seats if duplicate and n > 0 else n)
-        with progress_bar(f"compare {game}", total, disabled=as_json) as tick:
-            result = run_compare(game, a, b, split_bots(bots), n, seed=seed, duplicate=duplicate, workers=workers,
-                                 backend=backend, address=address, progress=tick)
-    except motley.MotleyError as exc:
-        _fail(str(exc))
+    from motley.core.options import parse_options
+    from motley.eval.compare import compare as run_compare
+    from motley.eval.compare import load_variants
+    from motley.eval.simulate import check_simulation
+
+    a = checked(lambda: parse_options(options_a))
+    b = checked(lambda: parse_options(options_b))
+    if players is not None:
+        a["players"] = b["players"] = str(players)
+    variant_a, _ = checked(lambda: load_variants(game, a, b))
+    specs = split_bots(bots)
+    checked(lambda: check_simulation(variant_a, specs, n, backend))
+    check_output(out_json)
+    seats = variant_a.num_players
+    total = 2 * (-(-n // seats) * seats if duplicate else n)
+    with progress_bar(f"compare {game}", total, disabled=as_json) as tick:
+        result: Comparison = checked(lambda: run_compare(game, a, b, specs, n, seed=seed, duplicate=duplicate,
+                                                         workers=workers, backend=backend, address=address,
+                                                         progress=tick))
     data = result.as_dict()
     if out_json is not None:
-        out_json.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        try:
+            out_json.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {out_json}: {exc}")
     if as_json:
-        print(json.dumps(data, indent=1))
+        print_json(data)
         return
     print_comparison(result)
 
 
 def print_comparison(result: Comparison) -> None:
     """Per figure: A, B and the paired difference B - A, each with its 95% interval."""
+    from rich.table import Table
+
     out = Table(title=f"A = {result.a}\nB = {result.b}\n{result.a_summary.games} games each, "
                       f"seed {result.a_summary.seed}, bots {', '.join(result.a_summary.bots)}")
     for column in ("figure", "A (95% CI)", "B (95% CI)", "B - A (95% CI)"):

@@ -1,80 +1,106 @@
-"""The ``motley`` command line: play, simulate, replay, rules, games."""
+"""The ``motley`` command line: play, simulate, replay, rules, games, bots, serve, tournament, compare, verify.
+
+Conventions (:mod:`motley.cli.common`): results on stdout, errors on stderr with exit status 2, every
+argument checked before any work. Modules are imported by the command that needs them, so ``motley --help``
+and ``motley play`` need only the core dependencies and optional extras are asked for by name.
+"""
 
 from __future__ import annotations
 
-import json
 import random
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
 from rich.markup import escape
-from rich.table import Table
 
-import motley
-from motley.bots import Bot, bot_kinds, make_bot
-from motley.cli import views
-from motley.cli.evaluation import compare, progress_bar, split_bots, tournament
+from motley.cli.common import (
+    AddressOpt,
+    BackendOpt,
+    GameArg,
+    GamesOpt,
+    JsonOpt,
+    OptionOpt,
+    PlayersOpt,
+    WorkersOpt,
+    check_output,
+    checked,
+    console,
+    fail,
+    load,
+    print_json,
+    progress_bar,
+    split_bots,
+)
+from motley.cli.evaluation import compare, tournament
 from motley.cli.serve import serve
 from motley.cli.verify import verify
-from motley.core import play as core_play
-from motley.eval import simulate as run_simulation
-from motley.eval.output import write_csv, write_json
-from motley.eval.report import write_report
-from motley.eval.simulate import SimulationSummary
+
+if TYPE_CHECKING:
+    import motley
+    from motley.bots import Bot
+    from motley.eval.simulate import SimulationSummary
 
 app = typer.Typer(help="motley: The Fool's Errand, Fool! and Foolery: play, simulate, replay.",
                   no_args_is_help=True, add_completion=False)
-console = Console(highlight=False)
-
-GameArg = Annotated[str, typer.Argument(help="Game name, or its string form: 'fools_errand(after_scoop=alternate)'.")]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE; repeatable.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players (games for 3-8).")]
 
 
-def load(spec: str, options: list[str] | None, players: int | None) -> motley.Game:
-    """The game of a command line, or exit with the error's message."""
-    params: dict[str, Any] = {}
-    for item in options or []:
-        if "=" not in item:
-            fail(f"option {item!r} must be KEY=VALUE")
-        key, value = item.split("=", 1)
-        params[key.strip()] = value.strip()
-    if players is not None:
-        params["players"] = players
-    try:
-        return motley.load_game(spec, **params)
-    except motley.MotleyError as exc:
-        fail(str(exc))
+def show_version(value: bool) -> None:
+    """``--version``: print ``motley VERSION`` and exit."""
+    if value:
+        from motley import __version__
+
+        console.print(f"motley {__version__}")
+        raise typer.Exit()
 
 
-def fail(message: str) -> NoReturn:
-    """Print an error and exit with status 2."""
-    console.print(f"[bold red]error:[/] {message}")
-    raise typer.Exit(2)
+@app.callback()
+def root(
+    version: Annotated[bool, typer.Option("--version", callback=show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """motley: The Fool's Errand, Fool! and Foolery: play, simulate, replay."""
 
 
 @app.command()
-def games() -> None:
+def games(as_json: JsonOpt = False) -> None:
     """List the games and their options."""
-    for name in motley.registered_games():
-        cls = motley.core.registry.game_class(name)
-        console.print(f"[bold]{name}[/]: {cls.title} ({cls.min_players}-{cls.max_players} players)")
-        for option in cls.options:
-            choices = escape(f" [{'|'.join(map(str, option.choices))}]") if option.choices else ""
-            console.print(f"  {option.name} = {option.default!s}{choices}: {option.doc}")
+    import motley
+
+    listing = [game_listing(name) for name in motley.registered_games()]
+    if as_json:
+        print_json(listing)
+        return
+    for game in listing:
+        console.print(f"[bold]{game['name']}[/]: {escape(game['title'])} "
+                      f"({game['min_players']}-{game['max_players']} players)")
+        for option in game["options"]:
+            choices = f" [{'|'.join(map(str, option['choices']))}]" if option["choices"] else ""
+            console.print(escape(f"  {option['name']} = {option['default']!s}{choices}: {option['doc']}"))
+
+
+def game_listing(name: str) -> dict[str, Any]:
+    """One game of ``motley games``: ``name``, ``title``, ``min_players``, ``max_players`` and ``options`` (each
+    ``name``, ``default``, ``kind``, ``choices``, ``minimum``, ``maximum``, ``doc``), JSON-able."""
+    from motley.core.registry import game_class
+
+    cls = game_class(name)
+    return {"name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
+            "options": [{"name": o.name, "default": o.default, "kind": o.kind, "choices": list(o.choices),
+                         "minimum": o.minimum, "maximum": o.maximum, "doc": o.doc} for o in cls.options]}
 
 
 @app.command()
 def rules(game: GameArg) -> None:
     """Print the binding rules of a game, with every rule id: how to play first, then sources and rulings."""
-    cls = motley.core.registry.game_class(game) if game in motley.registered_games() else None
-    if cls is None:
+    from rich.markdown import Markdown
+
+    import motley
+
+    if game not in motley.registered_games():
         fail(f"unknown game {game!r}; known games: {', '.join(motley.registered_games())}")
-        return
+    cls = motley.core.registry.game_class(game)
     text = resources.files("motley").joinpath("rules", cls.rules_file).read_text(encoding="utf-8")
     console.print(Markdown(playing_rules_first(text)))
 
@@ -108,23 +134,29 @@ def play(
     hint_bot: Annotated[str, typer.Option(help="The search bot behind --hint.")] = "ismcts(simulations=2000)",
 ) -> None:
     """Play a game in the terminal against bots. Type a move, '?' for the legal moves, 'quit' to stop."""
+    import motley
+    from motley.bots import make_bot
+    from motley.cli import views
+    from motley.core import play as core_play
+
     the_game = load(game, options, players)
     if not 0 <= seat < the_game.num_players:
-        fail(f"--seat must be 0..{the_game.num_players - 1}")
+        fail(f"--seat must be 0..{the_game.num_players - 1} for {the_game}")
+    check_output(save)
+    specs = split_bots(bots) or ["heuristic"]
     try:
-        specs = [s.strip() for s in bots.split(",") if s.strip()] or ["heuristic"]
         others = [make_bot(specs[min(i, len(specs) - 1)], the_game) for i in range(the_game.num_players - 1)]
         adviser = make_bot(hint_bot, the_game) if hint else None
         state = the_game.new_initial_state(seed=seed)
     except motley.MotleyError as exc:
         fail(str(exc))
-        return
     seat_bots = {s: others[i] for i, s in enumerate(x for x in range(the_game.num_players) if x != seat)}
-    console.print(f"[bold]{the_game.title}[/] — {the_game}; you are seat {seat}. Bots: "
-                  + ", ".join(f"seat {s} {b.name}" for s, b in seat_bots.items()))
+    console.print(f"[bold]{escape(the_game.title)}[/] — {escape(str(the_game))}; you are seat {seat}. Bots: "
+                  + ", ".join(f"seat {s} {escape(b.name)}" for s, b in seat_bots.items()))
     render = views.renderer(the_game.name)
     shown: Any = None
     rng = random.Random(state.origin["seed"] if state.origin else 0)
+    yours = 0
 
     def bot_moved(after: motley.State, mover: int, action: int) -> None:
         nonlocal shown
@@ -144,22 +176,64 @@ def play(
         if adviser is not None and len(legal) > 1:
             show_hint(adviser, obs, legal, rng)
         if not ask_move(state, moves):
-            console.print("Stopped.")
             break
+        yours += 1
     final = state.observation(seat)
     show_log(final, shown)
     console.print(render(final, []))
-    if state.is_terminal():
-        result = state.returns()[seat]
-        verdict = "[green]You win![/]" if result > 0 else "[red]You lose.[/]" if result < 0 else "[yellow]A draw.[/]"
-        console.print(f"Final scores: {state.scores()} — {verdict}")
+    console.print(match_summary(state.scores(), state.returns(), seat, state.is_terminal(), yours), soft_wrap=True)
     if save is not None:
-        save.write_text(motley.records.dump(state), encoding="utf-8")
-        console.print(f"Record saved to {save}")
+        try:
+            save.write_text(motley.records.dump(state), encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write the record to {save}: {exc}")
+        console.print(f"Record saved to {escape(str(save))}")
+
+
+def seat_name(seat: int, you: int) -> str:
+    """``you`` for the person's own seat, ``seat N`` for the others."""
+    return "you" if seat == you else f"seat {seat}"
+
+
+def match_summary(scores: list[int], returns: list[float], you: int, over: bool, moves: int) -> str:
+    """The closing line of ``motley play`` (Rich markup): every seat's points, then who won or leads.
+
+    Args:
+        scores: game points per seat (higher is better in every game); ``returns``: per-seat outcome in
+            [-1, 1], read only when ``over``; ``you``: the person's seat; ``moves``: moves the person made.
+    """
+    points = ", ".join(f"{seat_name(s, you)} {v}" for s, v in enumerate(scores))
+    if over:
+        return f"Final scores: {points} — {verdict(returns, you)}"
+    top = max(scores)
+    leaders = [seat_name(s, you) for s, v in enumerate(scores) if v == top]
+    if len(leaders) == len(scores):
+        lead = f"all level at {top} points"
+    elif len(leaders) == 1:
+        lead = f"{leaders[0]} {'lead' if leaders[0] == 'you' else 'leads'} with {top} points"
+    else:
+        lead = f"{', '.join(leaders[:-1])} and {leaders[-1]} share the lead with {top} points"
+    return f"You stopped after {moves} move{'' if moves == 1 else 's'}. Scores so far: {points} — {lead}."
+
+
+def verdict(returns: list[float], you: int) -> str:
+    """Rich markup: a draw (every seat on the same return), your win (alone or shared), or who beat you."""
+    best = max(returns)
+    won = [s for s, r in enumerate(returns) if r == best]
+    if len(won) == len(returns):
+        return "[yellow]A draw.[/]"
+    if won == [you]:
+        return "[green]You win![/]"
+    if you in won:
+        return f"[green]You share the win with {', '.join(seat_name(s, you) for s in won if s != you)}.[/]"
+    names = [seat_name(s, you) for s in won]
+    return f"[red]You lose: {', '.join(names)} {'wins' if len(won) == 1 else 'win'}.[/]"
 
 
 def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: random.Random) -> None:
     """Run the search bot on the player's own observation and print its figures for each move."""
+    from rich.table import Table
+
     adviser.act(obs, legal, rng)
     table = Table(title=f"hint ({adviser.name})")
     for column in ("move", "visits", "mean value"):
@@ -171,6 +245,8 @@ def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: rand
 
 def show_log(obs: motley.Observation, cursor: Any, neutral: bool = False) -> Any:
     """Print what happened since ``cursor`` (games whose view has a log); returns the new cursor."""
+    from motley.cli import views
+
     lines, cursor = views.log_lines(str(obs["game"]), obs, cursor, neutral)
     for line in lines:
         console.print(line)
@@ -179,6 +255,8 @@ def show_log(obs: motley.Observation, cursor: Any, neutral: bool = False) -> Any
 
 def ask_move(state: motley.State, moves: list[str]) -> bool:
     """Read moves until a legal one is applied; False when the player quits or input ends."""
+    import motley
+
     while True:
         try:
             text = console.input("[bold]your move> [/]").strip()
@@ -187,67 +265,85 @@ def ask_move(state: motley.State, moves: list[str]) -> bool:
         if text.lower() in ("quit", "exit"):
             return False
         if text in ("?", "help", "legal"):
-            console.print("Legal moves: " + " | ".join(moves), soft_wrap=True)
+            console.print("Legal moves: " + " | ".join(moves), soft_wrap=True, markup=False)
             continue
         try:
             state.apply_action(state.string_to_action(text))
             return True
         except motley.IllegalMoveError as exc:
-            console.print(f"[red]{exc}[/] — type '?' for the legal moves")
+            console.print(f"[red]{escape(str(exc))}[/] — type '?' for the legal moves")
 
 
 @app.command()
 def simulate(
     game: GameArg,
-    n: Annotated[int, typer.Option("-n", "--games", help="Number of matches.")] = 1000,
+    n: GamesOpt = 1000,
     bots: Annotated[str, typer.Option(help="Bots, comma-separated; the last fills the remaining seats.")] = "random",
     seed: Annotated[int, typer.Option(help="Base seed: same seed, same results.")] = 0,
     options: OptionOpt = None,
     players: PlayersOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    workers: Annotated[int, typer.Option(help="Processes (0 = one per core); results do not depend on it.")] = 0,
+    as_json: JsonOpt = False,
+    workers: WorkersOpt = 0,
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="Duplicate deals: each deal replayed with the seats rotated every way "
         "(n rounded up to a multiple of the seats).")] = False,
-    backend: Annotated[str, typer.Option(help="Where games run: 'process' (this machine) or 'ray'.")] = "process",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address ('auto', 'ray://head:10001').")] = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
     out_json: Annotated[Path | None, typer.Option(help="Write the summary and one row per game (JSON) here.")] = None,
     out_csv: Annotated[Path | None, typer.Option(help="Write one row per game (CSV) here.")] = None,
     records: Annotated[bool, typer.Option("--records", help="Keep each game's record in the JSON/CSV rows.")] = False,
-    report: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report with plots here.")] = None,
+    report: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report with plots here "
+                                                     "(the 'report' extra).")] = None,
 ) -> None:
     """Play many matches between bots (seats rotated, or duplicate deals) and report win shares, points, seats
     and lengths with 95% intervals; optionally per-game rows (JSON/CSV) and an HTML report."""
+    from motley.eval.output import write_csv, write_json
+    from motley.eval.simulate import check_simulation
+    from motley.eval.simulate import simulate as run_simulation
+
     the_game = load(game, options, players)
     specs = split_bots(bots)
-    total = -(-n // the_game.num_players) * the_game.num_players if duplicate and n > 0 else n
+    checked(lambda: check_simulation(the_game, specs, n, backend))
+    check_output(out_json, out_csv, report)
+    write_report = checked(report_writer) if report is not None else None
+    total = -(-n // the_game.num_players) * the_game.num_players if duplicate else n
+    with progress_bar(str(the_game), total, disabled=as_json) as tick:
+        summary = checked(lambda: run_simulation(the_game, specs, n, seed=seed, progress=tick, workers=workers,
+                                                 duplicate=duplicate, backend=backend, address=address,
+                                                 records=records))
     try:
-        with progress_bar(str(the_game), total, disabled=as_json) as tick:
-            summary = run_simulation(the_game, specs, n, seed=seed, progress=tick, workers=workers,
-                                     duplicate=duplicate, backend=backend, address=address, records=records)
         if out_json is not None:
             write_json(summary, out_json)
         if out_csv is not None:
             write_csv(summary, out_csv)
-        if report is not None:
+        if write_report is not None and report is not None:
             write_report(summary, report)
-    except motley.MotleyError as exc:
-        fail(str(exc))
-        return
     except OSError as exc:
         fail(f"cannot write output: {exc}")
-        return
     if as_json:
-        print(json.dumps(summary.as_dict(), indent=1))
-    else:
-        print_summary(summary)
-        for what, path in (("games (JSON)", out_json), ("games (CSV)", out_csv), ("report", report)):
-            if path is not None:
-                console.print(f"Wrote {what} to {path}")
+        print_json(summary.as_dict())
+        return
+    print_summary(summary)
+    for what, path in (("games (JSON)", out_json), ("games (CSV)", out_csv), ("report", report)):
+        if path is not None:
+            console.print(f"Wrote {what} to {escape(str(path))}")
+
+
+def report_writer() -> Any:
+    """:func:`motley.eval.report.write_report`, imported now (before any game is played).
+
+    Raises:
+        MissingExtraError: without the ``report`` extra (matplotlib).
+    """
+    from motley.eval.report import write_report
+
+    return write_report
 
 
 def print_summary(summary: SimulationSummary) -> None:
     """The simulation figures as tables: bots, seats, lengths and the special card, with 95% intervals."""
+    from rich.table import Table
+
     def ci(mean: float, bounds: list[float], digits: int = 3) -> str:
         return f"{mean:.{digits}f} [{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
 
@@ -280,12 +376,15 @@ def print_summary(summary: SimulationSummary) -> None:
 @app.command()
 def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
     """Print a recorded game move by move, then its result (a record over 8 MB is refused unread)."""
-    try:
+    import motley
+    from motley.core import play as core_play
+
+    def read() -> Any:
         text = motley.records.read_file(record)
         motley.records.load(text)  # a record that does not replay is refused before anything is printed
-        data = motley.records.read(text)
-    except motley.MotleyError as exc:
-        fail(escape(str(exc)))
+        return motley.records.read(text)
+
+    data = checked(read)
     game = data.game
     console.print(f"[bold]{escape(game.title)}[/] — {escape(str(game))}, seed {data.seed}")
     shown = show_log(game.new_initial_state(seed=data.seed, deal=data.deal).observation(0), None, neutral=True)
@@ -302,10 +401,16 @@ def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) wri
 
 
 @app.command()
-def bots() -> None:
+def bots(as_json: JsonOpt = False) -> None:
     """List the bot kinds."""
-    for kind in bot_kinds():
-        console.print(kind)
+    from motley.bots import bot_kinds
+
+    kinds = list(bot_kinds())
+    if as_json:
+        print_json(kinds)
+        return
+    for kind in kinds:
+        console.print(kind, markup=False)
 
 
 app.command()(serve)

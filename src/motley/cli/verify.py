@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 import motley
+from motley.cli.common import console, errors
 from motley.core.game import load_json_object
 from motley.server.table import commitment as commit
 
-console = Console(highlight=False)
-
 
 def _unreadable(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {escape(message)}")
+    """Print ``error: message`` on stderr; the exit (status 2) to raise."""
+    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(2)
 
 

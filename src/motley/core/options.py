@@ -139,10 +139,10 @@ def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
     """Split ``"foolery(players=5,trump_variation=true)"`` into its name and raw option strings.
 
     JSON values may contain commas and parentheses (``deck_table={...}``); brackets and quotes are
-    balanced before splitting.
+    balanced before splitting (:func:`parse_options`).
 
     Raises:
-        OptionError: for an unbalanced string or an item without ``=``.
+        OptionError: for an unbalanced string, an item without ``=`` or an option given twice.
     """
     text = text.strip()
     if "(" not in text:
@@ -150,20 +150,45 @@ def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
     if not text.endswith(")"):
         raise OptionError(f"game string {text!r} must end with ')'")
     name, inner = text[: text.index("(")].strip().lower(), text[text.index("(") + 1 : -1]
+    return name, parse_options(inner, where=f" in {text!r}")
+
+
+def parse_options(text: str, where: str = "") -> dict[str, str]:
+    """``"a=1,b=x"`` -> ``{"a": "1", "b": "x"}``: the one KEY=VALUE parser (game strings, ``--option``,
+    ``compare --options``). Values stay strings; the game's :class:`Option` converts them.
+
+    Items are split at the commas outside brackets and quotes, so a JSON value may hold commas
+    (``deck_table={"4": [23, 19]}``); empty items are skipped; keys and values are stripped.
+
+    Args:
+        text: the items; ``where``: appended to error messages (``" in 'fool(...)'"``).
+    Raises:
+        OptionError: for unbalanced brackets or quotes, an item without ``=``, an empty key, or a key
+            given twice.
+    """
     items: dict[str, str] = {}
-    for part in _split_top_level(inner, text):
+    for part in split_top_level(text, where):
         if not part.strip():
             continue
         if "=" not in part:
-            raise OptionError(f"option {part.strip()!r} in {text!r} has no '=value'")
-        key, value = part.split("=", 1)
-        items[key.strip()] = value.strip()
-    return name, items
+            raise OptionError(f"option {part.strip()!r}{where} has no '=value' (options are KEY=VALUE)")
+        key, value = (x.strip() for x in part.split("=", 1))
+        if not key:
+            raise OptionError(f"option {part.strip()!r}{where} has no name before '='")
+        if key in items:
+            raise OptionError(f"option {key!r}{where} is given twice")
+        items[key] = value
+    return items
 
 
-def _split_top_level(inner: str, whole: str) -> list[str]:
+def split_top_level(text: str, where: str = "") -> list[str]:
+    """``text`` split at the commas outside brackets and quotes (``"a(x=1,y=2),b"`` -> ``["a(x=1,y=2)", "b"]``).
+
+    Raises:
+        OptionError: for unbalanced brackets or quotes (``where`` is appended to the message).
+    """
     parts, depth, quote, start = [], 0, "", 0
-    for i, ch in enumerate(inner):
+    for i, ch in enumerate(text):
         if quote:
             if ch == quote:
                 quote = ""
@@ -174,13 +199,13 @@ def _split_top_level(inner: str, whole: str) -> list[str]:
         elif ch in ")]}":
             depth -= 1
             if depth < 0:
-                raise OptionError(f"unbalanced brackets in game string {whole!r}")
+                raise OptionError(f"unbalanced brackets{where or f' in {text!r}'}")
         elif ch == "," and depth == 0:
-            parts.append(inner[start:i])
+            parts.append(text[start:i])
             start = i + 1
     if depth or quote:
-        raise OptionError(f"unbalanced brackets or quotes in game string {whole!r}")
-    parts.append(inner[start:])
+        raise OptionError(f"unbalanced brackets or quotes{where or f' in {text!r}'}")
+    parts.append(text[start:])
     return parts
 
 

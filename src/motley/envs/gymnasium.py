@@ -38,6 +38,10 @@ reward ``illegal_reward`` (-1.0) and ``info["illegal_action"] = True``; with ``"
 
 from __future__ import annotations
 
+from motley.core.extras import require
+
+require("gymnasium", extra="rl", feature="the Gymnasium environment (motley.envs.gymnasium)")
+
 import random
 from collections.abc import Sequence
 from typing import Any

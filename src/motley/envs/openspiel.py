@@ -38,6 +38,10 @@ Serialization (``pyspiel.serialize_game_and_state``) and ``clone`` go through mo
 
 from __future__ import annotations
 
+from motley.core.extras import require
+
+require("pyspiel", extra="rl", feature="the OpenSpiel adapter (motley.envs.openspiel)")
+
 import functools
 import json
 import random

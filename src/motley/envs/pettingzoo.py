@@ -45,6 +45,11 @@ no seat has seen (see docs/observation_tensors.md, "Global state").
 
 from __future__ import annotations
 
+from motley.core.extras import require
+
+require("gymnasium", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
+require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
+
 import random
 from typing import Any
 

@@ -19,6 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
 
 from motley.core import MotleyError
+from motley.core.extras import require
 from motley.eval.worker import CHUNK, GameResult, Job, chunked, play_chunk
 
 BACKENDS = ("process", "ray")
@@ -41,15 +42,27 @@ def run_jobs(game_spec: str, bot_specs: Sequence[str], jobs: Sequence[Job], work
     Raises:
         MotleyError: for an unknown backend, or when Ray cannot start or connect.
     """
+    check_backend(backend)
     chunks = chunked(jobs, chunk or min(CHUNK, max(1, -(-len(jobs) // MIN_CHUNKS))))
     specs = list(bot_specs)
     if backend == "process":
         results = _run_process(game_spec, specs, chunks, workers, progress, records)
-    elif backend == "ray":
-        results = _run_ray(game_spec, specs, chunks, address, progress, records)
     else:
-        raise MotleyError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+        results = _run_ray(game_spec, specs, chunks, address, progress, records)
     return sorted(results, key=lambda r: r.index)
+
+
+def check_backend(backend: str) -> None:
+    """Refuse an unknown backend, or the Ray backend without Ray installed, before any game is played.
+
+    Raises:
+        MotleyError: for a backend not in :data:`BACKENDS`; :class:`~motley.core.extras.MissingExtraError`
+            (a MotleyError) for ``"ray"`` when the ``ray`` extra is not installed.
+    """
+    if backend not in BACKENDS:
+        raise MotleyError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        require("ray", extra="ray", feature="the Ray backend")
 
 
 def _run_process(game_spec: str, specs: list[str], chunks: list[list[Job]], workers: int,
@@ -75,10 +88,7 @@ def _run_process(game_spec: str, specs: list[str], chunks: list[list[Job]], work
 
 def _run_ray(game_spec: str, specs: list[str], chunks: list[list[Job]], address: str | None,
              progress: Callable[[int], None] | None, records: bool) -> list[GameResult]:
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - ray is a dependency
-        raise MotleyError(f"the Ray backend needs the 'ray' package: {exc}") from None
+    ray: Any = require("ray", extra="ray", feature="the Ray backend")
     started = False
     if not ray.is_initialized():
         try:

@@ -23,28 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from motley.core import Game, MotleyError, load_game
+from motley.core.options import parse_options
 from motley.eval.simulate import SimulationSummary, outcome_shares, simulate
 from motley.eval.stats import figure
 from motley.eval.worker import GameResult
 
+__all__ = ["FIGURES", "Comparison", "compare", "game_figures", "load_variants", "parse_options"]
+
 FIGURES = ("moves", "deals", "score_spread", "seat0_advantage", "draw_rate", "special", "first_bot_win_share")
-
-
-def parse_options(text: str) -> dict[str, str]:
-    """``"a=1,b=x"`` -> ``{"a": "1", "b": "x"}`` (values are converted by the game's options).
-
-    Raises:
-        MotleyError: for an item without ``=``.
-    """
-    out: dict[str, str] = {}
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        if "=" not in item:
-            raise MotleyError(f"option {item!r} must be KEY=VALUE")
-        key, value = item.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
 
 
 def game_figures(result: GameResult, players: int) -> dict[str, float | None]:
@@ -96,6 +82,19 @@ class Comparison:
                 "a_summary": self.a_summary.as_dict(), "b_summary": self.b_summary.as_dict()}
 
 
+def load_variants(spec: str, options_a: Mapping[str, Any], options_b: Mapping[str, Any]) -> tuple[Game, Game]:
+    """The two games of a comparison: ``spec`` with ``options_a`` and with ``options_b``.
+
+    Raises:
+        MotleyError: for a bad game or option, or option sets with different numbers of seats.
+    """
+    a = load_game(spec, **dict(options_a))
+    b = load_game(spec, **dict(options_b))
+    if a.num_players != b.num_players:
+        raise MotleyError(f"the variants must seat as many players: {a} has {a.num_players}, {b} has {b.num_players}")
+    return a, b
+
+
 def compare(spec: str, options_a: Mapping[str, Any], options_b: Mapping[str, Any], bot_specs: Sequence[str],
             n: int, seed: int = 0, duplicate: bool = False, workers: int = 0, backend: str = "process",
             address: str | None = None, progress: Callable[[int], None] | None = None) -> Comparison:
@@ -107,10 +106,7 @@ def compare(spec: str, options_a: Mapping[str, Any], options_b: Mapping[str, Any
     Raises:
         MotleyError: for a bad option, bot or ``n``, or option sets with different numbers of seats.
     """
-    a = load_game(spec, **dict(options_a))
-    b = load_game(spec, **dict(options_b))
-    if a.num_players != b.num_players:
-        raise MotleyError(f"the variants must seat as many players: {a} has {a.num_players}, {b} has {b.num_players}")
+    a, b = load_variants(spec, options_a, options_b)
     kwargs: dict[str, Any] = {"seed": seed, "workers": workers, "duplicate": duplicate, "backend": backend,
                               "address": address, "progress": progress}
     sa = simulate(a, bot_specs, n, **kwargs)

@@ -23,7 +23,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from motley.core import Game, MotleyError, jsonsafe
-from motley.eval.backends import run_jobs
+from motley.eval.backends import check_backend, run_jobs
 from motley.eval.simulate import check_bots, game_seed, outcome_shares
 from motley.eval.stats import wilson_ci
 from motley.eval.worker import GameResult, Job
@@ -109,6 +109,27 @@ def rank_of(returns: Sequence[float]) -> list[int]:
     return [1 + sum(other > mine for other in returns) for mine in returns]
 
 
+def check_tournament(game: Game, bot_specs: Sequence[str], n: int, table: RatingTable | None = None,
+                     backend: str = "process") -> None:
+    """Every check :func:`tournament` makes before playing, so a caller can refuse bad input before any work.
+
+    Raises:
+        MotleyError: for fewer bots than seats, repeated bots, a bad bot, ``n < 1``, a table of another
+            game, or an unknown or uninstalled backend.
+    """
+    players = game.num_players
+    if len(bot_specs) < players:
+        raise MotleyError(f"a tournament of {game} needs at least {players} different bots; got {len(bot_specs)}")
+    if len(set(bot_specs)) != len(bot_specs):
+        raise MotleyError("each bot may appear once in a tournament")
+    if n < 1:
+        raise MotleyError(f"the number of games must be at least 1; got {n}")
+    check_bots(game, bot_specs, allow_more=True)
+    if table is not None and table.game != str(game):
+        raise MotleyError(f"the rating table is for {table.game}, not {game}")
+    check_backend(backend)
+
+
 def tournament(game: Game, bot_specs: Sequence[str], n: int, table: RatingTable | None = None, seed: int = 0,
                workers: int = 0, backend: str = "process", address: str | None = None,
                progress: Callable[[int], None] | None = None) -> RatingTable:
@@ -123,17 +144,9 @@ def tournament(game: Game, bot_specs: Sequence[str], n: int, table: RatingTable 
     """
     players = game.num_players
     specs = list(bot_specs)
-    if len(specs) < players:
-        raise MotleyError(f"a tournament of {game} needs at least {players} different bots; got {len(specs)}")
-    if len(set(specs)) != len(specs):
-        raise MotleyError("each bot may appear once in a tournament")
-    if n < 1:
-        raise MotleyError(f"the number of games must be at least 1; got {n}")
-    check_bots(game, specs, allow_more=True)
+    check_tournament(game, specs, n, table, backend)
     if table is None:
         table = RatingTable(game=str(game), seed=seed)
-    elif table.game != str(game):
-        raise MotleyError(f"the rating table is for {table.game}, not {game}")
     model = PlackettLuce()
     for spec in specs:
         if spec not in table.bots:

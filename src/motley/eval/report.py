@@ -1,5 +1,8 @@
 """Self-contained HTML reports of a simulation: the table of figures and matplotlib plots.
 
+Needs the ``report`` extra (matplotlib): importing this module without it raises
+:class:`~motley.core.extras.MissingExtraError` naming the extra.
+
 The page has no outside references: the plots are PNG images embedded as ``data:image/png;base64`` URIs
 and the style is inline, so the file can be mailed or archived as it is. Plots (each an ``<img>`` with
 an ``id``):
@@ -20,10 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from motley.core.extras import require
 
-from motley.eval.simulate import SimulationSummary
+require("matplotlib", extra="report", feature="the HTML report (--report)")
+
+from matplotlib.figure import Figure  # noqa: E402  (after the check that names the extra)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from motley.eval.simulate import SimulationSummary  # noqa: E402
 
 ENTRY_HEAD = ("bot", "seats/game", "win share (95% CI)", "fair share", "draws (95% CI)", "mean points (95% CI)")
 FIGURE_IDS = ("fig-scores", "fig-win-by-seat", "fig-lengths", "fig-first-seat")

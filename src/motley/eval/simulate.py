@@ -32,7 +32,7 @@ from typing import Any
 
 from motley.bots import make_bot
 from motley.core import Game, MotleyError
-from motley.eval.backends import run_jobs
+from motley.eval.backends import check_backend, run_jobs
 from motley.eval.deciders import special_label
 from motley.eval.stats import figure
 from motley.eval.worker import GameResult, Job, play_game
@@ -84,6 +84,19 @@ def check_bots(game: Game, bot_specs: Sequence[str], allow_more: bool = False) -
         make_bot(spec, game)
 
 
+def check_simulation(game: Game, bot_specs: Sequence[str], n: int, backend: str = "process") -> None:
+    """Every check :func:`simulate` makes before playing, so a caller can refuse bad input before any work.
+
+    Raises:
+        MotleyError: for ``n < 1``, an unknown bot, no bots or more bots than seats, or an unknown or
+            uninstalled backend.
+    """
+    if n < 1:
+        raise MotleyError(f"the number of games must be at least 1; got {n}")
+    check_bots(game, bot_specs)
+    check_backend(backend)
+
+
 def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0, progress: Progress | None = None,
              workers: int = 0, duplicate: bool = False, backend: str = "process", address: str | None = None,
              records: bool = False) -> SimulationSummary:
@@ -104,9 +117,7 @@ def simulate(game: Game, bot_specs: Sequence[str], n: int, seed: int = 0, progre
     Raises:
         MotleyError: for an unknown bot, more bots than seats, ``n < 1`` or an unknown backend.
     """
-    if n < 1:
-        raise MotleyError(f"the number of games must be at least 1; got {n}")
-    check_bots(game, bot_specs)
+    check_simulation(game, bot_specs, n, backend)
     players = game.num_players
     if duplicate:
         n = -(-n // players) * players

@@ -512,7 +512,8 @@ class FoolState(SearchState):
         return action in legal
 
     def why_illegal(self, action: Action) -> str:
-        """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6)."""
+        """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
+        the seat to move ("you hold ...")."""
         if self.done:
             return "the game is over"
         if not 0 <= action < NUM_CARDS:
@@ -524,13 +525,13 @@ class FoolState(SearchState):
         hand = self.hands[p]
         if action >= W1:
             if not hand[W]:
-                return f"seat {p} (to move) holds no W1"
+                return "you hold no W1"
             return f"every W1 is played as action {W1} ('W1')"
         if action not in hand[COLOUR[action]]:
-            return f"seat {p} (to move) does not hold {code}"
+            return f"you do not hold {code}"
         lc = self.lead
         if lc >= 0 and hand[lc] and COLOUR[action] != lc:
-            return (f"{code} does not follow the lead colour {COLOUR_NAMES[lc]}: seat {p} holds "
+            return (f"{code} does not follow the lead colour {COLOUR_NAMES[lc]}: you hold "
                     f"{', '.join(CODES[c] for c in hand[lc])} and must play {COLOUR_NAMES[lc]} or a W1 (FL-R6, FL-R7)")
         return super().why_illegal(action)
 

@@ -574,8 +574,7 @@ class FooleryState(SearchState):
         if self.phase == EXCHANGE:
             giver, receiver, _, rule = self.steps[self.step_index]
             if kind != K_GIVE:
-                return (f"it is the card exchange: seat {giver} gives seat {receiver} a card with 'give CODE' "
-                        "(FY-R13)")
+                return f"it is the card exchange: you give seat {receiver} a card with 'give CODE' (FY-R13)"
             card = action - GIVE_BASE
             if card == FOOL:
                 return "the Fool can never be passed (FY-R13)"

@@ -28,27 +28,34 @@ def cards(text_or_codes: str | Sequence[str]) -> str:
     return " ".join(card(c) for c in codes) or "-"
 
 
-def seat_name(seat: int, me: int) -> str:
-    """``You`` or ``Seat N``."""
-    return "You" if seat == me else f"Seat {seat}"
+def seat_name(seat: int, me: int | None, capital: bool = True) -> str:
+    """``You`` or ``Seat N`` (``you`` or ``seat N`` without ``capital``); ``me`` None names every seat by number."""
+    name = "you" if seat == me else f"seat {seat}"
+    return name.capitalize() if capital else name
 
 
 def event_line(event: dict[str, object], me: int | None) -> str:
-    """One log event of the hand as a line (``me`` None: neutral seat names)."""
+    """One log event of the hand as a sentence: who did what (``me`` None: neutral seat names).
+
+    The verb agrees with the subject: "You play 7S 7H", "Seat 2 plays 7S 7H", "You pass", "Seat 3 passes".
+    """
     seat = int(str(event["seat"]))
-    who = f"Seat {seat}" if me is None else seat_name(seat, me)
+    who = seat_name(seat, me)
+    you = seat == me
     kind = event["event"]
     if kind == "play":
-        return f"{who}: {cards(str(event['cards']))}"
+        return f"{who} {'play' if you else 'plays'} {cards(str(event['cards']))}"
     if kind == "pass":
-        return f"[dim]{who}: pass[/]"
+        return f"[dim]{who} {'pass' if you else 'passes'}[/]"
     if kind == "skip":
-        return f"[yellow]{who}: skipped (equal play)[/]"
+        return f"[yellow]{who} {'are' if you else 'is'} skipped (equal play)[/]"
     if kind == "trick":
-        return f"[green]{who} wins the trick; seat {event['value']} leads[/]"
+        leader = int(str(event["value"]))
+        leads = "lead" if leader == me else "leads"
+        return f"[green]{who} {'win' if you else 'wins'} the trick; {seat_name(leader, me, capital=False)} {leads}[/]"
     if kind == "out":
-        return f"[bold green]{who} is out, place {int(str(event['value'])) + 1}[/]"
-    return f"[red]{who} is left with only the Fool: Peasant[/]"
+        return f"[bold green]{who} {'are' if you else 'is'} out, place {int(str(event['value'])) + 1}[/]"
+    return f"[red]{who} {'are' if you else 'is'} left with only the Fool: Peasant[/]"
 
 
 def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
@@ -57,12 +64,13 @@ def render(observation: Observation, legal_moves: Sequence[str] = ()) -> str:
     n = len(observation["hand_sizes"])
     total = observation["hands_total"]
     lines = [f"[bold]Hand {observation['hand_number']}{f' of {total}' if total else ''}[/]"
-             f"  dealer: seat {observation['dealer']}  phase: {observation['phase']}"]
+             f"  dealer: {seat_name(int(observation['dealer']), me, capital=False)}  phase: {observation['phase']}"]
     table = observation["table"]
     if table is None:
         lines.append("Table: empty (a new trick)")
     else:
-        lines.append(f"Table: {cards(table['cards'])} ({table['kind']}) by {seat_name(int(table['seat']), me)}")
+        by = seat_name(int(table["seat"]), me, capital=False)
+        lines.append(f"Table: {cards(table['cards'])} ({table['kind']}) by {by}")
     titles = observation["titles"]
     places = observation["places"]
     for q in range(n):
@@ -96,7 +104,7 @@ def log_lines(observation: Observation, cursor: Any, neutral: bool = False) -> t
         last = observation["hand_results"][-1]
         n = len(last["places"])
         order = sorted(range(n), key=lambda q: last["places"][q])
-        names = ", ".join(f"{f'Seat {q}' if me is None else seat_name(q, me)} ({last['points'][q]:+d})" for q in order)
+        names = ", ".join(f"{seat_name(q, me)} ({last['points'][q]:+d})" for q in order)
         lines.append(f"[bold]Hand {hand} over[/], finishing order: {names}")
         shown = 0
     log = observation["log"]

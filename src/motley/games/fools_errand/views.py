@@ -49,7 +49,8 @@ def event_line(event: dict[str, object], seat: int | None) -> str:
     if kind == "set_aside":
         return f"{who} set{s} a Joker aside, face up"
     if kind == "joker_back":
-        return f"{'Your' if you else who + '’s'} Joker is shuffled back into the deck"
+        owner = "Your" if you else f"{who}'s"
+        return f"{owner} Joker is shuffled back into the deck"
     return "[bold]The game is over[/]"
 
 
