@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
+#: A completed trick as a state keeps it: (plays ``seat << 7 | card``, lead colour, winner, Fool takers).
+Trick = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
 
 def tensor_size(players: int) -> int:
     """Length of the observation tensor at ``players`` seats (see :func:`observation_tensor`)."""
@@ -43,11 +46,66 @@ def voids(state: FoolState) -> list[int]:
     A non-1 card of another colour played after the lead colour was set shows a void (FL-R6); the card
     that sets the colour after a led 1 shows nothing, nor does a W1 (FL-R7).
     """
-    found = [0] * state.game.num_players
-    for plays, _, _, _ in state.tricks:
-        _mark_voids(plays, found)
+    found = list(_completed_tricks(state).voids)
     _mark_voids(state.trick, found)
     return found
+
+
+class _Completed:
+    """What this round's completed tricks show, per absolute seat: the cards each seat played (an (n, H)
+    card block array) and the colours it is known to lack; kept for the tricks list it was read from, with
+    each seat's tensor fields that stay the same through the round (the round's "bases")."""
+
+    __slots__ = ("bases", "count", "last", "played", "result", "tricks", "voids")
+
+    def __init__(self, tricks: list[Trick], n: int) -> None:
+        self.tricks = tricks  # held, so its id is not reused while the entry lives
+        self.count = 0
+        self.last: Trick | None = None
+        self.played = np.zeros((n, H), dtype=np.float32)
+        self.voids = [0] * n
+        self.result: object = None  # ``state.last`` the bases were made with (a new dict when a round ends)
+        self.bases: list[npt.NDArray[np.float32] | None] = [None] * n
+
+    def round_base(self, state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+        """``_round_base(state, seat)``, kept until the round's result (``state.last``) changes."""
+        if state.last is not self.result:
+            self.result, self.bases = state.last, [None] * len(self.bases)
+        base = self.bases[seat]
+        if base is None:
+            base = self.bases[seat] = _round_base(state, seat)
+        return base
+
+    def extend(self) -> None:
+        """Read the tricks appended since the last reading."""
+        tricks = self.tricks
+        played = self.played
+        for plays, _, _, _ in tricks[self.count:]:
+            for t in plays:
+                _add(played[t >> 7], 0, t & 127)
+            _mark_voids(plays, self.voids)
+        self.count = len(tricks)
+        self.last = tricks[-1] if tricks else None
+
+
+#: Readings of the completed tricks by ``id`` of the state's tricks list (a state's list only grows during a
+#: round; a new round, a clone or a restored state has a new list). Emptied when it grows past the limit.
+_COMPLETED: dict[int, _Completed] = {}
+_COMPLETED_LIMIT = 4096
+
+
+def _completed_tricks(state: FoolState) -> _Completed:
+    """The reading of ``state``'s completed tricks this round, brought up to date (cached, see ``_COMPLETED``)."""
+    tricks = state.tricks
+    entry = _COMPLETED.get(id(tricks))
+    if entry is None or entry.tricks is not tricks or len(tricks) < entry.count or (
+            entry.count and tricks[entry.count - 1] is not entry.last):
+        if len(_COMPLETED) >= _COMPLETED_LIMIT:
+            _COMPLETED.clear()
+        entry = _COMPLETED[id(tricks)] = _Completed(tricks, state.game.num_players)
+    if entry.count != len(tricks):
+        entry.extend()
+    return entry
 
 
 def observation(state: FoolState, seat: Seat) -> Observation:
@@ -116,15 +174,17 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     * 5: round / 20 clipped, completed tricks this round / 12, terminal, deck table assumed, two Fools.
     """
     state.check_seat(seat)
-    game = state.game
-    n = game.num_players
-    out = np.zeros(tensor_size(n), dtype=np.float32)
+    n = state.game.num_players
+    completed = _completed_tricks(state)
+    out = completed.round_base(state, seat).copy()
     rel = [(s - seat) % n for s in range(n)]
-    _block(out, 0, [c for col in state.hands[seat] for c in col])
+    hand = state.hands[seat]
+    out[hand[0] + hand[1] + hand[2] + hand[3]] = 1.0
+    out[W1] = len(hand[4]) / 6.0
     played_base, trick_base = H, H * (1 + n)
-    for plays, _, _, _ in state.tricks:
-        for t in plays:
-            _add(out, played_base + H * rel[t >> 7], t & 127)
+    played = completed.played.reshape(n * H)  # seat order; relative order is a rotation: two slices
+    out[played_base:played_base + (n - seat) * H] = played[seat * H:]
+    out[played_base + (n - seat) * H:trick_base] = played[:seat * H]
     for t in state.trick:
         _add(out, played_base + H * rel[t >> 7], t & 127)
         _add(out, trick_base + H * rel[t >> 7], t & 127)
@@ -132,36 +192,51 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     if state.lead >= 0:
         out[i + state.lead] = 1.0
     i += 4
+    sizes = state.sizes
     for s in range(n):
-        r = rel[s]
-        out[i + r] = state.sizes[s] / 12.0
-        if s in state.out:
-            out[i + n + r] = 1.0
+        out[i + rel[s]] = sizes[s] / 12.0
+    for s in state.out:
+        out[i + n + rel[s]] = 1.0
     if not state.done:
         out[i + 2 * n + rel[state.order[state.pos]]] = 1.0
         out[i + 4 * n + rel[state.order[0]]] = 1.0
-    out[i + 3 * n + rel[state.dealer]] = 1.0
     i += 5 * n
-    for s, v in enumerate(voids(state)):
-        for c in range(4):
-            if v >> c & 1:
-                out[i + 4 * rel[s] + c] = 1.0
-    i += 4 * n
+    found = list(completed.voids)
+    _mark_voids(state.trick, found)
+    for s, v in enumerate(found):
+        if v:
+            for c in range(4):
+                if v >> c & 1:
+                    out[i + 4 * rel[s] + c] = 1.0
+    i = tensor_size(n) - 5
+    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
+    out[i + 2] = float(state.done)
+    return out
+
+
+def _round_base(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+    """The fields of ``seat``'s tensor that stay the same through a round (the rest 0): dealer, totals, bonus
+    counts, last round's scores, the deck block, round number, deck table assumed, two Fools."""
+    game = state.game
+    n = game.num_players
+    out = np.zeros(tensor_size(n), dtype=np.float32)
+    order = [(seat + r) % n for r in range(n)]  # relative seat r -> seat
+    i = H * (1 + 2 * n) + 4
+    out[i + 3 * n + (state.dealer - seat) % n] = 1.0
+    i += 9 * n
     bonus_scale = float(game.params["end_bonus_count"])
-    for s in range(n):
-        r = rel[s]
-        out[i + r] = max(-1.0, min(1.0, state.totals[s] / 100.0))
-        out[i + n + r] = min(1.0, state.bonuses[s] / bonus_scale)
-        if state.last is not None:
-            out[i + 2 * n + r] = max(-1.0, min(1.0, state.last["scores"][s] / 100.0))
+    out[i:i + n] = [max(-1.0, min(1.0, state.totals[s] / 100.0)) for s in order]
+    out[i + n:i + 2 * n] = [min(1.0, state.bonuses[s] / bonus_scale) for s in order]
+    if state.last is not None:
+        last = state.last["scores"]
+        out[i + 2 * n:i + 3 * n] = [max(-1.0, min(1.0, last[s] / 100.0)) for s in order]
     i += 3 * n
     out[i:i + H] = game.deck_block
     i += H
     out[i] = min(1.0, state.round_number / 20.0)
-    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
-    out[i + 2] = float(state.done)
     out[i + 3] = float(game.deck_assumed)
     out[i + 4] = float(game.num_fools == 2)
+    out.setflags(write=False)
     return out
 
 
@@ -187,11 +262,6 @@ def _mark_voids(plays: Sequence[int], voids: list[int]) -> None:
             lc = col  # this card set the lead colour (led, or first non-1 after a led 1)
         elif col != lc:
             voids[t >> 7] |= 1 << lc
-
-
-def _block(out: npt.NDArray[np.float32], base: int, cards: Sequence[int]) -> None:
-    for c in cards:
-        _add(out, base, c)
 
 
 def _add(out: npt.NDArray[np.float32], base: int, c: int) -> None:
