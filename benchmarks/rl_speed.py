@@ -197,7 +197,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row")
     parser.add_argument("--num-envs", type=int, default=256, help="slots of the vector rows")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--systems", default="engine,pettingzoo,gymnasium,vector",
+                        help="comma-separated rows to time besides the peer (default: all)")
     args = parser.parse_args()
+    systems = set(args.systems.split(","))
     peer = rlcard_doudizhu() or openspiel_doudizhu()
     rows: list[dict[str, Any]] = []
 
@@ -210,10 +213,10 @@ def main() -> None:
     if peer is not None:
         measure(peer[0], "dou_dizhu", peer[1])
     for spec in GAMES:
-        measure("engine", spec, engine(spec))
-        measure("pettingzoo", spec, pettingzoo(spec))
-        measure("gymnasium", spec, gymnasium(spec))
-    for workers in (0, 2):
+        for system, runner in (("engine", engine), ("pettingzoo", pettingzoo), ("gymnasium", gymnasium)):
+            if system in systems:
+                measure(system, spec, runner(spec))
+    for workers in (0, 2) if "vector" in systems else ():
         measure("vector" if workers else "vector (in-process)", "fool(players=5)",
                 vector("fool(players=5)", workers, args.num_envs))
     peer_rate = rows[0]["per_cpu_s"] if peer is not None else None

@@ -138,8 +138,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
         self._rng: random.Random | None = None
         self._features = action_feature_table(self.game)
-        self._no_features = self._features[_NO_ACTIONS]
+        no_features = self._features[_NO_ACTIONS]
+        no_features.setflags(write=False)
+        #: The info of each agent while it is not to move (made once; treat infos as read-only).
+        self._idle: dict[str, dict[str, Any]] = {
+            agent: {"legal_actions": _NO_ACTIONS, "action_features": no_features} for agent in self.possible_agents}
         self._observed: dict[str, ObsDict] = {}
+        self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
         self._mover: str | None = None
         self._legal = _NO_ACTIONS
         #: The motley State of the current match (None before the first ``reset()``).
@@ -171,10 +176,11 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.game_state = self.game.new_initial_state(seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: self._idle_info() for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: self._idle[agent] for agent in self.agents}
         self._mover = None
         self._deal = self.game_state.deal_number()
         self._deal_start_scores = list(self.game_state.scores())
@@ -196,11 +202,10 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if cached is not None:
             return cached
         state = self._require_state()
-        seat = self._seat[agent]
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if agent == self._mover:
             mask[self._legal] = 1
-        obs: ObsDict = {"observation": state.observation_tensor(seat), "action_mask": mask}
+        obs: ObsDict = {"observation": state.observation_tensor(self._seat[agent]), "action_mask": mask}
         self._observed[agent] = obs
         return obs
 
@@ -240,27 +245,31 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             motley.IllegalMoveError: for an action that is not legal now (the state is unchanged).
             ValueError: for an action other than None from a finished agent.
         """
-        if self.game_state is None:
+        state = self.game_state
+        if state is None:
             raise RuntimeError("step() called before reset(): call reset() to start a match first")
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._require_state()
-        agent = self.agent_selection
         if action is None:
             raise ValueError(f"{agent} is to move and must give an action, not None")
         state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
+            self._clear_rewards()
+            self._paid = False
         if self.reward_mode == "deal" and (state.is_terminal() or state.deal_number() != self._deal):
             scores = list(state.scores())
             for seat, r in enumerate(deal_rewards(self._deal_start_scores, scores)):
                 self.rewards[self.possible_agents[seat]] += self.deal_weight * r
             self._deal, self._deal_start_scores = state.deal_number(), scores
+            self._paid = True
         if state.is_terminal():
             self._finish()
         self._next_turn()
-        self._accumulate_rewards()
+        if self._paid:  # adding all-0 rewards changes nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -270,19 +279,17 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         state = self._require_state()
         self._observed.clear()
         if self._mover is not None:
-            self.infos[self._mover] = self._idle_info()
+            self.infos[self._mover] = self._idle[self._mover]
         if state.is_terminal():
             self._mover, self._legal = None, _NO_ACTIONS
             return
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
-        self._legal = np.array(state.legal_actions(), dtype=np.int64)
-        self.infos[agent] = {"legal_actions": self._legal, "action_features": self._features[self._legal]}
-
-    def _idle_info(self) -> dict[str, Any]:
-        return {"legal_actions": _NO_ACTIONS, "action_features": self._no_features}
+        legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
+        self.infos[agent] = {"legal_actions": legal, "action_features": self._features[legal]}
 
     def _finish(self) -> None:
+        self._paid = True
         state = self._require_state()
         for seat, r in enumerate(state.returns()):
             self.rewards[self.possible_agents[seat]] += float(r)
@@ -352,9 +359,13 @@ class _NotReset:
 
 
 class _DirectAttributes:
-    """Mixin: the hot attributes read from the bare environment (``self._bare``) in one step."""
+    """Mixin: the hot attributes, and the action spaces, read from the bare environment (``self._bare``) in one
+    step."""
 
     _bare: MotleyAECEnv
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._bare.action_spaces[agent]
 
 
 for _name in _HOT_ATTRIBUTES:

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
+#: ``_RELATIVE[n][seat][s]``: seat ``s``'s index relative to ``seat`` at ``n`` players, ``(s - seat) % n``.
+_RELATIVE = [[[(s - seat) % n for s in range(n)] for seat in range(n)] for n in range(9)]
+
 #: A completed trick as a state keeps it: (plays ``seat << 7 | card``, lead colour, winner, Fool takers).
 Trick = tuple[tuple[int, ...], int, int, tuple[int, ...]]
 
@@ -177,7 +180,7 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     n = state.game.num_players
     completed = _completed_tricks(state)
     out = completed.round_base(state, seat).copy()
-    rel = [(s - seat) % n for s in range(n)]
+    rel = _RELATIVE[n][seat]
     hand = state.hands[seat]
     out[hand[0] + hand[1] + hand[2] + hand[3]] = 1.0
     out[W1] = len(hand[4]) / 6.0
@@ -186,8 +189,14 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     out[played_base:played_base + (n - seat) * H] = played[seat * H:]
     out[played_base + (n - seat) * H:trick_base] = played[:seat * H]
     for t in state.trick:
-        _add(out, played_base + H * rel[t >> 7], t & 127)
-        _add(out, trick_base + H * rel[t >> 7], t & 127)
+        c = t & 127
+        r = H * rel[t >> 7]
+        if c >= W1:
+            out[played_base + r + W1] += 1.0 / 6.0
+            out[trick_base + r + W1] += 1.0 / 6.0
+        else:
+            out[played_base + r + c] = 1.0
+            out[trick_base + r + c] = 1.0
     i = H * (1 + 2 * n)
     if state.lead >= 0:
         out[i + state.lead] = 1.0
@@ -208,7 +217,7 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
             for c in range(4):
                 if v >> c & 1:
                     out[i + 4 * rel[s] + c] = 1.0
-    i = tensor_size(n) - 5
+    i = len(out) - 5
     out[i + 1] = min(1.0, len(state.tricks) / 12.0)
     out[i + 2] = float(state.done)
     return out
