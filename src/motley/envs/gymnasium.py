@@ -207,7 +207,7 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         mask = np.zeros(self._num_actions, dtype=np.int8)
         mask[legal] = 1
         info: dict[str, Any] = {"action_mask": mask, "seat": self.seat, "legal_actions": legal,
-                                "action_features": self._features[legal]}
+                                "action_features": self._features.take(legal, axis=0)}
         if state.is_terminal():
             info["returns"] = list(state.returns())
             info["scores"] = list(state.scores())

@@ -286,7 +286,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
         legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
-        self.infos[agent] = {"legal_actions": legal, "action_features": self._features[legal]}
+        self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
 
     def _finish(self) -> None:
         self._paid = True

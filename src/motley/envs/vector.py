@@ -119,6 +119,7 @@ class _Slots:
         self.game = game
         self.lo, self.hi = lo, hi
         self.a = {name: array[lo:hi] for name, array in arrays.items()}
+        self.obs, self.mask, self.seat = self.a["obs"], self.a["mask"], self.a["seat"]
         self.reward = reward
         self.deal_weight = deal_weight
         count = hi - lo
@@ -138,11 +139,11 @@ class _Slots:
 
     def step(self) -> tuple[bytes, list[int]]:
         """Play every slot's action (already checked legal) and write the slots' next decisions."""
-        rewards, terminated, actions = self.a["rewards"], self.a["terminated"], self.a["actions"]
+        rewards, terminated = self.a["rewards"], self.a["terminated"]
         rewards[:] = 0.0
-        for j, state in enumerate(self.states):
+        for j, (state, action) in enumerate(zip(self.states, self.a["actions"].tolist(), strict=True)):
             assert state is not None
-            state.apply_action(int(actions[j]))
+            state.apply_action(action)
             if self.reward == "deal" and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
                 rewards[j] += np.multiply(self.deal_weight, deal_rewards(self.deal_scores[j], scores),
@@ -174,9 +175,9 @@ class _Slots:
         seat = state.current_player()
         legal = state.legal_actions()
         self.legal[j] = legal
-        self.a["seat"][j] = seat
-        self.a["obs"][j] = state.observation_tensor(seat)
-        mask = self.a["mask"][j]
+        self.seat[j] = seat
+        self.obs[j] = state.observation_tensor(seat)
+        mask = self.mask[j]
         mask[:] = 0
         mask[legal] = 1
 
@@ -374,5 +375,5 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def _infos(self) -> dict[str, Any]:
         return {"seat": self._out(self._arrays["seat"]), "legal_actions": self._legal.copy(),
-                "legal_offsets": self._offsets.copy(), "action_features": self.features[self._legal],
+                "legal_offsets": self._offsets.copy(), "action_features": self.features.take(self._legal, axis=0),
                 "match_seed": self._out(self._arrays["seeds"])}

@@ -182,7 +182,9 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     out = completed.round_base(state, seat).copy()
     rel = _RELATIVE[n][seat]
     hand = state.hands[seat]
-    out[hand[0] + hand[1] + hand[2] + hand[3]] = 1.0
+    for colour in (hand[0], hand[1], hand[2], hand[3]):
+        for c in colour:  # scalar writes: cheaper than one fancy-indexed write for a dozen cards
+            out[c] = 1.0
     out[W1] = len(hand[4]) / 6.0
     played_base, trick_base = H, H * (1 + n)
     played = completed.played.reshape(n * H)  # seat order; relative order is a rotation: two slices
