@@ -146,6 +146,11 @@ def test_bad_input_is_refused_and_plays_nothing() -> None:
     assert not np.array_equal(again["observation"], obs["observation"])
     with pytest.raises(ValueError):
         envs.reset(seed=[1, 2])
+    with pytest.raises(motley.MotleyError, match="seed"):
+        envs.reset(seed=[1, 2, -3])
+    again, again_infos = envs.reset(seed=np.int64(1))  # a NumPy integer seeds the same matches as the int
+    assert np.array_equal(again["observation"], obs["observation"])
+    assert np.array_equal(again_infos["match_seed"], infos["match_seed"])
     for kwargs in ({"num_envs": 0}, {"num_envs": 2, "workers": 3}, {"num_envs": 2, "reward": "trick"}):
         with pytest.raises(ValueError):
             VectorEnv("fool(players=4)", **kwargs)

@@ -67,7 +67,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from motley.core import Game, IllegalMoveError, State, load_game
+from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
 from motley.envs import as_game, deal_rewards, match_seed
 from motley.envs.features import action_feature_table
 
@@ -273,7 +273,7 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self._processes.append(process)
 
     # ---- the Gymnasium vector API -------------------------------------------------------------
-    def reset(self, *, seed: int | Sequence[int] | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Batch, dict[str, Any]]:
         """Start a match in every slot (see "Seeds" in the module docstring); ``options`` is ignored.
 
@@ -286,15 +286,15 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
         else:
-            seeds = [int(s) for s in seed]
+            seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset needs one seed per slot ({self.num_envs}); got {len(seeds)}")
-        for s in seeds:
-            if s is not None:
-                self.game.new_initial_state(seed=s)  # MotleyError for a bad seed, before any slot changes
+        for s in seeds:  # checked before any slot changes
+            if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0):
+                raise MotleyError(f"seed must be a non-negative whole number; got {s!r}")
         self._run("reset", [seeds[lo:hi] for lo, hi in self._blocks])
         self._started = True
         return self._obs(), self._infos()
