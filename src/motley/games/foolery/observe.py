@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 OBS_CARD_BLOCKS = 5
 SEAT_BLOCK = 13
 _MASK_BYTES = (NUM_CARDS + 7) // 8  # a card bitmask as little-endian bytes
+#: The title one-hot of the seat block (none, King, Prince, Noble, Merchant, Peasant) by title + 1.
+_TITLE_ONE_HOT = tuple(tuple(1.0 if k == t else 0.0 for k in range(len(TITLES) + 1)) for t in range(len(TITLES) + 1))
 
 
 def tensor_size(players: int) -> int:
@@ -143,16 +145,17 @@ def observation_tensor(state: FooleryState, seat: Seat) -> npt.NDArray[np.float3
     base = OBS_CARD_BLOCKS * NUM_CARDS
     out[:base] = bits[:, :NUM_CARDS].ravel()
     to_move = state.current_player()
+    sizes, places, titles, passed = state.sizes, state.places, state.titles, state.passed
+    top_seat, dealer = state.top_seat, state.dealer
     tail: list[float] = []
     for i in range(n):
         q = (seat + i) % n
-        place = state.places[q]
-        title = [0.0] * 6
-        title[state.titles[q] + 1] = 1.0
-        tail += [state.sizes[q] / 28.0,  # 26 dealt + 2 from the exchange at most
-                 1.0 if place >= 0 else 0.0, place / (n - 1) if place >= 0 else 0.0, *title,
-                 float(state.passed >> q & 1), float(state.top_seat == q), float(to_move == q),
-                 float(state.dealer == q)]
+        place = places[q]
+        tail += (sizes[q] / 28.0,  # 26 dealt + 2 from the exchange at most
+                 1.0 if place >= 0 else 0.0, place / (n - 1) if place >= 0 else 0.0)
+        tail += _TITLE_ONE_HOT[titles[q] + 1]
+        tail += (1.0 if passed >> q & 1 else 0.0, 1.0 if top_seat == q else 0.0, 1.0 if to_move == q else 0.0,
+                 1.0 if dealer == q else 0.0)
     scale = 2.0 * n * n
     tail += [max(-1.0, min(1.0, state.totals[(seat + i) % n] / scale)) for i in range(n)]
     phase = [0.0, 0.0, 0.0]
