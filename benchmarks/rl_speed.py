@@ -195,7 +195,7 @@ def openspiel_doudizhu() -> tuple[str, Runner] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row")
-    parser.add_argument("--num-envs", type=int, default=256, help="slots of the vector rows")
+    parser.add_argument("--num-envs", type=int, default=128, help="slots of the vector rows")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--systems", default="engine,pettingzoo,gymnasium,vector",
                         help="comma-separated rows to time besides the peer (default: all)")

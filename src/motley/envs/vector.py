@@ -128,6 +128,7 @@ class _Slots:
         self.deals = [0] * count
         self.deal_scores: list[list[int]] = [[] for _ in range(count)]
         self.legal: list[list[int]] = [[] for _ in range(count)]
+        self.seats = [0] * count
 
     def reset(self, seeds: Sequence[int | None]) -> tuple[bytes, list[int]]:
         """Start a match in every slot (``seeds[j]`` for slot ``lo + j``, None: from its generator)."""
@@ -135,16 +136,18 @@ class _Slots:
         self.a["terminated"][:] = False
         for j, seed in enumerate(seeds):
             self._start(j, seed)
-        return self._legal_out()
+        return self._publish()
 
     def step(self) -> tuple[bytes, list[int]]:
         """Play every slot's action (already checked legal) and write the slots' next decisions."""
         rewards, terminated = self.a["rewards"], self.a["terminated"]
         rewards[:] = 0.0
+        terminated[:] = False
+        deal_mode = self.reward == "deal"
         for j, (state, action) in enumerate(zip(self.states, self.a["actions"].tolist(), strict=True)):
             assert state is not None
             state.apply_action(action)
-            if self.reward == "deal" and (state.is_terminal() or state.deal_number() != self.deals[j]):
+            if deal_mode and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
                 rewards[j] += np.multiply(self.deal_weight, deal_rewards(self.deal_scores[j], scores),
                                           dtype=np.float32)
@@ -154,9 +157,8 @@ class _Slots:
                 terminated[j] = True
                 self._start(j, None)
             else:
-                terminated[j] = False
                 self._write(j, state)
-        return self._legal_out()
+        return self._publish()
 
     def _start(self, j: int, seed: int | None) -> None:
         for _ in range(MAX_SKIPPED_MATCHES):
@@ -172,19 +174,19 @@ class _Slots:
         raise RuntimeError(f"{MAX_SKIPPED_MATCHES} matches in a row ended before any decision")
 
     def _write(self, j: int, state: State) -> None:
-        seat = state.current_player()
-        legal = state.legal_actions()
-        self.legal[j] = legal
-        self.seat[j] = seat
+        """Slot ``j``'s observation row now; its seat and legal actions go out with the batch (``_publish``)."""
+        seat = self.seats[j] = state.current_player()
+        self.legal[j] = state.legal_actions()
         self.obs[j] = state.observation_tensor(seat)
-        mask = self.mask[j]
-        mask[:] = 0
-        mask[legal] = 1
 
-    def _legal_out(self) -> tuple[bytes, list[int]]:
-        """Every slot's legal actions in slot order (int64 bytes) and their counts."""
+    def _publish(self) -> tuple[bytes, list[int]]:
+        """Write every slot's seat and mask row; return the legal actions in slot order (int64 bytes) and
+        their counts."""
+        self.seat[:] = self.seats
         counts = [len(legal) for legal in self.legal]
-        flat = np.fromiter((a for legal in self.legal for a in legal), dtype=np.int64, count=sum(counts))
+        flat = np.array([a for legal in self.legal for a in legal], dtype=np.int64)
+        self.mask[:] = 0
+        self.mask[np.repeat(np.arange(len(counts)), counts), flat] = 1
         return flat.tobytes(), counts
 
 
