@@ -187,7 +187,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self.game_state.is_terminal():  # a match that ends before any decision: everyone is done at once
             self._finish()
             self.agent_selection = self.agents[0]
-        self._next_turn()
+        self._next_turn(self.game_state.is_terminal())
 
     def observe(self, agent: str) -> ObsDict:
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
@@ -259,28 +259,30 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
             self._clear_rewards()
             self._paid = False
-        if self.reward_mode == "deal" and (state.is_terminal() or state.deal_number() != self._deal):
+        over = state.is_terminal()
+        if self.reward_mode == "deal" and (over or state.deal_number() != self._deal):
             scores = list(state.scores())
             for seat, r in enumerate(deal_rewards(self._deal_start_scores, scores)):
                 self.rewards[self.possible_agents[seat]] += self.deal_weight * r
             self._deal, self._deal_start_scores = state.deal_number(), scores
             self._paid = True
-        if state.is_terminal():
+        if over:
             self._finish()
-        self._next_turn()
+        self._next_turn(over)
         if self._paid:  # adding all-0 rewards changes nothing
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _next_turn(self) -> None:
+    def _next_turn(self, over: bool) -> None:
         """Hand the turn to the seat to move: its legal actions and their features in its info, the mask
-        source for ``observe``; the previous mover's info emptied. At the end of the match nobody moves."""
+        source for ``observe``; the previous mover's info emptied. At the end of the match (``over``) nobody
+        moves."""
         state = self._require_state()
         self._observed.clear()
         if self._mover is not None:
             self.infos[self._mover] = self._idle[self._mover]
-        if state.is_terminal():
+        if over:
             self._mover, self._legal = None, _NO_ACTIONS
             return
         agent = self.agent_selection = self.possible_agents[state.current_player()]
