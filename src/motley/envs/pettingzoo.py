@@ -78,6 +78,7 @@ ILLEGAL_REWARD = -1
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
+_NOT_RESET = "call reset() before using the environment"
 _NO_ACTIONS: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
 _NO_ACTIONS.setflags(write=False)
 
@@ -201,7 +202,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         cached = self._observed.get(agent)
         if cached is not None:
             return cached
-        state = self._require_state()
+        state = self.game_state
+        if state is None:
+            raise RuntimeError(_NOT_RESET)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if agent == self._mover:
             mask[self._legal] = 1
@@ -278,13 +281,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """Hand the turn to the seat to move: its legal actions and their features in its info, the mask
         source for ``observe``; the previous mover's info emptied. At the end of the match (``over``) nobody
         moves."""
-        state = self._require_state()
         self._observed.clear()
         if self._mover is not None:
             self.infos[self._mover] = self._idle[self._mover]
         if over:
             self._mover, self._legal = None, _NO_ACTIONS
             return
+        state = self._require_state()
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
         legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
@@ -316,7 +319,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     def _require_state(self) -> State:
         if self.game_state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(_NOT_RESET)
         return self.game_state
 
 
