@@ -83,8 +83,6 @@ class _Buffers:
     """The batch arrays of N slots (``obs``, ``mask``, ``seat``, ``rewards``, ``terminated``, ``seeds``,
     ``actions``), over shared memory (``shared=True``, for workers) or plain NumPy memory."""
 
-    FIELDS = ("obs", "mask", "seat", "rewards", "terminated", "seeds", "actions")
-
     def __init__(self, game: Game, num: int, shared: bool) -> None:
         size = int(np.prod(game.observation_tensor_shape()))
         self.specs: dict[str, tuple[tuple[int, ...], Any]] = {

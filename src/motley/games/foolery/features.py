@@ -57,8 +57,10 @@ if TYPE_CHECKING:
 #: Names of the kind one-hot, in order.
 KINDS = ("pass", "fool", "give", "single", "pair", "triple", "four of a kind", "1 trump", "2 trumps",
          "3 trumps", "straight", "flush", "full house", "straight flush", "five of a kind")
-CARDS_AT, KIND_AT, SIZE_AT, RANK_AT, STRENGTH_AT = 0, NUM_CARDS, NUM_CARDS + len(KINDS), NUM_CARDS + 16, NUM_CARDS + 17
-FEATURE_SIZE = NUM_CARDS + len(KINDS) + 3
+CARDS_AT, KIND_AT = 0, NUM_CARDS
+SIZE_AT = KIND_AT + len(KINDS)
+RANK_AT, STRENGTH_AT = SIZE_AT + 1, SIZE_AT + 2
+FEATURE_SIZE = SIZE_AT + 3
 _MASK_BYTES = (NUM_CARDS + 7) // 8
 
 
@@ -87,8 +89,7 @@ def _table(ace_high: bool) -> npt.NDArray[np.float32]:
     slot[five] = 10 + category[five]
     rows = np.flatnonzero(slot >= 0)
     out[rows, KIND_AT + slot[rows]] = 1.0
-    played = (kind == K_NORMAL) | (kind == K_TRUMP) | five | (kind == K_FOOL)
-    out[:, SIZE_AT] = np.where(played | (kind == K_GIVE), size, 0) / 5.0
+    out[:, SIZE_AT] = size / 5.0  # pass: 0 cards
     rank = np.zeros(NUM_ACTIONS, dtype=np.float64)
     rank[kind == K_NORMAL] = strength[kind == K_NORMAL] / 14.0
     rank[kind == K_TRUMP] = np.array(A_TOP)[kind == K_TRUMP] / 21.0
