@@ -93,8 +93,8 @@ class _Completed:
 
 #: Readings of the completed tricks by ``id`` of the state's tricks list (a state's list only grows during a
 #: round; a new round, a clone or a restored state has a new list). Emptied when it grows past the limit, which
-#: bounds the memory it holds (an entry is at most 9 tensors of 8 players, 58 KB) while keeping every match of a
-#: large batch of environments.
+#: bounds the memory it holds (an entry is at most 9 KB: 8 players' cards played and round bases) while keeping
+#: every match of a large batch of environments.
 _COMPLETED: dict[int, _Completed] = {}
 _COMPLETED_LIMIT = 1024
 
@@ -181,7 +181,8 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     state.check_seat(seat)
     n = state.game.num_players
     completed = _completed_tricks(state)
-    out = completed.round_base(state, seat).copy()
+    out = np.zeros(tensor_size(n), dtype=np.float32)
+    out[H * (1 + 2 * n):] = completed.round_base(state, seat)
     rel = _RELATIVE[n][seat]
     hand = state.hands[seat]
     for colour in (hand[0], hand[1], hand[2], hand[3]):
@@ -228,13 +229,14 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
 
 
 def _round_base(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
-    """The fields of ``seat``'s tensor that stay the same through a round (the rest 0): dealer, totals, bonus
-    counts, last round's scores, the deck block, round number, deck table assumed, two Fools."""
+    """The part of ``seat``'s tensor after its card blocks (from ``H * (1 + 2n)`` on) with the fields that stay
+    the same through a round (the rest 0): dealer, totals, bonus counts, last round's scores, the deck block,
+    round number, deck table assumed, two Fools. (Only this part: a batch of matches keeps every seat's.)"""
     game = state.game
     n = game.num_players
-    out = np.zeros(tensor_size(n), dtype=np.float32)
+    out = np.zeros(tensor_size(n) - H * (1 + 2 * n), dtype=np.float32)
     order = [(seat + r) % n for r in range(n)]  # relative seat r -> seat
-    i = H * (1 + 2 * n) + 4
+    i = 4
     out[i + 3 * n + (state.dealer - seat) % n] = 1.0
     i += 9 * n
     bonus_scale = float(game.params["end_bonus_count"])
