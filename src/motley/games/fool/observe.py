@@ -55,8 +55,9 @@ def voids(state: FoolState) -> list[int]:
 
 
 class _Completed:
-    """What this round's completed tricks show, per absolute seat: the cards each seat played (an (n, H)
-    card block array) and the colours it is known to lack; kept for the tricks list it was read from, with
+    """What this round's completed tricks show, per absolute seat: the cards each seat played (card blocks in
+    seat order, written twice: a (2n, H) array, so that any seat's relative order is one slice) and the
+    colours it is known to lack; kept for the tricks list it was read from, with
     each seat's tensor fields that stay the same through the round (the round's "bases")."""
 
     __slots__ = ("bases", "count", "last", "played", "result", "tricks", "voids")
@@ -65,7 +66,7 @@ class _Completed:
         self.tricks = tricks  # held, so its id is not reused while the entry lives
         self.count = 0
         self.last: Trick | None = None
-        self.played = np.zeros((n, H), dtype=np.float32)
+        self.played = np.zeros((2 * n, H), dtype=np.float32)
         self.voids = [0] * n
         self.result: object = None  # ``state.last`` the bases were made with (a new dict when a round ends)
         self.bases: list[npt.NDArray[np.float32] | None] = [None] * n
@@ -83,9 +84,11 @@ class _Completed:
         """Read the tricks appended since the last reading."""
         tricks = self.tricks
         played = self.played
+        n = len(self.voids)
         for plays, _, _, _ in tricks[self.count:]:
             for t in plays:
                 _add(played[t >> 7], 0, t & 127)
+                _add(played[n + (t >> 7)], 0, t & 127)
             _mark_voids(plays, self.voids)
         self.count = len(tricks)
         self.last = tricks[-1] if tricks else None
@@ -93,7 +96,7 @@ class _Completed:
 
 #: Readings of the completed tricks by ``id`` of the state's tricks list (a state's list only grows during a
 #: round; a new round, a clone or a restored state has a new list). Emptied when it grows past the limit, which
-#: bounds the memory it holds (an entry is at most 9 KB: 8 players' cards played and round bases) while keeping
+#: bounds the memory it holds (an entry is at most 12 KB: 8 players' cards played, twice, and round bases) while keeping
 #: every match of a large batch of environments.
 _COMPLETED: dict[int, _Completed] = {}
 _COMPLETED_LIMIT = 1024
@@ -190,9 +193,7 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
             out[c] = 1.0
     out[W1] = len(hand[4]) / 6.0
     played_base, trick_base = H, H * (1 + n)
-    played = completed.played.reshape(n * H)  # seat order; relative order is a rotation: two slices
-    out[played_base:played_base + (n - seat) * H] = played[seat * H:]
-    out[played_base + (n - seat) * H:trick_base] = played[:seat * H]
+    out[played_base:trick_base] = completed.played[seat:seat + n].reshape(n * H)  # seat, seat + 1, ...
     for t in state.trick:
         c = t & 127
         r = H * rel[t >> 7]
