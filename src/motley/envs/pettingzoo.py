@@ -5,6 +5,7 @@
     from motley.envs.pettingzoo import env
     e = env("fool", players=5)            # wrapped as PettingZoo's classic games are; raw_env() is bare
     e.reset(seed=7)                       # the match of motley.load_game("fool", players=5).new_initial_state(seed=7)
+    rng = random.Random(0)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         legal = info["legal_actions"]         # the legal action ids (no need to scan the mask)
