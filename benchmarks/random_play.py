@@ -93,7 +93,7 @@ def openspiel_player(name: str) -> Callable[[int], int] | None:
 def rlcard_player(name: str) -> Callable[[int], int] | None:
     """Random play of an RLCard env via env.step, or None without rlcard."""
     try:
-        import rlcard  # type: ignore[import-not-found]
+        import rlcard
     except ImportError:
         return None
     env = rlcard.make(name, config={"seed": 0})

@@ -111,3 +111,43 @@ def test_tensor_depends_on_the_seat_and_the_play(name: str, players: int) -> Non
         state.apply_action(rng.choice(state.legal_actions()))
     assert not np.array_equal(state.observation_tensor(0), first) or state.is_terminal()
     assert any(not np.array_equal(state.observation_tensor(s), state.observation_tensor(0)) for s in range(1, players))
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_tensor_of_a_played_state_equals_that_of_its_fresh_copy(name: str, players: int) -> None:
+    """Tensors may keep what does not change within a deal (Fool! reads its completed tricks once): at every
+    step of two random matches, and interleaving two matches, each seat's tensor equals the tensor of a copy
+    of the state read back from its serialized text, which shares nothing with it."""
+    game = motley.load_game(name, players=players)
+    rng = random.Random(11)
+    states = [game.new_initial_state(seed=seed) for seed in (1, 2)]
+    while not all(state.is_terminal() for state in states):
+        for state in states:
+            copy = game.deserialize_state(state.serialize())
+            for seat in range(players):
+                assert np.array_equal(state.observation_tensor(seat), copy.observation_tensor(seat)), (
+                    f"{name}({players}) seat {seat} after {len(state.history())} moves")
+            if not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_fool_tensors_stay_right_when_the_trick_readings_are_evicted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fool! keeps its readings of completed tricks for a bounded number of rounds: with room for two, four
+    matches played in turn still get, at every step, the tensors of fresh copies of their states."""
+    from motley.games.fool import observe
+
+    monkeypatch.setattr(observe, "_COMPLETED_LIMIT", 2)
+    monkeypatch.setattr(observe, "_COMPLETED", {})
+    game = motley.load_game("fool", players=4, rounds=1)
+    rng = random.Random(5)
+    states = [game.new_initial_state(seed=seed) for seed in range(4)]
+    for _ in range(60):
+        for state in states:
+            if state.is_terminal():
+                continue
+            copy = game.deserialize_state(state.serialize())
+            seat = state.current_player()
+            assert np.array_equal(state.observation_tensor(seat), copy.observation_tensor(seat))
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(observe._COMPLETED) <= 2

@@ -191,3 +191,21 @@ def test_bad_arguments() -> None:
         raw_env("fools_errand").observe("player_0")
     with pytest.raises(AssertionError):  # env(): OrderEnforcingWrapper
         env("fools_errand").observe("player_0")
+
+
+def test_wrapped_env_reads_its_attributes_as_the_standard_wrappers_do() -> None:
+    """env()'s wrappers read the per-step attributes from the bare env directly: before reset() they raise
+    OrderEnforcingWrapper's AttributeError, after it they are the bare env's, and the action space answers
+    every value as gymnasium's Discrete does."""
+    e = env("fool", players=4)
+    for name in ("agent_selection", "agents", "terminations", "rewards", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    e.reset(seed=3)
+    bare = e.unwrapped
+    for name in ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos"):
+        assert getattr(e, name) is getattr(bare, name)
+    assert e._cumulative_rewards is bare._cumulative_rewards
+    space, standard = e.action_space("player_0"), spaces.Discrete(e.game.num_distinct_actions())
+    for value in (0, 5, space.n - 1, space.n, -1, True, np.int64(3), np.int8(-2), 3.0, "1", None, np.array([2])):
+        assert space.contains(value) == standard.contains(value), value

@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from motley.core.game import Game, Observation
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from motley.core.search import SearchPolicy
 
 
@@ -50,6 +53,11 @@ TableDrawing = Callable[[Observation], str]
 #: SVG of one card face at the origin: ``face(code, width, height) -> SVG elements``.
 CardFace = Callable[[str, float, float], str]
 
+#: Action features: ``table(game) -> float32 array (game.num_distinct_actions(), F)``, row ``a`` the features of
+#: action id ``a`` at the game's options (F fixed per configuration, values in [0, 1]; see
+#: docs/observation_tensors.md). Built once per configuration; the RL environments gather the legal rows.
+ActionFeatures = Callable[[Game], "npt.NDArray[np.float32]"]
+
 
 def _always_public(move: str) -> bool:
     return True
@@ -74,6 +82,8 @@ class GameSpec:
         decider: ``decider(final observation, final scores) -> bool`` for ``special_card``.
         terminal_view: the seat's view as Rich markup; ``log_lines``: the terminal log since a cursor.
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
+        action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
+            environments then use the action id one-hot (``F = num_distinct_actions``).
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -92,6 +102,7 @@ class GameSpec:
     log_lines: LogLines | None = None
     drawing: TableDrawing | None = None
     card_face: CardFace | None = None
+    action_features: ActionFeatures | None = None
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property

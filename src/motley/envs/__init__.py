@@ -1,4 +1,4 @@
-"""RL environments over the core API: PettingZoo AEC, Gymnasium single-seat, OpenSpiel adapter.
+"""RL environments over the core API: PettingZoo AEC, Gymnasium single-seat, OpenSpiel adapter, batch stepper.
 
 Each adapter lives in its own module and imports its third-party library only there, so importing
 ``motley.envs`` costs nothing; import the one you need::
@@ -7,18 +7,23 @@ Each adapter lives in its own module and imports its third-party library only th
     from motley.envs.gymnasium import SingleSeatEnv # Gymnasium single-seat environment (gymnasium);
                                                     # the import also registers the ids "motley/<game>-v0"
     from motley.envs import openspiel; openspiel.register()   # pyspiel.load_game("motley_fool(players=5)")
+    from motley.envs.vector import VectorEnv        # N matches stepped together as NumPy batches (gymnasium)
+    from motley.envs.features import action_feature_table     # per-action feature rows of a game (NumPy)
 
 The adapters use only the core API (``motley.load_game``, ``State.legal_actions``, ``observation_tensor``,
-``returns``, ...), never a game's internals, so every registered game works with each of them.
+``returns``, ...) and the game's spec (its action feature table), never a game's internals, so every
+registered game works with each of them.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from motley.core import Game, load_game
 
-__all__ = ["as_game"]
+__all__ = ["as_game", "deal_rewards", "match_seed"]
 
 
 def as_game(game: Game | str, **params: Any) -> Game:
@@ -36,3 +41,31 @@ def as_game(game: Game | str, **params: Any) -> Game:
             raise TypeError("options cannot be given with a Game object; load the game with them instead")
         return game
     return load_game(game, **params)
+
+
+def match_seed(rng: random.Random | None, seed: int | None) -> tuple[random.Random, int]:
+    """The seed of an environment's next match and the generator of the matches after it.
+
+    ``seed`` given: that match (``game.new_initial_state(seed=seed)``) and a generator seeded with it, so a
+    seeded sequence of resets is reproducible; no seed: the next draw of ``rng`` (a generator seeded from
+    the system's entropy when there is none yet). Shared by every environment, so a match in slot ``i``
+    of :mod:`motley.envs.vector` reset with seed ``s`` is the match of a PettingZoo env reset with ``s``.
+
+    Returns:
+        ``(generator, match seed)``.
+    """
+    if seed is not None:
+        return random.Random(seed), int(seed)
+    rng = random.Random() if rng is None else rng
+    return rng, rng.randrange(2**63)
+
+
+def deal_rewards(start: Sequence[int], end: Sequence[int]) -> list[float]:
+    """Per-seat rewards of a deal from the scores at its start and end: ``(gain - mean gain) / max |gain - mean
+    gain|``, in [-1, 1] (all 0 when every gain is equal)."""
+    gains = [b - a for a, b in zip(start, end, strict=True)]
+    mean = sum(gains) / len(gains)
+    spread = max(abs(g - mean) for g in gains)
+    if spread == 0:
+        return [0.0] * len(gains)
+    return [(g - mean) / spread for g in gains]

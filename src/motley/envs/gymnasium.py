@@ -22,7 +22,10 @@ module was imported get their ids from :func:`register`.
 
 Observation: ``state.observation_tensor(seat)`` (float32, ``game.observation_tensor_shape()``, values
 in [-1, 1]; docs/observation_tensors.md). Action: ``Discrete(num_distinct_actions)``, the game's action
-ids. ``info["action_mask"]`` (int8, 1 = legal) is given with every observation, and
+ids. ``info["action_mask"]`` (int8, 1 = legal) is given with every observation, with
+``info["legal_actions"]`` (int64, the legal action ids, ascending; empty when the match is over) and
+``info["action_features"]`` (float32 (len(legal_actions), F), row ``i`` the features of legal action ``i``;
+layouts: docs/observation_tensors.md, "Action features"), and
 :meth:`SingleSeatEnv.action_masks` returns it too (the hook ``sb3_contrib.MaskablePPO`` looks for).
 
 An episode is one match. After ``reset`` and after every ``step`` the bots play until the learning
@@ -55,10 +58,13 @@ from motley.bots import Bot, make_bot
 from motley.core import Game, IllegalMoveError, State
 from motley.core.play import play
 from motley.envs import as_game
+from motley.envs.features import action_feature_table
 
 __all__ = ["SingleSeatEnv", "env_id", "register"]
 
 Obs = npt.NDArray[np.float32]
+
+_NO_ACTIONS: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
 
 #: Matches skipped in a row by ``reset`` (the seat had no decision) before giving up.
 MAX_SKIPPED_MATCHES = 1000
@@ -107,6 +113,7 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._num_actions = self.game.num_distinct_actions()
+        self._features = action_feature_table(self.game)
         self.observation_space = spaces.Box(low=-1.0, high=1.0, shape=self.game.observation_tensor_shape(),
                                             dtype=np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
@@ -199,7 +206,12 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
     def _info(self) -> dict[str, Any]:
         state = self.state
         assert state is not None
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        legal = (np.array(state.legal_actions(), dtype=np.int64)
+                 if not state.is_terminal() and state.current_player() == self.seat else _NO_ACTIONS)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask[legal] = 1
+        info: dict[str, Any] = {"action_mask": mask, "seat": self.seat, "legal_actions": legal,
+                                "action_features": self._features.take(legal, axis=0)}
         if state.is_terminal():
             info["returns"] = list(state.returns())
             info["scores"] = list(state.scores())

@@ -5,9 +5,11 @@
     from motley.envs.pettingzoo import env
     e = env("fool", players=5)            # wrapped as PettingZoo's classic games are; raw_env() is bare
     e.reset(seed=7)                       # the match of motley.load_game("fool", players=5).new_initial_state(seed=7)
+    rng = random.Random(0)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        legal = info["legal_actions"]         # the legal action ids (no need to scan the mask)
+        action = None if terminated or truncated else int(legal[rng.randrange(len(legal))])
         e.step(action)
 
 Agents are ``"player_0" .. "player_{n-1}"`` (seat order). The observation of an agent is a dict
@@ -15,6 +17,14 @@ Agents are ``"player_0" .. "player_{n-1}"`` (seat order). The observation of an 
 tensor is the seat's information state (float32, ``game.observation_tensor_shape()``, every value in
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
+An observation is computed once per agent and position (``observe`` returns the same dict until the next
+``step`` or ``reset``; treat it as read-only).
+
+``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
+``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
+``(len(legal_actions), F)``, row ``i`` the features of ``legal_actions[i]``, F fixed per game configuration;
+layouts in docs/observation_tensors.md, "Action features"); :meth:`MotleyAECEnv.action_features` returns
+the latter.
 
 Rewards (``reward=``):
 
@@ -30,7 +40,10 @@ A match ends for all agents at once (``terminations`` all True); the game itself
 ``env()`` applies PettingZoo's standard wrappers, as its classic card games do:
 ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
 An illegal action through ``env()`` therefore ends the match at once: the offender gets -1, every other
-agent 0, and every agent is marked terminated *and* truncated (the wrapper's convention). ``raw_env()``
+agent 0, and every agent is marked terminated *and* truncated (the wrapper's convention). The wrappers are
+subclasses of those three that read the attributes used at every step (``agent_selection``, ``terminations``,
+``infos``, ...) from the bare environment at once instead of through each wrapper's ``__getattr__``; they
+behave as the standard ones otherwise (PettingZoo's api and seed tests run on ``env()``). ``raw_env()``
 is the bare :class:`MotleyAECEnv`, which raises :class:`motley.IllegalMoveError` instead and leaves the
 state unchanged.
 
@@ -50,6 +63,7 @@ from motley.core.extras import require
 require("gymnasium", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 
+import operator
 import random
 from typing import Any
 
@@ -60,7 +74,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from motley.core import Game, State
-from motley.envs import as_game
+from motley.envs import as_game, deal_rewards, match_seed
+from motley.envs.features import action_feature_table
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]
 
@@ -69,14 +84,19 @@ ILLEGAL_REWARD = -1
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
+_NOT_RESET = "call reset() before using the environment"
+_NO_ACTIONS: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+_NO_ACTIONS.setflags(write=False)
 
-def _deal_rewards(start: list[int], end: list[int]) -> list[float]:
-    gains = [b - a for a, b in zip(start, end, strict=True)]
-    mean = sum(gains) / len(gains)
-    spread = max(abs(g - mean) for g in gains)
-    if spread == 0:
-        return [0.0] * len(gains)
-    return [(g - mean) / spread for g in gains]
+
+class _ActionSpace(spaces.Discrete):
+    """``Discrete(n)``: the action ids. ``contains`` answers a plain ``int`` (what ``AssertOutOfBoundsWrapper``
+    checks at every step) without NumPy; every other value as ``Discrete`` does, and the answer is the same."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return bool(0 <= x < self.n)
+        return bool(super().contains(x))
 
 
 class MotleyAECEnv(AECEnv):  # type: ignore[misc]
@@ -120,10 +140,20 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             })
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: _ActionSpace(self._num_actions) for agent in self.possible_agents}
         size = int(np.prod(shape))
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
         self._rng: random.Random | None = None
+        self._features = action_feature_table(self.game)
+        no_features = self._features[_NO_ACTIONS]
+        no_features.setflags(write=False)
+        #: The info of each agent while it is not to move (made once; treat infos as read-only).
+        self._idle: dict[str, dict[str, Any]] = {
+            agent: {"legal_actions": _NO_ACTIONS, "action_features": no_features} for agent in self.possible_agents}
+        self._observed: dict[str, ObsDict] = {}
+        self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
+        self._mover: str | None = None
+        self._legal = _NO_ACTIONS
         #: The motley State of the current match (None before the first ``reset()``).
         self.game_state: State | None = None
         self.agents: list[str] = []
@@ -149,40 +179,57 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         Raises:
             motley.MotleyError: for a negative seed.
         """
-        if seed is not None:
-            self._rng = random.Random(seed)
-            match_seed = int(seed)
-        else:
-            if self._rng is None:
-                self._rng = random.Random()
-            match_seed = self._rng.randrange(2**63)
-        self.game_state = self.game.new_initial_state(seed=match_seed)
+        self._rng, seed = match_seed(self._rng, seed)
+        self.game_state = self.game.new_initial_state(seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: self._idle[agent] for agent in self.agents}
+        self._mover = None
         self._deal = self.game_state.deal_number()
         self._deal_start_scores = list(self.game_state.scores())
         if self.game_state.is_terminal():  # a match that ends before any decision: everyone is done at once
             self._finish()
             self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[self.game_state.current_player()]
+        self._next_turn(self.game_state.is_terminal())
 
     def observe(self, agent: str) -> ObsDict:
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
 
+        The dict is computed once per agent and position: later calls until the next ``step()`` or
+        ``reset()`` return the same dict (treat it as read-only).
+
         Raises:
             RuntimeError: before the first ``reset()``.
         """
-        state = self._require_state()
-        seat = self._seat[agent]
+        cached = self._observed.get(agent)
+        if cached is not None:
+            return cached
+        state = self.game_state
+        if state is None:
+            raise RuntimeError(_NOT_RESET)
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if not state.is_terminal() and state.current_player() == seat:
-            mask[state.legal_actions()] = 1
-        return {"observation": np.asarray(state.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
+        if agent == self._mover:
+            mask[self._legal] = 1
+        obs: ObsDict = {"observation": state.observation_tensor(self._seat[agent]), "action_mask": mask}
+        self._observed[agent] = obs
+        return obs
+
+    def action_features(self, agent: str) -> npt.NDArray[np.float32]:
+        """Features of ``agent``'s legal actions: float32 of shape (num_legal, F), row ``i`` the features of
+        ``infos[agent]["legal_actions"][i]`` (also ``infos[agent]["action_features"]``); (0, F) for an agent
+        not to move. F and the layout per game: docs/observation_tensors.md, "Action features".
+
+        Raises:
+            RuntimeError: before the first ``reset()``.
+            KeyError: for an unknown agent.
+        """
+        self._require_state()
+        features: npt.NDArray[np.float32] = self.infos[agent]["action_features"]
+        return features
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state: every seat's observation tensor, seat 0's first, in one float32 vector.
@@ -207,32 +254,53 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             motley.IllegalMoveError: for an action that is not legal now (the state is unchanged).
             ValueError: for an action other than None from a finished agent.
         """
-        if self.game_state is None:
+        state = self.game_state
+        if state is None:
             raise RuntimeError("step() called before reset(): call reset() to start a match first")
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._require_state()
-        agent = self.agent_selection
         if action is None:
             raise ValueError(f"{agent} is to move and must give an action, not None")
         state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self.reward_mode == "deal" and (state.is_terminal() or state.deal_number() != self._deal):
+        if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
+            self._clear_rewards()
+            self._paid = False
+        over = state.is_terminal()
+        if self.reward_mode == "deal" and (over or state.deal_number() != self._deal):
             scores = list(state.scores())
-            for seat, r in enumerate(_deal_rewards(self._deal_start_scores, scores)):
+            for seat, r in enumerate(deal_rewards(self._deal_start_scores, scores)):
                 self.rewards[self.possible_agents[seat]] += self.deal_weight * r
             self._deal, self._deal_start_scores = state.deal_number(), scores
-        if state.is_terminal():
+            self._paid = True
+        if over:
             self._finish()
-        else:
-            self.agent_selection = self.possible_agents[state.current_player()]
-        self._accumulate_rewards()
+        self._next_turn(over)
+        if self._paid:  # adding all-0 rewards changes nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _next_turn(self, over: bool) -> None:
+        """Hand the turn to the seat to move: its legal actions and their features in its info, the mask
+        source for ``observe``; the previous mover's info emptied. At the end of the match (``over``) nobody
+        moves."""
+        self._observed.clear()
+        if self._mover is not None:
+            self.infos[self._mover] = self._idle[self._mover]
+        if over:
+            self._mover, self._legal = None, _NO_ACTIONS
+            return
+        state = self._require_state()
+        agent = self.agent_selection = self.possible_agents[state.current_player()]
+        self._mover = agent
+        legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
+        self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+
     def _finish(self) -> None:
+        self._paid = True
         state = self._require_state()
         for seat, r in enumerate(state.returns()):
             self.rewards[self.possible_agents[seat]] += float(r)
@@ -257,7 +325,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     def _require_state(self) -> State:
         if self.game_state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(_NOT_RESET)
         return self.game_state
 
 
@@ -276,6 +344,73 @@ def env(game: Game | str, **kwargs: Any) -> AECEnv:
     bare environment (``game``, ``game_state``, ``state_space``, ...) are reachable through the wrappers;
     ``.unwrapped`` is the :class:`MotleyAECEnv`.
     """
-    wrapped = wrappers.TerminateIllegalWrapper(MotleyAECEnv(game, **kwargs), illegal_reward=ILLEGAL_REWARD)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = _TerminateIllegal(MotleyAECEnv(game, **kwargs), illegal_reward=ILLEGAL_REWARD)
+    return _OrderEnforcing(_AssertOutOfBounds(wrapped))
+
+
+#: The attributes of the bare environment read at every step through the wrappers (``last()``, the wrappers'
+#: own ``step()``, ``agent_iter``). PettingZoo's ``BaseWrapper`` forwards them one wrapper at a time through
+#: ``__getattr__``, which costs more than a step of the game; the subclasses below read them from the bare
+#: environment directly and behave otherwise exactly as the standard wrappers.
+_HOT_ATTRIBUTES = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos",
+                   "_cumulative_rewards")
+
+
+def _direct(path: str, name: str) -> property:
+    """A read-only property reading ``name`` from the object at ``path`` (attrgetter: no Python frame)."""
+    return property(operator.attrgetter(f"{path}.{name}"), doc=f"``{name}`` of the bare environment.")
+
+
+class _NotReset:
+    """What ``_OrderEnforcing`` reads the hot attributes from before the first ``reset()``: the standard
+    wrapper's AttributeError for each."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"{name} cannot be accessed before reset")
+
+
+class _DirectAttributes:
+    """Mixin: the hot attributes, and the action spaces, read from the bare environment (``self._bare``) in one
+    step."""
+
+    _bare: MotleyAECEnv
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._bare.action_spaces[agent]
+
+
+for _name in _HOT_ATTRIBUTES:
+    setattr(_DirectAttributes, _name, _direct("_bare", _name))
+
+
+class _TerminateIllegal(_DirectAttributes, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """``TerminateIllegalWrapper`` with direct reads of the hot attributes."""
+
+    def __init__(self, env: MotleyAECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._bare = env
+
+
+class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """``AssertOutOfBoundsWrapper`` with direct reads of the hot attributes."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._bare = env.unwrapped
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """``OrderEnforcingWrapper`` with direct reads of the hot attributes after ``reset()`` (before it, the
+    same AttributeError as the standard wrapper)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._view: Any = _NotReset()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self._view = self.env.unwrapped
+
+
+for _name in _HOT_ATTRIBUTES:
+    setattr(_OrderEnforcing, _name, _direct("_view", _name))

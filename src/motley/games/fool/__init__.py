@@ -10,6 +10,7 @@ The package, by what changes together:
   (``FoolState.observation``, ``observation_tensor`` and ``voids`` call it);
 * ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
   (``Fool.sample_state`` and ``Fool.determinizer`` call it);
+* ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
@@ -19,7 +20,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import drawing, facts, policy, views
+from motley.games.fool import drawing, facts, features, policy, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.rules import Fool, FoolState
 
@@ -36,6 +37,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    action_features=features.action_features,
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
+#: ``_RELATIVE[n][seat][s]``: seat ``s``'s index relative to ``seat`` at ``n`` players, ``(s - seat) % n``.
+_RELATIVE = [[[(s - seat) % n for s in range(n)] for seat in range(n)] for n in range(9)]
+
+#: A completed trick as a state keeps it: (plays ``seat << 7 | card``, lead colour, winner, Fool takers).
+Trick = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
 
 def tensor_size(players: int) -> int:
     """Length of the observation tensor at ``players`` seats (see :func:`observation_tensor`)."""
@@ -43,11 +49,71 @@ def voids(state: FoolState) -> list[int]:
     A non-1 card of another colour played after the lead colour was set shows a void (FL-R6); the card
     that sets the colour after a led 1 shows nothing, nor does a W1 (FL-R7).
     """
-    found = [0] * state.game.num_players
-    for plays, _, _, _ in state.tricks:
-        _mark_voids(plays, found)
+    found = list(_completed_tricks(state).voids)
     _mark_voids(state.trick, found)
     return found
+
+
+class _Completed:
+    """What this round's completed tricks show, per absolute seat: the cards each seat played (card blocks in
+    seat order, written twice: a (2n, H) array, so that any seat's relative order is one slice) and the
+    colours it is known to lack; kept for the tricks list it was read from, with
+    each seat's tensor fields that stay the same through the round (the round's "bases")."""
+
+    __slots__ = ("bases", "count", "last", "played", "result", "tricks", "voids")
+
+    def __init__(self, tricks: list[Trick], n: int) -> None:
+        self.tricks = tricks  # held, so its id is not reused while the entry lives
+        self.count = 0
+        self.last: Trick | None = None
+        self.played = np.zeros((2 * n, H), dtype=np.float32)
+        self.voids = [0] * n
+        self.result: object = None  # ``state.last`` the bases were made with (a new dict when a round ends)
+        self.bases: list[npt.NDArray[np.float32] | None] = [None] * n
+
+    def round_base(self, state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+        """``_round_base(state, seat)``, kept until the round's result (``state.last``) changes."""
+        if state.last is not self.result:
+            self.result, self.bases = state.last, [None] * len(self.bases)
+        base = self.bases[seat]
+        if base is None:
+            base = self.bases[seat] = _round_base(state, seat)
+        return base
+
+    def extend(self) -> None:
+        """Read the tricks appended since the last reading."""
+        tricks = self.tricks
+        played = self.played
+        n = len(self.voids)
+        for plays, _, _, _ in tricks[self.count:]:
+            for t in plays:
+                _add(played[t >> 7], 0, t & 127)
+                _add(played[n + (t >> 7)], 0, t & 127)
+            _mark_voids(plays, self.voids)
+        self.count = len(tricks)
+        self.last = tricks[-1] if tricks else None
+
+
+#: Readings of the completed tricks by ``id`` of the state's tricks list (a state's list only grows during a
+#: round; a new round, a clone or a restored state has a new list). Emptied when it grows past the limit, which
+#: bounds the memory it holds (an entry is at most 12 KB: 8 players' cards played, twice, and round bases) while keeping
+#: every match of a large batch of environments.
+_COMPLETED: dict[int, _Completed] = {}
+_COMPLETED_LIMIT = 1024
+
+
+def _completed_tricks(state: FoolState) -> _Completed:
+    """The reading of ``state``'s completed tricks this round, brought up to date (cached, see ``_COMPLETED``)."""
+    tricks = state.tricks
+    entry = _COMPLETED.get(id(tricks))
+    if entry is None or entry.tricks is not tricks or len(tricks) < entry.count or (
+            entry.count and tricks[entry.count - 1] is not entry.last):
+        if len(_COMPLETED) >= _COMPLETED_LIMIT:
+            _COMPLETED.clear()
+        entry = _COMPLETED[id(tricks)] = _Completed(tricks, state.game.num_players)
+    if entry.count != len(tricks):
+        entry.extend()
+    return entry
 
 
 def observation(state: FoolState, seat: Seat) -> Observation:
@@ -116,52 +182,77 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     * 5: round / 20 clipped, completed tricks this round / 12, terminal, deck table assumed, two Fools.
     """
     state.check_seat(seat)
-    game = state.game
-    n = game.num_players
+    n = state.game.num_players
+    completed = _completed_tricks(state)
     out = np.zeros(tensor_size(n), dtype=np.float32)
-    rel = [(s - seat) % n for s in range(n)]
-    _block(out, 0, [c for col in state.hands[seat] for c in col])
+    out[H * (1 + 2 * n):] = completed.round_base(state, seat)
+    rel = _RELATIVE[n][seat]
+    hand = state.hands[seat]
+    for colour in (hand[0], hand[1], hand[2], hand[3]):
+        for c in colour:  # scalar writes: cheaper than one fancy-indexed write for a dozen cards
+            out[c] = 1.0
+    out[W1] = len(hand[4]) / 6.0
     played_base, trick_base = H, H * (1 + n)
-    for plays, _, _, _ in state.tricks:
-        for t in plays:
-            _add(out, played_base + H * rel[t >> 7], t & 127)
+    out[played_base:trick_base] = completed.played[seat:seat + n].reshape(n * H)  # seat, seat + 1, ...
     for t in state.trick:
-        _add(out, played_base + H * rel[t >> 7], t & 127)
-        _add(out, trick_base + H * rel[t >> 7], t & 127)
+        c = t & 127
+        r = H * rel[t >> 7]
+        if c >= W1:
+            out[played_base + r + W1] += 1.0 / 6.0
+            out[trick_base + r + W1] += 1.0 / 6.0
+        else:
+            out[played_base + r + c] = 1.0
+            out[trick_base + r + c] = 1.0
     i = H * (1 + 2 * n)
     if state.lead >= 0:
         out[i + state.lead] = 1.0
     i += 4
+    sizes = state.sizes
     for s in range(n):
-        r = rel[s]
-        out[i + r] = state.sizes[s] / 12.0
-        if s in state.out:
-            out[i + n + r] = 1.0
+        out[i + rel[s]] = sizes[s] / 12.0
+    for s in state.out:
+        out[i + n + rel[s]] = 1.0
     if not state.done:
         out[i + 2 * n + rel[state.order[state.pos]]] = 1.0
         out[i + 4 * n + rel[state.order[0]]] = 1.0
-    out[i + 3 * n + rel[state.dealer]] = 1.0
     i += 5 * n
-    for s, v in enumerate(voids(state)):
-        for c in range(4):
-            if v >> c & 1:
-                out[i + 4 * rel[s] + c] = 1.0
-    i += 4 * n
+    found = list(completed.voids)
+    _mark_voids(state.trick, found)
+    for s, v in enumerate(found):
+        if v:
+            for c in range(4):
+                if v >> c & 1:
+                    out[i + 4 * rel[s] + c] = 1.0
+    i = len(out) - 5
+    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
+    out[i + 2] = float(state.done)
+    return out
+
+
+def _round_base(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+    """The part of ``seat``'s tensor after its card blocks (from ``H * (1 + 2n)`` on) with the fields that stay
+    the same through a round (the rest 0): dealer, totals, bonus counts, last round's scores, the deck block,
+    round number, deck table assumed, two Fools. (Only this part: a batch of matches keeps every seat's.)"""
+    game = state.game
+    n = game.num_players
+    out = np.zeros(tensor_size(n) - H * (1 + 2 * n), dtype=np.float32)
+    order = [(seat + r) % n for r in range(n)]  # relative seat r -> seat
+    i = 4
+    out[i + 3 * n + (state.dealer - seat) % n] = 1.0
+    i += 9 * n
     bonus_scale = float(game.params["end_bonus_count"])
-    for s in range(n):
-        r = rel[s]
-        out[i + r] = max(-1.0, min(1.0, state.totals[s] / 100.0))
-        out[i + n + r] = min(1.0, state.bonuses[s] / bonus_scale)
-        if state.last is not None:
-            out[i + 2 * n + r] = max(-1.0, min(1.0, state.last["scores"][s] / 100.0))
+    out[i:i + n] = [max(-1.0, min(1.0, state.totals[s] / 100.0)) for s in order]
+    out[i + n:i + 2 * n] = [min(1.0, state.bonuses[s] / bonus_scale) for s in order]
+    if state.last is not None:
+        last = state.last["scores"]
+        out[i + 2 * n:i + 3 * n] = [max(-1.0, min(1.0, last[s] / 100.0)) for s in order]
     i += 3 * n
     out[i:i + H] = game.deck_block
     i += H
     out[i] = min(1.0, state.round_number / 20.0)
-    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
-    out[i + 2] = float(state.done)
     out[i + 3] = float(game.deck_assumed)
     out[i + 4] = float(game.num_fools == 2)
+    out.setflags(write=False)
     return out
 
 
@@ -187,11 +278,6 @@ def _mark_voids(plays: Sequence[int], voids: list[int]) -> None:
             lc = col  # this card set the lead colour (led, or first non-1 after a led 1)
         elif col != lc:
             voids[t >> 7] |= 1 << lc
-
-
-def _block(out: npt.NDArray[np.float32], base: int, cards: Sequence[int]) -> None:
-    for c in cards:
-        _add(out, base, c)
 
 
 def _add(out: npt.NDArray[np.float32], base: int, c: int) -> None:

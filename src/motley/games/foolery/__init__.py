@@ -13,6 +13,7 @@ The package, by what changes together:
   observation back into a state (``FooleryState.observation`` and ``observation_tensor`` call it);
 * ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
   (``Foolery.sample_state`` and ``Foolery.determinizer`` call it);
+* ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
@@ -22,7 +23,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import drawing, facts, policy, views
+from motley.games.foolery import drawing, facts, features, policy, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.rules import Foolery, FooleryState
 
@@ -46,6 +47,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    action_features=features.action_features,
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 

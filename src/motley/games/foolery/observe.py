@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 
 OBS_CARD_BLOCKS = 5
 SEAT_BLOCK = 13
+_MASK_BYTES = (NUM_CARDS + 7) // 8  # a card bitmask as little-endian bytes
+#: The title one-hot of the seat block (none, King, Prince, Noble, Merchant, Peasant) by title + 1.
+_TITLE_ONE_HOT = tuple(tuple(1.0 if k == t else 0.0 for k in range(len(TITLES) + 1)) for t in range(len(TITLES) + 1))
 
 
 def tensor_size(players: int) -> int:
@@ -133,47 +136,43 @@ def observation_tensor(state: FooleryState, seat: Seat) -> npt.NDArray[np.float3
     """
     state.check_seat(seat)
     n = state.game.num_players
-    out = np.zeros(tensor_size(n), dtype=np.float32)
-    for block, mask in enumerate((state.hands[seat], state.played, A_MASK[state.top] if state.top >= 0 else 0)):
-        for c in cards_of(mask):
-            out[block * NUM_CARDS + c] = 1.0
-    for c in state.gave[seat]:
-        out[3 * NUM_CARDS + c] = 1.0
-    for c in state.received[seat]:
-        out[4 * NUM_CARDS + c] = 1.0
+    out = np.empty(tensor_size(n), dtype=np.float32)
+    top = state.top
+    masks = (state.hands[seat], state.played, A_MASK[top] if top >= 0 else 0, mask_of(state.gave[seat]),
+             mask_of(state.received[seat]))
+    raw = np.frombuffer(b"".join(m.to_bytes(_MASK_BYTES, "little") for m in masks), dtype=np.uint8)
+    bits = np.unpackbits(raw, bitorder="little").reshape(OBS_CARD_BLOCKS, 8 * _MASK_BYTES)
     base = OBS_CARD_BLOCKS * NUM_CARDS
+    out[:base] = bits[:, :NUM_CARDS].ravel()
+    to_move = state.current_player()
+    sizes, places, titles, passed = state.sizes, state.places, state.titles, state.passed
+    top_seat, dealer = state.top_seat, state.dealer
+    tail: list[float] = []
     for i in range(n):
         q = (seat + i) % n
-        b = base + SEAT_BLOCK * i
-        out[b] = state.sizes[q] / 28.0  # 26 dealt + 2 from the exchange at most
-        if state.places[q] >= 0:
-            out[b + 1] = 1.0
-            out[b + 2] = state.places[q] / (n - 1)
-        out[b + 3 + state.titles[q] + 1] = 1.0
-        out[b + 9] = float(state.passed >> q & 1)
-        out[b + 10] = float(state.top_seat == q)
-        out[b + 11] = float(state.current_player() == q)
-        out[b + 12] = float(state.dealer == q)
-    b = base + SEAT_BLOCK * n
-    for i in range(n):
-        out[b + i] = max(-1.0, min(1.0, state.totals[(seat + i) % n] / (2.0 * n * n)))
-    b += n
-    out[b + state.phase] = 1.0
-    b += 3
+        place = places[q]
+        tail += (sizes[q] / 28.0,  # 26 dealt + 2 from the exchange at most
+                 1.0 if place >= 0 else 0.0, place / (n - 1) if place >= 0 else 0.0)
+        tail += _TITLE_ONE_HOT[titles[q] + 1]
+        tail += (1.0 if passed >> q & 1 else 0.0, 1.0 if top_seat == q else 0.0, 1.0 if to_move == q else 0.0,
+                 1.0 if dealer == q else 0.0)
+    scale = 2.0 * n * n
+    tail += [max(-1.0, min(1.0, state.totals[(seat + i) % n] / scale)) for i in range(n)]
+    phase = [0.0, 0.0, 0.0]
+    phase[state.phase] = 1.0
     total = state.game.hands_total
-    out[b] = min(1.0, state.hand_number / total) if total else 1.0
-    b += 1
-    top = state.top
+    kind = [0.0] * 9
     if top < 0:
-        slot = 0
+        kind[0] = 1.0
     elif A_KIND[top] == K_NORMAL:
-        slot = A_SIZE[top]
+        kind[A_SIZE[top]] = 1.0
     elif A_KIND[top] == K_FIVE:
-        slot = 5
+        kind[5] = 1.0
     else:
-        slot = 5 + A_SIZE[top]
-    out[b + slot] = 1.0
-    out[b + 9] = state.game.strength[top] / 80.0 if top >= 0 else 0.0
+        kind[5 + A_SIZE[top]] = 1.0
+    tail += [*phase, min(1.0, state.hand_number / total) if total else 1.0, *kind,
+             state.game.strength[top] / 80.0 if top >= 0 else 0.0]
+    out[base:] = tail
     return out
 
 

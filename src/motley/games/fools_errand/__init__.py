@@ -10,6 +10,7 @@ The package, by what changes together:
   observation back into a state (``FoolsErrandState.observation`` and ``observation_tensor`` call it);
 * ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
   (``FoolsErrand.sample_state`` calls it);
+* ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
 * ``policy.py`` -- the heuristic Joker policy (the ``heuristic`` bot);
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Joker decides"), for reports.
@@ -19,7 +20,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fools_errand import drawing, facts, policy, views
+from motley.games.fools_errand import drawing, facts, features, policy, views
 from motley.games.fools_errand.cards import CODES
 from motley.games.fools_errand.rules import FoolsErrand, FoolsErrandState
 
@@ -35,6 +36,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    action_features=features.action_features,
 ))
 
 __all__ = ["SPEC", "FoolsErrand", "FoolsErrandState"]
