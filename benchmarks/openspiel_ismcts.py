@@ -46,7 +46,7 @@ def play(spec: str, deals: int, simulations: int, uct_c: float, seed: int) -> di
         s: {"return": 0.0, "wins": 0.0, "seats": 0.0, "decisions": 0.0, "seconds": 0.0} for s in sides}
     rs = np.random.RandomState(seed)
     os_bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=uct_c,
-                              max_simulations=simulations, random_state=rs)
+                              max_simulations=simulations, random_state=rs, use_observation_string=True)
     np.random.seed(seed)  # resample_from_infostate draws from numpy's global generator
     # The same algorithm on both sides: random rollouts, every seat searched by UCB1.
     m_bot = make_bot(f"ismcts(simulations={simulations},uct_c={uct_c},rollout=random,opponents=search)", mgame)

@@ -64,7 +64,9 @@ def test_game_and_state_mirror_motley(name: str, players: int) -> None:
     assert game.num_players() == players
     assert game.num_distinct_actions() == mgame.num_distinct_actions()
     assert tuple(game.observation_tensor_shape()) == mgame.observation_tensor_shape()
-    assert tuple(game.information_state_tensor_shape()) == mgame.observation_tensor_shape()
+    game_type = game.get_type()
+    assert game_type.provides_observation_string and game_type.provides_observation_tensor
+    assert not game_type.provides_information_state_string and not game_type.provides_information_state_tensor
     assert pyspiel.load_game(str(game)) is not None  # the full game string (JSON options escaped) parses back
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel.NUM_SEEDS
@@ -76,35 +78,51 @@ def test_game_and_state_mirror_motley(name: str, players: int) -> None:
             break
         p = mstate.current_player()
         assert state.current_player() == p and state.legal_actions() == mstate.legal_actions()
-        assert state.information_state_string(p) == json.dumps(mstate.observation(p), sort_keys=True,
-                                                                 separators=(",", ":"))
-        assert state.observation_string(p) == state.information_state_string(p)
+        assert state.observation_string(p) == json.dumps(mstate.observation(p), sort_keys=True,
+                                                          separators=(",", ":"))
         for seat in range(players):
             assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32),
                                   mstate.observation_tensor(seat))
-            assert state.information_state_tensor(seat) == state.observation_tensor(seat)
         a = rng.choice(mstate.legal_actions())
         assert state.action_to_string(p, a) == mstate.action_to_string(a)
         state.apply_action(a)
         mstate.apply_action(a)
 
 
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
-def test_resample_from_infostate_keeps_the_information_state(name: str, players: int) -> None:
-    game = pyspiel.load_game(spiel_string(name, players))
+def test_no_perfect_recall_information_state_is_claimed() -> None:
+    game = pyspiel.load_game("motley_fool(players=4)")
+    with pytest.raises(ValueError, match="perfect-recall"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     state = game.new_initial_state()
-    state.apply_action(3)
-    rng = random.Random(1)
-    for _ in range(5):
-        state.apply_action(rng.choice(state.legal_actions()))
-    p = state.current_player()
-    np.random.seed(0)
-    worlds = [state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(8)]
-    for world in worlds:
-        assert world.current_player() == p
-        assert world.information_state_string(p) == state.information_state_string(p)
-        assert world.legal_actions() == state.legal_actions()
-    assert len({str(w) for w in worlds}) > 1  # hidden cards do vary
+    state.apply_action(5)
+    assert state.observation_string(state.current_player()).startswith("{")
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_resample_from_infostate_keeps_the_observation_along_random_matches(name: str, players: int) -> None:
+    """OpenSpiel's ResampleInfostateTest, with the observation (what these games declare): along random
+    trajectories, every resampled world gives the seat to move the same observation and legal moves, and
+    the hidden cards vary."""
+    game = pyspiel.load_game(spiel_string(name, players))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    varied = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        np.random.seed(seed)
+        state = game.new_initial_state()
+        state.apply_action(seed)
+        for _ in range(40 + 60 * seed):
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            worlds = [state.resample_from_infostate(p, sampler) for _ in range(3)]
+            for world in worlds:
+                assert world.current_player() == p
+                assert world.observation_string(p) == state.observation_string(p)
+                assert world.legal_actions() == state.legal_actions()
+            varied += len({str(w) for w in worlds}) > 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert varied > 0  # hidden cards do vary
 
 
 def test_clone_and_pickle_go_through_motley() -> None:
@@ -134,7 +152,8 @@ def test_openspiel_ismcts_bot_plays(name: str, players: int) -> None:
     game = pyspiel.load_game(spiel_string(name, players, short=True))
     random_state = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=random_state,
+                           use_observation_string=True)  # these games declare the observation only
     state = game.new_initial_state()
     state.apply_action(5)
     for _ in range(3 if (name, players) == ("fools_errand", 2) else 2):

@@ -21,9 +21,17 @@ Game parameters: every option of the motley game (``int``/``bool``/``str`` as su
 JSON text with ``% , ( ) =`` percent-escaped, see :func:`encode_json`), with motley's defaults; ``players``
 is the player count; ``num_seeds`` is the adapter's own parameter (above).
 
-Information. ``information_state_string`` and ``observation_string`` are the JSON text of
-``state.observation(player)`` (sorted keys); ``information_state_tensor`` and ``observation_tensor`` are
-``state.observation_tensor(player)``. At the chance node they are ``"{}"`` and zeros.
+Information. The games declare an **observation only**, no information state: ``observation_string`` is
+the JSON text of ``state.observation(player)`` (sorted keys) and ``observation_tensor`` is
+``state.observation_tensor(player)`` (``"{}"`` and zeros at the chance node). A motley observation holds
+the current deal as the seat saw it (its hand, the tricks or plays of this deal, exchanges, scores) but
+not every earlier deal, so it is not a perfect-recall information state, and the game type says so
+(``provides_information_state_string`` and ``..._tensor`` are False; asking for a perfect-recall observer
+raises ValueError). OpenSpiel's Python ``ISMCTSBot`` keys its tree by the observation with
+``use_observation_string=True``. The match's deals are not chance nodes of their own: each is shuffled by
+the engine from the match seed (one chance node, below), because a later deal depends on the match so far
+(who deals, who exchanges what) and an explicit deal of Foolery's 78 cards would be 78 chance nodes per
+hand, each exposing the whole deck order.
 
 Search. ``resample_from_infostate(player, sampler)`` returns a state at the same point of the match whose
 hidden cards are drawn by ``game.sample_state(observation, rng)``, so OpenSpiel's Python ``ISMCTSBot``
@@ -158,8 +166,8 @@ def _game_type(name: str) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_string=False,  # not perfect recall: see the module docstring
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameter_spec(name),
@@ -260,9 +268,17 @@ class MotleySpielGame(pyspiel.Game):  # type: ignore[misc]
         return MotleySpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of information states and observations (both the seat's motley observation)."""
+        """The observer of observations (the seat's motley observation).
+
+        Raises:
+            ValueError: for observation parameters, or a perfect-recall observer (an information state),
+                which these games do not provide.
+        """
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
+            raise ValueError("motley games provide no perfect-recall information state, only the observation "
+                             "(the current deal as the seat saw it)")
         return _Observer(self.motley_game)
 
 
@@ -324,7 +340,8 @@ class MotleySpielState(pyspiel.State):  # type: ignore[misc]
         return [float(r) for r in state.returns()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> MotleySpielState:
-        """A state with the same information state for ``player_id``, hidden cards drawn by ``sample_state``.
+        """A state with the same observation for ``player_id``, hidden cards drawn by ``sample_state`` (which
+        keeps every constraint the seat knows of: voids, exchanges).
 
         Randomness comes from numpy's global generator (as OpenSpiel's Python bots seed it);
         ``probability_sampler`` is accepted for API compatibility and not used.
