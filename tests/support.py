@@ -1,4 +1,4 @@
-"""Test helpers shared by every game's tests."""
+"""Test helpers shared by the tests of every game and of the server."""
 
 from __future__ import annotations
 
@@ -9,6 +9,21 @@ import pytest
 
 import motley
 from motley.core import State
+
+
+class Viewer:
+    """A table connection (:class:`motley.server.service.Connection`) that keeps every message it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    def last(self, kind: str) -> dict[str, Any]:
+        """The newest message of type ``kind``."""
+        return next(m for m in reversed(self.messages) if m["type"] == kind)
 
 
 def play_random(state: State, rng: random.Random, steps: int) -> State:

@@ -28,18 +28,7 @@ from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.thinking import Thinkers
-from tests.support import play_random
-
-
-class Viewer:
-    """A connection that keeps every message."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
+from tests.support import Viewer, play_random
 
 
 def bots(game: str, players: int, bot: dict[str, Any], **extra: Any) -> dict[str, Any]:

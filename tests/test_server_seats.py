@@ -27,6 +27,7 @@ from motley.server.storage import Storage
 from motley.server.table import SeatRefused, Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.transport import table_summary
+from tests.support import Viewer
 
 PERSON: dict[str, Any] = {"kind": "human"}
 OPEN: dict[str, Any] = {"kind": "human", "open": True}
@@ -35,17 +36,6 @@ BOT: dict[str, Any] = {"kind": "bot", "bot": "random"}
 
 def two_seats(first: dict[str, Any], second: dict[str, Any], **settings: Any) -> dict[str, Any]:
     return {"game": "fools_errand", "seats": [first, second], "bot_delay": 0.0, **settings}
-
-
-class Viewer:
-    """A connection that keeps every message."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
 
 
 def token_of(link: str) -> str:

@@ -21,20 +21,7 @@ from motley.server import service as service_module
 from motley.server.service import LiveTable, Service, new_record
 from motley.server.storage import Storage
 from motley.server.table import Finished, Moved, Settings, Table
-
-
-class Viewer:
-    """A connection that keeps every message."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
-
-    def last(self, kind: str) -> dict[str, Any]:
-        return next(m for m in reversed(self.messages) if m["type"] == kind)
+from tests.support import Viewer
 
 
 class WatchedStorage(Storage):
