@@ -32,6 +32,10 @@ class Option:
         check: extra validation, called with the converted value; raises :class:`OptionError`.
         served: bounds (inclusive) for ``"int"`` options of tables made over the web, where a shared server
             caps the length of a match (:func:`check_served`); None: the rules' bounds only.
+        label: a few words naming the option for people (the lobby); empty: the name is shown.
+        choice_labels: words for each choice (``{"shared": "share the win"}``); a choice without words is
+            shown as it is written.
+        assumed: the default is an assumption where the rules leave the value open (flagged in the lobby).
     """
 
     name: str
@@ -43,6 +47,20 @@ class Option:
     maximum: int | None = None
     check: Converter | None = field(default=None, compare=False)
     served: tuple[int, int] | None = None
+    label: str = ""
+    choice_labels: Mapping[Any, str] = field(default_factory=dict, compare=False)
+    assumed: bool = False
+
+    def describe(self) -> dict[str, Any]:
+        """The option for a person choosing it (JSON-able): ``{"name", "label", "doc", "default", "kind",
+        "choices", "choice_labels", "assumed", "minimum", "maximum"}``; ``choice_labels[i]`` are the words for
+        ``choices[i]``; ``minimum``/``maximum`` are the :attr:`served` bounds where there are some (a web
+        table's caps), else the rules' bounds."""
+        low, high = self.served if self.served else (self.minimum, self.maximum)
+        return {"name": self.name, "label": self.label or self.name.replace("_", " "), "doc": self.doc,
+                "default": self.default, "kind": self.kind, "assumed": self.assumed, "minimum": low,
+                "maximum": high, "choices": list(self.choices),
+                "choice_labels": [self.choice_labels.get(c, _format(c)) for c in self.choices]}
 
     def parse(self, value: Any) -> Any:
         """Convert and validate ``value`` (a Python value or its string form).

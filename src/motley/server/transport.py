@@ -161,8 +161,9 @@ class SocketConnection:
 
 
 def games_info() -> list[dict[str, Any]]:
-    """Every registered game with its options (defaults, choices, kind, and the bounds a table on this server
-    allows), the bots it has, and the most ISMCTS simulations per move a table's bot may use."""
+    """Every registered game with its options (:meth:`Option.describe`: label, explanation, choices in words,
+    defaults, kind, and the bounds a table on this server allows), the bots it has, and the most ISMCTS
+    simulations per move a table's bot may use."""
     out = []
     for name in motley.registered_games():
         cls = game_class(name)
@@ -176,10 +177,7 @@ def games_info() -> list[dict[str, Any]]:
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
             "max_simulations": MAX_SIMULATIONS,
-            "options": [{"name": o.name, "default": o.default, "doc": o.doc, "choices": list(o.choices),
-                         "kind": o.kind, "minimum": o.served[0] if o.served else o.minimum,
-                         "maximum": o.served[1] if o.served else o.maximum}
-                        for o in cls.options if o.name != "players"],
+            "options": [o.describe() for o in cls.options if o.name != "players"],
         })
     return out
 
