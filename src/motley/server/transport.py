@@ -183,12 +183,30 @@ def games_info() -> list[dict[str, Any]]:
 
 
 def table_summary(live: LiveTable) -> dict[str, Any]:
-    """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed."""
+    """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed;
+    ``names``: the seats' names; ``waiting_for``: person seats whose person never connected; ``stage``: where
+    the match is, in words (:func:`stage_words`); ``age``: seconds since the table was made."""
     table = live.table
     return {"id": table.id, "game": table.game.name, "title": table.game.title, "players": len(table.seats),
             "version": table.version, "finished": table.state.is_terminal(), "created": table.record.created,
             "seats": live.seat_info(), "commitment": table.commitment,
-            "free_seats": len(table.open_seats())}
+            "free_seats": len(table.open_seats()), "names": [s.name for s in table.seats],
+            "waiting_for": sum(1 for s in table.seats if s.kind == "human" and not s.ever_connected),
+            "stage": stage_words(table), "age": max(0.0, live.wall() - table.record.created)}
+
+
+def stage_words(table: Table) -> str:
+    """Where a match is, for the lobby: ``"round 3"`` (Fool!), ``"hand 2 of 8"`` (Foolery), else ``"move N"``;
+    ``"finished"`` once it is over."""
+    if table.state.is_terminal():
+        return "finished"
+    view = privacy.spectator_view(table.state)
+    if isinstance(view, dict) and isinstance(view.get("round_number"), int):
+        return f"round {view['round_number']}"
+    if isinstance(view, dict) and isinstance(view.get("hand_number"), int):
+        total = view.get("hands_total")
+        return f"hand {view['hand_number']}" + (f" of {total}" if isinstance(total, int) and total else "")
+    return f"move {table.version}"
 
 
 def finished_record(table: Table) -> dict[str, Any]:
@@ -308,11 +326,13 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         running = [table_summary(t) for t in service.tables.values()]
         ids = {t["id"] for t in running}
         try:
-            headers = await service.finished_headers()
+            headers = await service.listed_finished()
         except StoreError:
             raise HTTPException(503, "the table store is not answering") from None
         finished = [{"id": r["id"], "game": r["game"], "title": game_class(r["game"]).title, "players": r["players"],
-                     "version": r["moves"], "finished": True, "created": r["created"], "seats": [], "free_seats": 0}
+                     "version": r["moves"], "finished": True, "created": r["created"], "seats": [], "free_seats": 0,
+                     "names": r["names"], "waiting_for": 0, "stage": "finished",
+                     "age": max(0.0, service.wall() - r["created"])}
                     for r in headers if r["id"] not in ids and r["game"] in motley.registered_games()]
         return sorted(running, key=lambda t: (t["finished"], -t["created"])) + finished
 
