@@ -8,7 +8,7 @@ import re
 import pytest
 
 import motley
-from motley.core.options import Option
+from motley.core.options import Option, split_rule_ids
 from motley.core.registry import game_class
 from motley.server.transport import games_info
 
@@ -42,3 +42,14 @@ def test_describe_falls_back_to_the_name_and_the_written_choice() -> None:
     assert described["label"] == "some thing"
     assert described["choice_labels"] == ["one", "2"]
     assert described["choices"] == [1, 2]
+    assert option.parse("2") == 2  # the words change nothing in how a value is read
+
+
+def test_rule_ids_are_split_from_the_explanation() -> None:
+    text, ids = split_rule_ids("tied (auto, FY-D17), or asked (ask: the engine before FY-D17, for older, FY-D30)")
+    assert text == "tied (auto), or asked (ask: the engine before, for older)"
+    assert ids == ["FY-D17", "FY-D30"]
+    assert split_rule_ids("ends here (FL-R14, FL-D9)") == ("ends here", ["FL-R14", "FL-D9"])
+    for game in games_info():
+        for option in game["options"]:
+            assert not RULE_ID.search(option["explanation"]), option

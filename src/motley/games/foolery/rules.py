@@ -195,9 +195,10 @@ class Foolery(Game):
         Option("match_end", "hands", "end after a number of hands, or at a target score (FY-D22, FY-D27)",
                choices=("hands", "target"), label="Match ends",
                choice_labels={"hands": "after a number of hands", "target": "at a target score"}),
-        Option("hands", 0, "hands in the match; 0 = 2 x players (FY-D22); a cap with match_end=target",
+        Option("hands", 0, "hands in the match; 0 = 2 x players (FY-D22); a cap when the match ends at a "
+               "target score",
                kind="int", minimum=0, maximum=10_000, served=(0, 50), label="Hands (0: twice the players)"),
-        Option("target_score", 0, "total that ends the match with match_end=target (FY-D27)",
+        Option("target_score", 0, "total that ends the match when it ends at a target score (FY-D27)",
                kind="int", minimum=0, maximum=1_000_000, label="Target score"),
     )
 
