@@ -9,7 +9,9 @@ HTTP:
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
-    ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
+    ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
+    ``GET /api/tables/{id}/replay/{step}[?view=N]`` the public view after ``step`` moves of a finished table,
+    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one).
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables (429 beyond).
@@ -42,14 +44,14 @@ from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class
 from motley.drawing import move_svg, render
-from motley.server import privacy, protocol
+from motley.server import protocol, replays
 from motley.server.limits import Limits, TableQuota, TokenBucket
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
 from motley.server.table import SeatRefused, Table
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
-REPLAY_LOG = 30
+REPLAY_LOG = replays.REPLAY_LOG
 log = logging.getLogger("motley.server")
 
 #: Largest table request accepted by default, in bytes (``Limits.request_bytes``); its deepest nesting and
@@ -185,50 +187,34 @@ def games_info() -> list[dict[str, Any]]:
 def table_summary(live: LiveTable) -> dict[str, Any]:
     """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed;
     ``names``: the seats' names; ``waiting_for``: person seats whose person never connected; ``stage``: where
-    the match is, in words (:func:`stage_words`); ``age``: seconds since the table was made."""
+    the match is, in words (:func:`motley.server.replays.stage_of`); ``age``: seconds since the table was made."""
     table = live.table
     return {"id": table.id, "game": table.game.name, "title": table.game.title, "players": len(table.seats),
             "version": table.version, "finished": table.state.is_terminal(), "created": table.record.created,
             "seats": live.seat_info(), "commitment": table.commitment,
             "free_seats": len(table.open_seats()), "names": [s.name for s in table.seats],
             "waiting_for": sum(1 for s in table.seats if s.kind == "human" and not s.ever_connected),
-            "stage": stage_words(table), "age": max(0.0, live.wall() - table.record.created)}
-
-
-def stage_words(table: Table) -> str:
-    """Where a match is, for the lobby: ``"round 3"`` (Fool!), ``"hand 2 of 8"`` (Foolery), else ``"move N"``;
-    ``"finished"`` once it is over."""
-    if table.state.is_terminal():
-        return "finished"
-    view = privacy.spectator_view(table.state)
-    if isinstance(view, dict) and isinstance(view.get("round_number"), int):
-        return f"round {view['round_number']}"
-    if isinstance(view, dict) and isinstance(view.get("hand_number"), int):
-        total = view.get("hands_total")
-        return f"hand {view['hand_number']}" + (f" of {total}" if isinstance(total, int) and total else "")
-    return f"move {table.version}"
+            "stage": replays.stage_of(table.state, table.version), "age": max(0.0, live.wall() - table.record.created)}
 
 
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
-    (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed."""
+    (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
+    the seats' ``names`` (``motley replay --html`` shows them)."""
     record: dict[str, Any] = json.loads(motley.records.dump(table.state))
-    record.update(table=table.id, commitment=table.commitment)
+    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats])
     return record
 
 
-def replay_step(table: Table, step: int) -> dict[str, Any]:
-    """The public view of a finished table after ``step`` moves (clamped): ``{"step", "moves", "svg",
-    "scores", "log", "title"}``.
+def replay_step(table: Table, step: int, view: int | None = None) -> dict[str, Any]:
+    """The view of a finished table after ``step`` moves (clamped): the public one, or (``view``) a seat's
+    own (:func:`motley.server.replays.step`: ``{"step", "moves", "svg", "scores", "log", "title", "names",
+    "view", "events", "stage"}``).
 
     Raises:
-        RecordError: if the stored moves no longer replay.
+        ViewRefused: for a view that is not a seat. RecordError: if the stored moves no longer replay.
     """
-    moves = len(table.record.moves)
-    step = max(0, min(step, moves))
-    state = table.state_at(step)
-    return {"step": step, "moves": moves, "svg": render(privacy.spectator_view(state)), "scores": state.scores(),
-            "log": table.visible_log(None, upto=step, last=REPLAY_LOG), "title": table.game.title}
+    return replays.step(table, step, view)
 
 
 def _page(name: str) -> HTMLResponse:
@@ -388,9 +374,16 @@ def _finished_api(api: APIRouter, service: Service) -> None:
         table = await finished_table(table_id)
         return Response(json.dumps(finished_record(table), indent=1), media_type="application/json")
 
+    @api.get("/api/tables/{table_id}/replay")
+    async def api_replay_index(table_id: str) -> dict[str, Any]:
+        return replays.index(await finished_table(table_id))
+
     @api.get("/api/tables/{table_id}/replay/{step}")
-    async def api_replay(table_id: str, step: int) -> dict[str, Any]:
-        return replay_step(await finished_table(table_id), step)
+    async def api_replay(table_id: str, step: int, view: int | None = None) -> dict[str, Any]:
+        try:
+            return replay_step(await finished_table(table_id), step, view)
+        except replays.ViewRefused as exc:
+            raise HTTPException(400, str(exc)) from None
 
 
 def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
