@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from motley.server.service import Service
@@ -159,3 +160,20 @@ def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
         store.close()
 
     asyncio.run(body())
+
+
+def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(tmp_path: Path) -> None:
+    import httpx
+
+    from motley.server.testing import ServerThread
+
+    with ServerThread(f"sqlite:///{tmp_path / 'tidy.db'}", idle_close=1e-6) as server:
+        table_id = httpx.post(f"{server.base}/api/tables", json=person_vs_bot(), timeout=10).json()["id"]
+        service: Service = server.app.state.service
+        loop = service.tasks[table_id].get_loop()  # the server's event loop, where its tables live
+        # cancelled by this call, or by the server's own tidy-up loop (every second here) just before it
+        assert asyncio.run_coroutine_threadsafe(service.tidy(), loop).result(timeout=10) in ([table_id], [])
+        assert table_id not in service.tables
+        assert httpx.get(f"{server.base}/api/tables", timeout=10).json() == []
+        answer = httpx.get(f"{server.base}/api/tables/{table_id}/replay/0", timeout=10)
+        assert answer.status_code == 409 and "cancelled" in answer.json()["detail"]

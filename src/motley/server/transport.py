@@ -364,7 +364,10 @@ def _finished_api(api: APIRouter, service: Service) -> None:
     """The record and the replay steps of a finished table (409 while it is played)."""
 
     async def finished_table(table_id: str) -> Table:
-        table = (await _live(service, table_id)).table
+        live = await _live(service, table_id)
+        table = live.table
+        if not table.state.is_terminal() and live.closed:
+            raise HTTPException(409, "the table was cancelled before the end of its match; it has no replay")
         if not table.state.is_terminal():
             raise HTTPException(409, "the table is still being played; watch it instead")
         return table
