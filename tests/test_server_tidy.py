@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
@@ -177,3 +179,20 @@ def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(tmp_path: 
         assert httpx.get(f"{server.base}/api/tables", timeout=10).json() == []
         answer = httpx.get(f"{server.base}/api/tables/{table_id}/replay/0", timeout=10)
         assert answer.status_code == 409 and "cancelled" in answer.json()["detail"]
+
+
+def test_motley_serve_passes_idle_close_and_zero_means_never(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import motley.server
+    from motley.cli.main import app
+    from motley.server.limits import IDLE_CLOSE
+
+    given: list[float | None] = []
+    monkeypatch.setattr(motley.server, "create_app", lambda *a, **kw: given.append(kw["idle_close"]))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: None)
+    for args, expected in (([], IDLE_CLOSE), (["--idle-close", "90"], 90.0), (["--idle-close", "0"], None)):
+        result = CliRunner().invoke(app, ["serve", "--db", "sqlite://", *args])
+        assert result.exit_code == 0, result.output
+        assert given.pop() == expected

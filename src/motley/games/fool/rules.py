@@ -192,7 +192,8 @@ class Fool(Game):
         Option("players", 5, "number of players, 4-8 (FL-R3)", kind="int", minimum=4, maximum=8,
                label="Players"),
         Option("deck_table", DEFAULT_DECK_TABLE,
-               "cards used per player count: highest value per colour and number of W1 (FL-D1; default ASSUMED)",
+               "one row per player count: the highest card of each colour (G, R, Y, B) and how many W1 cards "
+               "are used (FL-D1; default ASSUMED)",
                kind="json", check=check_deck_table, label="Cards in play per player count", assumed=True),
         Option("two_fools_from_players", 7, "two Fool discs from this player count on (FL-D2, FL-R4)",
                choices=(7, 8), kind="int", label="Two Fool discs from",
