@@ -235,7 +235,9 @@ def test_lobby_shows_an_error_for_a_bad_option_and_creates_nothing(server: Serve
         pytest.skip("fool is not registered yet")
     page.select_option("#game", "fool")
     before = len(httpx.get(f"{server.base}/api/tables", timeout=10).json())
-    page.fill("input[name=deck_table]", "{oops")  # not JSON: the server answers with the reason
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    page.fill(".grid-cell[data-row='4'][data-col='G']", "0")  # no such deck: the server answers with the reason
     page.click("#create-button")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('deck_table')")
     assert page.query_selector("#play-now") is None
@@ -255,15 +257,15 @@ def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Br
     table_id = invite.split("/table/")[1].split("?")[0]
     joiner = new_page(browser)
     joiner.goto(server.base + "/")
-    joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button", name="join (1 open)").click()
+    joiner.locator(f'#tables [data-table="{table_id}"]').get_by_role("button", name="join (1 open)").click()
     joiner.wait_for_selector("#board svg")
     token = joiner.url.split("token=")[1]
     table: Table = server.app.state.service.tables[table_id].table
     assert table.seat_of_token(token) == 1 and token != invite.split("token=")[1], "a fresh link to seat 1"
     assert table.seats[1].claimed and table.seats[1].ever_connected, "the page plays seat 1"
     joiner.goto(server.base + "/")
-    joiner.wait_for_selector(f'li[data-table="{table_id}"]')
-    assert joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button").count() == 0
+    joiner.wait_for_selector(f'#tables [data-table="{table_id}"]')
+    assert joiner.locator(f'#tables [data-table="{table_id}"]').get_by_role("button").count() == 0
     for page in (creator, joiner):
         page.context.close()
 

@@ -374,10 +374,18 @@ def print_summary(summary: SimulationSummary) -> None:
 
 
 @app.command()
-def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")]) -> None:
-    """Print a recorded game move by move, then its result (a record over 8 MB is refused unread)."""
+def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) written by 'play --save'.")],
+           html: Annotated[Path | None, typer.Option(
+               "--html", help="Write a replay viewer (one HTML file, every step and view inside) here instead "
+                              "of printing the moves.")] = None) -> None:
+    """Print a recorded game move by move, then its result (a record over 8 MB is refused unread); with
+    --html, write a self-contained replay viewer instead."""
     import motley
     from motley.core import play as core_play
+
+    if html is not None:
+        write_replay_html(record, html)
+        return
 
     def read() -> Any:
         text = motley.records.read_file(record)
@@ -398,6 +406,23 @@ def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) wri
 
     final = core_play.replay(game, data.seed, data.deal, data.moves, on_move=print_move)
     console.print(f"Final scores: {final.scores()}  returns: {final.returns()}")
+
+
+def write_replay_html(record: Path, out: Path) -> None:
+    """Write the replay viewer of ``record`` (a finished match) to ``out`` (see
+    :func:`motley.server.replays.standalone_html`); a bad record or an unwritable file exits with its reason."""
+    import motley
+    from motley.server import replays
+
+    def build() -> str:
+        return replays.standalone_html(replays.table_of_record(motley.records.read_file(record)))
+
+    page = checked(build)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    console.print(f"replay viewer written to {escape(str(out))} ({len(page) // 1024} KB); open it in a browser")
 
 
 @app.command()

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from motley.server.limits import Limits
+from motley.server.limits import IDLE_CLOSE, Limits
 
 _DEFAULT = Limits()
 
@@ -41,6 +41,10 @@ def serve(
                                                      "disconnected.")] = _DEFAULT.queue_messages,
     searches: Annotated[int | None, typer.Option(help="Bot searches (ISMCTS) at once, each in a worker process "
                                                       "(default: one per core but one).")] = None,
+    idle_close: Annotated[float, typer.Option(help="Seconds an unfinished table may go without a move and without "
+                                                   "a viewer before it is cancelled (0: never); finished tables "
+                                                   "leave the lobby's list that long after their last move.")]
+        = IDLE_CLOSE,
 ) -> None:
     """Serve the lobby and tables in the browser: play with friends and bots; unfinished tables resume."""
     import uvicorn
@@ -53,7 +57,7 @@ def serve(
                         message_burst=message_burst, tables_per_address=tables_per_address,
                         sockets_per_table=sockets_per_table)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
-                         allow_origins=allow_origin or (), searches=searches)
+                         allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None)
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -8,6 +8,7 @@ both go through :meth:`Option.parse`, so they are validated the same way.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ from motley.core import jsonsafe
 from motley.core.errors import OptionError
 
 Converter = Callable[[Any], Any]
+#: A rule id as the rules files write it: ``FL-R14``, ``FY-D22``, ``FE-D1``.
+RULE_ID = re.compile(r"\b[A-Z]{2}-[A-Z]{1,2}\d+\b")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ class Option:
         check: extra validation, called with the converted value; raises :class:`OptionError`.
         served: bounds (inclusive) for ``"int"`` options of tables made over the web, where a shared server
             caps the length of a match (:func:`check_served`); None: the rules' bounds only.
+        label: a few words naming the option for people (the lobby); empty: the name is shown.
+        choice_labels: words for each choice (``{"shared": "share the win"}``); a choice without words is
+            shown as it is written.
+        assumed: the default is an assumption where the rules leave the value open (flagged in the lobby).
     """
 
     name: str
@@ -43,6 +50,23 @@ class Option:
     maximum: int | None = None
     check: Converter | None = field(default=None, compare=False)
     served: tuple[int, int] | None = None
+    label: str = ""
+    choice_labels: Mapping[Any, str] = field(default_factory=dict, compare=False)
+    assumed: bool = False
+
+    def describe(self) -> dict[str, Any]:
+        """The option for a person choosing it (JSON-able): ``{"name", "label", "doc", "default", "kind",
+        "choices", "choice_labels", "assumed", "minimum", "maximum", "explanation", "rules"}``;
+        ``choice_labels[i]`` are the words for ``choices[i]``; ``explanation`` is :attr:`doc` without its rule
+        ids, which are listed in ``rules`` (:func:`split_rule_ids`); ``minimum``/``maximum`` are the
+        :attr:`served` bounds where there are some (a web table's caps), else the rules' bounds."""
+        low, high = self.served if self.served else (self.minimum, self.maximum)
+        explanation, rules = split_rule_ids(self.doc)
+        return {"name": self.name, "label": self.label or self.name.replace("_", " "), "doc": self.doc,
+                "default": self.default, "kind": self.kind, "assumed": self.assumed, "minimum": low,
+                "maximum": high, "choices": list(self.choices),
+                "choice_labels": [self.choice_labels.get(c, _format(c)) for c in self.choices],
+                "explanation": explanation, "rules": rules}
 
     def parse(self, value: Any) -> Any:
         """Convert and validate ``value`` (a Python value or its string form).
@@ -96,6 +120,17 @@ class Option:
             if isinstance(choice, str) and choice.lower() == word.lower():
                 return choice
         return word
+
+
+def split_rule_ids(doc: str) -> tuple[str, list[str]]:
+    """``doc`` without its rule ids, and the ids in order (each once): ``"ends at this (FL-R14, FL-D9)"`` ->
+    ``("ends at this", ["FL-R14", "FL-D9"])``; brackets left empty and stray separators go too."""
+    ids = list(dict.fromkeys(RULE_ID.findall(doc)))
+    text = RULE_ID.sub("", doc)
+    text = re.sub(r"\s*[,;]\s*(?=[,;)])|(?<=\()\s*[,;]\s*", "", text)
+    text = re.sub(r"\s*\(\s*\)", "", text)
+    text = re.sub(r"\s+([,;)])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip(), ids
 
 
 def _format(value: Any) -> str:

@@ -18,7 +18,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from motley.core import MotleyError
-from motley.server.limits import Limits
+from motley.server.limits import IDLE_CLOSE, Limits
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
@@ -124,12 +124,13 @@ class SecurityHeaders:
 
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
                bot_delay: float = 0.6, limits: Limits | None = None, allow_origins: Iterable[str] = (),
-               searches: int | None = None) -> FastAPI:
+               searches: int | None = None, idle_close: float | None = IDLE_CLOSE) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
     defaults); ``allow_origins``: origins besides the server's own whose pages may open sockets and create
     tables (:class:`OriginCheck`); ``searches``: bot searches at once, each in a worker process (default: one
-    per core but one). ``app.state.service`` is the :class:`Service`.
+    per core but one); ``idle_close``: seconds an unfinished table may sit without a move and without a viewer
+    before it is cancelled (None: never; :meth:`Service.tidy`). ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
     before its turn is loaded on demand); on shutdown it stops the tables and closes the store.
@@ -140,7 +141,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     """
     origins = tuple(allowed_origin(o) for o in allow_origins)
     thinkers = Thinkers(searches)
-    service = Service(Storage(db), Settings(move_time, grace, bot_delay), thinkers)
+    service = Service(Storage(db), Settings(move_time, grace, bot_delay), thinkers, idle_close=idle_close)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -151,7 +152,9 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
         gc.set_threshold(20_000, 20, 20)
         resuming = asyncio.create_task(service.resume())
         resuming.add_done_callback(_report_resume)
+        tidying = asyncio.create_task(service.tidy_loop())
         yield
+        tidying.cancel()
         resuming.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await resuming

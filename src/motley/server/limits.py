@@ -13,6 +13,10 @@ from dataclasses import dataclass, fields
 
 from motley.core import MotleyError
 
+#: Seconds an unfinished table may go without a move and without a viewer before it is cancelled, so
+#: abandoned tables do not hold the server (``create_app(idle_close=...)``, ``motley serve --idle-close``;
+#: ``Service.tidy``); a finished table leaves the lobby's list that long after its last move (its replay stays).
+IDLE_CLOSE = 3600.0
 
 @dataclass(frozen=True)
 class Limits:

@@ -31,6 +31,7 @@ from motley.core.options import check_served
 from motley.core.play import choose
 from motley.core.registry import game_class
 from motley.server import protocol
+from motley.server.limits import IDLE_CLOSE
 from motley.server.storage import Storage, UnreadableTable
 from motley.server.table import Finished, Move, Seat, Settings, Table, TableRecord, new_token
 from motley.server.thinking import Thinkers
@@ -45,6 +46,8 @@ FINISHED_TTL = 600.0
 STORE_RETRY = 1.0
 #: The most ISMCTS simulations per move a web table's bot may use (a search of a few seconds at most).
 MAX_SIMULATIONS = 5000
+#: The ``result`` stored for a table cancelled for being idle (:meth:`Service.cancel`).
+CANCELLED = "cancelled"
 #: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
 SEATS_INTERVAL = 0.2
 
@@ -230,6 +233,8 @@ class LiveTable:
         self.seats_interval = SEATS_INTERVAL
         self._seats_due: asyncio.TimerHandle | None = None
         self._seats_sent = float("-inf")
+        #: Clock time of the last move, connection or disconnection (:meth:`idle_for`).
+        self.touched = now
 
     @property
     def id(self) -> str:
@@ -246,6 +251,7 @@ class LiveTable:
             seat.connections.append(conn)
             seat.away_since = None
             self._connected(conn.seat)
+        self.touched = self.clock()
         first = self.table.message(conn.seat, self.shared())
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
@@ -270,8 +276,14 @@ class LiveTable:
                 seat.connections.remove(conn)
             if not seat.connections:
                 seat.away_since = self.clock()
+        self.touched = self.clock()
         self._wake()
         self._seats_changed()
+
+    def idle_for(self) -> float:
+        """Seconds since the last move, connection or disconnection while nobody is connected; 0 while
+        someone (a seat or a spectator) is."""
+        return 0.0 if self.viewers() else max(0.0, self.clock() - self.touched)
 
     def viewers(self) -> list[Connection]:
         """Every connection: the seats' and the spectators'."""
@@ -359,7 +371,7 @@ class LiveTable:
             log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
             raise
         events = self.table.apply(move)
-        self.turn_started = self.clock()
+        self.turn_started = self.touched = self.clock()
         self.table.record.moved_at = self.wall()
         for event in events:
             if isinstance(event, Finished):
@@ -492,13 +504,20 @@ class Service:
 
     ``storage``: the event-log store (closed by :meth:`close`); ``defaults``: settings of new tables;
     ``thinkers``: where bots that search think (default: :class:`Thinkers` with one worker process per core
-    but one).
+    but one). ``idle_close``: seconds an unfinished table may sit without a move and without a viewer before
+    :meth:`tidy` cancels it (None: never); ``clock`` / ``wall``: the clocks of the tables' timers and of
+    :meth:`listed_finished` (see :class:`LiveTable`; tests inject their own).
     """
 
-    def __init__(self, storage: Storage, defaults: Settings, thinkers: Thinkers | None = None) -> None:
+    def __init__(self, storage: Storage, defaults: Settings, thinkers: Thinkers | None = None, *,
+                 idle_close: float | None = IDLE_CLOSE, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
         self.store = Store(storage)
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
+        self.idle_close = idle_close
+        self.clock = clock
+        self.wall = wall
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -538,7 +557,7 @@ class Service:
             MotleyError: if the record does not replay (see :class:`Table`).
         """
         table = await asyncio.to_thread(Table, record)
-        return LiveTable(table, self.store, thinkers=self.thinkers)
+        return LiveTable(table, self.store, self.clock, self.wall, thinkers=self.thinkers)
 
     def start(self, live: LiveTable) -> None:
         """Start the table's driver task; once the match is over the table leaves memory (it stays stored)."""
@@ -569,7 +588,7 @@ class Service:
             MotleyError: naming the bad field of ``spec``. StoreError: if the store refused the table.
         """
         record = new_record(spec, self.defaults, seed)
-        live = LiveTable(Table(record), self.store, thinkers=self.thinkers)
+        live = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
         await self.store.call(self.store.storage.create_table, record)
         self.tables[live.id] = live
         self.start(live)
@@ -605,7 +624,9 @@ class Service:
         live = self.tables.get(table_id)  # loaded by another request, or resumed, meanwhile
         if live is not None:
             return live
-        if not rebuilt.table.state.is_terminal():
+        if record.finished and not rebuilt.table.state.is_terminal():  # cancelled (:meth:`cancel`): never driven
+            rebuilt.closed = True
+        elif not rebuilt.table.state.is_terminal():
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
         return rebuilt
@@ -638,6 +659,68 @@ class Service:
             StoreError: if the store cannot be read.
         """
         return await self.store.call(self.store.storage.finished_headers)
+
+    async def listed_finished(self) -> list[dict[str, Any]]:
+        """The finished tables the lobby lists: :meth:`finished_headers` less the cancelled ones and, with
+        :attr:`idle_close`, those whose last move is older than that (their replays stay).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        headers = await self.finished_headers()
+        oldest = None if self.idle_close is None else self.wall() - self.idle_close
+        return [h for h in headers if not h.get("cancelled")
+                and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
+
+    async def cancel(self, live: LiveTable, reason: str) -> None:
+        """End an unfinished table without a result: its driver stops, it leaves :attr:`tables`, and it is
+        stored as finished with ``{"cancelled": True, "reason": reason}`` (so it is never resumed; its moves
+        stay). Viewers still connected get nothing more.
+
+        Raises:
+            StoreError: if the store refused the change; the table then stays as it was (running).
+        """
+        await self.store.call(self.store.storage.finish, live.id, {CANCELLED: True, "reason": reason})
+        live.closed = True
+        live.changed.set()
+        self.tables.pop(live.id, None)
+        task = self.tasks.pop(live.id, None)
+        if task is not None:
+            task.cancel()
+        log.info("table %s cancelled: %s", live.id, reason)
+
+    async def tidy(self) -> list[str]:
+        """Cancel every unfinished table idle (:meth:`LiveTable.idle_for`) for :attr:`idle_close` seconds or
+        more; returns their ids. A table the store refuses to cancel is logged and tried again next time."""
+        if self.idle_close is None:
+            return []
+        cancelled = []
+        for live in list(self.tables.values()):
+            if live.table.state.is_terminal() or live.closed or live.idle_for() < self.idle_close:
+                continue
+            never = [s.name for s in live.table.seats if s.kind == "human" and not s.ever_connected]
+            reason = (f"nobody moved or watched for {self.idle_close:.0f} s"
+                      + (f"; never connected: {', '.join(never)}" if never else ""))
+            try:
+                await self.cancel(live, reason)
+            except StoreError as exc:
+                log.error("table %s not cancelled: %s", live.id, exc)
+                continue
+            cancelled.append(live.id)
+        return cancelled
+
+    async def tidy_loop(self) -> None:
+        """:meth:`tidy` every ``idle_close / 10`` seconds (at least 1, at most 60) until cancelled; does
+        nothing without :attr:`idle_close`."""
+        if self.idle_close is None:
+            return
+        interval = min(60.0, max(1.0, self.idle_close / 10))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.tidy()
+            except Exception:  # the loop never stops for one bad table
+                log.exception("tidying the tables failed")
 
     async def close(self) -> None:
         """Stop every driver task, wait for the writes already made, and close the store."""

@@ -179,9 +179,13 @@ class Storage:
         return records
 
     def finished_headers(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves"}``."""
+        """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves", "names",
+        "last_move", "cancelled"}`` (``names``: the seats' names; ``last_move``: wall-clock time of the last
+        stored move, None without moves; ``cancelled``: ended without a result, see ``Service.cancel``)."""
         count = (select(func.count()).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
-        query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"))
+        last = (select(func.max(moves_t.c.at)).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
+        query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"),
+                        last.label("last_move"), tables_t.c.result)
                  .where(tables_t.c.finished.is_(True)).order_by(tables_t.c.created.desc()).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
@@ -193,7 +197,8 @@ class Storage:
                 continue  # a damaged row is left out of the list
             if isinstance(seats, list):
                 headers.append({"id": r.id, "game": r.game, "players": len(seats), "created": r.created,
-                                "moves": int(r.moves)})
+                                "moves": int(r.moves), "names": [_name(s) for s in seats],
+                                "last_move": r.last_move, "cancelled": _cancelled(r.result)})
         return headers
 
     def _record(self, conn: Any, row: Any) -> TableRecord:
@@ -228,6 +233,20 @@ class Storage:
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+def _name(seat: Any) -> str:
+    """A stored seat's name ("" for an entry without one)."""
+    return str(seat.get("name", "")) if isinstance(seat, dict) else ""
+
+
+def _cancelled(result: Any) -> bool:
+    """Is a stored ``result`` (JSON text or None) that of a cancelled table (``{"cancelled": true, ...}``)?"""
+    try:
+        parsed = json.loads(result) if result else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(parsed, dict) and parsed.get("cancelled") is True
 
 
 def _json(text: Any, name: str) -> Any:

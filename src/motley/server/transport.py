@@ -9,7 +9,9 @@ HTTP:
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
-    ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
+    ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
+    ``GET /api/tables/{id}/replay/{step}[?view=N]`` the public view after ``step`` moves of a finished table,
+    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one).
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables (429 beyond).
@@ -42,14 +44,14 @@ from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class
 from motley.drawing import move_svg, render
-from motley.server import privacy, protocol
+from motley.server import protocol, replays
 from motley.server.limits import Limits, TableQuota, TokenBucket
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
 from motley.server.table import SeatRefused, Table
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
-REPLAY_LOG = 30
+REPLAY_LOG = replays.REPLAY_LOG
 log = logging.getLogger("motley.server")
 
 #: Largest table request accepted by default, in bytes (``Limits.request_bytes``); its deepest nesting and
@@ -161,8 +163,9 @@ class SocketConnection:
 
 
 def games_info() -> list[dict[str, Any]]:
-    """Every registered game with its options (defaults, choices, kind, and the bounds a table on this server
-    allows), the bots it has, and the most ISMCTS simulations per move a table's bot may use."""
+    """Every registered game with its options (:meth:`Option.describe`: label, explanation, choices in words,
+    defaults, kind, and the bounds a table on this server allows), the bots it has, and the most ISMCTS
+    simulations per move a table's bot may use."""
     out = []
     for name in motley.registered_games():
         cls = game_class(name)
@@ -176,43 +179,42 @@ def games_info() -> list[dict[str, Any]]:
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
             "max_simulations": MAX_SIMULATIONS,
-            "options": [{"name": o.name, "default": o.default, "doc": o.doc, "choices": list(o.choices),
-                         "kind": o.kind, "minimum": o.served[0] if o.served else o.minimum,
-                         "maximum": o.served[1] if o.served else o.maximum}
-                        for o in cls.options if o.name != "players"],
+            "options": [o.describe() for o in cls.options if o.name != "players"],
         })
     return out
 
 
 def table_summary(live: LiveTable) -> dict[str, Any]:
-    """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed."""
+    """A lobby line: public facts only (no tokens); ``free_seats`` counts the open seats nobody claimed;
+    ``names``: the seats' names; ``waiting_for``: person seats whose person never connected; ``stage``: where
+    the match is, in words (:func:`motley.server.replays.stage_of`); ``age``: seconds since the table was made."""
     table = live.table
     return {"id": table.id, "game": table.game.name, "title": table.game.title, "players": len(table.seats),
             "version": table.version, "finished": table.state.is_terminal(), "created": table.record.created,
             "seats": live.seat_info(), "commitment": table.commitment,
-            "free_seats": len(table.open_seats())}
+            "free_seats": len(table.open_seats()), "names": [s.name for s in table.seats],
+            "waiting_for": sum(1 for s in table.seats if s.kind == "human" and not s.ever_connected),
+            "stage": replays.stage_of(table.state, table.version), "age": max(0.0, live.wall() - table.record.created)}
 
 
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
-    (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed."""
+    (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
+    the seats' ``names`` (``motley replay --html`` shows them)."""
     record: dict[str, Any] = json.loads(motley.records.dump(table.state))
-    record.update(table=table.id, commitment=table.commitment)
+    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats])
     return record
 
 
-def replay_step(table: Table, step: int) -> dict[str, Any]:
-    """The public view of a finished table after ``step`` moves (clamped): ``{"step", "moves", "svg",
-    "scores", "log", "title"}``.
+def replay_step(table: Table, step: int, view: int | None = None) -> dict[str, Any]:
+    """The view of a finished table after ``step`` moves (clamped): the public one, or (``view``) a seat's
+    own (:func:`motley.server.replays.step`: ``{"step", "moves", "svg", "scores", "log", "title", "names",
+    "view", "events", "stage"}``).
 
     Raises:
-        RecordError: if the stored moves no longer replay.
+        ViewRefused: for a view that is not a seat. RecordError: if the stored moves no longer replay.
     """
-    moves = len(table.record.moves)
-    step = max(0, min(step, moves))
-    state = table.state_at(step)
-    return {"step": step, "moves": moves, "svg": render(privacy.spectator_view(state)), "scores": state.scores(),
-            "log": table.visible_log(None, upto=step, last=REPLAY_LOG), "title": table.game.title}
+    return replays.step(table, step, view)
 
 
 def _page(name: str) -> HTMLResponse:
@@ -310,11 +312,13 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         running = [table_summary(t) for t in service.tables.values()]
         ids = {t["id"] for t in running}
         try:
-            headers = await service.finished_headers()
+            headers = await service.listed_finished()
         except StoreError:
             raise HTTPException(503, "the table store is not answering") from None
         finished = [{"id": r["id"], "game": r["game"], "title": game_class(r["game"]).title, "players": r["players"],
-                     "version": r["moves"], "finished": True, "created": r["created"], "seats": [], "free_seats": 0}
+                     "version": r["moves"], "finished": True, "created": r["created"], "seats": [], "free_seats": 0,
+                     "names": r["names"], "waiting_for": 0, "stage": "finished",
+                     "age": max(0.0, service.wall() - r["created"])}
                     for r in headers if r["id"] not in ids and r["game"] in motley.registered_games()]
         return sorted(running, key=lambda t: (t["finished"], -t["created"])) + finished
 
@@ -360,7 +364,10 @@ def _finished_api(api: APIRouter, service: Service) -> None:
     """The record and the replay steps of a finished table (409 while it is played)."""
 
     async def finished_table(table_id: str) -> Table:
-        table = (await _live(service, table_id)).table
+        live = await _live(service, table_id)
+        table = live.table
+        if not table.state.is_terminal() and live.closed:
+            raise HTTPException(409, "the table was cancelled before the end of its match; it has no replay")
         if not table.state.is_terminal():
             raise HTTPException(409, "the table is still being played; watch it instead")
         return table
@@ -370,9 +377,16 @@ def _finished_api(api: APIRouter, service: Service) -> None:
         table = await finished_table(table_id)
         return Response(json.dumps(finished_record(table), indent=1), media_type="application/json")
 
+    @api.get("/api/tables/{table_id}/replay")
+    async def api_replay_index(table_id: str) -> dict[str, Any]:
+        return replays.index(await finished_table(table_id))
+
     @api.get("/api/tables/{table_id}/replay/{step}")
-    async def api_replay(table_id: str, step: int) -> dict[str, Any]:
-        return replay_step(await finished_table(table_id), step)
+    async def api_replay(table_id: str, step: int, view: int | None = None) -> dict[str, Any]:
+        try:
+            return replay_step(await finished_table(table_id), step, view)
+        except replays.ViewRefused as exc:
+            raise HTTPException(400, str(exc)) from None
 
 
 def _socket(api: APIRouter, service: Service, limits: Limits) -> None:

@@ -189,21 +189,26 @@ class Fool(Game):
     min_players = 4
     max_players = 8
     options = (
-        Option("players", 5, "number of players, 4-8 (FL-R3)", kind="int", minimum=4, maximum=8),
+        Option("players", 5, "number of players, 4-8 (FL-R3)", kind="int", minimum=4, maximum=8,
+               label="Players"),
         Option("deck_table", DEFAULT_DECK_TABLE,
-               "cards used per player count: highest value per colour and number of W1 (FL-D1; default ASSUMED)",
-               kind="json", check=check_deck_table),
+               "one row per player count: the highest card of each colour (G, R, Y, B) and how many W1 cards "
+               "are used (FL-D1; default ASSUMED)",
+               kind="json", check=check_deck_table, label="Cards in play per player count", assumed=True),
         Option("two_fools_from_players", 7, "two Fool discs from this player count on (FL-D2, FL-R4)",
-               choices=(7, 8), kind="int"),
+               choices=(7, 8), kind="int", label="Two Fool discs from",
+               choice_labels={7: "7 players", 8: "8 players only"}),
         Option("end_total", -80, "the match ends when a total is at or below this (FL-R14, FL-D9)", kind="int",
-               served=(-300, -10)),
+               served=(-300, -10), label="Match ends at total"),
         Option("end_bonus_count", 6, "the match ends when a player has this many +10 bonuses (FL-R14)",
-               kind="int", minimum=1, served=(1, 20)),
+               kind="int", minimum=1, served=(1, 20), label="Match ends at +10 bonuses"),
         Option("tie_break", "shared", "equal top totals: shared win, or most bonuses (FL-D8)",
-               choices=("shared", "most_bonuses")),
-        _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number (FL-D7)"),
+               choices=("shared", "most_bonuses"), label="Tie for the top",
+               choice_labels={"shared": "share the win", "most_bonuses": "most +10 bonuses wins"}),
+        _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number (FL-D7)",
+                      label="First dealer"),
         Option("rounds", 0, "0 = play the match to its end (FL-R14); N = stop after N rounds", kind="int",
-               minimum=0, served=(0, 100)),
+               minimum=0, served=(0, 100), label="Rounds (0: whole match)"),
     )
 
     def __init__(self, **params: Any) -> None:

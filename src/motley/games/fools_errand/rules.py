@@ -77,18 +77,26 @@ class FoolsErrand(Game):
     min_players = 2
     max_players = 2
     options = (
-        Option("players", 2, "number of players (always 2)", kind="int", minimum=2, maximum=2),
+        Option("players", 2, "number of players (always 2)", kind="int", minimum=2, maximum=2,
+               label="Players"),
         Option("opening_tie", "reveal_again", "opening reveal at 0: reveal again, or leave at 0 with A first (FE-D1)",
-               choices=("reveal_again", "leave_at_zero_A_first")),
+               choices=("reveal_again", "leave_at_zero_A_first"), label="Opening reveal at 0",
+               choice_labels={"reveal_again": "reveal again", "leave_at_zero_A_first": "leave it at 0, A plays first"}),
         Option("after_scoop", "alternate", "after a scoop: strict alternation, or a new simultaneous reveal (FE-D2)",
-               choices=("alternate", "simultaneous_reveal")),
+               choices=("alternate", "simultaneous_reveal"), label="After a scoop",
+               choice_labels={"alternate": "take turns", "simultaneous_reveal": "a new reveal together"}),
         Option("reveal_joker", "set_aside", "a Joker drawn in a simultaneous reveal is set aside, or played (FE-D3)",
-               choices=("set_aside", "play")),
+               choices=("set_aside", "play"), label="Joker in a reveal",
+               choice_labels={"set_aside": "set it aside", "play": "play it"}),
         Option("end_when", "both_decks_joker_only", "end when both decks, or either deck, hold only the Joker (FE-D7)",
-               choices=("both_decks_joker_only", "either_deck_joker_only")),
+               choices=("both_decks_joker_only", "either_deck_joker_only"), label="The game ends when",
+               choice_labels={"both_decks_joker_only": "both decks hold only the Joker",
+                              "either_deck_joker_only": "either deck holds only the Joker"}),
         Option("unclaimed_at_end", "discard", "cards in play at the end: discarded, or to the player ahead (FE-D8)",
-               choices=("discard", "to_player_ahead")),
-        Option("tie_break", "draw", "equal final points (FE-D9)", choices=("draw",)),
+               choices=("discard", "to_player_ahead"), label="Cards in play at the end",
+               choice_labels={"discard": "discarded", "to_player_ahead": "go to the player ahead"}),
+        Option("tie_break", "draw", "equal final points (FE-D9)", choices=("draw",),
+               label="Equal points", choice_labels={"draw": "a draw"}),
     )
 
     def __init__(self, **params: Any) -> None:

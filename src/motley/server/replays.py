@@ -1,0 +1,219 @@
+"""Replays of finished tables: the steps a viewer walks through, the marks to jump to, and a viewer in one file.
+
+A step is the table after ``step`` moves as one viewer sees it: the public view (``view`` None), or, once
+the match is over and nothing is secret any more, a seat's own view with its hand (``view`` = seat).
+Chance events inside a move (The Fool's Errand plays its cards inside the engine after each decision) are
+listed in the step's ``events``: the entries the view's ``log`` gained with the move, so a viewer can show
+them one by one. The rules are not touched.
+
+:func:`standalone_html` writes the replay viewer (the server's ``replay.html`` and ``replay.js``) as one
+HTML file with every step embedded (``motley replay RECORD --html FILE``).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import json
+from importlib import resources
+from typing import Any
+
+from motley.core import MotleyError, State, jsonsafe, records
+from motley.core.errors import RecordError
+from motley.core.play import replay
+from motley.drawing import render
+from motley.server import privacy
+from motley.server.table import Table, TableRecord
+
+STATIC = resources.files("motley.server").joinpath("static")
+#: Log entries in a replay step.
+REPLAY_LOG = 30
+
+
+class ViewRefused(MotleyError):
+    """A replay view that does not exist (a seat out of range), or a seat's view of a match still played."""
+
+
+def stage_of(state: State, moves: int) -> str:
+    """Where a match is, in words: ``"round 3"`` (Fool!), ``"hand 2 of 8"`` (Foolery), else ``"move N"``
+    (``moves``: moves made so far); ``"finished"`` once it is over."""
+    if state.is_terminal():
+        return "finished"
+    view = privacy.spectator_view(state)
+    if isinstance(view, dict) and isinstance(view.get("round_number"), int):
+        return f"round {view['round_number']}"
+    if isinstance(view, dict) and isinstance(view.get("hand_number"), int):
+        total = view.get("hands_total")
+        return f"hand {view['hand_number']}" + (f" of {total}" if isinstance(total, int) and total else "")
+    return f"move {moves}"
+
+
+def _round_of(state: State) -> str:
+    """The round or hand a state is in (the part of :func:`stage_of` a jump list groups by); "" if none."""
+    stage = stage_of(state, 0)
+    return "" if stage.startswith(("move", "finished")) else stage.split(" of ")[0]
+
+
+def check_view(table: Table, view: int | None) -> None:
+    """Raises :class:`ViewRefused` unless ``view`` is None (public) or a seat of the finished ``table``."""
+    if view is None:
+        return
+    if not 0 <= view < len(table.seats):
+        raise ViewRefused(f"view must be a seat 0..{len(table.seats) - 1} or none (the public view); got {view}")
+    if not table.state.is_terminal():
+        raise ViewRefused("a seat's view is shown once the match is over")
+
+
+def observe(state: State, view: int | None) -> Any:
+    """The observation a replay shows: the public view, or seat ``view``'s own."""
+    return privacy.spectator_view(state) if view is None else state.observation(view)
+
+
+def _events(before: Any, after: Any) -> list[Any]:
+    """The log entries ``after`` (an observation) gained over ``before``: the events inside one move."""
+    old = before.get("log") if isinstance(before, dict) else None
+    new = after.get("log") if isinstance(after, dict) else None
+    if not isinstance(new, list):
+        return []
+    start = len(old) if isinstance(old, list) and len(old) <= len(new) else 0
+    return new[start:]
+
+
+def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
+    """The finished ``table`` after ``number`` moves (clamped) as ``view`` sees it: ``{"step", "moves",
+    "svg", "scores", "log", "title", "names", "view", "events", "stage"}``; ``events``: the log entries the
+    move ``number`` added (cards played by chance inside it; at step 0 those played before the first
+    decision), ``log``: the newest moves up to it.
+
+    Raises:
+        ViewRefused: for a view that is not a seat, or a seat's view while the match is played.
+        RecordError: if the stored moves no longer replay.
+    """
+    check_view(table, view)
+    number = max(0, min(number, len(table.record.moves)))
+    before = observe(table.state_at(number - 1), view) if number else None
+    return _frame(table, table.state_at(number), number, view, before)
+
+
+def _frame(table: Table, state: State, number: int, view: int | None, before: Any) -> dict[str, Any]:
+    """One step (see :func:`step`) of ``state``, the table after ``number`` moves; ``before``: the view's
+    observation one move earlier (None at the start, whose events are those before the first decision)."""
+    shown = observe(state, view)
+    return {"step": number, "moves": len(table.record.moves), "svg": render(shown), "scores": state.scores(),
+            "log": table.visible_log(view, upto=number, last=REPLAY_LOG), "title": table.game.title,
+            "names": [s.name for s in table.seats], "view": view,
+            "events": _events(before, shown), "stage": stage_of(state, number)}
+
+
+def every_step(table: Table, view: int | None) -> list[dict[str, Any]]:
+    """Every step of the finished ``table`` (0..moves) as ``view`` sees it, in one pass over the moves.
+
+    Raises:
+        ViewRefused: as :func:`step`. RecordError: if the stored moves no longer replay.
+    """
+    check_view(table, view)
+    start = table.state_at(0)
+    frames = [_frame(table, start, 0, view, None)]
+    previous = [observe(start, view)]
+
+    def moved(state: State, _seat: int, _action: int) -> None:
+        frames.append(_frame(table, state, len(frames), view, previous[0]))
+        previous[0] = observe(state, view)
+
+    _replay(table, moved)
+    return frames
+
+
+def _replay(table: Table, on_move: Any) -> State:
+    """The table's moves replayed from the start, ``on_move(state, seat, action)`` after each."""
+    return replay(table.game, table.record.seed, None, [(s, m) for s, m, _ in table.record.moves], on_move=on_move)
+
+
+def index(table: Table) -> dict[str, Any]:
+    """What a replay viewer needs before its first step: ``{"title", "moves", "names", "finished", "marks",
+    "sheet"}``. ``marks``: ``[{"step", "stage"}]`` where each round or hand begins (steps to jump to);
+    ``sheet``: the score sheet, ``[{"stage", "step", "scores"}]`` with the totals at the end of each round
+    or hand (and at the end of the match).
+
+    Raises:
+        RecordError: if the stored moves no longer replay.
+    """
+    marks: list[dict[str, Any]] = []
+    sheet: list[dict[str, Any]] = []
+    current = ""
+
+    def note(state: State, number: int) -> None:
+        nonlocal current
+        now = _round_of(state)
+        if now and now != current:
+            if current:
+                sheet.append({"stage": current, "step": number, "scores": state.scores()})
+            marks.append({"step": number, "stage": now})
+            current = now
+
+    start = table.state_at(0)
+    note(start, 0)
+    count = 0
+
+    def moved(state: State, _seat: int, _action: int) -> None:
+        nonlocal count
+        count += 1
+        note(state, count)
+
+    final = _replay(table, moved)
+    if final.is_terminal():
+        sheet.append({"stage": current or "match", "step": count, "scores": final.scores()})
+    return {"title": table.game.title, "moves": len(table.record.moves), "names": [s.name for s in table.seats],
+            "finished": table.state.is_terminal(), "marks": marks, "sheet": sheet}
+
+
+def table_of_record(text: str) -> Table:
+    """A finished table rebuilt from a game record's JSON ``text`` (``motley play --save``, or the record of a
+    web table), for :func:`standalone_html`. The seats are named by the record's ``names`` (a list of strings,
+    as a web table's record has) or ``seat N``.
+
+    Raises:
+        RecordError: for a record that does not replay (:func:`motley.core.records.load`), or one with a
+            fixed deal (a replay starts from the seed only).
+    """
+    data = records.read(text)
+    if data.deal is not None:
+        raise RecordError("a record with a fixed 'deal' cannot be written as a replay file (it replays from "
+                          "its seed only)")
+    movers: list[int] = []
+    records.load(text, on_move=lambda _state, seat, _action: movers.append(seat))
+    raw = jsonsafe.loads(text, "record")
+    given = raw.get("names") if isinstance(raw, dict) else None
+    players = data.game.num_players
+    names = ([str(n) for n in given] if isinstance(given, list) and len(given) == players
+             else [f"seat {i}" for i in range(players)])
+    record = TableRecord(id="record", game=data.game.name, params=dict(data.game.params), seed=int(data.seed),
+                         seats=[{"kind": "human", "bot": "random", "name": n} for n in names], settings={},
+                         created=0.0, finished=True,
+                         moves=[(seat, move, "seat") for seat, (_, move) in zip(movers, data.moves, strict=True)])
+    return Table(record)
+
+
+def standalone_html(table: Table) -> str:
+    """One HTML file replaying the finished ``table``: the server's replay page and its script, with the
+    index and every step of every view (public and each seat) embedded as gzip-compressed JSON in base64
+    (the script unpacks it with the browser's ``DecompressionStream``). Opened from disk it needs no server.
+
+    Raises:
+        ViewRefused: if the match is not over. RecordError: if its moves no longer replay.
+    """
+    if not table.state.is_terminal():
+        raise ViewRefused("only a finished match is written as a replay file")
+    views: list[int | None] = [None, *range(len(table.seats))]
+    data = {"index": index(table),
+            "steps": {"public" if v is None else str(v): every_step(table, v) for v in views}}
+    page = STATIC.joinpath("replay.html").read_text(encoding="utf-8")
+    script = STATIC.joinpath("replay.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
+    style = STATIC.joinpath("style.css").read_text(encoding="utf-8")
+    packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), mtime=0)).decode()
+    page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
+    page = page.replace("<title>motley - replay</title>", f"<title>{html.escape(table.game.title)} - replay</title>")
+    return page.replace('<script src="/static/replay.js"></script>',
+                        f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'
+                        f"{packed}</script>\n<script>{script}</script>")
