@@ -50,6 +50,11 @@ TableDrawing = Callable[[Observation], str]
 #: SVG of one card face at the origin: ``face(code, width, height) -> SVG elements``.
 CardFace = Callable[[str, float, float], str]
 
+#: How a card is shown and read out: ``card_info(code) -> {"name": spoken name ("green 5", "7 of spades"),
+#: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
+#: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
+CardInfo = Callable[[str], dict[str, Any]]
+
 
 def _always_public(move: str) -> bool:
     return True
@@ -74,6 +79,7 @@ class GameSpec:
         decider: ``decider(final observation, final scores) -> bool`` for ``special_card``.
         terminal_view: the seat's view as Rich markup; ``log_lines``: the terminal log since a cursor.
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
+        card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -92,6 +98,7 @@ class GameSpec:
     log_lines: LogLines | None = None
     drawing: TableDrawing | None = None
     card_face: CardFace | None = None
+    card_info: CardInfo | None = None
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property

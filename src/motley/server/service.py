@@ -728,8 +728,18 @@ def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
         else:
             spec_text = bot_spec(s.get("bot", "heuristic"), s.get("strength"))
             make_bot(spec_text, game)  # raises for a game without a heuristic bot
-            seats.append(Seat(kind="bot", bot=spec_text, name=f"{spec_text.split('(')[0]} bot {i + 1}",
-                              claimed=True).stored())
+            seats.append(Seat(kind="bot", bot=spec_text, name="", claimed=True).stored())
+    return bot_names(seats)
+
+
+def bot_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``seats`` (stored form) with each bot seat named by its kind, "Bot (heuristic)"; when several bots share
+    a kind they are told apart by number, "Bot 2 (heuristic)", "Bot 3 (heuristic)" (the seat's number from 1)."""
+    kinds = [s["bot"].split("(")[0] for s in seats if s["kind"] == "bot"]
+    for i, seat in enumerate(seats):
+        if seat["kind"] == "bot":
+            kind = seat["bot"].split("(")[0]
+            seat["name"] = f"Bot ({kind})" if kinds.count(kind) == 1 else f"Bot {i + 1} ({kind})"
     return seats
 
 

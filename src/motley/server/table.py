@@ -34,6 +34,14 @@ def commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
+def move_cards(game: str, move: str) -> list[str]:
+    """The card codes a move string of ``game`` uses, in order (``"II X XII"`` -> ``["II", "X", "XII"]``,
+    ``"give 7S"`` -> ``["7S"]``, ``"pass"`` / ``"draw"`` -> ``[]``): its words that are card codes of the
+    game's pack (``GameSpec.card_codes``). The browser matches a selection of cards against these."""
+    codes = game_spec(game).card_codes
+    return [word for word in move.upper().split() if word in codes]
+
+
 def new_token() -> str:
     """A fresh secret seat token (24 URL-safe characters, 144 random bits)."""
     return secrets.token_urlsafe(18)
@@ -289,13 +297,16 @@ class Table:
         Nothing in it comes from outside the viewer's own observation (or the spectator view), the public
         seat facts, and log entries the viewer may read (``LogEntry.visible``). ``shared``: from
         :meth:`shared` (default: no seat connected, no deadline). Each legal move is
-        ``{"action", "move", "svg": None}``; the transport fills in ``svg`` for viewers who draw.
+        ``{"action", "move", "cards", "svg": None}`` (``cards``: :func:`move_cards`); the transport fills in
+        ``svg`` for viewers who draw.
         """
         message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
         legal: list[dict[str, Any]] = []
         if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
             state = self.state
-            legal = [{"action": a, "move": state.action_to_string(a), "svg": None} for a in state.legal_actions()]
+            texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
+            legal = [{"action": a, "move": text, "cards": move_cards(self.game.name, text), "svg": None}
+                     for a, text in texts]
         message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
         return message
 

@@ -32,7 +32,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 import motley
 from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
-from motley.core.registry import game_class
+from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import privacy, protocol
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
@@ -47,6 +47,8 @@ REQUEST_DEPTH = 16
 REQUEST_DIGITS = 40
 #: The names a static file may have (anything else is 404 before the file system is asked).
 STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css)")
+#: The folders of static files below ``static/``: the vendored libraries and the per-game table views.
+STATIC_FOLDERS = ("vendor", "games")
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -102,13 +104,22 @@ def games_info() -> list[dict[str, Any]]:
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
-            "max_simulations": MAX_SIMULATIONS,
+            "max_simulations": MAX_SIMULATIONS, "cards": card_table(name),
             "options": [{"name": o.name, "default": o.default, "doc": o.doc, "choices": list(o.choices),
                          "kind": o.kind, "minimum": o.served[0] if o.served else o.minimum,
                          "maximum": o.served[1] if o.served else o.maximum}
                         for o in cls.options if o.name != "players"],
         })
     return out
+
+
+def card_table(game: str) -> dict[str, dict[str, Any]]:
+    """How each card of ``game``'s pack is shown and read out in the browser: ``{code: GameSpec.card_info(code)}``
+    (empty for a game without ``card_info``). The pack is public, so every viewer may have it."""
+    spec = game_spec(game)
+    if spec.card_info is None:
+        return {}
+    return {code: spec.card_info(code) for code in sorted(spec.card_codes)}
 
 
 def table_summary(live: LiveTable) -> dict[str, Any]:
@@ -146,6 +157,23 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
 
+def _static_file(folder: Any, name: str) -> Response:
+    """The ``.js`` or ``.css`` file ``name`` of a static ``folder``; HTTP 404 for any other name (a NUL byte, a
+    separator, "..", another kind of file) or a file that is not there."""
+    types = {"js": "text/javascript", "css": "text/css"}
+    match = STATIC_NAME.fullmatch(name)
+    if match is None:
+        raise HTTPException(404)
+    path = folder.joinpath(name)
+    try:
+        if not path.is_file():
+            raise HTTPException(404)
+        body = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        raise HTTPException(404) from None
+    return Response(body, media_type=types[match.group(1)])
+
+
 def router(service: Service) -> APIRouter:
     """Every route of the server over ``service``."""
     api = APIRouter()
@@ -173,18 +201,13 @@ def _pages(api: APIRouter) -> None:
 
     @api.get("/static/{name}")
     def static(name: str) -> Response:
-        types = {"js": "text/javascript", "css": "text/css"}
-        match = STATIC_NAME.fullmatch(name)
-        if match is None:  # a NUL byte, a separator, "..", another kind of file
+        return _static_file(STATIC, name)
+
+    @api.get("/static/{folder}/{name}")
+    def static_in_folder(folder: str, name: str) -> Response:
+        if folder not in STATIC_FOLDERS:
             raise HTTPException(404)
-        path = STATIC.joinpath(name)
-        try:
-            if not path.is_file():
-                raise HTTPException(404)
-            body = path.read_text(encoding="utf-8")
-        except (OSError, ValueError):
-            raise HTTPException(404) from None
-        return Response(body, media_type=types[match.group(1)])
+        return _static_file(STATIC.joinpath(folder), name)
 
     @api.get("/api/games")
     def api_games() -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import drawing, facts, policy, views
+from motley.games.fool import cards, drawing, facts, policy, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.rules import Fool, FoolState
 
@@ -36,6 +36,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    card_info=cards.card_info,
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

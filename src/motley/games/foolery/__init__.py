@@ -22,7 +22,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import drawing, facts, policy, views
+from motley.games.foolery import cards, drawing, facts, policy, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.rules import Foolery, FooleryState
 
@@ -46,6 +46,7 @@ SPEC = register_spec(GameSpec(
     log_lines=views.log_lines,
     drawing=drawing.draw,
     card_face=drawing.face,
+    card_info=cards.card_info,
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 

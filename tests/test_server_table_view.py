@@ -1,0 +1,96 @@
+"""What the browser table is given to draw and read out: each card's spoken name and label, the cards each legal
+move uses (so a selection of cards is matched to a move), bots named by their kind, and the static files of the
+table client (vendored library, per-game views)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+
+import motley
+from motley.core.registry import game_spec
+from motley.server.service import new_record
+from motley.server.table import Settings, Table, move_cards
+from motley.server.testing import ServerThread
+from motley.server.transport import card_table
+
+GAMES = {"fool": {"players": 4}, "foolery": {"players": 3}, "fools_errand": {}}
+
+
+@pytest.mark.parametrize(("game", "spoken"), [
+    ("fool", {"G5": "green 5", "W1": "wild 1", "B15": "blue 15"}),
+    ("foolery", {"7S": "7 of spades", "CH": "cavalier of hearts", "XXI": "trump XXI", "FOOL": "the Fool",
+                 "AD": "ace of diamonds"}),
+    ("fools_errand", {"7S": "7 of spades", "JK": "Joker", "QH": "queen of hearts"}),
+])
+def test_every_card_has_a_spoken_name_label_and_sort_key(game: str, spoken: dict[str, str]) -> None:
+    table = card_table(game)
+    assert set(table) == set(game_spec(game).card_codes)
+    for code, name in spoken.items():
+        assert table[code]["name"] == name
+    names = [info["name"] for info in table.values()]
+    assert len(set(names)) == len(names), "each card of the pack has its own name"
+    for info in table.values():
+        assert info["short"] and isinstance(info["rank"], int) and isinstance(info["order"], int)
+        assert info["short"].lower() in info["name"].lower(), "the label is part of the spoken name"
+    orders = [info["order"] for info in table.values()]
+    assert len(set(orders)) == len(orders), "sorting a hand never ties two different cards"
+
+
+def test_a_move_uses_the_card_codes_it_names() -> None:
+    assert move_cards("foolery", "II X XII") == ["II", "X", "XII"]
+    assert move_cards("foolery", "give 7S") == ["7S"]
+    assert move_cards("foolery", "pass") == []
+    assert move_cards("fool", "W1") == ["W1"]
+    assert move_cards("fools_errand", "play joker") == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_legal_move_carries_cards_from_the_movers_hand(game: str) -> None:
+    """Over a random match: a legal move's cards are cards the mover holds (in the observation the message
+    carries), and no two legal moves of one turn use the same cards (so a selection names one move)."""
+    spec = {"game": game, **GAMES[game],
+            "seats": [{"kind": "human"}] * (GAMES[game].get("players", 2))}
+    table = Table(new_record(spec, Settings(), seed=7))
+    rng = random.Random(7)
+    checked = 0
+    while not table.state.is_terminal() and checked < 200:
+        seat = table.state.current_player()
+        message = table.message(seat)
+        held = message["observation"].get("hand", [])
+        sets = [tuple(sorted(m["cards"])) for m in message["legal"] if m["cards"]]
+        assert len(set(sets)) == len(sets)
+        for move in message["legal"]:
+            assert all(held.count(c) >= move["cards"].count(c) for c in move["cards"]), move
+        action = rng.choice([m["action"] for m in message["legal"]])
+        table.apply(table.prepare(seat, action, "seat"))
+        checked += 1
+    assert checked > 0
+
+
+def test_bots_are_named_by_their_kind() -> None:
+    one = new_record({"game": "fools_errand", "seats": [{"kind": "human", "name": "Ann"},
+                                                         {"kind": "bot", "bot": "heuristic"}]}, Settings())
+    assert [s["name"] for s in one.seats] == ["Ann", "Bot (heuristic)"]
+    many = new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                                                               {"kind": "bot", "bot": "heuristic"},
+                                                               {"kind": "bot", "bot": "random"}]}, Settings())
+    assert [s["name"] for s in many.seats] == ["Player 1", "Bot 2 (random)", "Bot (heuristic)", "Bot 4 (random)"]
+
+
+def test_the_table_client_files_are_served_and_nothing_else(tmp_path: Path) -> None:
+    with ServerThread(f"sqlite:///{tmp_path / 'files.db'}") as server:
+        for path in ("/static/table.js", "/static/vendor/preact-htm.js",
+                     *(f"/static/games/{g}.js" for g in motley.registered_games())):
+            answer = httpx.get(server.base + path, timeout=10)
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript"), path
+        for path in ("/static/other/table.js", "/static/vendor/LICENSE-htm.txt", "/static/vendor/..%2Ftable.js",
+                     "/static/games/nothing.js", "/static/vendor/README.md"):
+            assert httpx.get(server.base + path, timeout=10).status_code == 404, path
+        games = httpx.get(server.base + "/api/games", timeout=10).json()
+        assert all(g["cards"] == card_table(g["name"]) for g in games)
+        page = httpx.get(server.base + "/table/abc", timeout=10).text
+        assert '<meta name="viewport"' in page and "<script>" not in page and " on" not in page.split("<body")[1][:200]
