@@ -156,9 +156,9 @@ def create(server: ServerThread, game: str, seats: list[dict[str, Any]], **extra
     return cast("dict[str, Any]", httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json())
 
 
-def against_bots(server: ServerThread, game: str, bot: str = "random") -> dict[str, Any]:
+def against_bots(server: ServerThread, game: str, bot: str = "random", **extra: Any) -> dict[str, Any]:
     bots = [{"kind": "bot", "bot": bot}] * (PLAYERS[game] - 1)
-    return create(server, game, [{"kind": "human", "name": "Ann"}, *bots])
+    return create(server, game, [{"kind": "human", "name": "Ann"}, *bots], **extra)
 
 
 @pytest.mark.parametrize("game", ["fools_errand", "fool", "foolery"])
@@ -376,7 +376,7 @@ def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: Server
 def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser, shots: Path) -> None:
     for game in ("foolery", "fool", "fools_errand"):
         players = PLAYERS[game]
-        table = against_bots(server, game)
+        table = against_bots(server, game, wait_for_people=False)
         live: Table = server.app.state.service.tables[table["id"]].table
         page = new_page(browser)
         page.goto(server.base + table["spectate"])
@@ -441,3 +441,33 @@ def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Br
     assert joiner.locator(f'li[data-table="{table_id}"]').get_by_role("button").count() == 0
     for page in (creator, joiner):
         page.context.close()
+
+
+def test_bots_wait_for_every_person_or_start(server: ServerThread, browser: Browser) -> None:
+    """Two people and a bot that moves first: the bot waits while Bob has not opened his link, and Ann's page
+    says so; Ann's Start lets the bot move."""
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+             {"kind": "bot", "bot": "random"}]
+    table, first = bot_first(server, seats)
+    live: Table = server.app.state.service.tables[table["id"]].table
+    page = new_page(browser)
+    page.goto(server.base + table["seats"][1]["link"])
+    waiting = page.get_by_role("region", name="Waiting for players")
+    waiting.wait_for()
+    assert "Bob" in waiting.inner_text()
+    page.wait_for_timeout(300)  # longer than the bots' delay (0 s): a bot to move has not moved
+    assert live.version == 0 and live.state.current_player() == first
+    waiting.get_by_role("button", name="Start").click()
+    waiting.wait_for(state="detached")
+    page.wait_for_function("window.motleyTable.state().version > 0")
+    page.context.close()
+
+
+def bot_first(server: ServerThread, seats: list[dict[str, Any]]) -> tuple[dict[str, Any], int]:
+    """A new Fool! table with ``seats`` whose first move is a bot's (tables are made until one is), and that seat."""
+    for _ in range(40):
+        table = create(server, "fool", seats)
+        first = server.app.state.service.tables[table["id"]].table.state.current_player()
+        if seats[first]["kind"] == "bot":
+            return table, first
+    raise AssertionError("no table with a bot to move first")

@@ -4,11 +4,14 @@ table client (vendored library, per-game views)."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 import motley
 from motley.core.registry import game_spec
@@ -94,3 +97,38 @@ def test_the_table_client_files_are_served_and_nothing_else(tmp_path: Path) -> N
         assert all(g["cards"] == card_table(g["name"]) for g in games)
         page = httpx.get(server.base + "/table/abc", timeout=10).text
         assert '<meta name="viewport"' in page and "<script>" not in page and " on" not in page.split("<body")[1][:200]
+
+
+def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(tmp_path: Path) -> None:
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+             {"kind": "bot", "bot": "random"}]
+    with ServerThread(f"sqlite:///{tmp_path / 'wait.db'}", bot_delay=0.0) as server:
+        for _ in range(40):  # a table whose first move is a bot's
+            table = httpx.post(f"{server.base}/api/tables", json={"game": "fool", "players": 4, "seats": seats},
+                               timeout=10).json()
+            live = server.app.state.service.tables[table["id"]]
+            if seats[live.table.state.current_player()]["kind"] == "bot":
+                break
+        assert live.waiting_for() == [1, 2] and live.next_auto() is None, "the bot waits for Ann and Bob"
+        ws = "ws" + server.base.removeprefix("http")
+        with connect(f"{ws}/ws/{table['id']}") as spectator:
+            assert json.loads(spectator.recv())["waiting_for"] == [1, 2]
+            spectator.send(json.dumps({"type": "start"}))
+            assert json.loads(spectator.recv())["code"] == "spectator"
+        assert live.waiting_for() == [1, 2]
+        with connect(f"{ws}/ws/{table['id']}?token={table['seats'][1]['link'].split('token=')[1]}") as ann:
+            assert json.loads(ann.recv())["waiting_for"] == [2]
+            assert live.table.version == 0
+            ann.send(json.dumps({"type": "start"}))
+            deadline = time.monotonic() + 20
+            while live.table.version == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert live.table.version > 0, "after Start the bot moved"
+            assert live.waiting_for() == []
+
+
+def test_a_table_stored_without_wait_for_people_does_not_wait() -> None:
+    record = new_record({"game": "fools_errand"}, Settings())
+    del record.settings["wait_for_people"]
+    assert Table(record).settings.wait_for_people is False
+    assert Settings().wait_for_people is True

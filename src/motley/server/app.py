@@ -19,7 +19,7 @@ from motley.server.transport import router
 
 
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
-               bot_delay: float = 0.6, searches: int | None = None) -> FastAPI:
+               bot_delay: float = 0.8, searches: int | None = None) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables; ``searches``: bot searches at once, each in a worker process
     (default: one per core but one). ``app.state.service`` is the :class:`Service`.

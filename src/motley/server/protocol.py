@@ -5,6 +5,7 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
     {"type": "move", "version": 12, "action": 1}        # an action id from the "legal" list
     {"type": "move", "version": 12, "move": "play joker"}   # or the move string
     {"type": "ping"}                                    # answered by {"type": "pong", ...}
+    {"type": "start"}                                   # a seat starts the match: bots stop waiting for people
 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
@@ -42,7 +43,7 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True)
 class ClientMessage:
-    """A checked client message: ``kind`` is ``"move"`` or ``"ping"``."""
+    """A checked client message: ``kind`` is ``"move"``, ``"ping"`` or ``"start"``."""
 
     kind: str
     version: int | None = None
@@ -74,10 +75,10 @@ def parse(text: Any) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "message must be a JSON object")
     kind = data.get("type")
-    if kind == "ping":
-        return ClientMessage("ping")
+    if kind in ("ping", "start"):
+        return ClientMessage(kind)
     if kind != "move":
-        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move' and 'ping'")
+        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move', 'ping' and 'start'")
     version = data.get("version")
     if not _whole(version):
         raise ProtocolError("malformed", "a move needs 'version': the state version it was made at (a whole number)")

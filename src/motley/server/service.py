@@ -222,6 +222,7 @@ class LiveTable:
         self.rng = random.Random(table.record.seed)
         self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
+        self.started = False
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -284,10 +285,33 @@ class LiveTable:
                                     [self.is_away(i) for i in range(len(self.presence))])
 
     def shared(self) -> dict[str, Any]:
-        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None)."""
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None;
+        ``waiting_for``: :meth:`waiting_for`)."""
         move_time = self.table.settings.move_time
         deadline = max(0.0, self.turn_started + move_time - self.clock()) if move_time else None
-        return self.table.shared(self.seat_info(), deadline)
+        shared = self.table.shared(self.seat_info(), deadline)
+        shared["waiting_for"] = self.waiting_for()
+        return shared
+
+    def waiting_for(self) -> list[int]:
+        """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
+        holds and nobody at the table pressed Start; empty once the bots may move."""
+        if not self.table.settings.wait_for_people or self.started or self.table.state.is_terminal():
+            return []
+        return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
+
+    def start(self, conn: Connection) -> None:
+        """A person at the table starts the match without waiting for the others to connect: the bots move.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection; nothing changes.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators cannot start the match")
+        if not self.started:
+            self.started = True
+            self.broadcast()
+            self._wake()
 
     def broadcast(self) -> None:
         """Send every viewer its own message for the current version (built once per seat)."""
@@ -316,6 +340,9 @@ class LiveTable:
             msg = protocol.parse(text)
             if msg.kind == "ping":
                 conn.send({"type": "pong", "version": self.table.version})
+                return
+            if msg.kind == "start":
+                self.start(conn)
                 return
             if conn.seat is None:
                 raise protocol.ProtocolError("spectator", "spectators cannot move")
@@ -371,7 +398,7 @@ class LiveTable:
         seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
         start = self.turn_started
         options: list[tuple[float, str]] = []
-        if seat.kind == "bot":
+        if seat.kind == "bot" and not self.waiting_for():
             options.append((start + settings.bot_delay, "bot"))
         else:
             if settings.move_time:
@@ -669,8 +696,9 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     """Check a table request from the lobby and make its record (tokens and the seed drawn here).
 
     ``spec``: ``{"game", "players", "options": {...}, "seats": [{"kind": "human"|"bot", "bot", "strength",
-    "name", "open"}], "move_time", "grace", "bot_delay"}``; missing fields take defaults. A request never chooses
-    the seed (whoever knew it could predict every hand): a ``seed`` field is refused. ``seed`` (the argument,
+    "name", "open"}], "move_time", "grace", "bot_delay", "wait_for_people"}``; missing fields take
+    defaults. A request never chooses the seed (whoever knew it could predict every hand): a ``seed`` field
+    is refused. ``seed`` (the argument,
     for tests and tools in Python only) fixes it; None draws it with :class:`random.SystemRandom`.
 
     Raises:
@@ -750,7 +778,11 @@ def _settings(spec: dict[str, Any], defaults: Settings) -> Settings:
     Raises:
         MotleyError: for a value that is not a number of seconds in its range.
     """
-    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay)
+    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people)
+    wait = spec.get("wait_for_people", defaults.wait_for_people)
+    if not isinstance(wait, bool):
+        raise MotleyError("'wait_for_people' must be true or false")
+    settings.wait_for_people = wait
     for key, low, high in (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0)):
         value = spec.get(key, getattr(settings, key))
         if value is None and key == "move_time":

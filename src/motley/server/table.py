@@ -75,15 +75,19 @@ class TableRecord:
 
 @dataclass
 class Settings:
-    """Per-table settings. Times in seconds; ``move_time`` None = no move timer."""
+    """Per-table settings. Times in seconds; ``move_time`` None = no move timer. ``wait_for_people``: bots do
+    not move until every person seat has connected once (or a person at the table starts the match); a table
+    stored before this setting existed does not wait (see :class:`Table`)."""
 
     move_time: float | None = None
     grace: float = 30.0
-    bot_delay: float = 0.6
+    bot_delay: float = 0.8
+    wait_for_people: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
-        return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay}
+        return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
+                "wait_for_people": self.wait_for_people}
 
 
 @dataclass
@@ -214,7 +218,7 @@ class Table:
         self.id = record.id
         self.record = record
         self.game = load_recorded_game(record.game, record.params)
-        self.settings = Settings(**record.settings)
+        self.settings = Settings(**{"wait_for_people": False, **record.settings})
         self.seats = [Seat.from_stored(s) for s in record.seats]
         self.log: list[LogEntry] = []
         self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],

@@ -259,6 +259,7 @@ function connect() {
 // ---- components ---------------------------------------------------------------------------------
 function statusText(msg) {
   if (msg.terminal) return "The match is over.";
+  if ((msg.waiting_for || []).length) return `Waiting for ${msg.waiting_for.map(nameOf).join(", ")} to arrive`;
   if (msg.legal.length) return "Your turn";
   if (msg.seat === msg.current_player) return "Your turn (sending...)";
   return `Waiting for ${nameOf(msg.current_player)}`;
@@ -338,6 +339,18 @@ function logText(e) {
   const auto = S.autoSent.has(e.n) ? " (automatic)" : "";
   if (e.move === "pass") return `passed (no play)${auto}`;
   return (S.view.logText ? S.view.logText(e.move) : e.move) + auto;
+}
+
+/** While the bots wait for people who have not arrived: who, and a Start button for a person at the table. */
+function Waiting() {
+  const msg = S.msg;
+  const absent = msg.waiting_for || [];
+  if (!absent.length || msg.terminal) return null;
+  const start = () => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({type: "start"}));
+  return html`<section class="panel waiting" aria-label="Waiting for players">
+    <p>The bots wait until everyone has arrived: ${absent.map(nameOf).join(", ")} ${absent.length === 1 ? "has" : "have"}
+      not opened their link yet.</p>
+    ${msg.seat !== null ? html`<button type="button" onClick=${start}>Start</button>` : null}</section>`;
 }
 
 function Ranking() {
@@ -442,7 +455,7 @@ function App() {
   return html`${header}<main class="table-main">
     <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${left}</div>
     <div id="error" role="alert">${S.error}</div>
-    ${msg.terminal ? html`<${Ranking} />` : null}
+    ${msg.terminal ? html`<${Ranking} />` : html`<${Waiting} />`}
     <${Board} />
     ${msg.seat !== null ? html`<${Hand} />` : html`<${SpectatorNote} />`}
     <${Toolbar} />
