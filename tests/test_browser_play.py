@@ -121,7 +121,8 @@ def make(page: Page, move: dict[str, Any], give: int, names: dict[str, str], cho
 
 def play_through(page: Page, rng: random.Random, shot: Path | None = None, shot_at: int = 4,
                  limit: int = 3000) -> tuple[int, int]:
-    """Make random legal moves through the page until the match is over: ``(clicks, most buttons on screen)``."""
+    """Make random legal moves through the page until the match is over (each decision the page leaves to the
+    person; the page makes forced moves and paced draws itself): ``(clicks, most buttons on screen)``."""
     names = card_names(page)
     clicks = decisions = most = 0
     while (pending := decision(page)) is not None:
@@ -187,7 +188,15 @@ def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser
         assert f"{name}" in text and f"{points} points" in text, f"{name} with {points} points in the ranking"
     assert any(re.fullmatch(r"Bot( \d)? \((heuristic|random|ismcts)\)", n) for n in names), "bots are named by kind"
     page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
-    print(f"{game}: {clicks} clicks for the match, at most {most} buttons on screen")
+    table_id = page.url.split("/table/")[1].split("?")[0]
+    moves = sum(1 for m in server.app.state.service.tables[table_id].table.record.moves if m[0] == 0)
+    print(f"{game}: {clicks} clicks for the {moves} moves of the person's seat, at most {most} buttons on screen")
+    # the rematch: a new table with the same people, bots and options, and the page goes to its seat there
+    ranking.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(re.compile(r"/table/(?!" + table_id + r")\w+\?token="))
+    page.get_by_role("region", name="Your hand").wait_for()
+    page.wait_for_function("window.motleyTable.state() && window.motleyTable.state().version >= 0")
+    assert [s["name"] for s in page.evaluate("window.motleyTable.state().seats")] == names
     page.context.close()
 
 

@@ -132,3 +132,36 @@ def test_a_table_stored_without_wait_for_people_does_not_wait() -> None:
     del record.settings["wait_for_people"]
     assert Table(record).settings.wait_for_people is False
     assert Settings().wait_for_people is True
+
+
+def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path: Path) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "ismcts", "strength": 20}]
+    with ServerThread(f"sqlite:///{tmp_path / 'rematch.db'}", bot_delay=0.0) as server:
+        table = httpx.post(f"{server.base}/api/tables", json={"game": "fools_errand", "seats": seats, "grace": 5,
+                                                               "options": {"tie_break": "draw"}}, timeout=10).json()
+        token = table["seats"][0]["link"].split("token=")[1]
+        url = f"{server.base}/api/tables/{table['id']}/rematch"
+        refused = httpx.post(url, json={"token": token}, timeout=10)
+        assert refused.status_code == 409 and "not over" in refused.json()["detail"]
+        ws = "ws" + server.base.removeprefix("http")
+        with connect(f"{ws}/ws/{table['id']}?token={token}") as ann, connect(f"{ws}/ws/{table['id']}") as watcher:
+            state = json.loads(ann.recv())
+            while not state.get("terminal"):  # Ann keeps each Joker; the engine and the bot do the rest
+                if state.get("legal"):
+                    ann.send(json.dumps({"type": "move", "version": state["version"],
+                                         "action": state["legal"][-1]["action"]}))
+                state = json.loads(ann.recv())
+            assert httpx.post(url, json={"token": "nope"}, timeout=10).status_code == 409
+            made = httpx.post(url, json={"token": token}, timeout=10).json()
+            again = httpx.post(url, json={"token": token}, timeout=10).json()
+            assert again["id"] == made["id"], "asked twice, one rematch"
+            message = next(m for m in map(json.loads, iter(ann.recv, None)) if m["type"] == "rematch")
+            assert message["link"] == made["link"] and message["table"] == made["id"]
+            seen = next(m for m in map(json.loads, iter(watcher.recv, None)) if m["type"] == "rematch")
+            assert seen["link"] == f"/table/{made['id']}", "a spectator gets the spectator link"
+        old = server.app.state.service.tables[table["id"]].table
+        new = server.app.state.service.tables[made["id"]].table
+        assert new.seat_of_token(made["link"].split("token=")[1]) == 0
+        assert [(s.kind, s.bot, s.name) for s in new.seats] == [(s.kind, s.bot, s.name) for s in old.seats]
+        assert new.game.params == old.game.params and new.settings == old.settings
+        assert new.record.seed != old.record.seed or new.id != old.id

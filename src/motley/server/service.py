@@ -32,7 +32,7 @@ from motley.core.play import choose
 from motley.core.registry import game_class
 from motley.server import protocol
 from motley.server.storage import Storage, UnreadableTable
-from motley.server.table import Finished, Move, Seat, Settings, Table, TableRecord, new_token
+from motley.server.table import Finished, Move, Seat, SeatRefused, Settings, Table, TableRecord, new_token
 from motley.server.thinking import Thinkers
 
 log = logging.getLogger("motley.server")
@@ -223,6 +223,7 @@ class LiveTable:
         self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
         self.started = False
+        self.rematch: Table | None = None
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -246,6 +247,8 @@ class LiveTable:
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
         conn.send(first)
+        if self.rematch is not None:
+            conn.send(self.rematch_message(conn.seat))
         self._wake()
         self._send_seats_update(exclude=conn)
 
@@ -299,6 +302,21 @@ class LiveTable:
         if not self.table.settings.wait_for_people or self.started or self.table.state.is_terminal():
             return []
         return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any]:
+        """``{"type": "rematch", "table", "link"}``: where the viewer of ``seat`` plays (or, None, watches) the
+        rematch of this table (:attr:`rematch`, which must be set): a person seat's own new seat link."""
+        assert self.rematch is not None
+        new = self.rematch
+        token = new.seats[seat].token if seat is not None else None
+        return {"type": "rematch", "table": new.id,
+                "link": f"/table/{new.id}?token={token}" if token else f"/table/{new.id}"}
+
+    def announce_rematch(self, new: Table) -> None:
+        """Remember the rematch ``new`` and send every viewer its own link to it (see :meth:`rematch_message`)."""
+        self.rematch = new
+        for conn in self.viewers():
+            conn.send(self.rematch_message(conn.seat))
 
     def start(self, conn: Connection) -> None:
         """A person at the table starts the match without waiting for the others to connect: the bots move.
@@ -584,6 +602,32 @@ class Service:
         self.start(live)
         return live
 
+    async def rematch(self, live: LiveTable, token: str) -> LiveTable:
+        """The rematch of a finished table, made once (asked again, the same one): a new table with the same
+        game options, settings, names, bots and open seats (:func:`rematch_record`), stored and started; every
+        viewer of the old table is sent its own link to it (:meth:`LiveTable.announce_rematch`).
+
+        Raises:
+            SeatRefused: for a ``token`` that is no seat's of the table, or a match that is not over; nothing
+                changes. StoreError: if the store refused the new table.
+        """
+        if live.table.seat_of_token(token) is None:
+            raise SeatRefused("only a person at the table may ask for a rematch (this link's token is not valid)")
+        if not live.table.state.is_terminal():
+            raise SeatRefused("the match is not over")
+        async with live.lock:
+            if live.rematch is not None:
+                known = await self.get(live.rematch.id)
+                if known is not None:
+                    return known
+            record = rematch_record(live.table, self.defaults)
+            new = LiveTable(Table(record), self.store, thinkers=self.thinkers)
+            await self.store.call(self.store.storage.create_table, record)
+            self.tables[new.id] = new
+            self.start(new)
+            live.announce_rematch(new.table)
+            return new
+
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is
         started); None if there is none, its stored row cannot be read or its log no longer replays.
@@ -726,6 +770,23 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     settings = _settings(spec, defaults)
     return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(seed),
                        seats=seats, settings=settings.as_dict(), created=time.time())
+
+
+def rematch_record(table: Table, defaults: Settings) -> TableRecord:
+    """A new table record for the rematch of ``table``: the same game and options, settings, person names and
+    open flags, and the same bots (their specs and names); fresh tokens, id and seed.
+
+    Raises:
+        MotleyError: if the old table's options are no longer accepted (a server whose limits changed).
+    """
+    seats = [{"kind": "human", "name": s.name, "open": s.open} if s.kind == "human"
+             else {"kind": "bot", "bot": "random"} for s in table.seats]
+    record = new_record({"game": table.game.name, "options": dict(table.game.params), "seats": seats,
+                         **table.settings.as_dict()}, defaults)
+    for stored, old in zip(record.seats, table.seats, strict=True):
+        if old.kind == "bot":
+            stored.update(bot=old.bot, name=old.name)
+    return record
 
 
 def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:

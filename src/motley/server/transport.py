@@ -7,6 +7,10 @@ HTTP:
     ``POST /api/tables`` create one (returns every person seat's invite link, and which seats are open);
     ``POST /api/tables/{id}/join[?seat=N]`` claim an open seat (a fresh link; 409 with the reason in
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
+    ``POST /api/tables/{id}/rematch`` with ``{"token"}`` (a seat's): the finished table's rematch, made once
+    (same options, settings, names and bots); returns ``{"id", "type", "table", "link"}`` (the asker's new
+    seat link) and sends every viewer its own link as ``{"type": "rematch", "table", "link"}`` (409 with the
+    reason for a token of no seat or a match not over);
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay/{step}`` the public view after ``step`` moves of a finished table.
@@ -284,6 +288,26 @@ def _tables_api(api: APIRouter, service: Service) -> None:
         except StoreError:
             raise HTTPException(503, "the table store is not answering; try again") from None
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
+
+    @api.post("/api/tables/{table_id}/rematch")
+    async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
+        live = await _live(service, table_id)
+        try:
+            body = jsonsafe.loads(await _body(request, 1000), "the rematch request", max_bytes=1000, max_depth=2,
+                                  max_digits=REQUEST_DIGITS)
+        except jsonsafe.JSONInputError as exc:
+            raise HTTPException(400, str(exc)) from None
+        token = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(token, str):
+            raise HTTPException(400, "a rematch request is {\"token\": the seat link's token}")
+        try:
+            new = await service.rematch(live, token)
+        except SeatRefused as exc:
+            raise HTTPException(409, str(exc)) from None
+        except StoreError:
+            raise HTTPException(503, "the table store is not answering; try again") from None
+        seat = live.table.seat_of_token(token)
+        return {"id": new.id, **live.rematch_message(seat)}
 
 
 def _finished_api(api: APIRouter, service: Service) -> None:

@@ -241,6 +241,11 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") onState(msg);
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
+    else if (msg.type === "rematch") {
+      S.rematch = msg.link;
+      redraw();
+      if (token) { stopped = true; location.assign(msg.link); }  // a person goes to their seat of the rematch
+    }
     else if (msg.type === "error") {
       S.error = msg.message;
       S.sent = null;
@@ -353,6 +358,16 @@ function Waiting() {
     ${msg.seat !== null ? html`<button type="button" onClick=${start}>Start</button>` : null}</section>`;
 }
 
+/** Ask the server for the rematch; its link comes back to every viewer through their socket. */
+async function askRematch() {
+  const answer = await fetch(`/api/tables/${tableId}/rematch`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
+  const body = await answer.json().catch(() => ({}));
+  if (!answer.ok) { S.error = body.detail || "the rematch could not be made"; redraw(); return; }
+  stopped = true;
+  location.assign(body.link);
+}
+
 function Ranking() {
   const msg = S.msg;
   const order = msg.seats.map((s, i) => i).sort((a, b) => msg.scores[b] - msg.scores[a]);
@@ -363,6 +378,8 @@ function Ranking() {
     <h2>Match over.${verdict}</h2>
     <ol class="ranking">${order.map((q) => html`<li>${nameOf(q)}: ${msg.scores[q]} points${
       msg.returns && msg.returns[q] === best && best > 0 ? " - winner" : ""}</li>`)}</ol>
+    ${msg.seat !== null && !S.rematch ? html`<button type="button" class="rematch" onClick=${askRematch}>Rematch</button>` : null}
+    ${S.rematch ? html`<p><a href=${S.rematch}>${msg.seat === null ? "Watch the rematch" : "Go to the rematch"}</a></p>` : null}
     <p><a href=${`/replay/${tableId}`}>replay this match</a> - <a href="/">back to the lobby</a></p>
   </section>`;
 }
