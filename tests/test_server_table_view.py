@@ -8,10 +8,11 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 import motley
 from motley.core.registry import game_spec
@@ -155,9 +156,9 @@ def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path:
             made = httpx.post(url, json={"token": token}, timeout=10).json()
             again = httpx.post(url, json={"token": token}, timeout=10).json()
             assert again["id"] == made["id"], "asked twice, one rematch"
-            message = next(m for m in map(json.loads, iter(ann.recv, None)) if m["type"] == "rematch")
+            message = next_of_type(ann, "rematch")
             assert message["link"] == made["link"] and message["table"] == made["id"]
-            seen = next(m for m in map(json.loads, iter(watcher.recv, None)) if m["type"] == "rematch")
+            seen = next_of_type(watcher, "rematch")
             assert seen["link"] == f"/table/{made['id']}", "a spectator gets the spectator link"
         old = server.app.state.service.tables[table["id"]].table
         new = server.app.state.service.tables[made["id"]].table
@@ -165,3 +166,11 @@ def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path:
         assert [(s.kind, s.bot, s.name) for s in new.seats] == [(s.kind, s.bot, s.name) for s in old.seats]
         assert new.game.params == old.game.params and new.settings == old.settings
         assert new.record.seed != old.record.seed or new.id != old.id
+
+
+def next_of_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``ws`` (messages of other types are skipped)."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv())
+        if message["type"] == kind:
+            return message
