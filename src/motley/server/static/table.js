@@ -210,6 +210,7 @@ async function onState(msg) {
   const fresh = !S.msg || S.msg.version !== msg.version;
   if (S.msg && fresh) noteTrick(msg);
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
+  if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
   S.msg = msg;
   if (fresh) S.selected = [];
   deadlineAt = msg.deadline === null ? null : Date.now() + msg.deadline * 1000;
@@ -244,7 +245,7 @@ function connect() {
     else if (msg.type === "rematch") {
       S.rematch = msg.link;
       redraw();
-      if (token) { stopped = true; location.assign(msg.link); }  // a person goes to their seat of the rematch
+      if (token) goTo(msg.link);  // a person goes to their seat of the rematch
     }
     else if (msg.type === "error") {
       S.error = msg.message;
@@ -364,8 +365,15 @@ async function askRematch() {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) { S.error = body.detail || "the rematch could not be made"; redraw(); return; }
+  goTo(body.link);
+}
+
+/** Leave for ``link`` once (the answer to Rematch and the socket's rematch message both say where). */
+function goTo(link) {
+  if (S.leaving) return;
+  S.leaving = true;
   stopped = true;
-  location.assign(body.link);
+  location.assign(link);
 }
 
 function Ranking() {
