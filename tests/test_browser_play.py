@@ -249,7 +249,13 @@ def test_the_hand_is_the_controls(server: ServerThread, browser: Browser) -> Non
     hand(page).get_by_role("button", name=names[first], exact=True).click()
     hand(page).get_by_role("button", name=names[second], exact=True).click()
     assert hand(page).get_by_role("button", name=names[first], exact=True).get_attribute("aria-pressed") == "true"
-    assert "not a legal play" in page.get_by_role("region", name="Your hand").get_by_role("status").inner_text()
+    live: Table = server.app.state.service.tables[table["id"]].table
+    reason = live.why(0, f"{first} {second}")
+    assert reason, "the engine says why"
+    status = page.get_by_role("region", name="Your hand").get_by_role("status")
+    page.wait_for_function("([sel, text]) => document.querySelector(sel).textContent.includes(text)",
+                           arg=[".hand-area .why", reason[1:]])
+    assert reason[1:] in status.inner_text(), "the page shows the engine's reason"
     assert page.get_by_role("button", name="Play", exact=True).is_disabled()
     # keyboard: Space unselects the second card, Enter plays the first alone
     hand(page).get_by_role("button", name=names[second], exact=True).focus()
@@ -258,7 +264,6 @@ def test_the_hand_is_the_controls(server: ServerThread, browser: Browser) -> Non
     before = version(page)
     page.keyboard.press("Enter")
     page.wait_for_function(f"window.motleyTable.state().version > {before}")
-    live: Table = server.app.state.service.tables[table["id"]].table
     assert live.record.moves[before][:2] == (0, first)
     page.context.close()
 

@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import motley
 from motley.core.registry import game_spec
+from motley.server import protocol
 from motley.server.service import new_record
 from motley.server.table import Settings, Table, move_cards
 from motley.server.testing import ServerThread
@@ -174,3 +175,22 @@ def next_of_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(ws.recv())
         if message["type"] == kind:
             return message
+
+
+def test_why_a_move_is_not_legal_comes_from_the_engine() -> None:
+    table = Table(new_record({"game": "foolery", "players": 3, "seats": [{"kind": "human"}] * 3}, Settings(), seed=3))
+    seat = table.state.current_player()
+    hand = table.state.observation(seat)["hand"]
+    legal = table.message(seat)["legal"]
+    assert table.why(seat, legal[0]["move"]) is None
+    singles = [m["cards"][0] for m in legal if len(m["cards"]) == 1]
+    pair = next(f"{a} {b}" for a in singles for b in singles
+                if a != b and not any({a, b} <= set(m["cards"]) for m in legal))
+    with pytest.raises(motley.core.IllegalMoveError) as refused:
+        table.state.string_to_action(pair)
+    assert table.why(seat, pair) == str(refused.value)
+    assert table.why((seat + 1) % 3, hand[0]) == "it is not your turn"
+    assert table.version == 0, "asking changes nothing"
+    assert protocol.parse('{"type": "why", "move": "AH 4C"}') == protocol.ClientMessage("why", move="AH 4C")
+    with pytest.raises(protocol.ProtocolError):
+        protocol.parse('{"type": "why", "move": 5}')

@@ -362,6 +362,12 @@ class LiveTable:
             if msg.kind == "start":
                 self.start(conn)
                 return
+            if msg.kind == "why":
+                if conn.seat is None:
+                    raise protocol.ProtocolError("spectator", "spectators cannot move")
+                conn.send({"type": "why", "version": self.table.version, "move": msg.move,
+                           "reason": self.table.why(conn.seat, msg.move or "")})
+                return
             if conn.seat is None:
                 raise protocol.ProtocolError("spectator", "spectators cannot move")
             if msg.seat is not None and msg.seat != conn.seat:

@@ -344,6 +344,20 @@ class Table:
         except IllegalMoveError as exc:
             raise protocol.ProtocolError("illegal", str(exc)) from None
 
+    def why(self, seat: int, text: str) -> str | None:
+        """Why ``seat`` may not make the move ``text`` now, in the engine's words (the move string's parse error,
+        or ``state.why_illegal``), or None when it is legal; nothing changes."""
+        state = self.state
+        if state.is_terminal():
+            return "the game is over"
+        if state.current_player() != seat:
+            return "it is not your turn"
+        try:
+            action = state.string_to_action(text)
+        except MotleyError as exc:
+            return str(exc)
+        return None if action in state.legal_actions() else state.why_illegal(action)
+
     def prepare(self, seat: int, action: int, actor: str) -> Move:
         """``action`` for ``seat`` at the current version, checked but not applied.
 

@@ -10,7 +10,7 @@ const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1
 
 const S = {
   msg: null, view: null, cards: {}, gameInfo: null, selected: [], conn: "connecting", error: "", sent: null,
-  queue: [], held: null, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
+  queue: [], held: null, why: {key: null, reason: null}, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
 };
 let ws = null;
 let retry = 500;
@@ -84,6 +84,10 @@ export function send(move, automatic = false) {
   redraw();
 }
 
+function capitalise(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
+}
+
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort(), y = [...b].sort();
@@ -100,9 +104,22 @@ function isGiving() {
   return legal.length > 0 && legal.every((m) => m.move.startsWith("give "));
 }
 
+/** Ask the server why a selection is not a legal move (the engine's words); the answer replaces the page's own. */
+function askWhy(codes) {
+  const text = codes.join(" ");
+  const key = `${S.msg.version}:${text}`;
+  if (S.why.key === key || !ws || ws.readyState !== WebSocket.OPEN) return;
+  S.why = {key, reason: null};
+  ws.send(JSON.stringify({type: "why", move: text}));
+}
+
 /** Why the selection is not a move now (in words), or "" when it is one (or nothing is selected). */
 function whyNot(codes) {
   if (!codes.length || matchingMove(codes)) return "";
+  if (!isGiving()) {
+    askWhy(codes);
+    if (S.why.reason && S.why.key === `${S.msg.version}:${codes.join(" ")}`) return S.why.reason;
+  }
   if (isGiving()) {
     const need = giveNeed();
     if (codes.length !== need) return `Select ${need} card${need === 1 ? "" : "s"} to give.`;
@@ -242,6 +259,10 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") onState(msg);
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
+    else if (msg.type === "why" && S.msg && S.why.key === `${msg.version}:${msg.move}`) {
+      S.why = {key: S.why.key, reason: msg.reason ? capitalise(msg.reason) : null};
+      redraw();
+    }
     else if (msg.type === "rematch") {
       S.rematch = msg.link;
       redraw();
