@@ -485,3 +485,43 @@ def bot_first(server: ServerThread, seats: list[dict[str, Any]]) -> tuple[dict[s
         if seats[first]["kind"] == "bot":
             return table, first
     raise AssertionError("no table with a bot to move first")
+
+
+CONTRAST = """() => {
+  const lum = (rgb) => { const c = rgb.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const bg = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+    if (!/rgba\\(.*, 0\\)$/.test(c) && c !== "transparent") return c; } return "rgb(255, 255, 255)"; };
+  const low = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("[aria-disabled=true], :disabled") || !el.offsetParent) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const what = `${el.tagName}.${el.className}: ${el.textContent.trim().slice(0, 30)}`;
+    if (ratio < 4.5) low.push(`${what} ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("game", ["fool", "foolery", "fools_errand"])
+def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Browser, game: str) -> None:
+    """Every visible text (disabled controls aside) has a contrast of at least 4.5:1 with its background (WCAG AA);
+    the tab title says when it is the person's turn; the help panel has the rules and the table's options."""
+    table = against_bots(server, game)
+    page = new_page(browser)
+    page.goto(server.base + table["seats"][0]["link"])
+    assert decision(page) is not None
+    assert page.title().startswith("\u25cf Your turn")
+    for panel in ("Last trick", "Score sheet", "Settings", "Help"):
+        button = page.get_by_role("button", name=panel, exact=True)
+        if button.count():
+            button.click()
+            assert page.evaluate(CONTRAST) == [], f"low contrast with {panel} open"
+    help_text = page.get_by_role("region", name=re.compile("How to play")).inner_text()
+    game_info = next(g for g in httpx.get(f"{server.base}/api/games", timeout=10).json() if g["name"] == game)
+    assert all(o["name"] in help_text for o in game_info["options"]), "every option is explained"
+    assert len(help_text) > 400
+    page.context.close()
