@@ -120,9 +120,9 @@ def make(page: Page, move: dict[str, Any], give: int, names: dict[str, str], cho
 
 
 def play_through(page: Page, rng: random.Random, shot: Path | None = None, shot_at: int = 4,
-                 limit: int = 3000) -> tuple[int, int]:
+                 limit: int = 3000) -> tuple[int, int, int]:
     """Make random legal moves through the page until the match is over (each decision the page leaves to the
-    person; the page makes forced moves and paced draws itself): ``(clicks, most buttons on screen)``."""
+    person; the page makes forced moves and paced draws itself): ``(clicks, decisions, most buttons on screen)``."""
     names = card_names(page)
     clicks = decisions = most = 0
     while (pending := decision(page)) is not None:
@@ -143,7 +143,7 @@ def play_through(page: Page, rng: random.Random, shot: Path | None = None, shot_
         clicks += make(page, move, pending["give"], names, chosen)
         decisions += 1
         assert clicks < limit, "match did not end"
-    return clicks, most
+    return clicks, decisions, most
 
 
 def version(page: Page) -> int:
@@ -178,7 +178,7 @@ def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser
     page.click("#create-button")
     page.click("#play-now")
     page.get_by_role("region", name="Your hand").wait_for()
-    clicks, most = play_through(page, random.Random(1), shot=shots / f"{game}.png",
+    clicks, decisions, most = play_through(page, random.Random(1), shot=shots / f"{game}.png",
                                 shot_at=0 if game == "fools_errand" else 4)
     ranking = page.get_by_role("region", name="Match over")
     scores = server.app.state.service.tables[page.url.split("/table/")[1].split("?")[0]].table.state.scores()
@@ -190,7 +190,8 @@ def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser
     page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
     table_id = page.url.split("/table/")[1].split("?")[0]
     moves = sum(1 for m in server.app.state.service.tables[table_id].table.record.moves if m[0] == 0)
-    print(f"{game}: {clicks} clicks for the {moves} moves of the person's seat, at most {most} buttons on screen")
+    print(f"{game}: {moves} moves of the person's seat, {decisions} decided by the person with {clicks} clicks, "
+          f"at most {most} buttons on screen")
     # the rematch: a new table with the same people, bots and options, and the page goes to its seat there
     ranking.get_by_role("button", name="Rematch").click()
     page.wait_for_url(re.compile(r"/table/(?!" + table_id + r")\w+\?token="))

@@ -140,6 +140,12 @@ function usable(code) {
   return S.msg.legal.some((m) => m.cards.includes(code));
 }
 
+/** The person's cards: the game view's, else a plain ``hand`` list of the observation (a game with no view). */
+function handOf(obs) {
+  if (S.view.hand) return S.view.hand(obs);
+  return Array.isArray(obs.hand) ? obs.hand.filter((c) => typeof c === "string") : [];
+}
+
 function handCodes(hand) {
   return hand.map((code, i) => ({code, i})).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
 }
@@ -314,7 +320,7 @@ function Seat({seat}) {
 
 function Hand() {
   const msg = S.msg;
-  const hand = S.view.hand ? S.view.hand(msg.observation) : [];
+  const hand = handOf(msg.observation);
   if (msg.seat === null) return null;
   const mine = msg.legal.length > 0 && S.sent !== msg.version;
   const codes = S.selected.map((i) => hand[i]);
