@@ -70,7 +70,9 @@ export default {
   },
   Center({obs, held}) {
     if (held) return html`<div class="trick-box held"><h2>Trick finished</h2><${TrickView} trick=${held.trick} /></div>`;
-    const plays = obs.trick.plays.map((p, k) => ({seat: p.seat, card: p.card, note: k === 0 ? "led" : ""}));
+    const best = obs.trick.winning;
+    const plays = obs.trick.plays.map((p, k) => ({seat: p.seat, card: p.card, mark: p.seat === best ? "winner" : "",
+      note: [k === 0 ? "led" : "", p.seat === best ? "to beat" : ""].filter(Boolean).join(", ")}));
     const waiting = obs.trick.order.filter((q) => !obs.trick.plays.some((p) => p.seat === q));
     return html`<div class="trick-box"><h2>Round ${obs.round_number} - trick ${obs.tricks.length + 1}</h2>
       ${plays.length ? html`<${TrickView} trick=${{plays, caption: obs.trick.lead ? `Lead colour: ${obs.trick.lead}.` : ""}} />`
