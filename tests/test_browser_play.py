@@ -108,6 +108,11 @@ def make(page: Page, move: dict[str, Any], give: int, names: dict[str, str], cho
         clicks = 1
     else:
         for code in cards:
+            if page.evaluate(f"window.motleyTable.state().version !== {version}"):
+                break  # one click played it
+            selected = page.evaluate("window.motleyTable.selection()")
+            if selected.count(code) >= cards.count(code):
+                continue  # the page selected it with the rest of the only play that fits
             hand(page).get_by_role("button", name=names[code], exact=True, pressed=False).first.click()
             clicks += 1
         sent = page.evaluate(f"window.motleyTable.state().version !== {version} || !window.motleyTable.decision()")
@@ -117,6 +122,13 @@ def make(page: Page, move: dict[str, Any], give: int, names: dict[str, str], cho
     page.wait_for_function(f"window.motleyTable.state().version !== {version} || "
                            "document.querySelector('#error').textContent !== ''")
     return clicks
+
+
+def random_move(page: Page, pending: dict[str, Any], rng: random.Random, names: dict[str, str]) -> int:
+    """Make a random legal move of ``pending`` (a :func:`decision`) through the page; returns the clicks."""
+    legal = pending["legal"]
+    chosen = rng.sample(sorted({c for m in legal for c in m["cards"]}), pending["give"]) if pending["give"] else None
+    return make(page, legal[rng.randrange(len(legal))], pending["give"], names, chosen)
 
 
 def play_through(page: Page, rng: random.Random, shot: Path | None = None, shot_at: int = 4,
@@ -135,12 +147,7 @@ def play_through(page: Page, rng: random.Random, shot: Path | None = None, shot_
             before = page.evaluate("window.motleyTable.state().version")
             page.wait_for_function(f"window.motleyTable.state().version !== {before}")
             continue
-        move = legal[rng.randrange(len(legal))]
-        chosen = None
-        if pending["give"]:
-            pool = sorted({c for m in legal for c in m["cards"]})
-            chosen = rng.sample(pool, pending["give"])
-        clicks += make(page, move, pending["give"], names, chosen)
+        clicks += random_move(page, pending, rng, names)
         decisions += 1
         assert clicks < limit, "match did not end"
     return clicks, decisions, most
@@ -235,7 +242,7 @@ def test_the_hand_is_the_controls(server: ServerThread, browser: Browser) -> Non
                  if a < b and not any({a, b} <= set(m["cards"]) for m in pending["legal"])]
         if pairs and any(m["cards"] == [pairs[0][0]] for m in pending["legal"]):
             break
-        make(page, pending["legal"][rng.randrange(len(pending["legal"]))], 0, names)
+        random_move(page, pending, rng, names)
     state = page.evaluate("window.motleyTable.state()")
     cards = hand(page).get_by_role("button")
     assert page.get_by_role("region", name="Your hand").get_by_role("button", name="Play", exact=True).count() == 1
@@ -515,7 +522,8 @@ def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Bro
     page = new_page(browser)
     page.goto(server.base + table["seats"][0]["link"])
     assert decision(page) is not None
-    assert page.title().startswith("\u25cf Your turn")
+    title, deciding = page.evaluate("[document.title, window.motleyTable.decision() !== null]")
+    assert deciding and title.startswith("\u25cf Your turn")
     for panel in ("Last trick", "Score sheet", "Settings", "Help"):
         button = page.get_by_role("button", name=panel, exact=True)
         if button.count():
@@ -526,3 +534,25 @@ def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Bro
     assert all(o["name"] in help_text for o in game_info["options"]), "every option is explained"
     assert len(help_text) > 400
     page.context.close()
+
+
+def test_one_click_selects_the_only_play_that_fits(server: ServerThread, browser: Browser) -> None:
+    """Foolery: a card that is part of exactly one legal play (and no play alone) selects the whole play."""
+    table = against_bots(server, "foolery")
+    page = new_page(browser)
+    page.goto(server.base + table["seats"][0]["link"])
+    names = card_names(page)
+    rng = random.Random(6)
+    for _ in range(400):
+        pending = decision(page)
+        assert pending is not None, "the match ended before a card with a single play came up"
+        legal = pending["legal"]
+        only = [(c, plays[0]) for c in {c for m in legal for c in m["cards"]}
+                if len(plays := [m for m in legal if c in m["cards"]]) == 1 and len(plays[0]["cards"]) > 1]
+        if only and not pending["give"]:
+            code, move = only[0]
+            hand(page).get_by_role("button", name=names[code], exact=True).click()
+            assert sorted(page.evaluate("window.motleyTable.selection()")) == sorted(move["cards"])
+            return
+        random_move(page, pending, rng, names)
+    raise AssertionError("no card with a single play came up")

@@ -6,13 +6,15 @@ import { html, render, useEffect, useState } from "/static/vendor/preact-htm.js"
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
 const SETTINGS_KEY = "motley-table-settings";
-const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1.5, sound: false, drawDelay: 1.5};
+const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1.5, sound: false, drawDelay: 1.5,
+                  complete: true};
 
 const S = {
   msg: null, view: null, cards: {}, gameInfo: null, selected: [], conn: "connecting", error: "", sent: null,
   queue: [], held: null, why: {key: null, reason: null}, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
 };
 let ws = null;
+let inOrder = Promise.resolve();
 let retry = 500;
 let stopped = false;
 let redraw = () => {};
@@ -125,7 +127,7 @@ function whyNot(codes) {
     if (codes.length !== need) return `Select ${need} card${need === 1 ? "" : "s"} to give.`;
     return "";
   }
-  const wider = S.msg.legal.filter((m) => codes.every((c) => m.cards.includes(c)));
+  const wider = S.msg.legal.filter((m) => contains(m.cards, codes));
   if (wider.length) return "Not a play yet: these cards are part of a play with more cards.";
   return "These cards are not a legal play now (no legal move uses exactly them).";
 }
@@ -150,12 +152,37 @@ function handCodes(hand) {
   return hand.map((code, i) => ({code, i})).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
 }
 
-function toggle(i, code) {
+function toggle(i, code, hand) {
   if (!usable(code)) return;
   const legalNow = S.msg.legal.find((m) => sameCards(m.cards, [code]));
   if (S.settings.oneClick && S.view.oneClick && legalNow && !S.selected.length) { send(legalNow); return; }
-  S.selected = S.selected.includes(i) ? S.selected.filter((j) => j !== i) : [...S.selected, i];
+  const adding = !S.selected.includes(i);
+  S.selected = adding ? [...S.selected, i] : S.selected.filter((j) => j !== i);
+  if (adding && S.settings.complete && !isGiving()) completeSelection(hand);
   redraw();
+}
+
+/** When the selection is no legal move but exactly one legal move holds it, select that move's other cards
+ * too (following a pair, one click picks the pair; Play still sends it). */
+function completeSelection(hand) {
+  const codes = S.selected.map((j) => hand[j]);
+  if (matchingMove(codes)) return;
+  const holding = S.msg.legal.filter((m) => m.cards.length > codes.length && contains(m.cards, codes));
+  if (holding.length !== 1) return;
+  const rest = [...holding[0].cards];
+  for (const c of codes) rest.splice(rest.indexOf(c), 1);
+  for (const c of rest) {
+    const j = hand.findIndex((h, k) => h === c && !S.selected.includes(k));
+    if (j < 0) return;
+    S.selected = [...S.selected, j];
+  }
+}
+
+/** Does the multiset ``big`` hold every card of ``small``? */
+function contains(big, small) {
+  const left = [...big];
+  for (const c of small) { const k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); }
+  return true;
 }
 
 function playSelected(hand) {
@@ -172,6 +199,7 @@ function playSelected(hand) {
 }
 
 function sendQueued() {
+  if (S.queue.length && S.msg.legal.length && !isGiving()) S.queue = [];  // the exchange is over for us
   if (!S.queue.length || !isGiving()) return false;
   const move = S.msg.legal.find((m) => m.cards.length === 1 && S.queue.includes(m.cards[0]));
   if (!move) { S.queue = []; S.error = "The cards chosen can no longer be given; choose again."; redraw(); return true; }
@@ -191,7 +219,7 @@ function autoMove() {
   const msg = S.msg;
   if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version) return;
   if (sendQueued()) return;
-  if (!S.settings.autoMoves) return;
+  if (!S.settings.autoMoves || S.manual === msg.version) return;
   const version = msg.version;
   const later = defaultMove(msg);
   if (later) {  // a move the game makes by itself unless the person chooses otherwise (a draw), paced
@@ -216,8 +244,15 @@ function noteTrick(msg) {
 }
 
 // ---- connection ---------------------------------------------------------------------------------
-async function loadGame(game) {
-  if (S.view) return;
+let loading = null;
+
+/** Load the game's view and card names once (every state message waits for the same load). */
+function loadGame(game) {
+  if (!loading) loading = fetchGame(game);
+  return loading;
+}
+
+async function fetchGame(game) {
   const [views, games] = await Promise.all([
     import(`/static/games/${game}.js`).then((m) => m.default).catch(() => ({})),
     fetch("/api/games").then((r) => r.json()).catch(() => []),
@@ -263,7 +298,7 @@ function connect() {
   ws.onopen = () => { S.conn = "connected"; retry = 500; redraw(); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") onState(msg);
+    if (msg.type === "state") inOrder = inOrder.then(() => onState(msg));  // one at a time, in arrival order
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
     else if (msg.type === "why" && S.msg && S.why.key === `${msg.version}:${msg.move}`) {
       S.why = {key: S.why.key, reason: msg.reason ? capitalise(msg.reason) : null};
@@ -276,6 +311,7 @@ function connect() {
     }
     else if (msg.type === "error") {
       S.error = msg.message;
+      if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
       S.sent = null;
       S.queue = [];
       if (msg.code === "bad_token" || msg.code === "no_table") stopped = true;
@@ -338,7 +374,7 @@ function Hand() {
         const on = S.selected.includes(i);
         return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}`}
           data-card=${code} aria-label=${info.name} aria-pressed=${on ? "true" : "false"}
-          aria-disabled=${off ? "true" : "false"} onClick=${() => mine && toggle(i, code)}
+          aria-disabled=${off ? "true" : "false"} onClick=${() => mine && toggle(i, code, hand)}
           onKeyDown=${(e) => { if (e.key === "Enter" && ready) { e.preventDefault(); playSelected(hand); } }}>
           <span class="rank">${info.short}</span><span class="pip" aria-hidden="true">${suitSymbol(info.suit)}</span>
         </button>`;
@@ -441,6 +477,7 @@ function Settings() {
   return html`<section class="panel" aria-label="Settings"><h2>Settings</h2>
     ${check("autoMoves", "Make forced moves for me (a pass when nothing else is legal)")}
     ${S.view.oneClick ? check("oneClick", "Play a card with one click") : null}
+    ${check("complete", "Select the rest of a play when only one play fits")}
     ${check("sound", "Sound when it is my turn")}
     ${S.view.defaultMove ? html`<label>Draw for me after <input type="number" min="0.5" max="10" step="0.5"
       value=${s.drawDelay} onChange=${(e) => setSetting("drawDelay", Math.max(0.5, Math.min(10, Number(e.target.value) || 1.5)))} /> s</label>` : null}
@@ -521,15 +558,21 @@ function App() {
 }
 
 // For tests and the console: the last state and a raw send.
-window.motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision};
+window.motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision, selection};
+
+/** The selected cards' codes, in the order they were selected. */
+function selection() {
+  return S.msg && S.view ? S.selected.map((i) => handOf(S.msg.observation)[i]) : [];
+}
 
 /** The legal moves when the player has a real decision to make now (null while a move is on its way, one is
  * being made for them, or it is not their turn); with "give", how many cards to select. */
 function decision() {
   const msg = S.msg;
   if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version || S.queue.length) return null;
-  if (S.settings.autoMoves && msg.legal.length === 1) return null;
-  const later = S.settings.autoMoves ? defaultMove(msg) : null;
+  const auto = S.settings.autoMoves && S.manual !== msg.version;
+  if (auto && msg.legal.length === 1) return null;
+  const later = auto ? defaultMove(msg) : null;
   return {legal: msg.legal, give: isGiving() ? giveNeed() : 0, later: later ? later.move : null};
 }
 render(html`<${App} />`, document.getElementById("app"));
