@@ -573,7 +573,7 @@ function decision() {
   const auto = S.settings.autoMoves && S.manual !== msg.version;
   if (auto && msg.legal.length === 1) return null;
   const later = auto ? defaultMove(msg) : null;
-  return {legal: msg.legal, give: isGiving() ? giveNeed() : 0, later: later ? later.move : null};
+  return {version: msg.version, legal: msg.legal, give: isGiving() ? giveNeed() : 0, later: later ? later.move : null};
 }
 render(html`<${App} />`, document.getElementById("app"));
 connect();
