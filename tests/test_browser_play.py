@@ -11,12 +11,14 @@ import json
 import os
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import httpx
 import pytest
+from starlette.requests import Request
+from starlette.responses import Response
 
 import motley
 from motley.server.table import Table
@@ -88,7 +90,7 @@ def card_names(page: Page) -> dict[str, str]:
     game = page.evaluate("window.motleyTable.state().game")
     info = next(g for g in httpx.get(page.url.split("/table/")[0] + "/api/games", timeout=10).json()
                 if g["name"] == game)
-    return {code: card["name"] for code, card in info["cards"].items()}
+    return {code: str(card["name"]) for code, card in info["cards"].items()}
 
 
 def hand(page: Page) -> Locator:
@@ -562,3 +564,48 @@ def joker_set_aside(page: Page, live: Table) -> int | None:
         page.get_by_role("button", name="Keep Joker", exact=True).click()
         page.wait_for_function(f"window.motleyTable.state().version > {before}")
     return None
+
+
+def test_the_table_runs_under_a_strict_content_security_policy(tmp_path: Path, browser: Browser) -> None:
+    """The table page needs no inline script, inline style, eval or other origin: served with a policy that
+    allows scripts, styles and sockets from the page's own origin only, it draws and plays, and the browser
+    reports no violation."""
+    policy = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+              "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'")
+    strict = ServerThread(f"sqlite:///{tmp_path / 'csp.db'}", bot_delay=0.0)
+
+    @strict.app.middleware("http")
+    async def with_policy(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = policy
+        return response
+
+    with strict:
+        table = against_bots(strict, "fool")
+        page = new_page(browser)
+        violations: list[str] = []
+        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        page.goto(strict.base + table["seats"][0]["link"])
+        names = card_names_of(strict, "fool")
+        # (Playwright's wait_for_function evaluates strings in the page, which this policy forbids: poll instead)
+        pending = poll(page, "window.motleyTable && window.motleyTable.decision()")
+        hand(page).get_by_role("button", name=names[pending["legal"][0]["cards"][0]], exact=True).first.click()
+        poll(page, f"window.motleyTable.state().version > {pending['version']}")
+        assert violations == []
+        page.context.close()
+
+
+def poll(page: Page, expression: str, seconds: float = 20.0) -> Any:
+    """The first truthy value of ``expression`` in the page, asked every 0.1 s (fails after ``seconds``)."""
+    for _ in range(int(seconds * 10)):
+        value = page.evaluate(expression)
+        if value:
+            return value
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{expression} stayed false")
+
+
+def card_names_of(server: ServerThread, game: str) -> dict[str, str]:
+    """The spoken name of every card code of ``game`` (the card map of ``/api/games``)."""
+    info = next(g for g in httpx.get(f"{server.base}/api/games", timeout=10).json() if g["name"] == game)
+    return {code: card["name"] for code, card in info["cards"].items()}
