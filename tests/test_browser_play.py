@@ -517,6 +517,11 @@ def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Bro
     table = against_bots(server, game)
     page = new_page(browser)
     page.goto(server.base + table["seats"][0]["link"])
+    names, rng = card_names(page), random.Random(8)
+    while game == "fool" and not page.evaluate("window.motleyTable.state().observation.tricks.length"):
+        pending = decision(page)  # play on until the Last trick panel has a trick to show
+        assert pending is not None
+        random_move(page, pending, rng, names)
     assert decision(page) is not None
     title, deciding = page.evaluate("[document.title, window.motleyTable.decision() !== null]")
     assert deciding and title.startswith("\u25cf Your turn")
