@@ -545,3 +545,31 @@ def test_bad_seat_for_observation() -> None:
             state.observation(seat)
         with pytest.raises(motley.MotleyError, match=r"seat must be 0\.\.3"):
             state.observation_tensor(seat)
+
+
+def test_the_observation_names_the_card_to_beat_and_the_trick_goes_to_it() -> None:
+    """The current trick's ``winning`` seat (FL-R8: the card to beat) changes only to the seat that just played, and
+    the trick goes to it unless the last card beats it."""
+    import random as _random
+
+    import motley as _motley
+
+    game = _motley.load_game("fool", players=5)
+    state = game.new_initial_state(11)
+    rng = _random.Random(11)
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        obs = state.observation(0)
+        winning, tricks = obs["trick"]["winning"], len(obs["tricks"])
+        assert (winning is None) == (not obs["trick"]["plays"])
+        round_number, mover = obs["round_number"], obs["current_player"]
+        state.apply_action(rng.choice(state.legal_actions()))
+        after = state.observation(0)
+        if after["round_number"] != round_number:
+            continue
+        if len(after["tricks"]) > tricks:
+            assert after["tricks"][-1]["winner"] in (winning, mover)
+            checked += 1
+        else:
+            assert after["trick"]["winning"] in (winning, mover)
+    assert checked > 0

@@ -21,7 +21,7 @@ def serve(
     grace: Annotated[float, typer.Option(help="Default seconds a disconnected person keeps their seat before "
                                               "a bot plays for them.")] = 30.0,
     bot_delay: Annotated[float, typer.Option(help="Default seconds a bot waits before moving, so people can "
-                                                  "follow.")] = 0.6,
+                                                  "follow.")] = 0.8,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin (scheme://host[:port]) whose pages may open sockets and create tables, e.g. the "
              "public address behind a reverse proxy; repeatable.")] = None,

@@ -57,6 +57,10 @@ CardFace = Callable[[str, float, float], str]
 #: action id ``a`` at the game's options (F fixed per configuration, values in [0, 1]; see
 #: docs/observation_tensors.md). Built once per configuration; the RL environments gather the legal rows.
 ActionFeatures = Callable[[Game], "npt.NDArray[np.float32]"]
+#: How a card is shown and read out: ``card_info(code) -> {"name": spoken name ("green 5", "7 of spades"),
+#: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
+#: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
+CardInfo = Callable[[str], dict[str, Any]]
 
 
 def _always_public(move: str) -> bool:
@@ -84,6 +88,7 @@ class GameSpec:
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
         action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
             environments then use the action id one-hot (``F = num_distinct_actions``).
+        card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -103,6 +108,7 @@ class GameSpec:
     drawing: TableDrawing | None = None
     card_face: CardFace | None = None
     action_features: ActionFeatures | None = None
+    card_info: CardInfo | None = None
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property

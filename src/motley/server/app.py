@@ -123,7 +123,7 @@ class SecurityHeaders:
 
 
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
-               bot_delay: float = 0.6, limits: Limits | None = None, allow_origins: Iterable[str] = (),
+               bot_delay: float = 0.8, limits: Limits | None = None, allow_origins: Iterable[str] = (),
                searches: int | None = None, idle_close: float | None = IDLE_CLOSE) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'

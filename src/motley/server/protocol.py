@@ -5,11 +5,14 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
     {"type": "move", "version": 12, "action": 1}        # an action id from the "legal" list
     {"type": "move", "version": 12, "move": "play joker"}   # or the move string
     {"type": "ping"}                                    # answered by {"type": "pong", ...}
+    {"type": "start"}                                   # a seat starts the match: bots stop waiting for people
+    {"type": "why", "move": "AH 4C"}                    # is this move legal now, and if not why? (nothing moves)
 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
 
 Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``table.Table.message``),
+``{"type": "why", "version", "move", "reason"}`` answering a ``why`` (``reason`` None: the move is legal now),
 ``{"type": "error", "version", "code", "message"}`` for a refused message (nothing changes), and
 ``{"type": "pong", "version"}``. Error codes: ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``,
 ``over``, ``not_your_turn``, ``stale``, ``illegal``, ``not_stored`` (the store refused the move, so it
@@ -47,7 +50,7 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True)
 class ClientMessage:
-    """A checked client message: ``kind`` is ``"move"`` or ``"ping"``."""
+    """A checked client message: ``kind`` is ``"move"``, ``"ping"``, ``"start"`` or ``"why"`` (with ``move``)."""
 
     kind: str
     version: int | None = None
@@ -79,10 +82,16 @@ def parse(text: Any) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "message must be a JSON object")
     kind = data.get("type")
-    if kind == "ping":
-        return ClientMessage("ping")
+    if kind in ("ping", "start"):
+        return ClientMessage(kind)
+    if kind == "why":
+        text = data.get("move")
+        if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+            raise ProtocolError("malformed", f"'move' must be a string of at most {MAX_MOVE_TEXT} characters")
+        return ClientMessage("why", move=text)
     if kind != "move":
-        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move' and 'ping'")
+        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move', 'ping', 'start' "
+                                         "and 'why'")
     version = data.get("version")
     if not _whole(version):
         raise ProtocolError("malformed", "a move needs 'version': the state version it was made at (a whole number)")

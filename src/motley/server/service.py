@@ -33,7 +33,7 @@ from motley.core.registry import game_class
 from motley.server import protocol
 from motley.server.limits import IDLE_CLOSE
 from motley.server.storage import Storage, UnreadableTable
-from motley.server.table import Finished, Move, Seat, Settings, Table, TableRecord, new_token
+from motley.server.table import Finished, Move, Seat, SeatRefused, Settings, Table, TableRecord, new_token
 from motley.server.thinking import Thinkers
 
 log = logging.getLogger("motley.server")
@@ -227,6 +227,8 @@ class LiveTable:
         self.rng = random.Random(table.record.seed)
         self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
+        self.started = False
+        self.rematch: Table | None = None
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -256,6 +258,8 @@ class LiveTable:
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
         conn.send(first)
+        if self.rematch is not None:
+            conn.send(self.rematch_message(conn.seat))
         self._wake()
         self._seats_changed()
 
@@ -301,10 +305,48 @@ class LiveTable:
                                     [self.is_away(i) for i in range(len(self.presence))])
 
     def shared(self) -> dict[str, Any]:
-        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None)."""
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None;
+        ``waiting_for``: :meth:`waiting_for`)."""
         move_time = self.table.settings.move_time
         deadline = max(0.0, self.turn_started + move_time - self.clock()) if move_time else None
-        return self.table.shared(self.seat_info(), deadline)
+        shared = self.table.shared(self.seat_info(), deadline)
+        shared["waiting_for"] = self.waiting_for()
+        return shared
+
+    def waiting_for(self) -> list[int]:
+        """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
+        holds and nobody at the table pressed Start; empty once the bots may move."""
+        if not self.table.settings.wait_for_people or self.started or self.table.state.is_terminal():
+            return []
+        return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any]:
+        """``{"type": "rematch", "table", "link"}``: where the viewer of ``seat`` plays (or, None, watches) the
+        rematch of this table (:attr:`rematch`, which must be set): a person seat's own new seat link."""
+        assert self.rematch is not None
+        new = self.rematch
+        token = new.seats[seat].token if seat is not None else None
+        return {"type": "rematch", "table": new.id,
+                "link": f"/table/{new.id}?token={token}" if token else f"/table/{new.id}"}
+
+    def announce_rematch(self, new: Table) -> None:
+        """Remember the rematch ``new`` and send every viewer its own link to it (see :meth:`rematch_message`)."""
+        self.rematch = new
+        for conn in self.viewers():
+            conn.send(self.rematch_message(conn.seat))
+
+    def start(self, conn: Connection) -> None:
+        """A person at the table starts the match without waiting for the others to connect: the bots move.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection; nothing changes.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators cannot start the match")
+        if not self.started:
+            self.started = True
+            self.broadcast()
+            self._wake()
 
     def broadcast(self) -> None:
         """Send every viewer its own message for the current version (built once per seat)."""
@@ -345,6 +387,15 @@ class LiveTable:
             msg = protocol.parse(text)
             if msg.kind == "ping":
                 conn.send({"type": "pong", "version": self.table.version})
+                return
+            if msg.kind == "start":
+                self.start(conn)
+                return
+            if msg.kind == "why":
+                if conn.seat is None:
+                    raise protocol.ProtocolError("spectator", "spectators cannot move")
+                conn.send({"type": "why", "version": self.table.version, "move": msg.move,
+                           "reason": self.table.why(conn.seat, msg.move or "")})
                 return
             if conn.seat is None:
                 raise protocol.ProtocolError("spectator", "spectators cannot move")
@@ -400,7 +451,7 @@ class LiveTable:
         seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
         start = self.turn_started
         options: list[tuple[float, str]] = []
-        if seat.kind == "bot":
+        if seat.kind == "bot" and not self.waiting_for():
             options.append((start + settings.bot_delay, "bot"))
         else:
             if settings.move_time:
@@ -594,6 +645,32 @@ class Service:
         self.start(live)
         return live
 
+    async def rematch(self, live: LiveTable, token: str) -> LiveTable:
+        """The rematch of a finished table, made once (asked again, the same one): a new table with the same
+        game options, settings, names, bots and open seats (:func:`rematch_record`), stored and started; every
+        viewer of the old table is sent its own link to it (:meth:`LiveTable.announce_rematch`).
+
+        Raises:
+            SeatRefused: for a ``token`` that is no seat's of the table, or a match that is not over; nothing
+                changes. StoreError: if the store refused the new table.
+        """
+        if live.table.seat_of_token(token) is None:
+            raise SeatRefused("only a person at the table may ask for a rematch (this link's token is not valid)")
+        if not live.table.state.is_terminal():
+            raise SeatRefused("the match is not over")
+        async with live.lock:
+            if live.rematch is not None:
+                known = await self.get(live.rematch.id)
+                if known is not None:
+                    return known
+            record = rematch_record(live.table, self.defaults)
+            new = LiveTable(Table(record), self.store, thinkers=self.thinkers)
+            await self.store.call(self.store.storage.create_table, record)
+            self.tables[new.id] = new
+            self.start(new)
+            live.announce_rematch(new.table)
+            return new
+
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is
         started); None if there is none, its stored row cannot be read or its log no longer replays.
@@ -770,8 +847,9 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     """Check a table request from the lobby and make its record (tokens and the seed drawn here).
 
     ``spec``: ``{"game", "players", "options": {...}, "seats": [{"kind": "human"|"bot", "bot", "strength",
-    "name", "open"}], "move_time", "grace", "bot_delay"}``; missing fields take defaults. A request never chooses
-    the seed (whoever knew it could predict every hand): a ``seed`` field is refused. ``seed`` (the argument,
+    "name", "open"}], "move_time", "grace", "bot_delay", "wait_for_people"}``; missing fields take
+    defaults. A request never chooses the seed (whoever knew it could predict every hand): a ``seed`` field
+    is refused. ``seed`` (the argument,
     for tests and tools in Python only) fixes it; None draws it with :class:`random.SystemRandom`.
 
     Raises:
@@ -799,6 +877,23 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
     settings = _settings(spec, defaults)
     return TableRecord(id=secrets.token_hex(6), game=name, params=game.params, seed=_seed(seed),
                        seats=seats, settings=settings.as_dict(), created=time.time())
+
+
+def rematch_record(table: Table, defaults: Settings) -> TableRecord:
+    """A new table record for the rematch of ``table``: the same game and options, settings, person names and
+    open flags, and the same bots (their specs and names); fresh tokens, id and seed.
+
+    Raises:
+        MotleyError: if the old table's options are no longer accepted (a server whose limits changed).
+    """
+    seats = [{"kind": "human", "name": s.name, "open": s.open} if s.kind == "human"
+             else {"kind": "bot", "bot": "random"} for s in table.seats]
+    record = new_record({"game": table.game.name, "options": dict(table.game.params), "seats": seats,
+                         **table.settings.as_dict()}, defaults)
+    for stored, old in zip(record.seats, table.seats, strict=True):
+        if old.kind == "bot":
+            stored.update(bot=old.bot, name=old.name)
+    return record
 
 
 def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
@@ -829,8 +924,18 @@ def _seats(seats_in: Any, game: Game, title: str) -> list[dict[str, Any]]:
         else:
             spec_text = bot_spec(s.get("bot", "heuristic"), s.get("strength"))
             make_bot(spec_text, game)  # raises for a game without a heuristic bot
-            seats.append(Seat(kind="bot", bot=spec_text, name=f"{spec_text.split('(')[0]} bot {i + 1}",
-                              claimed=True).stored())
+            seats.append(Seat(kind="bot", bot=spec_text, name="", claimed=True).stored())
+    return bot_names(seats)
+
+
+def bot_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``seats`` (stored form) with each bot seat named by its kind, "Bot (heuristic)"; when several bots share
+    a kind they are told apart by number, "Bot 2 (heuristic)", "Bot 3 (heuristic)" (the seat's number from 1)."""
+    kinds = [s["bot"].split("(")[0] for s in seats if s["kind"] == "bot"]
+    for i, seat in enumerate(seats):
+        if seat["kind"] == "bot":
+            kind = seat["bot"].split("(")[0]
+            seat["name"] = f"Bot ({kind})" if kinds.count(kind) == 1 else f"Bot {i + 1} ({kind})"
     return seats
 
 
@@ -841,7 +946,11 @@ def _settings(spec: dict[str, Any], defaults: Settings) -> Settings:
     Raises:
         MotleyError: for a value that is not a number of seconds in its range.
     """
-    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay)
+    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people)
+    wait = spec.get("wait_for_people", defaults.wait_for_people)
+    if not isinstance(wait, bool):
+        raise MotleyError("'wait_for_people' must be true or false")
+    settings.wait_for_people = wait
     for key, low, high in (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0)):
         value = spec.get(key, getattr(settings, key))
         if value is None and key == "move_time":

@@ -34,6 +34,14 @@ def commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
+def move_cards(game: str, move: str) -> list[str]:
+    """The card codes a move string of ``game`` uses, in order (``"II X XII"`` -> ``["II", "X", "XII"]``,
+    ``"give 7S"`` -> ``["7S"]``, ``"pass"`` / ``"draw"`` -> ``[]``): its words that are card codes of the
+    game's pack (``GameSpec.card_codes``). The browser matches a selection of cards against these."""
+    codes = game_spec(game).card_codes
+    return [word for word in move.upper().split() if word in codes]
+
+
 def new_token() -> str:
     """A fresh secret seat token (24 URL-safe characters, 144 random bits)."""
     return secrets.token_urlsafe(18)
@@ -67,15 +75,19 @@ class TableRecord:
 
 @dataclass
 class Settings:
-    """Per-table settings. Times in seconds; ``move_time`` None = no move timer."""
+    """Per-table settings. Times in seconds; ``move_time`` None = no move timer. ``wait_for_people``: bots do
+    not move until every person seat has connected once (or a person at the table starts the match); a table
+    stored before this setting existed does not wait (see :class:`Table`)."""
 
     move_time: float | None = None
     grace: float = 30.0
-    bot_delay: float = 0.6
+    bot_delay: float = 0.8
+    wait_for_people: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
-        return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay}
+        return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
+                "wait_for_people": self.wait_for_people}
 
 
 @dataclass
@@ -206,7 +218,7 @@ class Table:
         self.id = record.id
         self.record = record
         self.game = load_recorded_game(record.game, record.params)
-        self.settings = Settings(**record.settings)
+        self.settings = Settings(**{"wait_for_people": False, **record.settings})
         self.seats = [Seat.from_stored(s) for s in record.seats]
         self.log: list[LogEntry] = []
         self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
@@ -289,13 +301,16 @@ class Table:
         Nothing in it comes from outside the viewer's own observation (or the spectator view), the public
         seat facts, and log entries the viewer may read (``LogEntry.visible``). ``shared``: from
         :meth:`shared` (default: no seat connected, no deadline). Each legal move is
-        ``{"action", "move", "svg": None}``; the transport fills in ``svg`` for viewers who draw.
+        ``{"action", "move", "cards", "svg": None}`` (``cards``: :func:`move_cards`); the transport fills in
+        ``svg`` for viewers who draw.
         """
         message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
         legal: list[dict[str, Any]] = []
         if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
             state = self.state
-            legal = [{"action": a, "move": state.action_to_string(a), "svg": None} for a in state.legal_actions()]
+            texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
+            legal = [{"action": a, "move": text, "cards": move_cards(self.game.name, text), "svg": None}
+                     for a, text in texts]
         message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
         return message
 
@@ -328,6 +343,20 @@ class Table:
             return self.prepare(seat, action, actor)
         except IllegalMoveError as exc:
             raise protocol.ProtocolError("illegal", str(exc)) from None
+
+    def why(self, seat: int, text: str) -> str | None:
+        """Why ``seat`` may not make the move ``text`` now, in the engine's words (the move string's parse error,
+        or ``state.why_illegal``), or None when it is legal; nothing changes."""
+        state = self.state
+        if state.is_terminal():
+            return "the game is over"
+        if state.current_player() != seat:
+            return "it is not your turn"
+        try:
+            action = state.string_to_action(text)
+        except MotleyError as exc:
+            return str(exc)
+        return None if action in state.legal_actions() else state.why_illegal(action)
 
     def prepare(self, seat: int, action: int, actor: str) -> Move:
         """``action`` for ``seat`` at the current version, checked but not applied.

@@ -7,6 +7,10 @@ HTTP:
     ``POST /api/tables`` create one (returns every person seat's invite link, and which seats are open);
     ``POST /api/tables/{id}/join[?seat=N]`` claim an open seat (a fresh link; 409 with the reason in
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
+    ``POST /api/tables/{id}/rematch`` with ``{"token"}`` (a seat's): the finished table's rematch, made once
+    (same options, settings, names and bots); returns ``{"id", "type", "table", "link"}`` (the asker's new
+    seat link) and sends every viewer its own link as ``{"type": "rematch", "table", "link"}`` (409 with the
+    reason for a token of no seat or a match not over);
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
@@ -42,7 +46,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 import motley
 from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
-from motley.core.registry import game_class
+from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import protocol, replays
 from motley.server.limits import Limits, TableQuota, TokenBucket
@@ -66,6 +70,8 @@ CLOSE_POLICY = 1008
 CLOSE_TRY_LATER = 1013
 #: Seconds the messages queued before the server closes a socket may take to go out.
 CLOSE_FLUSH = 5.0
+#: The folders of static files below ``static/``: the vendored libraries and the per-game table views.
+STATIC_FOLDERS = ("vendor", "games")
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -178,10 +184,19 @@ def games_info() -> list[dict[str, Any]]:
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
-            "max_simulations": MAX_SIMULATIONS,
+            "max_simulations": MAX_SIMULATIONS, "cards": card_table(name),
             "options": [o.describe() for o in cls.options if o.name != "players"],
         })
     return out
+
+
+def card_table(game: str) -> dict[str, dict[str, Any]]:
+    """How each card of ``game``'s pack is shown and read out in the browser: ``{code: GameSpec.card_info(code)}``
+    (empty for a game without ``card_info``). The pack is public, so every viewer may have it."""
+    spec = game_spec(game)
+    if spec.card_info is None:
+        return {}
+    return {code: spec.card_info(code) for code in sorted(spec.card_codes)}
 
 
 def table_summary(live: LiveTable) -> dict[str, Any]:
@@ -221,6 +236,23 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
 
+def _static_file(folder: Any, name: str) -> Response:
+    """The ``.js`` or ``.css`` file ``name`` of a static ``folder``; HTTP 404 for any other name (a NUL byte, a
+    separator, "..", another kind of file) or a file that is not there."""
+    types = {"js": "text/javascript", "css": "text/css"}
+    match = STATIC_NAME.fullmatch(name)
+    if match is None:
+        raise HTTPException(404)
+    path = folder.joinpath(name)
+    try:
+        if not path.is_file():
+            raise HTTPException(404)
+        body = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        raise HTTPException(404) from None
+    return Response(body, media_type=types[match.group(1)])
+
+
 def router(service: Service, limits: Limits | None = None) -> APIRouter:
     """Every route of the server over ``service``, within ``limits`` (None: the defaults)."""
     limits = limits or Limits()
@@ -249,18 +281,13 @@ def _pages(api: APIRouter) -> None:
 
     @api.get("/static/{name}")
     def static(name: str) -> Response:
-        types = {"js": "text/javascript", "css": "text/css"}
-        match = STATIC_NAME.fullmatch(name)
-        if match is None:  # a NUL byte, a separator, "..", another kind of file
+        return _static_file(STATIC, name)
+
+    @api.get("/static/{folder}/{name}")
+    def static_in_folder(folder: str, name: str) -> Response:
+        if folder not in STATIC_FOLDERS:
             raise HTTPException(404)
-        path = STATIC.joinpath(name)
-        try:
-            if not path.is_file():
-                raise HTTPException(404)
-            body = path.read_text(encoding="utf-8")
-        except (OSError, ValueError):
-            raise HTTPException(404) from None
-        return Response(body, media_type=types[match.group(1)])
+        return _static_file(STATIC.joinpath(folder), name)
 
     @api.get("/api/games")
     def api_games() -> list[dict[str, Any]]:
@@ -358,6 +385,26 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         except StoreError:
             raise HTTPException(503, "the table store is not answering; try again") from None
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
+
+    @api.post("/api/tables/{table_id}/rematch")
+    async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
+        live = await _live(service, table_id)
+        try:
+            body = jsonsafe.loads(await _body(request, 1000), "the rematch request", max_bytes=1000, max_depth=2,
+                                  max_digits=REQUEST_DIGITS)
+        except jsonsafe.JSONInputError as exc:
+            raise HTTPException(400, str(exc)) from None
+        token = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(token, str):
+            raise HTTPException(400, "a rematch request is {\"token\": the seat link's token}")
+        try:
+            new = await service.rematch(live, token)
+        except SeatRefused as exc:
+            raise HTTPException(409, str(exc)) from None
+        except StoreError:
+            raise HTTPException(503, "the table store is not answering; try again") from None
+        seat = live.table.seat_of_token(token)
+        return {"id": new.id, **live.rematch_message(seat)}
 
 
 def _finished_api(api: APIRouter, service: Service) -> None:

@@ -20,7 +20,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import drawing, facts, features, policy, views
+from motley.games.fool import cards, drawing, facts, features, policy, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.rules import Fool, FoolState
 
@@ -38,6 +38,7 @@ SPEC = register_spec(GameSpec(
     drawing=drawing.draw,
     card_face=drawing.face,
     action_features=features.action_features,
+    card_info=cards.card_info,
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

@@ -56,3 +56,16 @@ def split_hand(cards: Sequence[Card]) -> list[list[Card]]:
     hand = sorted(cards)
     r, y, b, w = bisect_left(hand, 26), bisect_left(hand, 48), bisect_left(hand, 68), bisect_left(hand, W1)
     return [hand[:r], hand[r:y], hand[y:b], hand[b:w], hand[w:]]
+
+
+def card_info(code: str) -> dict[str, object]:
+    """How card ``code`` is shown and read out (``GameSpec.card_info``): ``{"name": "green 5" / "wild 1",
+    "short": "5", "suit": colour name, "rank": printed value, "order": colour then value}``.
+
+    Raises:
+        KeyError: for a code that is not in the pack.
+    """
+    card = CODE_INDEX[code]
+    colour, value = COLOUR[card], VALUE[card]
+    return {"name": f"{COLOUR_NAMES[colour]} {value}", "short": str(value), "suit": COLOUR_NAMES[colour],
+            "rank": value, "order": colour * 100 + value}

@@ -121,8 +121,9 @@ def observation(state: FoolState, seat: Seat) -> Observation:
 
     Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
     ``round_number`` (1-based), ``hand`` (own codes, by colour G R Y B then value, W1 last), ``hand_sizes``,
-    ``trick`` (``{"leader", "order", "lead", "plays": [{"seat", "card"}]}``; ``order`` = the seats
-    playing it in turn; ``lead`` a colour name or None), ``tricks`` (this round's completed tricks,
+    ``trick`` (``{"leader", "order", "lead", "plays": [{"seat", "card"}], "winning"}``; ``order`` = the seats
+    playing it in turn; ``lead`` a colour name or None; ``winning`` the seat whose card wins it so far, the
+    card to beat, FL-R8, or None before its first card), ``tricks`` (this round's completed tricks,
     ``{"leader", "lead", "plays", "winner", "fools"}``), ``sitting_out`` and ``discs`` (the seats holding
     a Fool disc: they sit out the current trick, FL-R10), ``num_fools``, ``voids`` (colour names each
     seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``last_round`` (None, or
@@ -144,7 +145,8 @@ def observation(state: FoolState, seat: Seat) -> Observation:
         "hand": [CODES[c] for col in hand for c in col],
         "hand_sizes": list(state.sizes),
         "trick": {"leader": order[0] if order else None, "order": list(order), "lead": _colour_of(state.lead),
-                  "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in state.trick]},
+                  "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in state.trick],
+                  "winning": state.winning_seat()},
         "tricks": [{"leader": plays[0] >> 7, "lead": _colour_of(lc),
                     "plays": [{"seat": t >> 7, "card": CODES[t & 127]} for t in plays],
                     "winner": winner, "fools": list(fools)} for plays, lc, winner, fools in state.tricks],

@@ -348,6 +348,23 @@ class Fool(Game):
         return state
 
 
+def trick_winner(trick: Sequence[int], lead: int) -> int:
+    """The seat whose card wins ``trick`` so far (entries ``seat << 7 | card``, in play order; ``lead`` the lead
+    colour index, -1 while only 1s were played): the highest lead-colour card (FL-R8), else the first-played 1
+    (FL-D5).
+
+    Raises:
+        IndexError: for an empty trick.
+    """
+    winner = trick[0] >> 7
+    best = 0
+    for t in trick:
+        c = t & 127
+        if COLOUR[c] == lead and VALUE[c] > best:
+            best, winner = VALUE[c], t >> 7
+    return winner
+
+
 class FoolState(SearchState):
     """A position of a Fool! match. See the module docstring for the layout, ``cards.py`` for the card ids."""
 
@@ -400,20 +417,18 @@ class FoolState(SearchState):
         self.tricks = []
         self._legal = None
 
+    def winning_seat(self) -> int | None:
+        """The seat whose card wins the current trick so far (:func:`trick_winner`), None before its first card."""
+        return trick_winner(self.trick, self.lead) if self.trick else None
+
     def _finish_trick(self) -> None:
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
-        winner = trick[0] >> 7  # FL-D5: if only 1s were played, the first-played 1 wins
-        best = 0
+        winner = trick_winner(trick, lc)
         bad = BADNESS[lc + 1]  # FL-R9, FL-D3, FL-D4: smaller = worse (see badness)
         keys = []  # badness << 3 | seat, so the smallest is the worst card and names its seat
         for i, t in enumerate(trick):
-            c = t & 127
-            if COLOUR[c] == lc:
-                v = VALUE[c]
-                if v > best:  # FL-R8: the highest lead-colour card wins
-                    best, winner = v, t >> 7
-            keys.append((bad[c] - i) << 3 | t >> 7)
+            keys.append((bad[t & 127] - i) << 3 | t >> 7)
         game = self.game
         if game.num_fools == 1:
             fools: tuple[int, ...] = (min(keys) & 7,)

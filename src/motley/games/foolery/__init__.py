@@ -23,7 +23,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import drawing, facts, features, policy, views
+from motley.games.foolery import cards, drawing, facts, features, policy, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.rules import Foolery, FooleryState
 
@@ -48,6 +48,7 @@ SPEC = register_spec(GameSpec(
     drawing=drawing.draw,
     card_face=drawing.face,
     action_features=features.action_features,
+    card_info=cards.card_info,
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 

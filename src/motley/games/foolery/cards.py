@@ -77,3 +77,27 @@ EVENTS = ("play", "pass", "skip", "trick", "out", "stuck")
 Event = tuple[int, int, int]
 #: A pending exchange step: (giver, receiver, cards, HIGHEST or ANY).
 Step = tuple[int, int, int, int]
+
+
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "cavalier", "queen", "king")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+def card_info(code: str) -> dict[str, object]:
+    """How card ``code`` is shown and read out (``GameSpec.card_info``): suit cards ``{"name": "7 of spades",
+    "short": "7", "suit": "spades", "rank": 1..14}``, trumps ``{"name": "trump XXI", "short": "XXI", "suit":
+    "trump", "rank": 1..21}``, the Fool ``{"name": "the Fool", "short": "Fool", "suit": "fool", "rank": 0}``;
+    ``order`` sorts suit by suit (S H D C) then rank, trumps after the suits, the Fool last (FY-R2).
+
+    Raises:
+        KeyError: for a code that is not in the pack.
+    """
+    card = CODE_INDEX[code]
+    if card == FOOL:
+        return {"name": "the Fool", "short": "Fool", "suit": "fool", "rank": 0, "order": 1000}
+    if is_trump(card):
+        n = card - TRUMP_SHIFT
+        return {"name": f"trump {code}", "short": code, "suit": "trump", "rank": n, "order": 500 + n}
+    rank, suit = card_rank(card), card & 3
+    return {"name": f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}", "short": RANK_CODES[rank], "suit": SUIT_NAMES[suit],
+            "rank": rank + 1, "order": suit * 100 + rank + 1}

@@ -38,3 +38,22 @@ JOKER_PLACES = ("deck", "set_aside", "drawn")
 
 # Log events: (kind, seat, card or -1, value, scale announced by that seat / points scooped).
 Event = tuple[str, int, int, int, int]
+
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def card_info(code: str) -> dict[str, object]:
+    """How card ``code`` is shown and read out (``GameSpec.card_info``): ``{"name": "7 of spades", "short":
+    "7", "suit": "spades", "rank": 1..13, "order": suit then rank}``; ``JK`` is ``{"name": "Joker", "suit":
+    "joker", "rank": 0}``, sorted last.
+
+    Raises:
+        KeyError: for a code that is not in the pack.
+    """
+    if code == "JK":
+        return {"name": "Joker", "short": "Joker", "suit": "joker", "rank": 0, "order": 1000}
+    card = CODE_INDEX[code]
+    rank, suit = card % 13, card // 13
+    return {"name": f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}", "short": RANKS[rank], "suit": SUIT_NAMES[suit],
+            "rank": rank + 1, "order": suit * 100 + rank + 1}

@@ -167,7 +167,8 @@ async function create(ev) {
     return s;
   });
   const body = {game: game.name, players: Number($("players").value), options: readOptions(), seats,
-                grace: Number($("grace").value), bot_delay: Number($("bot_delay").value)};
+                grace: Number($("grace").value), bot_delay: Number($("bot_delay").value),
+                wait_for_people: $("wait_for_people").checked};
   if ($("move_time").value) body.move_time = Number($("move_time").value);
   const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                         body: JSON.stringify(body)});

@@ -1,0 +1,104 @@
+// Fool!: how the table shows an observation (no rules here: the server's legal moves decide what is legal).
+import { html } from "/static/vendor/preact-htm.js";
+import { TrickView, nameOf } from "/static/table.js";
+
+function decorate(plays, winner, fools, leader) {
+  return plays.map((p) => ({
+    seat: p.seat, card: p.card,
+    mark: fools.includes(p.seat) ? "fool" : p.seat === winner ? "winner" : "",
+    note: [p.seat === leader ? "led" : "", p.seat === winner ? "wins" : "", fools.includes(p.seat) ? "becomes the Fool" : ""]
+      .filter(Boolean).join(", "),
+  }));
+}
+
+function caption(winner, fools) {
+  const parts = [];
+  if (winner !== null && winner !== undefined) parts.push(`${nameOf(winner)} wins the trick.`);
+  if (fools.length) parts.push(`${fools.map(nameOf).join(" and ")} ${fools.length > 1 ? "become Fools" : "becomes the Fool"}.`);
+  return parts.join(" ");
+}
+
+function trickOf(t) {
+  return {plays: decorate(t.plays, t.winner, t.fools, t.leader), caption: caption(t.winner, t.fools)};
+}
+
+function finalTrick(last) {
+  const plays = last.final_trick || [];
+  if (!plays.length) return null;
+  return {plays: decorate(plays, null, last.fools, plays[0].seat),
+          caption: `Last trick of round ${last.round_number}. ${caption(null, last.fools)}`};
+}
+
+function lastTrick(obs) {
+  if (obs.tricks.length) return trickOf(obs.tricks[obs.tricks.length - 1]);
+  return obs.last_round ? finalTrick(obs.last_round) : null;
+}
+
+// Fool!'s observation keeps only the last round, so the score sheet is kept by the page (per table, in the
+// browser's storage, so a reload keeps it); a page opened late shows the rounds it has seen.
+const SHEET_KEY = `motley-sheet-${location.pathname.split("/").pop()}`;
+const sheet = new Map(readSheet());
+
+function readSheet() {
+  try { return JSON.parse(localStorage.getItem(SHEET_KEY) || "[]"); } catch { return []; }
+}
+
+function note(last) {
+  if (sheet.has(last.round_number)) return;
+  sheet.set(last.round_number, last.scores);
+  try { localStorage.setItem(SHEET_KEY, JSON.stringify([...sheet.entries()])); } catch { /* storage full or off */ }
+}
+
+export default {
+  oneClick: true,
+  apart: [],
+  hand: (obs) => obs.hand,
+  trickCount: (obs) => `${obs.round_number}:${obs.tricks.length}`,
+  finishedTrick(obs, before) {
+    if (before === null || before === `${obs.round_number}:${obs.tricks.length}`) return null;
+    return lastTrick(obs);
+  },
+  lastTrick,
+  seatExtras(obs, seat) {
+    const play = obs.trick.plays.find((p) => p.seat === seat);
+    const notes = [];
+    if (obs.trick.plays.length && obs.trick.plays[0].seat === seat) notes.push("led");
+    if (obs.sitting_out.includes(seat)) notes.push("sits out this trick");
+    if (obs.dealer === seat) notes.push("dealer");
+    return {disc: obs.discs.includes(seat), count: obs.hand_sizes[seat], played: play ? [play.card] : null,
+            note: notes.join(", ")};
+  },
+  Center({obs, held}) {
+    if (held) return html`<div class="trick-box held"><h2>Trick finished</h2><${TrickView} trick=${held.trick} /></div>`;
+    const best = obs.trick.winning;
+    const plays = obs.trick.plays.map((p, k) => ({seat: p.seat, card: p.card, mark: p.seat === best ? "winner" : "",
+      note: [k === 0 ? "led" : "", p.seat === best ? "to beat" : ""].filter(Boolean).join(", ")}));
+    const waiting = obs.trick.order.filter((q) => !obs.trick.plays.some((p) => p.seat === q));
+    return html`<div class="trick-box"><h2>Round ${obs.round_number} - trick ${obs.tricks.length + 1}</h2>
+      ${plays.length ? html`<${TrickView} trick=${{plays, caption: obs.trick.lead ? `Lead colour: ${obs.trick.lead}.` : ""}} />`
+        : html`<p>${obs.terminal ? "" : `${nameOf(obs.trick.leader)} leads.`}</p>`}
+      ${waiting.length && !obs.terminal ? html`<p class="muted-strong">Still to play: ${waiting.map(nameOf).join(", ")}</p>` : null}
+    </div>`;
+  },
+  Summary({obs}) {
+    const last = obs.last_round;
+    if (!last) return null;
+    note(last);
+    return html`<section class="panel summary" aria-label="Round summary"><h2>Round ${last.round_number} summary</h2>
+      <ul>${last.scores.map((v, q) => html`<li>${nameOf(q)}: ${v > 0 ? "+" : ""}${v} points${
+        last.bonus.includes(q) ? " (went out: +10)" : ""}${last.went_out_fooled.includes(q) ? " (went out, but the Fool: 0)" : ""}${
+        last.fools.includes(q) ? " - the Fool of the last trick" : ""}</li>`)}</ul></section>`;
+  },
+  scoreSheet(obs) {
+    if (obs.last_round) note(obs.last_round);
+    const rows = [...sheet.entries()].sort((a, b) => a[0] - b[0])
+      .map(([n, scores]) => ({label: `round ${n}`, values: scores}));
+    return {label: "round", rows};
+  },
+  help: [
+    "Fool! is a trick game for 4 to 8 players. The leader plays any card; everyone else must follow the lead colour if they can, otherwise they may play any other colour (a discard). A wild 1 counts as the lowest card of the lead colour and may be played at any time.",
+    "The highest card of the lead colour wins the trick, and its player leads the next one. The worst card (the lowest of the lead colour, or the lowest discard if anyone discarded; on a tie the last one played) makes its player the Fool: they take the Fool disc and sit out the next trick. With 7 or 8 players two Fools are chosen.",
+    "A round ends after the trick in which someone plays their last card. Going out scores +10 (0 if you became the Fool in that trick); everyone else loses the values left in hand (a 1 costs 5). The match ends when someone reaches -80 or has gone out six times; the highest total wins.",
+    "Click a card to play it (or select it and press Play, with one-click play off in Settings). Cards you may not play now are greyed out.",
+  ],
+};
