@@ -114,12 +114,12 @@ def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(tmp_path: P
         assert live.waiting_for() == [1, 2] and live.next_auto() is None, "the bot waits for Ann and Bob"
         ws = "ws" + server.base.removeprefix("http")
         with connect(f"{ws}/ws/{table['id']}") as spectator:
-            assert json.loads(spectator.recv())["waiting_for"] == [1, 2]
+            assert next_of_type(spectator, "state")["waiting_for"] == [1, 2]
             spectator.send(json.dumps({"type": "start"}))
-            assert json.loads(spectator.recv())["code"] == "spectator"
+            assert next_of_type(spectator, "error")["code"] == "spectator"
         assert live.waiting_for() == [1, 2]
         with connect(f"{ws}/ws/{table['id']}?token={table['seats'][1]['link'].split('token=')[1]}") as ann:
-            assert json.loads(ann.recv())["waiting_for"] == [2]
+            assert next_of_type(ann, "state")["waiting_for"] == [2]
             assert live.table.version == 0
             ann.send(json.dumps({"type": "start"}))
             deadline = time.monotonic() + 20
