@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import motley
 from motley.core import State
+
+#: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
+#: networking: this machine's closed network refuses it).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: Marks a browser test module: skipped where Chromium is not installed.
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(),
+                                    reason="Debian's chromium is not installed (scripts/setup-browser installs it)")
 
 
 class Viewer:

@@ -5,7 +5,6 @@ the table list in words, and "your tables" found again after a reload."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -13,16 +12,12 @@ import pytest
 from motley.core.registry import game_class
 from motley.server.testing import ServerThread
 from motley.server.transport import games_info
+from tests.support import CHROMIUM, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed "
-                                                              "(scripts/setup-browser installs it)")
-
-if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
+    from playwright.sync_api import Browser, Page, expect
 
 
 @pytest.fixture(scope="module")
@@ -31,13 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0) as running:
         yield running
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def lobby(browser: Browser, server: ServerThread) -> Page:

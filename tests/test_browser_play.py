@@ -8,7 +8,6 @@ spectator's page holds no hidden card. Screenshots of each table go to docs/scre
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
@@ -24,20 +23,14 @@ from starlette.responses import Response
 import motley
 from motley.server.table import Table
 from motley.server.testing import ServerThread
+from tests.support import CHROMIUM, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-#: Screenshots go to docs/screenshots/ with MOTLEY_SCREENSHOTS=1 (to refresh the README's pictures), else to a
-#: temporary directory, so a test run leaves the working tree clean.
-DOCS_SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PLAYERS = {"fools_errand": 2, "fool": 4, "foolery": 3}
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed "
-                                                              "(scripts/setup-browser installs it)")
+pytestmark = needs_chromium
 
-if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Locator, Page, ViewportSize, sync_playwright
+if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
+    from playwright.sync_api import Browser, Locator, Page, ViewportSize
 
 
 @pytest.fixture(scope="module")
@@ -47,20 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get("MOTLEY_SCREENSHOTS") == "1":
-        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-        return DOCS_SHOTS
-    return tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 PHONE: ViewportSize = {"width": 390, "height": 844}

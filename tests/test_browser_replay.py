@@ -15,16 +15,12 @@ from typer.testing import CliRunner
 
 from motley.cli.main import app
 from motley.server.testing import ServerThread
+from tests.support import CHROMIUM, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed "
-                                                              "(scripts/setup-browser installs it)")
-
-if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
+    from playwright.sync_api import Browser, Page, expect
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0) as running:
         yield running
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def finished_table(server: ServerThread, game: str, players: int) -> str:
@@ -75,7 +64,8 @@ def where(page: Page) -> str:
     return page.inner_text("#where")
 
 
-def test_replay_plays_pauses_steps_by_key_jumps_and_shows_names(server: ServerThread, browser: Browser) -> None:
+def test_replay_plays_pauses_steps_by_key_jumps_and_shows_names(server: ServerThread, browser: Browser,
+                                                                shots: Path) -> None:
     table_id = finished_table(server, "fool", 4)
     page = open_replay(browser, f"{server.base}/replay/{table_id}")
     seated = names(server, table_id)
@@ -98,6 +88,7 @@ def test_replay_plays_pauses_steps_by_key_jumps_and_shows_names(server: ServerTh
     expect(page.locator("#where")).to_contain_text("round 2")
     expect(page.locator("#log")).to_contain_text(seated[0])
     expect(page.locator("#sheet tr")).to_have_count(3)  # names, then one line per round played
+    page.screenshot(path=str(shots / "replay.png"), full_page=True)
     page.context.close()
 
 
