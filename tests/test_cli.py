@@ -124,6 +124,13 @@ def test_rules_start_with_how_to_play_then_sources_and_rulings() -> None:
     for game, first, last in (("fools_errand", "FE-R1 Deck", "FE-D15"), ("foolery", "FY-R1 Deal", "FY-D29")):
         text = runner.invoke(app, ["rules", game]).output
         assert text.index("How to play") < text.index(first) < text.index("Source text:") < text.index(last)
+    # The game in short (the spec's paragraphs, as the table page's help shows them) opens "How to play".
+    for game in motley.registered_games():
+        short = motley.game_spec(game).how_to_play
+        flat = " ".join(runner.invoke(app, ["rules", game]).output.split())
+        assert short, f"{game} has its rules in short"
+        assert all(" ".join(p.split()) in flat for p in short)
+        assert flat.index("How to play") < flat.index(" ".join(short[0].split())) < flat.index("Source text:")
     # Nothing is left out: every section of the packaged text is printed once.
     packaged = (Path(motley.__file__).parent / "rules" / "fool.md").read_text(encoding="utf-8")
     for heading in (line[4:] for line in packaged.splitlines() if line.startswith("### ")):

@@ -8,6 +8,7 @@ and ``motley play`` need only the core dependencies and optional extras are aske
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -102,22 +103,25 @@ def rules(game: GameArg) -> None:
         fail(f"unknown game {game!r}; known games: {', '.join(motley.registered_games())}")
     cls = motley.core.registry.game_class(game)
     text = resources.files("motley").joinpath("rules", cls.rules_file).read_text(encoding="utf-8")
-    console.print(Markdown(playing_rules_first(text)))
+    short = motley.core.registry.game_spec(game).how_to_play
+    console.print(Markdown(playing_rules_first(text, short)))
 
 
-def playing_rules_first(text: str) -> str:
-    """A rules file reordered for a player, its text unchanged: the title, the section of the game's own
-    rules (the ``### `` section headed "(b) SOURCE"), then the source note and the other sections
-    (sources, conflicts, rulings, worked cases, project rulings) in their order. Returned as is when
-    there is no single such section."""
+def playing_rules_first(text: str, short: Sequence[str] = ()) -> str:
+    """A rules file reordered for a player, its text unchanged: the title, the game in short (``short``:
+    ``GameSpec.how_to_play``'s paragraphs, if any), the section of the game's own rules (the ``### ``
+    section headed "(b) SOURCE"), then the source note and the other sections (sources, conflicts,
+    rulings, worked cases, project rulings) in their order. Without a single such section, the title and
+    the game in short, then the text as it is."""
     head, *parts = text.split("\n### ")
+    title, _, intro = head.partition("\n")
+    summary = "".join(f"{paragraph}\n\n" for paragraph in short)
     sections = ["### " + part.rstrip("\n") + "\n" for part in parts]
     playing = [s for s in sections if "(b) SOURCE" in s.partition("\n")[0]]
     if len(playing) != 1:
-        return text
-    title, _, intro = head.partition("\n")
+        return f"{title}\n\n{summary}{intro.strip()}\n\n" + "\n".join(sections) if summary else text
     rest = "\n".join(s for s in sections if s is not playing[0])
-    return (f"{title}\n\n## How to play\n\n{playing[0]}\n## Sources, rulings and worked cases\n\n"
+    return (f"{title}\n\n## How to play\n\n{summary}{playing[0]}\n## Sources, rulings and worked cases\n\n"
             f"{intro.strip()}\n\n{rest}")
 
 

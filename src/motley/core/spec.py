@@ -89,6 +89,8 @@ class GameSpec:
         action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
             environments then use the action id one-hot (``F = num_distinct_actions``).
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
+        how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
+            table page's help, the start of ``motley rules``); the binding text is the game's rules file.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -109,6 +111,7 @@ class GameSpec:
     card_face: CardFace | None = None
     action_features: ActionFeatures | None = None
     card_info: CardInfo | None = None
+    how_to_play: tuple[str, ...] = ()
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property

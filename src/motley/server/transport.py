@@ -185,6 +185,7 @@ def games_info() -> list[dict[str, Any]]:
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),
             "max_simulations": MAX_SIMULATIONS, "cards": card_table(name),
+            "how_to_play": list(game_spec(name).how_to_play),
             "options": [o.describe() for o in cls.options if o.name != "players"],
         })
     return out

@@ -39,6 +39,7 @@ SPEC = register_spec(GameSpec(
     card_face=drawing.face,
     action_features=features.action_features,
     card_info=cards.card_info,
+    how_to_play=views.HOW_TO_PLAY,
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

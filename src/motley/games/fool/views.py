@@ -7,6 +7,20 @@ from typing import Any
 
 from motley.core import Observation
 
+#: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
+#: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+HOW_TO_PLAY = (
+    "Fool! is a trick game for 4 to 8 players. The leader plays any card; everyone else must follow the lead colour "
+    "if they can, otherwise they may play any other colour (a discard). A wild 1 counts as the lowest card of the "
+    "lead colour and may be played at any time.",
+    "The highest card of the lead colour wins the trick, and its player leads the next one. The worst card (the "
+    "lowest of the lead colour, or the lowest discard if anyone discarded; on a tie the last one played) makes its "
+    "player the Fool: they take the Fool disc and sit out the next trick. With 7 or 8 players two Fools are chosen.",
+    "A round ends after the trick in which someone plays their last card. Going out scores +10 (0 if you became the "
+    "Fool in that trick); everyone else loses the values left in hand (a 1 costs 5). The match ends when someone "
+    "reaches -80 or has gone out six times; the highest total wins.",
+)
+
 STYLE = {"G": "green", "R": "red", "Y": "yellow", "B": "blue", "W": "white"}
 
 

@@ -49,6 +49,7 @@ SPEC = register_spec(GameSpec(
     card_face=drawing.face,
     action_features=features.action_features,
     card_info=cards.card_info,
+    how_to_play=views.HOW_TO_PLAY,
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 

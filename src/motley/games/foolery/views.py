@@ -10,6 +10,21 @@ from rich.markup import escape
 
 from motley.core import Observation
 
+#: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
+#: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+HOW_TO_PLAY = (
+    "Foolery is a climbing game with a Tarot pack (four suits Ace to King with a Cavalier, 21 trumps and the Fool). "
+    "The leader plays 1 to 4 cards of one rank, or a 5-card hand (straight, flush, full house, straight flush, five "
+    "of a kind). Each next play must have the same number of cards and be equal or higher; an equal single or pair "
+    "skips the next player.",
+    "Trumps beat normal plays: 3 trumps beat a 5-card hand, 2 trumps a 3- or 4-card play, 1 trump a single or a pair. "
+    "The Fool beats everything and ends the trick at once. You may pass at any time; when play comes back to the last "
+    "player who played, they win the trick and lead.",
+    "The first out becomes King, then Prince, Nobles, Merchant and last the Peasant. Before the next hand the Peasant "
+    "gives the King their two highest cards and the King gives back any two; the Merchant and the Prince swap one "
+    "card the same way.",
+)
+
 SUIT_STYLE = {"S": "white", "C": "white", "H": "red", "D": "red"}
 
 

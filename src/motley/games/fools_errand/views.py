@@ -7,6 +7,19 @@ from typing import Any
 
 from motley.core import Observation
 
+#: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
+#: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+HOW_TO_PLAY = (
+    "The Fool's Errand is a two-player game without hands: on your turn the top card of your own deck is drawn and "
+    "played for you, and tips the scale towards you by its value (J, Q, K count 10; an Ace counts 11 when you trail "
+    "by 11 or more, else 1).",
+    "A play that brings the scale to exactly 0 scoops every card in play into your score pile. The only decision is "
+    "the Joker: when you draw it you may play it at once (the scale goes to 0 and you scoop) or keep it aside face up "
+    "and play it on a later turn instead of drawing.",
+    "The game ends when both decks hold only their Joker; the bigger score pile (Ace 1, number cards their value, "
+    "J/Q/K 10) wins.",
+)
+
 SUIT_STYLE = {"C": "white", "S": "white", "D": "red", "H": "red"}
 NAMES = ("A", "B")
 

@@ -10,7 +10,7 @@ const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1
                   complete: true};
 
 const S = {
-  msg: null, view: null, cards: {}, gameInfo: null, selected: [], conn: "connecting", error: "", sent: null,
+  msg: null, view: null, cards: {}, gameInfo: null, params: null, selected: [], conn: "connecting", error: "", sent: null,
   queue: [], held: null, why: {key: null, reason: null}, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
 };
 let ws = null;
@@ -270,6 +270,7 @@ async function onState(msg) {
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
   if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
   S.msg = msg;
+  if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
   if (fresh) S.selected = [];
   deadlineAt = msg.deadline === null ? null : Date.now() + msg.deadline * 1000;
   const mine = msg.legal.length > 0;
@@ -488,12 +489,21 @@ function Settings() {
   </section>`;
 }
 
+/** An option's value at this table, in words (the choice's label where it has one). */
+function optionWords(o) {
+  const value = S.params && o.name in S.params ? S.params[o.name] : o.default;
+  const at = o.choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value));
+  if (at >= 0) return o.choice_labels[at];
+  return typeof value === "object" ? "as set for this table" : String(value);
+}
+
 function Help() {
   const g = S.gameInfo;
   return html`<section class="panel" aria-label="How to play" id="help"><h2>How to play ${S.msg.title}</h2>
+    ${(g ? g.how_to_play : []).map((p) => html`<p>${p}</p>`)}
     ${(S.view.help || []).map((p) => html`<p>${p}</p>`)}
-    ${g ? html`<h3>Options of this game</h3><ul>${g.options.map((o) => html`<li><b>${o.name}</b>: ${o.doc}</li>`)}</ul>`
-      : null}</section>`;
+    ${g ? html`<h3>This table's options</h3><ul>${g.options.map((o) => html`<li><b>${o.label}</b>: ${optionWords(o)}
+      <span class="muted"> (${o.explanation})</span></li>`)}</ul>` : null}</section>`;
 }
 
 function ScoreSheet() {

@@ -95,10 +95,7 @@ export default {
       .map(([n, scores]) => ({label: `round ${n}`, values: scores}));
     return {label: "round", rows};
   },
-  help: [
-    "Fool! is a trick game for 4 to 8 players. The leader plays any card; everyone else must follow the lead colour if they can, otherwise they may play any other colour (a discard). A wild 1 counts as the lowest card of the lead colour and may be played at any time.",
-    "The highest card of the lead colour wins the trick, and its player leads the next one. The worst card (the lowest of the lead colour, or the lowest discard if anyone discarded; on a tie the last one played) makes its player the Fool: they take the Fool disc and sit out the next trick. With 7 or 8 players two Fools are chosen.",
-    "A round ends after the trick in which someone plays their last card. Going out scores +10 (0 if you became the Fool in that trick); everyone else loses the values left in hand (a 1 costs 5). The match ends when someone reaches -80 or has gone out six times; the highest total wins.",
+  help: [  // how this page is played; the rules themselves come from the game (/api/games "how_to_play")
     "Click a card to play it (or select it and press Play, with one-click play off in Settings). Cards you may not play now are greyed out.",
   ],
 };

@@ -67,10 +67,7 @@ export default {
       ${obs.phase === "exchange" ? html`<p>The exchange comes next (see the table).</p>` : null}</section>`;
   },
   scoreSheet: (obs) => ({label: "hand", rows: obs.hand_results.map((r, k) => ({label: `hand ${k + 1}`, values: r.points}))}),
-  help: [
-    "Foolery is a climbing game with a Tarot pack (four suits Ace to King with a Cavalier, 21 trumps and the Fool). The leader plays 1 to 4 cards of one rank, or a 5-card hand (straight, flush, full house, straight flush, five of a kind). Each next play must have the same number of cards and be equal or higher; an equal single or pair skips the next player.",
-    "Trumps beat normal plays: 3 trumps beat a 5-card hand, 2 trumps a 3- or 4-card play, 1 trump a single or a pair. The Fool beats everything and ends the trick at once. You may pass at any time; when play comes back to the last player who played, they win the trick and lead.",
-    "The first out becomes King, then Prince, Nobles, Merchant and last the Peasant. Before the next hand the Peasant gives the King their two highest cards and the King gives back any two; the Merchant and the Prince swap one card the same way.",
+  help: [  // how this page is played; the rules themselves come from the game (/api/games "how_to_play")
     "Select cards in your hand and press Play; Pass passes. In the exchange select the cards to give and press Give.",
   ],
 };

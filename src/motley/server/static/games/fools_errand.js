@@ -28,10 +28,7 @@ export default {
       ${obs.unclaimed.length ? html`<p class="muted-strong">${obs.unclaimed.length} cards unclaimed.</p>` : null}</div>`;
   },
   scoreSheet: (obs) => ({label: "pile", rows: [{label: "cards in pile", values: obs.piles.map((p) => p.length)}]}),
-  help: [
-    "The Fool's Errand is a two-player game without hands: on your turn the top card of your own deck is drawn and played for you, and tips the scale towards you by its value (J, Q, K count 10; an Ace counts 11 when you trail by 11 or more, else 1).",
-    "A play that brings the scale to exactly 0 scoops every card in play into your score pile. The only decision is the Joker: when you draw it you may play it at once (the scale goes to 0 and you scoop) or keep it aside face up and play it on a later turn instead of drawing.",
-    "The game ends when both decks hold only their Joker; the bigger score pile (Ace 1, number cards their value, J/Q/K 10) wins.",
+  help: [  // how this page is played; the rules themselves come from the game (/api/games "how_to_play")
     "Draws happen by themselves. While your Joker is set aside, your next card is drawn after a short pause (Settings) unless you press Play Joker first; when you draw the Joker, press Play Joker or Keep Joker.",
   ],
 };
