@@ -127,6 +127,13 @@ def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(tmp_path: P
                 time.sleep(0.05)
             assert live.table.version > 0, "after Start the bot moved"
             assert live.waiting_for() == []
+        storage = server.app.state.service.store.storage
+        for _ in range(100):  # the Start is stored (written after the fact), so a restart does not wait again
+            stored = storage.load(table["id"])
+            if stored is not None and stored.settings["wait_for_people"] is False:
+                break
+            time.sleep(0.05)
+        assert stored is not None and Table(stored).settings.wait_for_people is False
 
 
 def test_a_table_stored_without_wait_for_people_does_not_wait() -> None:

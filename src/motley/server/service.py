@@ -227,7 +227,6 @@ class LiveTable:
         self.rng = random.Random(table.record.seed)
         self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
-        self.started = False
         self.rematch: Table | None = None
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
@@ -315,8 +314,8 @@ class LiveTable:
 
     def waiting_for(self) -> list[int]:
         """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
-        holds and nobody at the table pressed Start; empty once the bots may move."""
-        if not self.table.settings.wait_for_people or self.started or self.table.state.is_terminal():
+        holds (a person at the table pressing Start turns it off, stored); empty once the bots may move."""
+        if not self.table.settings.wait_for_people or self.table.state.is_terminal():
             return []
         return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
 
@@ -343,8 +342,10 @@ class LiveTable:
         """
         if conn.seat is None:
             raise protocol.ProtocolError("spectator", "spectators cannot start the match")
-        if not self.started:
-            self.started = True
+        settings = self.table.settings
+        if settings.wait_for_people:
+            settings.wait_for_people = False  # stored, so a restarted server does not wait again
+            self.store.later(self.store.storage.update_settings, self.id, settings.as_dict())
             self.broadcast()
             self._wake()
 
@@ -880,8 +881,9 @@ def new_record(spec: Any, defaults: Settings, seed: int | None = None) -> TableR
 
 
 def rematch_record(table: Table, defaults: Settings) -> TableRecord:
-    """A new table record for the rematch of ``table``: the same game and options, settings, person names and
-    open flags, and the same bots (their specs and names); fresh tokens, id and seed.
+    """A new table record for the rematch of ``table``: the same game and options, settings (the bots wait for
+    the people again, even if Start was pressed at the old table), person names and open flags, and the same
+    bots (their specs and names); fresh tokens, id and seed.
 
     Raises:
         MotleyError: if the old table's options are no longer accepted (a server whose limits changed).
@@ -889,7 +891,7 @@ def rematch_record(table: Table, defaults: Settings) -> TableRecord:
     seats = [{"kind": "human", "name": s.name, "open": s.open} if s.kind == "human"
              else {"kind": "bot", "bot": "random"} for s in table.seats]
     record = new_record({"game": table.game.name, "options": dict(table.game.params), "seats": seats,
-                         **table.settings.as_dict()}, defaults)
+                         **table.settings.as_dict(), "wait_for_people": defaults.wait_for_people}, defaults)
     for stored, old in zip(record.seats, table.seats, strict=True):
         if old.kind == "bot":
             stored.update(bot=old.bot, name=old.name)

@@ -138,6 +138,11 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=json.dumps(seats)))
 
+    def update_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """Rewrite a table's settings (a person pressed Start: the bots no longer wait for the others)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(settings=json.dumps(settings)))
+
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
         """Mark a table finished with its result."""
         with self.engine.begin() as conn:
