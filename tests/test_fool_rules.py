@@ -573,3 +573,25 @@ def test_the_observation_names_the_card_to_beat_and_the_trick_goes_to_it() -> No
         else:
             assert after["trick"]["winning"] in (winning, mover)
     assert checked > 0
+
+
+def test_the_observation_holds_every_finished_round_s_points_which_sum_to_the_totals() -> None:
+    """FL-R13, FL-R14: ``round_scores`` is the match's score sheet, one row per finished round, for every
+    seat (public), kept through clone and serialization."""
+    game = motley.load_game("fool", players=5)
+    rng = random.Random(11)
+    state = game.new_initial_state(seed=11)
+    assert isinstance(state, fl.FoolState)
+    rounds_seen = 0
+    while not state.is_terminal():
+        before = state.round_number
+        state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.round_number != before:
+            rounds_seen += 1
+            obs = state.observation(rng.randrange(5))
+            assert len(obs["round_scores"]) == rounds_seen
+            assert obs["round_scores"][-1] == obs["last_round"]["scores"]
+            assert [sum(col) for col in zip(*obs["round_scores"], strict=True)] == obs["scores"]
+            again = game.deserialize_state(state.serialize())
+            assert again.observation(0)["round_scores"] == state.clone().observation(0)["round_scores"]
+    assert rounds_seen >= 1

@@ -126,7 +126,8 @@ def observation(state: FoolState, seat: Seat) -> Observation:
     card to beat, FL-R8, or None before its first card), ``tricks`` (this round's completed tricks,
     ``{"leader", "lead", "plays", "winner", "fools"}``), ``sitting_out`` and ``discs`` (the seats holding
     a Fool disc: they sit out the current trick, FL-R10), ``num_fools``, ``voids`` (colour names each
-    seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``last_round`` (None, or
+    seat is known to lack), ``scores`` (totals), ``bonus_counts``, ``round_scores`` (each finished round's
+    points per seat, in order: the score sheet, FL-R13), ``last_round`` (None, or
     ``{"round_number", "scores", "bonus", "went_out_fooled", "fools", "final_trick"}``), ``deck`` (the table
     entry in use), ``deck_table_assumed``, ``terminal``, ``winners``, ``returns``.
     """
@@ -156,6 +157,7 @@ def observation(state: FoolState, seat: Seat) -> Observation:
         "voids": [[COLOUR_NAMES[c] for c in range(4) if v >> c & 1] for v in void_bits],
         "scores": list(state.totals),
         "bonus_counts": list(state.bonuses),
+        "round_scores": [list(r) for r in state.rounds],
         "last_round": _copy_last(state.last),
         "deck": dict(game.params["deck_table"][str(game.num_players)]),
         "deck_table_assumed": game.deck_assumed,

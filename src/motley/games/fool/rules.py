@@ -344,6 +344,8 @@ class Fool(Game):
         if last is not None and "round" in last:  # older text named the round number "round"
             last = {"round_number" if key == "round" else key: value for key, value in last.items()}
         state.last = last
+        # text serialized before the score sheet existed has none: it starts from the rounds still to come
+        state.rounds = tuple(tuple(int(x) for x in r) for r in data.get("rounds", ()))
         state.done = bool(data["done"])
         return state
 
@@ -369,7 +371,7 @@ class FoolState(SearchState):
     """A position of a Fool! match. See the module docstring for the layout, ``cards.py`` for the card ids."""
 
     __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_number",
-                 "sizes", "totals", "trick", "tricks")
+                 "rounds", "sizes", "totals", "trick", "tricks")
 
     game: Fool
 
@@ -390,6 +392,8 @@ class FoolState(SearchState):
         self.totals = [0] * n
         self.bonuses = [0] * n
         self.last: dict[str, Any] | None = None
+        #: Each finished round's points per seat, in order (FL-R13): the match's score sheet.
+        self.rounds: tuple[tuple[int, ...], ...] = ()
         self.done = False
         self._legal: list[int] | None = None
 
@@ -471,6 +475,7 @@ class FoolState(SearchState):
                 pts = -hand_penalty(hand)
             round_scores.append(pts)
             totals[s] += pts
+        self.rounds = (*self.rounds, tuple(round_scores))
         self.last = {
             "round_number": self.round_number,
             "scores": round_scores,
@@ -677,6 +682,7 @@ class FoolState(SearchState):
         new.tricks = list(self.tricks)
         new.totals, new.bonuses = list(self.totals), list(self.bonuses)
         new.last, new.done = self.last, self.done  # ``last`` is never mutated, only replaced
+        new.rounds = self.rounds  # a tuple, replaced at each round's end
         new._legal = None
         return new
 
@@ -687,4 +693,5 @@ class FoolState(SearchState):
             "pos": self.pos, "trick": self.trick, "lead": self.lead, "out": list(self.out),
             "tricks": [[list(p), lc, w, list(f)] for p, lc, w, f in self.tricks],
             "totals": self.totals, "bonuses": self.bonuses, "last": self.last, "done": self.done,
+            "rounds": [list(r) for r in self.rounds],
         }

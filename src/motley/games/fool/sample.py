@@ -201,5 +201,6 @@ def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
     state.totals = [int(x) for x in obs["scores"]]
     state.bonuses = [int(x) for x in obs["bonus_counts"]]
     state.last = _copy_last(obs["last_round"])
+    state.rounds = tuple(tuple(int(x) for x in r) for r in obs["round_scores"])
     state.done = bool(obs["terminal"])
     return state

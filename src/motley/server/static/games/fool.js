@@ -34,21 +34,6 @@ function lastTrick(obs) {
   return obs.last_round ? finalTrick(obs.last_round) : null;
 }
 
-// Fool!'s observation keeps only the last round, so the score sheet is kept by the page (per table, in the
-// browser's storage, so a reload keeps it); a page opened late shows the rounds it has seen.
-const SHEET_KEY = `motley-sheet-${location.pathname.split("/").pop()}`;
-const sheet = new Map(readSheet());
-
-function readSheet() {
-  try { return JSON.parse(localStorage.getItem(SHEET_KEY) || "[]"); } catch { return []; }
-}
-
-function note(last) {
-  if (sheet.has(last.round_number)) return;
-  sheet.set(last.round_number, last.scores);
-  try { localStorage.setItem(SHEET_KEY, JSON.stringify([...sheet.entries()])); } catch { /* storage full or off */ }
-}
-
 export default {
   oneClick: true,
   apart: [],
@@ -83,18 +68,13 @@ export default {
   Summary({obs}) {
     const last = obs.last_round;
     if (!last) return null;
-    note(last);
     return html`<section class="panel summary" aria-label="Round summary"><h2>Round ${last.round_number} summary</h2>
       <ul>${last.scores.map((v, q) => html`<li>${nameOf(q)}: ${v > 0 ? "+" : ""}${v} points${
         last.bonus.includes(q) ? " (went out: +10)" : ""}${last.went_out_fooled.includes(q) ? " (went out, but the Fool: 0)" : ""}${
         last.fools.includes(q) ? " - the Fool of the last trick" : ""}</li>`)}</ul></section>`;
   },
-  scoreSheet(obs) {
-    if (obs.last_round) note(obs.last_round);
-    const rows = [...sheet.entries()].sort((a, b) => a[0] - b[0])
-      .map(([n, scores]) => ({label: `round ${n}`, values: scores}));
-    return {label: "round", rows};
-  },
+  scoreSheet: (obs) => ({label: "round", rows: obs.round_scores.map((scores, k) => ({label: `round ${k + 1}`,
+    values: scores}))}),
   help: [  // how this page is played; the rules themselves come from the game (/api/games "how_to_play")
     "Click a card to play it (or select it and press Play, with one-click play off in Settings). Cards you may not play now are greyed out.",
   ],
