@@ -5,6 +5,7 @@ the table list in words, and "your tables" found again after a reload."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -97,4 +98,20 @@ def test_your_tables_are_found_again_after_a_reload_and_the_list_speaks(server: 
     expect(others.locator(f"#mine li[data-table='{table_id}']")).to_have_count(0)
     others.context.close()
     assert httpx.get(f"{server.base}/api/tables", timeout=10).status_code == 200
+    page.context.close()
+
+
+def test_the_api_page_lists_the_routes_and_the_table_request_fields(server: ServerThread, browser: Browser,
+                                                                    shots: Path) -> None:
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(server.base + "/docs")
+    create = page.get_by_role("region", name="POST /api/tables", exact=True)
+    create.wait_for()
+    text = create.inner_text()
+    assert all(field in text for field in ("game", "seats", "move_time", "wait_for_people", "open", "strength"))
+    assert page.get_by_role("region", name="POST /api/tables/{table_id}/rematch").inner_text().count("token") >= 1
+    page.screenshot(path=str(shots / "api.png"), full_page=True)
+    assert not blocked
     page.context.close()

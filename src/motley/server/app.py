@@ -17,6 +17,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import motley
 from motley.core import MotleyError
 from motley.server.limits import IDLE_CLOSE, Limits
 from motley.server.service import Service
@@ -160,7 +161,9 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
             await resuming
         await service.close()
 
-    app = FastAPI(title="motley", lifespan=lifespan)
+    # /docs is the server's own page over /openapi.json: FastAPI's would load Swagger UI from a CDN, which
+    # the pages' Content-Security-Policy (and a server without the internet) refuses
+    app = FastAPI(title="motley", version=motley.__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
     app.include_router(router(service, limits))
     app.add_middleware(OriginCheck, allow_origins=origins)

@@ -48,7 +48,7 @@ from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
-from motley.server import protocol, replays
+from motley.server import bodies, protocol, replays
 from motley.server.limits import Limits, TableQuota, TokenBucket
 from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
 from motley.server.table import SeatRefused, Table
@@ -276,6 +276,10 @@ def _pages(api: APIRouter) -> None:
     def table_page(table_id: str) -> HTMLResponse:
         return _page("table.html")
 
+    @api.get("/docs", response_class=HTMLResponse)
+    def docs_page() -> HTMLResponse:
+        return _page("docs.html")
+
     @api.get("/replay/{table_id}", response_class=HTMLResponse)
     def replay_page(table_id: str) -> HTMLResponse:
         return _page("replay.html")
@@ -350,7 +354,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                     for r in headers if r["id"] not in ids and r["game"] in motley.registered_games()]
         return sorted(running, key=lambda t: (t["finished"], -t["created"])) + finished
 
-    @api.post("/api/tables")
+    @api.post("/api/tables", openapi_extra={"requestBody": bodies.schema(bodies.TableRequest)})
     async def api_create(request: Request) -> JSONResponse:
         body = await _body(request, limits.request_bytes)
         try:
@@ -358,6 +362,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                                   max_depth=REQUEST_DEPTH, max_digits=REQUEST_DIGITS)
         except jsonsafe.JSONInputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=413 if exc.reason == "too_large" else 400)
+        try:
+            spec = bodies.checked(bodies.TableRequest, spec)
+        except MotleyError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
         address = client_address(request)
         if not quota.admit(address, is_open):
             return JSONResponse({"error": f"this address already has {limits.tables_per_address} unfinished "
@@ -387,7 +395,8 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
             raise HTTPException(503, "the table store is not answering; try again") from None
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
-    @api.post("/api/tables/{table_id}/rematch")
+    @api.post("/api/tables/{table_id}/rematch",
+              openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)})
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
         try:
@@ -395,9 +404,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                                   max_digits=REQUEST_DIGITS)
         except jsonsafe.JSONInputError as exc:
             raise HTTPException(400, str(exc)) from None
-        token = body.get("token") if isinstance(body, dict) else None
-        if not isinstance(token, str):
-            raise HTTPException(400, "a rematch request is {\"token\": the seat link's token}")
+        try:
+            token: str = bodies.checked(bodies.RematchRequest, body)["token"]
+        except MotleyError as exc:
+            raise HTTPException(400, f"a rematch request is {{\"token\": the seat link's token}}: {exc}") from None
         try:
             new = await service.rematch(live, token)
         except SeatRefused as exc:

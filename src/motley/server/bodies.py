@@ -1,0 +1,104 @@
+"""The shapes of the HTTP request bodies, as pydantic models: checked before anything is made, and published
+in the server's OpenAPI schema (``/openapi.json``, read at ``/docs``).
+
+A body is first read as guarded JSON (:mod:`motley.core.jsonsafe`: size, depth, number length), then
+validated here; what a field means beyond its shape (a known game, its options, a bot the game has) is
+checked by :func:`motley.server.service.new_record`, which names the field it refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationError, model_validator
+
+from motley.core import MotleyError
+
+#: A number of seconds (a whole number or not; never a string or a boolean).
+Seconds = Annotated[StrictFloat, Field(ge=0)]
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new table: a person (open: anyone in the lobby may claim it; else only its invite link
+    plays it) or a bot (bot: random, heuristic or ismcts; strength: ISMCTS simulations per move)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"]
+    name: Annotated[str, Field(max_length=200)] | None = None
+    open: StrictBool = False
+    bot: Literal["random", "heuristic", "ismcts"] | None = None
+    strength: StrictInt | None = None
+
+
+class TableRequest(BaseModel):
+    """A new table: the game, its options and player count, a seat for each player (default: one person,
+    heuristic bots), and its timers. The seed is never the creator's: the server draws it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    players: StrictInt | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = None
+    move_time: Seconds | None = Field(None, description="seconds per move; null: no move timer")
+    grace: Seconds | None = Field(None, description="seconds a disconnected person keeps the seat")
+    bot_delay: Seconds | None = Field(None, description="seconds a bot waits before it moves")
+    wait_for_people: StrictBool | None = Field(None, description="bots wait until every person has connected")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_seed(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "seed" in data:
+            raise ValueError("'seed' cannot be set: the server draws every table's seed, and reveals it in the "
+                             "record when the match ends")
+        return data
+
+
+class RematchRequest(BaseModel):
+    """A rematch of a finished table, asked by a person at it: token is their seat link's token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[str, Field(max_length=200)]
+
+
+def checked(model: type[BaseModel], data: Any) -> dict[str, Any]:
+    """``data`` (parsed JSON) validated as ``model``, as a dict of the fields it gave (nested ones too).
+
+    Raises:
+        MotleyError: naming the first field that is wrong and why (``'open' of seats[1]: Input should be a
+            valid boolean``), or saying the body is not a JSON object.
+    """
+    if not isinstance(data, dict):
+        raise MotleyError(f"the request must be a JSON object ({model.__name__}: see /docs)")
+    try:
+        return model.model_validate(data).model_dump(exclude_unset=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise MotleyError(f"{_where(first['loc'])}: {message}" if first["loc"] else message) from None
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A field's place in words: ``('seats', 1, 'open')`` -> ``'open' of seats[1]``."""
+    names = [str(part) for part in loc if not isinstance(part, int)]
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc[:-1]).lstrip(".")
+    return f"'{names[-1]}'" + (f" of {path}" if path else "") if names else f"item {loc[-1]}"
+
+
+def schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of ``model`` (JSON), its nested models written in place."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(defs[node["$ref"].rsplit("/", 1)[1]])
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        return node
+
+    return {"required": True, "content": {"application/json": {"schema": inline(raw)}}}
