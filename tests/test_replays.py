@@ -86,3 +86,14 @@ def test_replay_html_refuses_a_bad_record_and_writes_nothing(tmp_path: Path) -> 
     result = runner.invoke(app, ["replay", str(record), "--html", str(out)])
     assert result.exit_code != 0 and "no such move" in result.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("game", "players"), [("fools_errand", 2), ("fool", 4), ("foolery", 3)])
+def test_the_replay_board_names_the_players_and_escapes_them(game: str, players: int) -> None:
+    record = json.loads(finished_record(game, 4, players=players))
+    record["names"] = [f"<b>Ann{i}</b>" for i in range(players)]
+    table = replays.table_of_record(json.dumps(record))
+    for view in (None, 0):
+        svg = replays.step(table, 1, view=view)["svg"]
+        assert all(f"&lt;b&gt;Ann{i}&lt;/b&gt;" in svg for i in range(players) if i != view)
+        assert "<b>" not in svg and "Seat 1" not in svg

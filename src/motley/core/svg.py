@@ -133,6 +133,17 @@ def frame(height: int, body: Sequence[str], title: str) -> str:
             f'{"".join(body)}</svg>')
 
 
+def names_of(obs: Observation) -> list[str] | None:
+    """The players' names a drawing may show: ``obs["names"]`` when whoever draws added one name per seat
+    (a replay of a table), else None (the drawings then say "Seat N")."""
+    names = obs.get("names")
+    players = obs.get("players")
+    if isinstance(names, list) and all(isinstance(n, str) for n in names) and (
+            not isinstance(players, int) or len(names) == players):
+        return names
+    return None
+
+
 def seat_name(seat: int, viewer: int | None, names: Sequence[str] | None = None) -> str:
     """``"You"`` for the viewer's own seat, else the seat's name (``names``) or ``"Seat N"``."""
     if viewer is not None and seat == viewer:

@@ -100,9 +100,11 @@ def _frame(table: Table, state: State, number: int, view: int | None, before: An
     """One step (see :func:`step`) of ``state``, the table after ``number`` moves; ``before``: the view's
     observation one move earlier (None at the start, whose events are those before the first decision)."""
     shown = observe(state, view)
-    return {"step": number, "moves": len(table.record.moves), "svg": render(shown), "scores": state.scores(),
+    names = [s.name for s in table.seats]
+    drawn = render({**shown, "names": names}) if isinstance(shown, dict) else render(shown)  # names on the board
+    return {"step": number, "moves": len(table.record.moves), "svg": drawn, "scores": state.scores(),
             "log": table.visible_log(view, upto=number, last=REPLAY_LOG), "title": table.game.title,
-            "names": [s.name for s in table.seats], "view": view,
+            "names": names, "view": view,
             "events": _events(before, shown), "stage": stage_of(state, number)}
 
 

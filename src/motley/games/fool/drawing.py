@@ -12,6 +12,7 @@ from motley.core.svg import (
     frame,
     hand_strip,
     label,
+    names_of,
     rect,
     seat_colour,
     seat_name,
@@ -40,13 +41,14 @@ def draw(obs: Observation) -> str:
     """Fool!: the trick in the middle, each seat with its hand size and score, the Fool discs, your hand."""
     n = int(obs["players"])
     viewer = obs.get("seat")
+    who = names_of(obs)
     pos = seat_positions(n, viewer, ry=150, cy=215)
     body: list[str] = []
     discs = set(obs.get("discs", []))
     for seat, (x, y) in enumerate(pos):
         colour = seat_colour(seat)
         body.append(seat_plate(x, y, 140, 52, seat, obs["current_player"] == seat))
-        label = seat_name(seat, viewer) + (" (dealer)" if obs.get("dealer") == seat else "")
+        label = seat_name(seat, viewer, who) + (" (dealer)" if obs.get("dealer") == seat else "")
         body.append(text(x, y - 8, label, 13, colour, "middle", "bold"))
         body.append(text(x, y + 10, f"{obs['hand_sizes'][seat]} cards - {obs['scores'][seat]} pts", 12,
                          "#e8f5e9", "middle"))
@@ -67,16 +69,16 @@ def draw(obs: Observation) -> str:
                              highlight=[SEAT_COLOURS[int(p["seat"]) % 8] for p in plays]))
         for i, p in enumerate(plays):
             step = min(CARD_W + 6, (width - CARD_W) / max(1, len(plays) - 1)) if len(plays) > 1 else 0
-            body.append(text(x0 + i * step + CARD_W / 2, 265, seat_name(int(p["seat"]), viewer), 10, "#e8f5e9",
+            body.append(text(x0 + i * step + CARD_W / 2, 265, seat_name(int(p["seat"]), viewer, who), 10, "#e8f5e9",
                              "middle"))
     last = obs.get("last_round")
     if last:
         body.append(text(WIDTH / 2, 290, f"round {last['round_number']}: " + ", ".join(
-            f"{seat_name(s, viewer)} {v:+d}" for s, v in enumerate(last["scores"])), 12, "#fff59d", "middle"))
+            f"{seat_name(s, viewer, who)} {v:+d}" for s, v in enumerate(last["scores"])), 12, "#fff59d", "middle"))
     if obs.get("terminal"):
         winners = obs.get("winners") or []
-        who = ", ".join(seat_name(int(w), viewer) for w in winners)
-        body.append(text(WIDTH / 2, 310, f"Match over - winner: {who}", 20, "#ffeb3b", "middle", "bold"))
+        won = ", ".join(seat_name(int(w), viewer, who) for w in winners)
+        body.append(text(WIDTH / 2, 310, f"Match over - winner: {won}", 20, "#ffeb3b", "middle", "bold"))
     if obs.get("deck_table_assumed"):
         body.append(text(WIDTH - 20, 30, "deck table assumed (FL-D1)", 11, "#a5d6a7", "end"))
     body.append(hand_strip(obs, face, 430))

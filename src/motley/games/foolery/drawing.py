@@ -12,6 +12,7 @@ from motley.core.svg import (
     frame,
     hand_strip,
     label,
+    names_of,
     rect,
     seat_colour,
     seat_name,
@@ -46,6 +47,7 @@ def draw(obs: Observation) -> str:
     """Foolery: the climbing pile (top play) in the middle, titles, places, passes, the exchange, your hand."""
     n = len(obs["hand_sizes"])
     viewer = obs.get("seat")
+    who = names_of(obs)
     pos = seat_positions(n, viewer, ry=150, cy=215)
     body: list[str] = []
     titles = obs.get("titles") or [None] * n
@@ -55,7 +57,7 @@ def draw(obs: Observation) -> str:
         colour = seat_colour(seat)
         body.append(seat_plate(x, y, 150, 56, seat, obs["current_player"] == seat))
         title = f" - {titles[seat]}" if titles[seat] else ""
-        body.append(text(x, y - 10, seat_name(seat, viewer) + title, 13, colour, "middle", "bold"))
+        body.append(text(x, y - 10, seat_name(seat, viewer, who) + title, 13, colour, "middle", "bold"))
         body.append(text(x, y + 7, f"{obs['hand_sizes'][seat]} cards - {obs['scores'][seat]} pts", 12,
                          "#e8f5e9", "middle"))
         status = f"out: place {places[seat] + 1}" if places[seat] is not None else ("passed" if seat in passed else "")
@@ -69,15 +71,15 @@ def draw(obs: Observation) -> str:
     results = obs.get("hand_results") or []
     if results and phase != "over":
         last = results[-1]
-        line = ", ".join(f"{seat_name(q, viewer)} {p:+d}" for q, p in enumerate(last["points"]))
+        line = ", ".join(f"{seat_name(q, viewer, who)} {p:+d}" for q, p in enumerate(last["points"]))
         body.append(text(WIDTH / 2, 300, f"last hand: {line}", 12, "#fff59d", "middle"))
     table = obs.get("table")
     if phase == "exchange":
         steps = obs.get("exchange", {}).get("steps", [])
         for i, st in enumerate(steps[:5]):
-            giver = seat_name(int(st["giver"]), viewer)
+            giver = seat_name(int(st["giver"]), viewer, who)
             line = (f"{giver} give{'' if giver == 'You' else 's'} {st['cards']} ({st['rule']}) to "
-                    f"{seat_name(int(st['receiver']), viewer)}: {st['given']}/{st['cards']} given")
+                    f"{seat_name(int(st['receiver']), viewer, who)}: {st['given']}/{st['cards']} given")
             body.append(text(WIDTH / 2, 170 + 20 * i, line, 13, "#fff", "middle"))
         mine = obs.get("exchange", {})
         if mine.get("gave") or mine.get("received"):
@@ -88,16 +90,16 @@ def draw(obs: Observation) -> str:
         width = min(len(cards) * (CARD_W + 6), 420)
         body.append(card_row(cards, face, WIDTH / 2 - width / 2, 160, width,
                              highlight=[SEAT_COLOURS[int(table["seat"]) % 8]] * len(cards)))
-        body.append(text(WIDTH / 2, 262, f"top play by {seat_name(int(table['seat']), viewer)} ({table['kind']})", 12,
-                         "#e8f5e9", "middle"))
+        top = seat_name(int(table["seat"]), viewer, who)
+        body.append(text(WIDTH / 2, 262, f"top play by {top} ({table['kind']})", 12, "#e8f5e9", "middle"))
     else:
         body.append(text(WIDTH / 2, 200, "(the pile is empty: the leader plays anything)", 13, "#a5d6a7", "middle"))
     if obs.get("terminal"):
         order = obs.get("finishing_order", [])
         scores = obs.get("scores", [])
         best = max(range(n), key=lambda s: scores[s]) if scores else 0
-        finish = ", ".join(seat_name(int(q), viewer) for q in order)
-        body.append(text(WIDTH / 2, 300, f"Match over - {seat_name(best, viewer)} leads with {scores[best]} points"
+        finish = ", ".join(seat_name(int(q), viewer, who) for q in order)
+        body.append(text(WIDTH / 2, 300, f"Match over - {seat_name(best, viewer, who)} leads with {scores[best]} points"
                          + (f"; last hand finished {finish}" if order else ""), 18, "#ffeb3b", "middle", "bold"))
     body.append(hand_strip(obs, face, 430))
     return frame(540, body, "Foolery")

@@ -14,6 +14,7 @@ from motley.core.svg import (
     card_face,
     card_row,
     frame,
+    names_of,
     seat_name,
     star_face,
     suit_face,
@@ -39,7 +40,11 @@ def draw(obs: Observation) -> str:
 
     def side(seat: int, y: float) -> None:
         colour = SEAT_COLOURS[seat]
-        label = f"{names[seat]} ({seat_name(seat, viewer)})" if viewer is not None else names[seat]
+        named = names_of(obs)
+        if named:  # a replay of a table: its players' names, and "you" for the viewer's own seat
+            label = f"{names[seat]}: {named[seat]}" + (" (you)" if seat == viewer else "")
+        else:
+            label = f"{names[seat]} ({seat_name(seat, viewer)})" if viewer is not None else names[seat]
         body.append(text(40, y + 18, label, 18, colour, weight="bold"))
         if obs["current_player"] == seat:
             body.append(text(40, y + 40, "to move", 13, "#ffeb3b", weight="bold"))
