@@ -37,6 +37,7 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -315,6 +316,18 @@ async def _body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
+@contextlib.contextmanager
+def _seat_answers() -> Iterator[None]:
+    """A seat request's refusals as HTTP answers: 409 with the reason (:class:`SeatRefused`), 503 when the store
+    does not answer."""
+    try:
+        yield
+    except SeatRefused as exc:
+        raise HTTPException(409, str(exc)) from None
+    except StoreError:
+        raise HTTPException(503, "the table store is not answering; try again") from None
+
+
 async def _live(service: Service, table_id: str) -> LiveTable:
     """The table ``table_id``; HTTP 404 if there is none, 503 if the store does not answer."""
     try:
@@ -387,12 +400,8 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     @api.post("/api/tables/{table_id}/join")
     async def api_join(table_id: str, seat: int | None = None) -> dict[str, Any]:
         live = await _live(service, table_id)
-        try:
+        with _seat_answers():
             claimed = await service.join(live, seat)
-        except SeatRefused as exc:
-            raise HTTPException(409, str(exc)) from None
-        except StoreError:
-            raise HTTPException(503, "the table store is not answering; try again") from None
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
     @api.post("/api/tables/{table_id}/rematch",
@@ -408,12 +417,8 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
             token: str = bodies.checked(bodies.RematchRequest, body)["token"]
         except MotleyError as exc:
             raise HTTPException(400, f"a rematch request is {{\"token\": the seat link's token}}: {exc}") from None
-        try:
+        with _seat_answers():
             new = await service.rematch(live, token)
-        except SeatRefused as exc:
-            raise HTTPException(409, str(exc)) from None
-        except StoreError:
-            raise HTTPException(503, "the table store is not answering; try again") from None
         seat = live.table.seat_of_token(token)
         return {"id": new.id, **live.rematch_message(seat)}
 
