@@ -115,3 +115,14 @@ def test_the_api_page_lists_the_routes_and_the_table_request_fields(server: Serv
     page.screenshot(path=str(shots / "api.png"), full_page=True)
     assert not blocked
     page.context.close()
+
+
+@pytest.mark.parametrize("game", ["fools_errand", "fool", "foolery"])
+def test_the_lobby_fits_a_phone(server: ServerThread, browser: Browser, game: str) -> None:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", game)
+    page.get_by_role("button", name="Create table").wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
+    page.context.close()

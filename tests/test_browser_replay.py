@@ -134,3 +134,12 @@ def test_the_replay_file_works_from_disk(server: ServerThread, browser: Browser,
     page.get_by_role("combobox", name="View").select_option("1")
     expect(page.locator("#board svg")).to_be_visible()
     page.context.close()
+
+
+def test_the_replay_viewer_fits_a_phone(server: ServerThread, browser: Browser) -> None:
+    table_id = finished_table(server, "foolery", 3)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.base}/replay/{table_id}")
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
+    page.context.close()
