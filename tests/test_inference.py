@@ -98,6 +98,16 @@ def test_move_scores_cover_the_legal_cards_and_rank_the_heuristic_move_first(sta
     assert all(score < scores[best] for card, score in scores.items() if card != best)
 
 
+@settings(max_examples=150, deadline=None)
+@given(reachable_states(), st.integers(0, 2**16))
+def test_the_model_on_a_full_state_is_the_heuristic_bot_on_the_observation(state: fl.FoolState, seed: int) -> None:
+    """The deterministic player model (``policy.move`` on a world) predicts the ``heuristic`` bot exactly."""
+    state = live(state)
+    legal = state.legal_actions()
+    observation = state.observation(state.current_player())
+    assert policy.heuristic(state.game, observation, legal, random.Random(seed)) == policy.move(state)
+
+
 @settings(max_examples=100, deadline=None)
 @given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16))
 def test_perturb_swaps_two_hidden_cards_within_the_voids(state: fl.FoolState, seat: int, seed: int) -> None:
