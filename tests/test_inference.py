@@ -24,6 +24,7 @@ from motley.core.inference import (
     InferredChain,
     InferredSampler,
     PlayerModel,
+    disagreements,
     log_likelihood,
     resample,
 )
@@ -54,14 +55,7 @@ def live(state: fl.FoolState) -> fl.FoolState:
 
 def mismatches(world: State, observer: int) -> int:
     """How many of the other seats' past decisions of this deal are not what the heuristic plays in ``world``."""
-    state, actions = support().rewind(world)
-    count = 0
-    for action in actions:
-        if state.current_player() != observer and len(state.legal_actions()) > 1 \
-                and policy.move(state) != action:
-            count += 1
-        state.apply_action(action)
-    return count
+    return disagreements(world, observer, support())
 
 
 def heuristic_position(seed: int, moves: int) -> fl.FoolState:
@@ -161,6 +155,25 @@ def test_player_model_refuses_bad_parameters() -> None:
         InferredChain(lambda rng: heuristic_position(0, 0), 0, PlayerModel(support()), 0)
     with pytest.raises(MotleyError):
         resample([], random.Random(0))
+
+
+def test_disagreements_count_the_moves_that_are_not_the_heuristic_s() -> None:
+    """A table of heuristics where one seat once plays another card: its own view shows no disagreement,
+    every other seat's view of the true world shows exactly that one."""
+    game = motley.load_game("fool(players=5,rounds=1)")
+    state = game.new_initial_state(seed=11)
+    assert isinstance(state, fl.FoolState)
+    deviant = -1
+    for _ in range(30):
+        move = policy.move(state)
+        legal = state.legal_actions()
+        if deviant < 0 and len(state.trick) == 2 and len(legal) > 1:  # once, mid-trick
+            deviant = state.current_player()
+            move = next(a for a in legal if a != move)
+        state.apply_action(move)
+    assert deviant >= 0
+    for observer in range(5):
+        assert disagreements(state, observer, support()) == (0 if observer == deviant else 1)
 
 
 def test_resample_draws_in_proportion_to_the_weights() -> None:

@@ -137,6 +137,21 @@ def log_likelihood(world: State, observer: int, support: InferenceSupport, model
     return total
 
 
+def disagreements(world: State, observer: int, support: InferenceSupport) -> int:
+    """How many of the other seats' decisions of the current deal in ``world`` are not the heuristic's move
+    (``support.move``; forced moves are not counted): 0 when ``world`` fits a heuristic table exactly.
+
+    A diagnostic of samplers (tests, benchmarks); ``world`` is unchanged.
+    """
+    state, actions = support.rewind(world)
+    count = 0
+    for action in actions:
+        if state.current_player() != observer and len(state.legal_actions()) > 1 and support.move(state) != action:
+            count += 1
+        state.apply_action(action)
+    return count
+
+
 def resample(log_weights: Sequence[float], rng: random.Random) -> int:
     """An index drawn in proportion to ``exp(log_weights)`` (one ``rng.random()``).
 
