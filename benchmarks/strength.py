@@ -48,13 +48,14 @@ CONFIGS: list[tuple[str, list[str], int]] = [
 #: ``infer=K`` importance resampling of K candidate worlds per determinization, ``infer_chain=M`` a
 #: Metropolis-Hastings chain of M swaps per determinization) beside plain ISMCTS at the same simulations
 #: (the ablation: uniform vs inferred worlds, nothing else changed) and at about the same CPU time per
-#: decision in Fool! (``infer=4`` costs about 3.7 times the plain search, ``infer_chain=2`` about 2 times).
+#: decision in Fool! (``infer=4`` costs about 4 times the plain search, ``infer_chain=2`` about 2.4 times);
+#: 150 games a row: about 40 minutes with 2 workers on a shared 2-core machine (docs/reports/README.md).
 INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
-    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000)", "heuristic"], 300),
-    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer=4)", "heuristic"], 300),
-    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer_chain=2)", "heuristic"], 300),
-    ("fool(players=5,rounds=1)", ["ismcts(simulations=2000)", "heuristic"], 300),
-    ("fool(players=5,rounds=1)", ["ismcts(simulations=4000)", "heuristic"], 300),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer_chain=2)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=2000)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer=4)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=4000)", "heuristic"], 150),
 ]
 
 
