@@ -248,7 +248,7 @@ def test_inferred_worlds_keep_every_hard_constraint(state: fl.FoolState, seat: i
             for s, voids in enumerate(obs["voids"]):
                 for colour in voids:
                     assert not world.hands[s][flc.COLOUR_NAMES.index(colour)]
-            assert log_likelihood(world, seat, support(), model) <= 0.0
+            assert log_likelihood(world, seat, model) <= 0.0
 
 
 def test_inferred_worlds_are_fixed_by_the_seed() -> None:

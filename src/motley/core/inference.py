@@ -115,11 +115,12 @@ class PlayerModel:
         return math.log((1.0 - eps) * weights.get(action, 0.0) / sum(weights.values()) + eps / n)
 
 
-def log_likelihood(world: State, observer: int, support: InferenceSupport, model: PlayerModel) -> float:
+def log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
     """The log-likelihood of the other seats' plays of the current deal if ``world`` holds the hidden cards.
 
-    The deal is replayed from its start (``support.rewind``); at each decision of a seat other than
-    ``observer`` the model's log-probability of the move actually made is added. ``world`` is unchanged.
+    The deal is replayed from its start (the game's ``rewind``, ``model.support``); at each decision of a
+    seat other than ``observer`` the model's log-probability of the move actually made is added. ``world``
+    is unchanged.
 
     Args:
         world: a full state (a determinization of ``observer``'s observation).
@@ -127,7 +128,7 @@ def log_likelihood(world: State, observer: int, support: InferenceSupport, model
     Returns:
         A log-likelihood <= 0.
     """
-    state, actions = support.rewind(world)
+    state, actions = model.support.rewind(world)
     apply = state.apply_legal if isinstance(state, SearchState) else state.apply_action  # rewind's moves are legal
     total = 0.0
     for action in actions:
@@ -191,9 +192,9 @@ class InferredSampler:
 
     def weighted(self, rng: random.Random) -> list[tuple[State, float]]:
         """``candidates`` worlds from the game's sampler, each with its log-likelihood."""
-        support, model, observer = self.model.support, self.model, self.observer
+        model, observer = self.model, self.observer
         worlds = [self.sample(rng) for _ in range(self.candidates)]
-        return [(w, log_likelihood(w, w.current_player() if observer is None else observer, support, model))
+        return [(w, log_likelihood(w, w.current_player() if observer is None else observer, model))
                 for w in worlds]
 
     def __call__(self, rng: random.Random) -> State:
@@ -230,7 +231,7 @@ class InferredChain:
 
     def _weigh(self, world: State) -> float:
         observer = world.current_player() if self.observer is None else self.observer
-        return log_likelihood(world, observer, self.model.support, self.model)
+        return log_likelihood(world, observer, self.model)
 
     def __call__(self, rng: random.Random) -> State:
         """The chain's world after ``steps`` more proposals, as a new state (all draws from ``rng``)."""
