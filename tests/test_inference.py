@@ -129,6 +129,27 @@ def test_perturb_swaps_two_hidden_cards_within_the_voids(state: fl.FoolState, se
         assert [Counter(c for col in hand for c in col) for hand in world.hands] == before  # world unchanged
 
 
+def test_perturb_and_the_chain_accept_a_single_hidden_hand() -> None:
+    """With one other seat holding cards nothing can be swapped: perturb refuses, the chain stays (it raised
+    an error before, in a search late in a round)."""
+    state = heuristic_position(4, 41)
+    me = state.current_player()
+    world = state.clone()
+    keeper = (me + 1) % 5
+    for seat in range(5):
+        if seat not in (me, keeper):  # every other hidden card to one seat: one hidden hand
+            for col, cards in enumerate(world.hands[seat]):
+                world.hands[keeper][col] = sorted(world.hands[keeper][col] + cards)
+                cards.clear()
+    world.sizes = [sum(len(col) for col in hand) for hand in world.hands]
+    perturb = support().perturb
+    assert perturb is not None
+    rng = random.Random(1)
+    assert all(perturb(world, me, rng) is None for _ in range(10))
+    chain = InferredChain(lambda _rng: world.clone(), me, PlayerModel(support()), 3)
+    assert all(hands(chain(rng)) == world.hands for _ in range(5))
+
+
 # ---- the player model ---------------------------------------------------------------------------------
 
 @settings(max_examples=100, deadline=None)

@@ -211,15 +211,13 @@ def perturb(state: State, observer: int, rng: random.Random) -> FoolState | None
     Two such seats holding cards are drawn (an unordered pair, uniformly), then one card of each hand
     (uniformly); the swap is refused (``None``) when a card would go to a seat void in its colour (FL-R6;
     a W1 goes anywhere, FL-R7). Hand sizes do not change, so the reverse swap is exactly as likely: the
-    proposal is symmetric.
-
-    Raises:
-        MotleyError: fewer than two other seats hold cards (nothing can be swapped).
+    proposal is symmetric. Late in a round fewer than two other seats may hold cards (the others went out
+    in the current trick, FL-R12): then nothing can be swapped, and the answer is ``None`` every time.
     """
     assert isinstance(state, FoolState)
     seats = [s for s in range(len(state.hands)) if s != observer and state.sizes[s]]
     if len(seats) < 2:
-        raise MotleyError("no two hidden hands to swap cards between")
+        return None
     first, second = rng.sample(seats, 2)
     a = _nth_card(state.hands[first], rng.randrange(state.sizes[first]))
     b = _nth_card(state.hands[second], rng.randrange(state.sizes[second]))
