@@ -8,6 +8,7 @@ table; the equivalent command line is printed for each row.
     .venv/bin/python benchmarks/strength.py --scale 0.25    # quicker, wider intervals
     .venv/bin/python benchmarks/strength.py --only fool
     .venv/bin/python benchmarks/strength.py --only fool --duplicate   # duplicate deals: narrower intervals
+    .venv/bin/python benchmarks/strength.py --inference --duplicate   # ISMCTS with inference from play
 
 ISMCTS rolls out Fool! and Foolery with their fast heuristic policies by default (``rollout=auto``, see
 ``motley.bots.ismcts``); ``ismcts(rollout=random)`` is the uniformly random baseline.
@@ -18,9 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import motley
 from motley.eval import simulate
+from motley.eval.compare import game_figures
+from motley.eval.simulate import SimulationSummary
+from motley.eval.stats import figure
 
 #: (game spec, bots, games); the first bot is the one measured. Fool! and Foolery are measured over whole
 #: matches and over single deals (``rounds=1`` / ``hands=1``: one round or hand is the game, its top scorer
@@ -39,6 +44,39 @@ CONFIGS: list[tuple[str, list[str], int]] = [
     ("foolery(players=5,hands=1)", ["ismcts(simulations=1000)", "heuristic"], 300),
 ]
 
+#: ``--inference``: ISMCTS with inference from play (the other seats modelled as the heuristic:
+#: ``infer=K`` importance resampling of K candidate worlds per determinization, ``infer_chain=M`` a
+#: Metropolis-Hastings chain of M swaps per determinization) beside plain ISMCTS at the same simulations
+#: (the ablation: uniform vs inferred worlds, nothing else changed) and at about the same CPU time per
+#: decision in Fool! (``infer=4`` costs about 4 times the plain search, ``infer_chain=2`` about 2.4 times);
+#: 150 games a row: about 40 minutes with 2 workers on a shared 2-core machine (docs/reports/README.md).
+INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer_chain=2)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=2000)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer=4)", "heuristic"], 150),
+    ("fool(players=5,rounds=1)", ["ismcts(simulations=4000)", "heuristic"], 150),
+]
+
+
+def _first_bot_units(summary: SimulationSummary) -> dict[int, float]:
+    """The measured (first) bot's mean win share per unit: per deal group with duplicate deals, else per game."""
+    players = len(summary.results[0].lineup)
+    groups: dict[int, list[float]] = {}
+    for r in summary.results:
+        share = game_figures(r, players)["first_bot_win_share"]
+        if share is not None:
+            groups.setdefault(r.deal if summary.duplicate else r.index, []).append(share)
+    return {k: sum(v) / len(v) for k, v in groups.items()}
+
+
+def paired_differences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each row after the first, the paired difference of the measured bot's win share against the first
+    row, unit by unit over the units both played (the same seed: the same deals and seats), with its 95%
+    interval (``{"mean", "ci", "n"}``)."""
+    base = rows[0]["units"]
+    return [figure([row["units"][k] - base[k] for k in row["units"] if k in base]) for row in rows[1:]]
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Bot strength with 95% intervals")
@@ -48,11 +86,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default="", help="also write the rows to this file")
     parser.add_argument("--duplicate", action="store_true", help="duplicate deals (seats rotated over each deal)")
+    parser.add_argument("--inference", action="store_true", help="the inference rows (INFERENCE_CONFIGS) instead")
     args = parser.parse_args()
-    rows = []
+    rows: list[dict[str, Any]] = []
     print("| game | bot (one seat) | against | games | win share (95% CI) | fair share | separated |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for spec, bots, games in CONFIGS:
+    for spec, bots, games in INFERENCE_CONFIGS if args.inference else CONFIGS:
         game_name = spec.split("(")[0]
         if game_name not in motley.registered_games() or (args.only and args.only != game_name):
             continue
@@ -68,11 +107,27 @@ def main() -> None:
         print(f"| {spec} | {bots[0]} | {bots[1]} | {n} | {first['win_share']:.3f} [{low:.3f}, {high:.3f}] "
               f"| {fair:.3f} | {verdict} |", flush=True)
         rows.append({"game": spec, "bots": bots, "games": n, "seconds": seconds, "entries": summary.entries,
+                     "units": _first_bot_units(summary),
                      "command": f"motley simulate '{spec}' -n {n} --bots '{','.join(bots)}' --seed {args.seed}"
                                 + (" --duplicate" if args.duplicate else "")})
+        if args.json:
+            _write(args.json, rows)
+    if args.inference and rows:
+        paired = paired_differences(rows)
+        print("\nPaired with the first row (same deals and seats; difference of the measured bot's win share):")
+        for row, diff in zip(rows[1:], paired, strict=True):
+            low, high = diff["ci"]
+            print(f"- {row['bots'][0]} minus {rows[0]['bots'][0]}: {diff['mean']:+.3f} [{low:+.3f}, {high:+.3f}] "
+                  f"over {diff['n']} units; {row['seconds']:.0f} s against {rows[0]['seconds']:.0f} s")
+            row["paired_with_first"] = diff
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(rows, out, indent=1)
+        _write(args.json, rows)
+
+
+def _write(path: str, rows: list[dict[str, Any]]) -> None:
+    """The rows so far as JSON (without the per-unit shares), rewritten after each row."""
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump([{k: v for k, v in row.items() if k != "units"} for row in rows], out, indent=1)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,15 @@ move by the rollout policy (epsilon-greedy heuristic) in the tree as well, so th
 observer's own decisions and every iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is
 ``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise.
 
+Inference (``infer=K``, off by default). Each determinization is drawn by importance resampling from ``K``
+worlds of the game's sampler, weighted by how likely the other seats' plays of the deal so far are in each
+under a model of those seats: the game's heuristic, deterministic (``infer_temperature=0``: the heuristic's
+move has probability ``1 - infer_epsilon``) or a softmax over its move scores (``infer_temperature > 0``)
+(:mod:`motley.core.inference`; the game needs ``GameSpec.inference``). ``K = 1`` is the plain sampler.
+With ``infer_chain=M`` the determinizations of one decision come from a Metropolis-Hastings chain instead:
+it starts from one world (of ``K`` candidates), and each iteration's world is the chain's after ``M`` more
+proposed swaps of hidden cards, accepted by the same likelihood (:class:`motley.core.inference.InferredChain`).
+
 Rewards. A rollout runs until the match ends or, in matches of several deals, until the current deal
 ends (searching past the deal would mostly measure the next shuffle). At the end of the match the
 reward is ``state.returns()``; at the end of a deal it is each seat's score gain over the deal, centred
@@ -41,6 +50,7 @@ from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.inference import InferredChain, InferredSampler, PlayerModel
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
@@ -106,6 +116,11 @@ class ISMCTSBot(Bot):
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
             default: ``"policy"`` for a game with a fast heuristic policy, else ``"search"``).
         final: ``"visits"`` (most visited move, the usual choice) or ``"value"`` (best mean).
+        infer: candidate worlds per determinization for inference from play (module docstring); 0 (the
+            default) or 1 samples uniformly over the hard constraints as before; >= 0.
+        infer_chain: Metropolis-Hastings steps per determinization (module docstring); 0 (the default): none.
+        infer_temperature: the player model's softmax temperature; 0 (the default) is the deterministic model.
+        infer_epsilon: the player model's share of uniformly random play, in (0, 1).
     Raises:
         MotleyError: for a bad parameter.
     """
@@ -114,8 +129,12 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, simulations: int | str = 1000, seconds: float | str | None = None,
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
-                 reward: str = "spread", opponents: str = "auto", final: str = "visits") -> None:
+                 reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
+                 infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
+                 infer_epsilon: float | str = 0.05) -> None:
         super().__init__(game)
+        self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon)
+        self.infer, self.infer_chain = int(infer), int(infer_chain)
         try:
             self.simulations = int(simulations)
             self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
@@ -159,6 +178,11 @@ class ISMCTSBot(Bot):
         names: dict[int, str] = {}
         iterations = 0
         sample = self.game.determinizer(observation)
+        if self._model is not None:
+            if self.infer > 1:
+                sample = InferredSampler(sample, None, self._model, self.infer)
+            if self.infer_chain:
+                sample = InferredChain(sample, None, self._model, self.infer_chain)
         while (iterations < self.simulations) if deadline is None else (time.perf_counter() < deadline):
             world = sample(rng)
             if not isinstance(world, SearchState):
@@ -265,6 +289,25 @@ class ISMCTSBot(Bot):
     def explain(self) -> list[dict[str, Any]]:
         """For the last decision: each move with its visits and mean reward, most visited first."""
         return list(self._last)
+
+
+def _player_model(game: Game, infer: int | str, chain: int | str, temperature: float | str,
+                  epsilon: float | str) -> PlayerModel | None:
+    """The player model of the inference options (None when inference is off), or MotleyError for a bad one."""
+    try:
+        candidates, steps, t, eps = int(infer), int(chain), float(temperature), float(epsilon)
+    except ValueError as exc:
+        raise MotleyError(f"bad ismcts inference parameter: {exc}") from None
+    if candidates < 0 or steps < 0 or not t >= 0.0 or not 0.0 < eps < 1.0:
+        raise MotleyError(f"ismcts needs infer >= 0, infer_chain >= 0, infer_temperature >= 0 and infer_epsilon "
+                          f"in (0, 1); got {candidates}, {steps}, {t}, {eps}")
+    if candidates <= 1 and not steps:
+        return None
+    support = game_spec(game.name).inference
+    if support is None or (steps and support.perturb is None):
+        raise MotleyError(f"ismcts infer{'_chain' if steps else ''} needs a game with inference support "
+                          f"(GameSpec.inference{' with perturb' if steps else ''}); {game.name} has none")
+    return PlayerModel(support, t, eps)
 
 
 class _EpsilonBot(Bot):

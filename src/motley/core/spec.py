@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from motley.core.inference import InferenceSupport
     from motley.core.search import SearchPolicy
 
 
@@ -82,6 +83,9 @@ class GameSpec:
         heuristic: the game's heuristic player (the ``heuristic`` bot), or ``None``.
         search_policy: the same heuristic played on full states, for fast search rollouts and the
             other seats' moves in the tree (:class:`motley.core.search.SearchPolicy`), or ``None``.
+        inference: what inference from play needs of the game (:class:`motley.core.inference.InferenceSupport`:
+            replaying a sampled world's deal, the heuristic's move and move scores on full states), or ``None``:
+            search then samples worlds uniformly over the hard constraints only.
         special_card: the card whose decisive matches are counted ("Joker", "Fool"), or ``None``.
         decider: ``decider(final observation, final scores) -> bool`` for ``special_card``.
         terminal_view: the seat's view as Rich markup; ``log_lines``: the terminal log since a cursor.
@@ -103,6 +107,7 @@ class GameSpec:
     public_move: Callable[[str], bool] = _always_public
     heuristic: Heuristic | None = None
     search_policy: SearchPolicy | None = None
+    inference: InferenceSupport | None = None
     special_card: str | None = None
     decider: Decider | None = None
     terminal_view: TerminalView | None = None

@@ -18,9 +18,10 @@ The package, by what changes together:
 ``SPEC`` is what the rest of motley knows of the game (:class:`motley.core.spec.GameSpec`).
 """
 
+from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import cards, drawing, facts, features, policy, views
+from motley.games.fool import cards, drawing, facts, features, policy, sample, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.rules import Fool, FoolState
 
@@ -31,6 +32,8 @@ SPEC = register_spec(GameSpec(
     public_move=lambda move: True,  # every card is played face up into the trick (FL-R6)
     heuristic=policy.heuristic,
     search_policy=policy.SEARCH_POLICY,
+    inference=InferenceSupport(rewind=sample.rewind, move=policy.move, scores=policy.move_scores,
+                               perturb=sample.perturb),
     special_card="Fool",
     decider=facts.fool_decides,
     terminal_view=views.render,

@@ -102,6 +102,77 @@ def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int
     return W1
 
 
+def _safety_threshold(trick: Sequence[int], lead: int, fools: int) -> int:
+    """The badness a card of the mover must exceed to be safe (module docstring: Safety), as :func:`choose`
+    reads it: ``BADNESS[lead + 1][card] > threshold``."""
+    me = len(trick)
+    bad = BADNESS[lead + 1]
+    if me < fools:
+        return (1 << 30) + me  # fewer cards in the trick than Fools: nothing is safe
+    keys = [bad[t & 127] - i for i, t in enumerate(trick)]
+    keys.sort()
+    return keys[fools - 1] + me
+
+
+def scores(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int]]], trick: Sequence[int],
+           lead: int, fools: int) -> dict[int, float]:
+    """The heuristic's preference for every legal card (FL-R6, FL-R7): a larger score is preferred, and the
+    card :func:`choose` plays has the largest (arguments as :func:`choose`).
+
+    The scores follow the reasoning of the module docstring, in tiers about 1 apart, so a softmax at a
+    temperature of about 1 mostly keeps the tier and mixes within it:
+
+    * leading: minus the number of unseen higher cards of the colour, plus a hundredth of the value (a W1,
+      led only from a hand of W1s, scores -100);
+    * following: a safe W1 3; a safe card 2 less a hundredth of its rank among the safe cards (lowest
+      first); an unsafe card a hundredth of its value (highest first); an unsafe W1 -1;
+    * void: a safe discard 2 plus a hundredth of its value; a W1 1.5; an unsafe discard a hundredth of its
+      value. Equal values go to the earlier colour (a thousandth less per colour index), as in :func:`choose`.
+    Returns:
+        ``{card id: score}`` over the legal cards (W1s as the one id ``W1``, FL-D12).
+    """
+    out: dict[int, float] = {}
+    if lead < 0:
+        for col in range(4):
+            for card in hand[col]:
+                higher = 0
+                for other in unseen:
+                    lst = other[col]
+                    if lst and lst[-1] > card:
+                        higher += len(lst) - bisect_right(lst, card)
+                out[card] = -higher + VALUE[card] / 100 - col / 1000
+        if hand[W]:
+            out[W1] = -100.0 if out else 0.0
+        return out
+    bad = BADNESS[lead + 1]
+    threshold = _safety_threshold(trick, lead, fools)
+    following = hand[lead]
+    if following:
+        rank = 0
+        for c in following:
+            if bad[c] > threshold:
+                out[c] = 2.0 - rank / 100
+                rank += 1
+            else:
+                out[c] = VALUE[c] / 100
+        if hand[W]:
+            out[W1] = 3.0 if bad[W1] > threshold else -1.0
+        return out
+    for col in range(4):
+        for c in hand[col]:
+            out[c] = (2.0 if bad[c] > threshold else 0.0) + VALUE[c] / 100 - col / 1000
+    if hand[W]:
+        out[W1] = 1.5
+    return out
+
+
+def move_scores(state: State) -> dict[int, float]:
+    """:func:`scores` for the seat to move in a full state, the other hands as the unseen cards (as :func:`move`)."""
+    assert isinstance(state, FoolState)
+    hands = state.hands
+    return scores(hands[state.order[state.pos]], hands, state.trick, state.lead, state.game.num_fools)
+
+
 def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: random.Random) -> int:
     """The heuristic on a seat's observation (the ``heuristic`` bot): :func:`choose` with the unseen cards
     being the deck less the hand and every card played this round."""

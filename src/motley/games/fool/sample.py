@@ -8,13 +8,14 @@ the cards the observer cannot see to the other seats, respecting the voids shown
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from motley.core.cards import shuffle
 from motley.core.errors import MotleyError
-from motley.core.game import Observation
-from motley.games.fool.cards import CODE_INDEX, CODES, COLOUR, COLOUR_NAMES, Card, Seat, split_hand
+from motley.core.game import Observation, State
+from motley.games.fool.cards import CODE_INDEX, CODES, COLOUR, COLOUR_NAMES, Card, Seat, W, split_hand
 from motley.games.fool.observe import _copy_last, voids
 from motley.games.fool.rules import Fool, FoolState
 
@@ -180,6 +181,65 @@ class _HiddenDeal:
             hands[s].extend(free[start:start + cap[s]])
             start += cap[s]
         return [split_hand(h) for h in hands]
+
+
+def rewind(state: State) -> tuple[FoolState, list[int]]:
+    """A Fool! world at the start of its round and the cards played since (``InferenceSupport.rewind``).
+
+    The hands at the deal are the hands now plus each seat's cards in the round's tricks and the current
+    trick (FL-R3); the round's first trick is set up as the deal sets it (FL-R5, FL-D7). Playing the
+    returned cards in order from the returned state gives ``state``'s hands, tricks and trick again.
+
+    Args:
+        state: a Fool! state inside a round (not over).
+    Returns:
+        ``(start, cards)``: a new state, and card ids in play order (W1s as ``W1``, FL-D12).
+    """
+    assert isinstance(state, FoolState)
+    plays = [t for trick in state.tricks for t in trick[0]] + list(state.trick)
+    hands = [[c for col in hand for c in col] for hand in state.hands]
+    for t in plays:
+        hands[t >> 7].append(t & 127)
+    start = state.clone()
+    start.start_round(state.dealer, state.round_number, hands)
+    return start, [t & 127 for t in plays]
+
+
+def perturb(state: State, observer: int, rng: random.Random) -> FoolState | None:
+    """Two hidden cards swapped between two seats other than ``observer`` (``InferenceSupport.perturb``).
+
+    Two such seats holding cards are drawn (an unordered pair, uniformly), then one card of each hand
+    (uniformly); the swap is refused (``None``) when a card would go to a seat void in its colour (FL-R6;
+    a W1 goes anywhere, FL-R7). Hand sizes do not change, so the reverse swap is exactly as likely: the
+    proposal is symmetric. Late in a round fewer than two other seats may hold cards (the others went out
+    in the current trick, FL-R12): then nothing can be swapped, and the answer is ``None`` every time.
+    """
+    assert isinstance(state, FoolState)
+    seats = [s for s in range(len(state.hands)) if s != observer and state.sizes[s]]
+    if len(seats) < 2:
+        return None
+    first, second = rng.sample(seats, 2)
+    a = _nth_card(state.hands[first], rng.randrange(state.sizes[first]))
+    b = _nth_card(state.hands[second], rng.randrange(state.sizes[second]))
+    void = state.voids()
+    if (COLOUR[a] < W and void[second] >> COLOUR[a] & 1) or (COLOUR[b] < W and void[first] >> COLOUR[b] & 1):
+        return None
+    world = state.clone()
+    hands = world.hands
+    hands[first][COLOUR[a]].remove(a)
+    insort(hands[first][COLOUR[b]], b)
+    hands[second][COLOUR[b]].remove(b)
+    insort(hands[second][COLOUR[a]], a)
+    return world
+
+
+def _nth_card(hand: Sequence[Sequence[Card]], index: int) -> Card:
+    """The ``index``-th card of a hand split by colour (0-based, colour by colour)."""
+    for cards in hand:
+        if index < len(cards):
+            return cards[index]
+        index -= len(cards)
+    raise IndexError("card index beyond the hand")
 
 
 def _plays_from_json(plays: Sequence[Mapping[str, Any]]) -> list[int]:

@@ -1,0 +1,255 @@
+"""Inference from play: determinizations weighted by what the other seats have shown.
+
+A game's sampler (``game.determinizer(observation)``) draws full states uniformly over the worlds consistent
+with the hard constraints of an observation (voids shown by play, cards passed in an exchange, titles). This
+module adds soft evidence: each seat other than the observer chose its past moves of the current deal from
+its own information state, and a *player model* says how likely each of those choices was. A world in which
+the other seats' actual plays are what the model expects is more likely than one in which they are not.
+
+* :class:`PlayerModel` -- the likelihood of one move at a full state: ``temperature == 0`` is the
+  deterministic model (``1 - epsilon`` for the move the game's heuristic makes, the rest of ``epsilon`` spread
+  over the other legal moves), ``temperature > 0`` a softmax over the heuristic's move scores at that
+  temperature, mixed with ``epsilon`` of uniform play.
+* :func:`log_likelihood` -- replays a sampled world's deal from its start (the game's ``rewind``) and sums
+  the log-likelihoods of the other seats' decisions.
+* :class:`InferredSampler` -- importance resampling (sampling-importance-resampling): draws ``candidates``
+  worlds from the game's sampler, weights each by its likelihood and returns one in proportion to the
+  weights. Each world it returns is one the game's sampler drew, so every hard constraint still holds; as
+  ``candidates`` grows the returned worlds approach the posterior over worlds given the plays.
+* :class:`InferredChain` -- a Metropolis-Hastings chain over worlds, kept for one decision: it starts from
+  a world of the sampler (or of an :class:`InferredSampler`) and each call takes ``steps`` steps, each a
+  change of the hidden cards by the game's symmetric ``perturb`` (a swap of two cards between two other
+  seats, within the hard constraints) accepted with probability ``min(1, L' / L)``. The sampler being
+  uniform over the consistent worlds, the chain's worlds tend to the posterior; unlike importance
+  resampling it keeps the worlds it has found to fit the plays, so a near-deterministic model is followed.
+
+A game opts in with an :class:`InferenceSupport` in its spec (``GameSpec.inference``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from motley.core.errors import MotleyError
+from motley.core.game import State
+from motley.core.search import SearchState
+
+#: ``rewind(world) -> (start, actions)``: ``start`` is a new state at the start of ``world``'s current deal
+#: holding the hands ``world`` implies (its hidden cards), and playing ``actions`` (legal in turn) from it
+#: gives a state with ``world``'s hands, trick and everything the seats see. ``world`` is left unchanged.
+Rewind = Callable[[State], tuple[State, list[int]]]
+
+#: ``perturb(world, observer, rng) -> world or None``: a new world that differs from ``world`` in the hidden
+#: cards of the seats other than ``observer`` (e.g. two of their cards swapped), drawn from a symmetric
+#: proposal (the reverse change is as likely) that keeps every hard constraint and the observer's
+#: observation; ``None`` when the draw is refused (a constraint broken). ``world`` is unchanged.
+Perturb = Callable[[State, int, random.Random], "State | None"]
+
+#: ``scores(state) -> {action: score}`` for every legal action of the seat to move of a full state: the
+#: heuristic's preferences (a larger score is preferred; the heuristic's own move has the largest).
+MoveScores = Callable[[State], Mapping[int, float]]
+
+
+@dataclass(frozen=True)
+class InferenceSupport:
+    """What a game offers for inference (``GameSpec.inference``).
+
+    Attributes:
+        rewind: the world at the start of its deal and the moves since (:data:`Rewind`).
+        move: ``move(state) -> action``: the heuristic's move for the seat to move of a full state (the same
+            as ``SearchPolicy.move``); the deterministic player model.
+        scores: the heuristic's preference per legal move (:data:`MoveScores`); the softmax player model.
+        perturb: the proposal of :class:`InferredChain` (:data:`Perturb`), or ``None``: no chain.
+    """
+
+    rewind: Rewind
+    move: Callable[[State], int]
+    scores: MoveScores
+    perturb: Perturb | None = None
+
+
+@dataclass(frozen=True)
+class PlayerModel:
+    """How likely a seat's move is at a full state (see the module docstring).
+
+    Attributes:
+        support: the game's heuristic as :class:`InferenceSupport`.
+        temperature: 0 for the deterministic model, else the softmax temperature in score units; >= 0.
+        epsilon: the share of uniformly random play mixed in, so no legal move has likelihood 0; in (0, 1).
+    Raises:
+        MotleyError: a temperature below 0 or an epsilon outside (0, 1).
+    """
+
+    support: InferenceSupport
+    temperature: float = 0.0
+    epsilon: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.temperature >= 0.0:
+            raise MotleyError(f"player model temperature must be >= 0, got {self.temperature}")
+        if not 0.0 < self.epsilon < 1.0:
+            raise MotleyError(f"player model epsilon must be in (0, 1), got {self.epsilon}")
+
+    def log_prob(self, state: State, action: int) -> float:
+        """The natural log of the probability that the seat to move of ``state`` plays ``action``.
+
+        Args:
+            state: a full state (not terminal); ``action`` one of its legal actions.
+        Returns:
+            A log-probability <= 0 (0 for a forced move).
+        """
+        legal = state.legal_actions()
+        n = len(legal)
+        if n == 1:
+            return 0.0
+        eps = self.epsilon
+        if self.temperature == 0.0:
+            return math.log(1.0 - eps + eps / n if action == self.support.move(state) else eps / n)
+        scores = self.support.scores(state)
+        top = max(scores.values())
+        t = self.temperature
+        weights = {a: math.exp((s - top) / t) for a, s in scores.items()}
+        return math.log((1.0 - eps) * weights.get(action, 0.0) / sum(weights.values()) + eps / n)
+
+
+def log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
+    """The log-likelihood of the other seats' plays of the current deal if ``world`` holds the hidden cards.
+
+    The deal is replayed from its start (the game's ``rewind``, ``model.support``); at each decision of a
+    seat other than ``observer`` the model's log-probability of the move actually made is added. ``world``
+    is unchanged.
+
+    Args:
+        world: a full state (a determinization of ``observer``'s observation).
+        observer: the seat whose observation the world was sampled from; its own moves carry no evidence.
+    Returns:
+        A log-likelihood <= 0.
+    """
+    state, actions = model.support.rewind(world)
+    apply = state.apply_legal if isinstance(state, SearchState) else state.apply_action  # rewind's moves are legal
+    total = 0.0
+    for action in actions:
+        if state.current_player() != observer:
+            total += model.log_prob(state, action)
+        apply(action)
+    return total
+
+
+def disagreements(world: State, observer: int, support: InferenceSupport) -> int:
+    """How many of the other seats' decisions of the current deal in ``world`` are not the heuristic's move
+    (``support.move``; forced moves are not counted): 0 when ``world`` fits a heuristic table exactly.
+
+    A diagnostic of samplers (tests, benchmarks); ``world`` is unchanged.
+    """
+    state, actions = support.rewind(world)
+    count = 0
+    for action in actions:
+        if state.current_player() != observer and len(state.legal_actions()) > 1 and support.move(state) != action:
+            count += 1
+        state.apply_action(action)
+    return count
+
+
+def resample(log_weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn in proportion to ``exp(log_weights)`` (one ``rng.random()``).
+
+    Raises:
+        MotleyError: no weights.
+    """
+    if not log_weights:
+        raise MotleyError("resample needs at least one weight")
+    top = max(log_weights)
+    weights = [math.exp(w - top) for w in log_weights]
+    x = rng.random() * sum(weights)
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0.0:
+            return i
+    return len(weights) - 1
+
+
+class InferredSampler:
+    """Importance resampling over a game's sampler: one world of ``candidates``, drawn by likelihood.
+
+    Args:
+        sample: the game's sampler for one observation (``game.determinizer(observation)``).
+        observer: the seat of that observation, or ``None``: the seat to move in each sampled world (for a
+            bot, which is asked at its own turn).
+        model: the player model of the other seats.
+        candidates: worlds drawn per call; 1 is the game's sampler unchanged; >= 1.
+    Raises:
+        MotleyError: ``candidates`` below 1.
+    """
+
+    def __init__(self, sample: Callable[[random.Random], State], observer: int | None, model: PlayerModel,
+                 candidates: int) -> None:
+        if candidates < 1:
+            raise MotleyError(f"inference needs candidates >= 1, got {candidates}")
+        self.sample, self.observer, self.model, self.candidates = sample, observer, model, candidates
+
+    def weighted(self, rng: random.Random) -> list[tuple[State, float]]:
+        """``candidates`` worlds from the game's sampler, each with its log-likelihood."""
+        model, observer = self.model, self.observer
+        worlds = [self.sample(rng) for _ in range(self.candidates)]
+        return [(w, log_likelihood(w, w.current_player() if observer is None else observer, model))
+                for w in worlds]
+
+    def __call__(self, rng: random.Random) -> State:
+        """One world, drawn from ``candidates`` in proportion to their likelihoods (all draws from ``rng``)."""
+        if self.candidates == 1:
+            return self.sample(rng)
+        pairs = self.weighted(rng)
+        return pairs[resample([lw for _, lw in pairs], rng)][0]
+
+
+class InferredChain:
+    """A Metropolis-Hastings chain over the worlds of one observation (module docstring).
+
+    Args:
+        start: draws the chain's first world (the game's sampler, or an :class:`InferredSampler` over it).
+        observer: as for :class:`InferredSampler`.
+        model: the player model of the other seats; its support must have a ``perturb``.
+        steps: proposals per call; >= 1.
+    Raises:
+        MotleyError: ``steps`` below 1, or a game without ``perturb``.
+    """
+
+    def __init__(self, start: Callable[[random.Random], State], observer: int | None, model: PlayerModel,
+                 steps: int) -> None:
+        if steps < 1:
+            raise MotleyError(f"an inference chain needs steps >= 1, got {steps}")
+        if model.support.perturb is None:
+            raise MotleyError("an inference chain needs a game whose InferenceSupport has perturb")
+        self.start, self.observer, self.model, self.steps = start, observer, model, steps
+        self.perturb: Perturb = model.support.perturb
+        self.world: State | None = None
+        self.log_weight = 0.0
+        self.accepted = 0  # proposals accepted so far (a diagnostic)
+
+    def _weigh(self, world: State) -> float:
+        observer = world.current_player() if self.observer is None else self.observer
+        return log_likelihood(world, observer, self.model)
+
+    def __call__(self, rng: random.Random) -> State:
+        """The chain's world after ``steps`` more proposals, as a new state (all draws from ``rng``)."""
+        world = self.world
+        if world is None:
+            world = self.start(rng)
+            self.log_weight = self._weigh(world)
+        observer = world.current_player() if self.observer is None else self.observer
+        for _ in range(self.steps):
+            proposal = self.perturb(world, observer, rng)
+            if proposal is None:
+                continue
+            log_weight = self._weigh(proposal)
+            if log_weight >= self.log_weight or rng.random() < math.exp(log_weight - self.log_weight):
+                world, self.log_weight = proposal, log_weight
+                self.accepted += 1
+        self.world = world
+        out = world.clone()
+        if isinstance(out, SearchState):
+            out.use_seed(rng.getrandbits(64))  # its own later shuffles, as the game's sampler gives each world
+        return out
