@@ -35,7 +35,6 @@ Extra rulings (not in the rules file, FY-D23 onward):
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -50,6 +49,7 @@ from motley.core.search import SearchState
 from motley.games.foolery import observe
 from motley.games.foolery.cards import (
     ANY,
+    BIT,
     CODE_INDEX,
     CODES,
     EV_OUT,
@@ -75,6 +75,7 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
+    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -82,6 +83,7 @@ from motley.games.foolery.cards import (
     Step,
     cards_of,
     mask_of,
+    shuffled_pack,
 )
 from motley.games.foolery.moves import (
     A_CAT,
@@ -91,9 +93,11 @@ from motley.games.foolery.moves import (
     A_STR,
     A_TEXT,
     A_TOP,
+    AT_LEAST,
     CAT_ACE_HIGH,
     FIVE_KIND,
     FIVE_KIND_BASE,
+    FROM_RANK,
     GIVE_BASE,
     K_FIVE,
     K_FOOL,
@@ -102,13 +106,15 @@ from motley.games.foolery.moves import (
     K_PASS,
     K_TRUMP,
     MASK_TO_ACTION,
+    NIB_HIGH,
     NSUB,
     NUM_ACTIONS,
     PASS,
     PLAY_FOOL,
+    SKIP_RANK,
     STR_ACE_HIGH,
-    TRUMP_BASE,
     five_card_plays,
+    rank_counts,
     shape_problem,
     trump_sets,
 )
@@ -341,11 +347,10 @@ class FooleryState(SearchState):
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
-        cards = list(range(NUM_CARDS))
-        self.own_rng().shuffle(cards)
+        cards = shuffled_pack(self.own_rng())
         hands = [0] * n
-        for i, c in enumerate(cards):
-            hands[(dealer + 1 + i) % n] |= 1 << c
+        for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
+            hands[(dealer + 1 + i) % n] = sum(map(BIT.__getitem__, cards[i::n]))
         return hands
 
     def start_hand(self, hands: list[int], dealer: Seat, first: bool) -> None:
@@ -443,6 +448,22 @@ class FooleryState(SearchState):
             self._legal = self._generate()
         return list(self._legal)
 
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the player to move (as :meth:`State.apply_action`), checked against the cached
+        legal list: the state's own legality check, done once.
+
+        Raises:
+            IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if type(action) is int and action in legal:
+            self._apply(action)
+            self._history.append(action)
+        else:  # another integer type, or not legal: the base class converts, or raises with the reason
+            super().apply_action(action)
+
     def _is_legal(self, action: Action) -> bool:
         """Is ``action`` legal now, read from the cached legal list."""
         legal = self._legal
@@ -464,64 +485,59 @@ class FooleryState(SearchState):
         top = self.top
         out: list[int]
         if top < 0:  # a lead (FY-R3, FY-R4, FY-R8, FY-R9)
+            if not hand & SUIT_MASK:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
+                trumps = hand & TRUMP_MASK
+                return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
             out = []
-            if hand & SUIT_MASK:
-                nsub = NSUB[0]
-                h, base = hand & SUIT_MASK, 0
-                while h:
-                    m = h & 15
-                    if m:
-                        out.extend(nsub[base + m])
-                    h >>= 4
-                    base += 16
-                fives = five_card_plays(hand, game.ace_high, game.any_trump)
-                if fives:
-                    fives.sort()
-                    out.extend(fives)  # 5-card ids come after every other play's
-            else:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
-                ones, twos, threes = trump_sets(hand & TRUMP_MASK)
-                out.extend(ones)
-                out.extend(twos)
-                out.extend(threes)
+            nsub = NSUB[0]
+            present = (rank_counts(hand) + AT_LEAST[1]) & NIB_HIGH
+            while present:
+                low = present & -present
+                present ^= low
+                r = low.bit_length() >> 2
+                out += nsub[16 * r + (hand >> 4 * r & 15)]
+            fives = five_card_plays(hand, game.ace_high, game.any_trump)
+            if fives:
+                fives.sort()
+                out += fives  # 5-card ids come after every other play's
             return out
-        out = [PASS]
-        if hand & FOOL_BIT:
-            out.append(PLAY_FOOL)  # FY-R9: on any turn but a lead
+        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
         kind = A_KIND[top]
         trumps = hand & TRUMP_MASK
         if kind == K_NORMAL:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
             size = A_SIZE[top]
             nsub = NSUB[size]
-            r = A_STR[top] - 1
-            h = (hand & SUIT_MASK) >> 4 * r
-            while h:
-                m = h & 15
-                if m:
-                    out.extend(nsub[16 * r + m])
-                h >>= 4
-                r += 1
+            # ranks from the table's up holding at least ``size`` suit cards (bits 4 r + 2)
+            ranks = (rank_counts(hand) + AT_LEAST[size]) & NIB_HIGH & FROM_RANK[A_STR[top] - 1]
+            while ranks:
+                low = ranks & -ranks
+                ranks ^= low
+                r = low.bit_length() >> 2
+                out += nsub[16 * r + (hand >> 4 * r & 15)]
             if trumps:
-                out.extend(trump_sets(trumps)[0 if size <= 2 else 1])
+                out += trump_sets(trumps, 1 if size <= 2 else 2)
             return out  # already ascending: pass, Fool, plays by rank, then trumps
-        elif kind == K_FIVE:  # FY-D4; FY-R7: exactly 3 trumps, above a five of a kind's trump
+        if kind == K_FIVE:  # FY-D4; FY-R7: exactly 3 trumps, above a five of a kind's trump
+            above = A_TOP[top]
+            if trumps >> (TRUMP_SHIFT + 1 + above):
+                out += [a for a in trump_sets(trumps, 3) if A_TOP[a] > above]
             strength = game.strength
             need = strength[top]
-            for a in five_card_plays(hand, game.ace_high, game.any_trump):
-                if strength[a] >= need:
-                    out.append(a)
-            if trumps:
-                above = A_TOP[top]
-                out.extend(a for a in trump_sets(trumps)[2] if A_TOP[a] > above)
-        elif trumps:  # trumps on the table (FY-R7, FY-R14, FY-D8, FY-D9)
-            size = A_SIZE[top]
-            want = size if game.trump_variation else (1 if size <= 2 else 2)
-            above = A_TOP[top]
-            sets = trump_sets(trumps)[want - 1]
-            if want == 1:  # single trump ids rise with the trump's number
-                out.extend(sets[bisect_left(sets, TRUMP_BASE + above):])
-                return out
-            out.extend(a for a in sets if A_TOP[a] > above)
-        out.sort()
+            fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
+            if fives:
+                fives.sort()
+                out += fives
+            return out  # ascending: pass, Fool, trump sets, then 5-card hands
+        # trumps on the table (FY-R7, FY-R14, FY-D8, FY-D9)
+        above = A_TOP[top]
+        if not trumps >> (TRUMP_SHIFT + 1 + above):  # no trump above the table's highest
+            return out
+        size = A_SIZE[top]
+        want = size if game.trump_variation else (1 if size <= 2 else 2)
+        if want == 1:  # the trumps above the table's
+            out += trump_sets(trumps >> (TRUMP_SHIFT + 1 + above) << (TRUMP_SHIFT + 1 + above), 1)
+        else:
+            out += [a for a in trump_sets(trumps, want) if A_TOP[a] > above]
         return out
 
     def action_to_string(self, action: Action) -> str:
@@ -664,8 +680,8 @@ class FooleryState(SearchState):
                 return
             self._end_trick(p)
             return
-        skip = (top >= 0 and self.game.skip_rule and A_KIND[action] == K_NORMAL and A_SIZE[action] <= 2
-                and A_STR[action] == A_STR[top])  # FY-R6: equal single or pair (top is then the same shape)
+        # FY-R6: an equal single or pair skips (a legal play on a single or pair has the same shape)
+        skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule
         self.top, self.top_seat = action, p
         if self.sizes[p] == 0 and self._go_out(p):
             return
