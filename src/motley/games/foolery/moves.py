@@ -139,6 +139,19 @@ for _r in range(14):
         NSUB[0][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs)
         for _k in range(1, 5):
             NSUB[_k][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs if s.bit_count() == _k)
+#: ``BYTE_PLAYS[k][256 * i + byte]``: ids of the k-card plays of one rank (k = 1..4; k = 0: all of them) in
+#: ranks ``2 i`` and ``2 i + 1`` whose 8 card bits are ``byte`` (``(hand >> 8 * i) & 255``), ascending.
+BYTE_PLAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(NSUB[_k][32 * _i + (_b & 15)] + NSUB[_k][32 * _i + 16 + (_b >> 4)] for _i in range(7) for _b in range(256))
+    for _k in range(5))
+#: ``REPLY_PLAYS[a]`` for a play ``a`` of 1-4 cards of one rank (else None): what a reply of the same count
+#: reads (FY-R5, FY-R7): the ``BYTE_PLAYS`` table of that count, the index of the byte holding ``a``'s rank,
+#: the hand's cards from that rank up (``SUIT_MASK`` from the rank's nibble), the shift bringing that byte
+#: down, and the number of trumps that beat it (1 on 1-2 cards, 2 on 3-4).
+REPLY_PLAYS: tuple[tuple[tuple[tuple[int, ...], ...], int, int, int, int] | None, ...] = tuple(
+    (BYTE_PLAYS[A_SIZE[a]], 256 * ((A_STR[a] - 1) >> 1), SUIT_MASK >> 4 * (A_STR[a] - 1) << 4 * (A_STR[a] - 1),
+     8 * ((A_STR[a] - 1) >> 1), 1 if A_SIZE[a] <= 2 else 2) if A_KIND[a] == K_NORMAL else None
+    for a in range(NUM_ACTIONS))
 _SUBSETS_3 = [[s for s in _TRIPLES if s & m == s] for m in range(16)]
 _SUBSETS_2 = [[s for s in _PAIRS if s & m == s] for m in range(16)]
 
@@ -151,6 +164,8 @@ NIB_HIGH = NIB_LOW << 2
 AT_LEAST = (0, 3 * NIB_LOW, 2 * NIB_LOW, NIB_LOW, 0)
 #: ``FROM_RANK[r]``: the nibbles of ranks ``r`` .. 13.
 FROM_RANK = tuple(SUIT_MASK >> 4 * r << 4 * r for r in range(14))
+#: ``TRUMP_ABOVE[a]``: the trumps numbered above action ``a``'s top trump (``A_TOP``; every trump when 0).
+TRUMP_ABOVE: tuple[int, ...] = tuple(TRUMP_MASK >> (TRUMP_SHIFT + 1 + t) << (TRUMP_SHIFT + 1 + t) for t in A_TOP)
 _BIT_PAIRS = int("5" * 14, 16)  # 0101... over the 56 suit-card bits
 _BIT_QUADS = int("3" * 14, 16)  # 0011...
 #: Bits ``4 s + 2`` for straight starts ``s`` = 0 (A-2-3-4-5) .. 9 (10-J-C-Q-K).

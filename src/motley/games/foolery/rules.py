@@ -75,7 +75,6 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
-    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -93,28 +92,25 @@ from motley.games.foolery.moves import (
     A_STR,
     A_TEXT,
     A_TOP,
-    AT_LEAST,
+    BYTE_PLAYS,
     CAT_ACE_HIGH,
     FIVE_KIND,
     FIVE_KIND_BASE,
-    FROM_RANK,
     GIVE_BASE,
     K_FIVE,
     K_FOOL,
     K_GIVE,
-    K_NORMAL,
     K_PASS,
     K_TRUMP,
     MASK_TO_ACTION,
-    NIB_HIGH,
-    NSUB,
     NUM_ACTIONS,
     PASS,
     PLAY_FOOL,
+    REPLY_PLAYS,
     SKIP_RANK,
     STR_ACE_HIGH,
+    TRUMP_ABOVE,
     five_card_plays,
-    rank_counts,
     shape_problem,
     trump_sets,
 )
@@ -309,6 +305,10 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
     return [mask_of(h) for h in hands], dealer
 
 
+#: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
+_PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
+
+
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
@@ -444,9 +444,10 @@ class FooleryState(SearchState):
         return TERMINAL if self.phase == OVER else self.to_move
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal[:]
 
     def apply_action(self, action: Action) -> None:
         """Play ``action`` for the player to move (as :meth:`State.apply_action`), checked against the cached
@@ -472,73 +473,80 @@ class FooleryState(SearchState):
         return action in legal
 
     def _generate(self) -> list[Action]:
-        """Legal action ids, sorted, built from the hand by rank nibbles and cached trump/5-card tables."""
+        """Legal action ids, sorted: a reply to the table (FY-R5..R10, FY-R14, FY-D8, FY-D9), a lead, or a give.
+
+        Plays of one rank come from the byte tables of ``moves.py`` (two ranks at a time), trump sets and
+        5-card hands from its cached tables; the hottest case, a reply, is tested first.
+        """
+        top = self.top
+        if top < 0:
+            return self._lead() if self.phase == PLAY else self._gives()
+        hand = self.hands[self.to_move]
+        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
+        reply = REPLY_PLAYS[top]
+        if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
+            table, base, from_rank, shift, trumps_needed = reply
+            h = (hand & from_rank) >> shift  # from the byte holding the table's rank, lower ranks cleared
+            while h:
+                out += table[base + (h & 255)]
+                h >>= 8
+                base += 256
+            if hand & TRUMP_MASK:
+                out += trump_sets(hand & TRUMP_MASK, trumps_needed)
+            return out  # ascending: pass, Fool, plays by rank, then trumps
+        kind = A_KIND[top]
+        above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
+        if kind == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
+            if above:
+                size = A_SIZE[top]
+                want = size if self.game.trump_variation else (1 if size <= 2 else 2)
+                if want == 1:
+                    out += trump_sets(above, 1)
+                else:
+                    t = A_TOP[top]
+                    out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
+            return out
+        # a 5-card hand (FY-D4); FY-R7: exactly 3 trumps, above a five of a kind's trump
+        if above:
+            t = A_TOP[top]
+            out += [a for a in trump_sets(hand & TRUMP_MASK, 3) if A_TOP[a] > t]
+        game = self.game
+        strength = game.strength
+        need = strength[top]
+        fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
+        if fives:
+            fives.sort()
+            out += fives
+        return out  # ascending: pass, Fool, trump sets, then 5-card hands
+
+    def _lead(self) -> list[Action]:
+        """FY-R3, FY-R4, FY-R8, FY-R9: every play of the hand (no pass, no Fool); trumps only from a hand without
+        suit cards."""
+        hand = self.hands[self.to_move]
+        h = hand & SUIT_MASK
+        if not h:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
+            trumps = hand & TRUMP_MASK
+            return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
+        out: list[int] = []
+        table, base = BYTE_PLAYS[0], 0
+        while h:
+            out += table[base + (h & 255)]
+            h >>= 8
+            base += 256
+        game = self.game
+        fives = five_card_plays(hand, game.ace_high, game.any_trump)
+        if fives:
+            fives.sort()
+            out += fives  # 5-card ids come after every other play's
+        return out
+
+    def _gives(self) -> list[Action]:
+        """The exchange's ``give CARD`` actions (FY-R13, FY-D15, FY-D17, FY-D26); none once the game is over."""
         if self.phase == OVER:
             return []
-        p = self.to_move
-        hand = self.hands[p]
-        if self.phase == EXCHANGE:
-            giver, _, _, rule = self.steps[self.step_index]
-            cards = self.highest_candidates(giver) if rule == HIGHEST else cards_of(hand & ~FOOL_BIT)
-            return [GIVE_BASE + c for c in cards]
-        game = self.game
-        top = self.top
-        out: list[int]
-        if top < 0:  # a lead (FY-R3, FY-R4, FY-R8, FY-R9)
-            if not hand & SUIT_MASK:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
-                trumps = hand & TRUMP_MASK
-                return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
-            out = []
-            nsub = NSUB[0]
-            present = (rank_counts(hand) + AT_LEAST[1]) & NIB_HIGH
-            while present:
-                low = present & -present
-                present ^= low
-                r = low.bit_length() >> 2
-                out += nsub[16 * r + (hand >> 4 * r & 15)]
-            fives = five_card_plays(hand, game.ace_high, game.any_trump)
-            if fives:
-                fives.sort()
-                out += fives  # 5-card ids come after every other play's
-            return out
-        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
-        kind = A_KIND[top]
-        trumps = hand & TRUMP_MASK
-        if kind == K_NORMAL:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
-            size = A_SIZE[top]
-            nsub = NSUB[size]
-            # ranks from the table's up holding at least ``size`` suit cards (bits 4 r + 2)
-            ranks = (rank_counts(hand) + AT_LEAST[size]) & NIB_HIGH & FROM_RANK[A_STR[top] - 1]
-            while ranks:
-                low = ranks & -ranks
-                ranks ^= low
-                r = low.bit_length() >> 2
-                out += nsub[16 * r + (hand >> 4 * r & 15)]
-            if trumps:
-                out += trump_sets(trumps, 1 if size <= 2 else 2)
-            return out  # already ascending: pass, Fool, plays by rank, then trumps
-        if kind == K_FIVE:  # FY-D4; FY-R7: exactly 3 trumps, above a five of a kind's trump
-            above = A_TOP[top]
-            if trumps >> (TRUMP_SHIFT + 1 + above):
-                out += [a for a in trump_sets(trumps, 3) if A_TOP[a] > above]
-            strength = game.strength
-            need = strength[top]
-            fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
-            if fives:
-                fives.sort()
-                out += fives
-            return out  # ascending: pass, Fool, trump sets, then 5-card hands
-        # trumps on the table (FY-R7, FY-R14, FY-D8, FY-D9)
-        above = A_TOP[top]
-        if not trumps >> (TRUMP_SHIFT + 1 + above):  # no trump above the table's highest
-            return out
-        size = A_SIZE[top]
-        want = size if game.trump_variation else (1 if size <= 2 else 2)
-        if want == 1:  # the trumps above the table's
-            out += trump_sets(trumps >> (TRUMP_SHIFT + 1 + above) << (TRUMP_SHIFT + 1 + above), 1)
-        else:
-            out += [a for a in trump_sets(trumps, want) if A_TOP[a] > above]
-        return out
+        giver, _, _, rule = self.steps[self.step_index]
+        cards = self.highest_candidates(giver) if rule == HIGHEST else cards_of(self.hands[giver] & ~FOOL_BIT)
+        return [GIVE_BASE + c for c in cards]
 
     def action_to_string(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
@@ -658,55 +666,55 @@ class FooleryState(SearchState):
 
     def _apply(self, action: Action) -> None:
         self._legal = None
+        p = self.to_move
+        if action == PASS:  # FY-R10 (never an exchange action)
+            self.passed |= 1 << p
+            self.log.append(_PASS_EVENTS[p])
+            self._advance(p, False)
+            return
         if self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
             self._run_exchange()
             return
-        p = self.to_move
-        if action == PASS:  # FY-R10
-            self.passed |= 1 << p
-            self.log.append((EV_PASS, p, 0))
-            self._advance(p, False)
-            return
         cards = A_MASK[action]
         self.hands[p] ^= cards
-        self.sizes[p] -= A_SIZE[action]
+        sizes = self.sizes
+        left = sizes[p] = sizes[p] - A_SIZE[action]
         self.played |= cards
         self.log.append((EV_PLAY, p, action))
         top = self.top
+        self.top, self.top_seat = action, p
         if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
-            self.top, self.top_seat = action, p
-            if self.sizes[p] == 0 and self._go_out(p):  # FY-D11
+            if left == 0 and self._go_out(p):  # FY-D11
                 return
             self._end_trick(p)
             return
-        # FY-R6: an equal single or pair skips (a legal play on a single or pair has the same shape)
-        skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule
-        self.top, self.top_seat = action, p
-        if self.sizes[p] == 0 and self._go_out(p):
+        if left == 0 and self._go_out(p):
             return
-        self._advance(p, skip)
+        # FY-R6: an equal single or pair skips (a legal play on a single or pair has the same shape)
+        self._advance(p, top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule)
 
     def _advance(self, p: Seat, skip: bool) -> None:
         """Give the turn to the next seat that may act; end the trick when it comes back to the top play's
         seat (FY-D7); a skip takes the next turn (FY-R6, FY-D6, FY-D24)."""
-        n = self.game.num_players
-        locks = self.game.locks_out
-        sizes, top_seat, passed = self.sizes, self.top_seat, self.passed
+        game = self.game
+        n = game.num_players
+        locked = self.passed if game.locks_out else 0  # FY-D7: seats out of this trick
+        sizes, top_seat = self.sizes, self.top_seat
         q = p
         while True:
-            q = q + 1 if q + 1 < n else 0
+            q += 1
+            if q == n:
+                q = 0
             if q == top_seat:
                 self._end_trick(top_seat)
                 return
-            if sizes[q] == 0 or (locks and passed >> q & 1):
-                continue
-            if skip:
+            if sizes[q] and not locked >> q & 1:
+                if not skip:
+                    self.to_move = q
+                    return
                 skip = False
                 self.log.append((EV_SKIP, q, 0))
-                continue
-            self.to_move = q
-            return
 
     def _end_trick(self, winner: Seat) -> None:
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
