@@ -254,6 +254,26 @@ class Foolery(Game):
 
         return determinizer(self, observation)
 
+    def max_decisions(self) -> int | None:
+        """At most ``hands x (78 x N + 6)`` decisions for N players, or ``None`` (no finite bound).
+
+        One hand: every play takes at least one card from a hand (FY-R3; a Fool stuck in a leader's hand
+        leaves it without a decision, FY-D13), so there are at most 78 plays; after a play the turn goes round
+        at most the N - 1 other seats before it is back at the play's seat and the trick ends (FY-D7; a skip
+        only shortens the round, FY-R6), so at most N - 1 passes follow each play; and the exchange asks at
+        most once per card given, 2 + 1 + 2 + 1 (FY-R13). The hands: ``hands`` (2 x N when 0, FY-D22); under
+        ``match_end=target`` with ``positional`` scoring the totals of all seats grow by N (N + 1) / 2 a
+        hand, so the best total reaches ``target_score`` by hand ``ceil(2 x target_score / (N + 1))``
+        (capped by ``hands`` when not 0); with ``president`` scoring the points of a hand sum to 0 (FY-D21)
+        and the totals may never reach the target: no bound unless ``hands`` caps the match.
+        """
+        n = self.num_players
+        hands = self.hands_total or None
+        if self.params["match_end"] == "target" and self.params["scoring"] == "positional":
+            by_target = -(-2 * self.params["target_score"] // (n + 1))
+            hands = by_target if hands is None else min(hands, by_target)
+        return None if hands is None else hands * (NUM_CARDS * n + 6)
+
     def points(self, places: Sequence[int]) -> list[int]:
         """FY-D21: the points of one hand's finishing places under this game's ``scoring`` (:func:`hand_points`)."""
         return hand_points(places, self.params["scoring"])
