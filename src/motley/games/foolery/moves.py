@@ -201,8 +201,8 @@ def _trump_runs(bits: int, first: int) -> tuple[int, ...]:
 
 
 #: Single-trump ids of a hand's trumps I..XI (``(hand >> 56) & 0x7FF``) and XII..XXI (``hand >> 67``).
-_SINGLES_LOW = tuple(_trump_runs(b, 1) for b in range(1 << 11))
-_SINGLES_HIGH = tuple(_trump_runs(b, 12) for b in range(1 << 10))
+SINGLES_LOW = tuple(_trump_runs(b, 1) for b in range(1 << 11))
+SINGLES_HIGH = tuple(_trump_runs(b, 12) for b in range(1 << 10))
 #: Bounds the caches of 2- and 3-trump sets (a hand holds one of 2**21 trump sets); past it they start over.
 _CACHE_LIMIT = 1 << 16
 
@@ -213,7 +213,7 @@ def trump_sets(trumps: int, k: int) -> list[int]:
     not change."""
     if k == 1:
         t = trumps >> 56
-        return [*_SINGLES_LOW[t & 0x7FF], *_SINGLES_HIGH[t >> 11]]
+        return [*SINGLES_LOW[t & 0x7FF], *SINGLES_HIGH[t >> 11]]
     cache = _TRUMP_CACHE[k]
     hit = cache.get(trumps)
     if hit is None:
@@ -279,7 +279,8 @@ def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
     while runs:
         low = runs & -runs
         s = low.bit_length() >> 2
-        out.extend(_straights(s, (hand >> 4 * s) & 0xFFFFF))
+        chunk = (hand >> 4 * s) & 0xFFFFF
+        out += _STRAIGHT_CACHE.get(s << 20 | chunk) or _straights(s, chunk)
         runs ^= low
     if ace_high and present & _ACE_HIGH_RANKS == _ACE_HIGH_RANKS:
         out.extend(_straights(10, ((hand >> 40) & 0xFFFF) | (hand & 15) << 16))
@@ -287,7 +288,7 @@ def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
         for suit in _SUITS:
             bits = hand & suit
             if bits.bit_count() >= 5:
-                out.extend(_flushes(bits, ace_high))
+                out += _FLUSH_CACHE.get((bits, ace_high)) or _flushes(bits, ace_high)
     if triples:
         pairs = (counts + AT_LEAST[2]) & NIB_HIGH
         while triples:
@@ -300,7 +301,8 @@ def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
                 low2 = others & -others
                 others ^= low2
                 pr = low2.bit_length() >> 2
-                out.extend(_full_houses(r, nib, pr, (hand >> 4 * pr) & 15))
+                pair = (hand >> 4 * pr) & 15
+                out += _FULL_HOUSE_CACHE.get((r << 4 | nib) << 8 | pr << 4 | pair) or _full_houses(r, nib, pr, pair)
             if nib == 15:  # five of a kind (FY-R4, FY-D3)
                 if any_trump:
                     for c in cards_of(hand & TRUMP_MASK):

@@ -75,6 +75,7 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
+    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -107,6 +108,8 @@ from motley.games.foolery.moves import (
     PASS,
     PLAY_FOOL,
     REPLY_PLAYS,
+    SINGLES_HIGH,
+    SINGLES_LOW,
     SKIP_RANK,
     STR_ACE_HIGH,
     TRUMP_ABOVE,
@@ -512,7 +515,11 @@ class FooleryState(SearchState):
                 h >>= 8
                 base += 256
             if hand & TRUMP_MASK:
-                out += trump_sets(hand & TRUMP_MASK, trumps_needed)
+                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
+                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
+                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
+                else:
+                    out += trump_sets(hand & TRUMP_MASK, 2)
             return out  # ascending: pass, Fool, plays by rank, then trumps
         kind = A_KIND[top]
         above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
@@ -685,39 +692,36 @@ class FooleryState(SearchState):
         return None
 
     def _apply(self, action: Action) -> None:
+        """Apply a legal action: a pass (FY-R10), a give (FY-R13) or a play; then give the turn to the next seat
+        that may act, ending the trick when it comes back to the top play's seat (FY-D7); an equal single or
+        pair skips the next such seat (FY-R6, FY-D6, FY-D24)."""
         self._legal = None
         p = self.to_move
-        if action == PASS:  # FY-R10 (never an exchange action)
+        game = self.game
+        if action == PASS:  # never an exchange action
             self.passed |= 1 << p
             self.log.append(_PASS_EVENTS[p])
-            self._advance(p, False)
-            return
-        if self.phase == EXCHANGE:
+            skip = False
+        elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
             self._run_exchange()
             return
-        cards = A_MASK[action]
-        self.hands[p] ^= cards
-        sizes = self.sizes
-        left = sizes[p] = sizes[p] - A_SIZE[action]
-        self.played |= cards
-        self.log.append((EV_PLAY, p, action))
-        top = self.top
-        self.top, self.top_seat = action, p
-        if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
-            if left == 0 and self._go_out(p):  # FY-D11
+        else:
+            cards = A_MASK[action]
+            self.hands[p] ^= cards
+            sizes = self.sizes
+            left = sizes[p] = sizes[p] - A_SIZE[action]
+            self.played |= cards
+            self.log.append((EV_PLAY, p, action))
+            top = self.top
+            self.top, self.top_seat = action, p
+            if left == 0 and self._go_out(p):  # FY-R11, FY-D11
                 return
-            self._end_trick(p)
-            return
-        if left == 0 and self._go_out(p):
-            return
-        # FY-R6: an equal single or pair skips (a legal play on a single or pair has the same shape)
-        self._advance(p, top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule)
-
-    def _advance(self, p: Seat, skip: bool) -> None:
-        """Give the turn to the next seat that may act; end the trick when it comes back to the top play's
-        seat (FY-D7); a skip takes the next turn (FY-R6, FY-D6, FY-D24)."""
-        game = self.game
+            if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
+                self._end_trick(p)
+                return
+            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair
+            skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and game.skip_rule
         n = game.num_players
         locked = self.passed if game.locks_out else 0  # FY-D7: seats out of this trick
         sizes, top_seat = self.sizes, self.top_seat
