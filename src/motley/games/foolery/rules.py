@@ -467,10 +467,50 @@ class FooleryState(SearchState):
         return TERMINAL if self.phase == OVER else self.to_move
 
     def legal_actions(self) -> list[Action]:
+        """Legal action ids, sorted (cached until the next move): a reply to the table (FY-R5..R10, FY-R14,
+        FY-D8, FY-D9), a lead (:meth:`_lead`), or a give (:meth:`_gives`).
+
+        A reply, the hottest case, is built here (one call less per move): plays of one rank from the byte
+        tables of ``moves.py`` (two ranks at a time), trump sets and 5-card hands from its cached tables.
+        """
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return legal[:]
+        if legal is not None:
+            return legal[:]
+        top = self.top
+        if top < 0:
+            legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
+            return legal[:]
+        hand = self.hands[self.to_move]
+        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
+        reply = REPLY_PLAYS[top]
+        if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
+            table, base, from_rank, shift, trumps_needed = reply
+            h = (hand & from_rank) >> shift  # from the byte holding the table's rank, lower ranks cleared
+            while h:
+                out += table[base + (h & 255)]
+                h >>= 8
+                base += 256
+            if hand & TRUMP_MASK:
+                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
+                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
+                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
+                else:
+                    out += trump_sets(hand & TRUMP_MASK, 2)
+            # ascending: pass, Fool, plays by rank, then trumps
+        elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
+            above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
+            if above:
+                size = A_SIZE[top]
+                want = size if self.game.trump_variation else (1 if size <= 2 else 2)
+                if want == 1:
+                    out += trump_sets(above, 1)
+                else:
+                    t = A_TOP[top]
+                    out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
+        else:
+            out += self._five_replies(hand, top)
+        self._legal = out
+        return out[:]
 
     def apply_action(self, action: Action) -> None:
         """Play ``action`` for the player to move (as :meth:`State.apply_action`), checked against the cached
@@ -496,45 +536,19 @@ class FooleryState(SearchState):
         return action in legal
 
     def _generate(self) -> list[Action]:
-        """Legal action ids, sorted: a reply to the table (FY-R5..R10, FY-R14, FY-D8, FY-D9), a lead, or a give.
+        """The cached legal list (:meth:`legal_actions` builds it); callers must not change it."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
+            assert legal is not None
+        return legal
 
-        Plays of one rank come from the byte tables of ``moves.py`` (two ranks at a time), trump sets and
-        5-card hands from its cached tables; the hottest case, a reply, is tested first.
-        """
-        top = self.top
-        if top < 0:
-            return self._lead() if self.phase == PLAY else self._gives()
-        hand = self.hands[self.to_move]
-        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
-        reply = REPLY_PLAYS[top]
-        if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
-            table, base, from_rank, shift, trumps_needed = reply
-            h = (hand & from_rank) >> shift  # from the byte holding the table's rank, lower ranks cleared
-            while h:
-                out += table[base + (h & 255)]
-                h >>= 8
-                base += 256
-            if hand & TRUMP_MASK:
-                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
-                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
-                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
-                else:
-                    out += trump_sets(hand & TRUMP_MASK, 2)
-            return out  # ascending: pass, Fool, plays by rank, then trumps
-        kind = A_KIND[top]
-        above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
-        if kind == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
-            if above:
-                size = A_SIZE[top]
-                want = size if self.game.trump_variation else (1 if size <= 2 else 2)
-                if want == 1:
-                    out += trump_sets(above, 1)
-                else:
-                    t = A_TOP[top]
-                    out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
-            return out
-        # a 5-card hand (FY-D4); FY-R7: exactly 3 trumps, above a five of a kind's trump
-        if above:
+    def _five_replies(self, hand: int, top: Action) -> list[Action]:
+        """Replies to a 5-card hand (FY-D4) but pass and the Fool: exactly 3 trumps, above a five of a kind's
+        trump (FY-R7), then the 5-card hands at least as strong, ascending."""
+        out: list[Action] = []
+        if hand & TRUMP_ABOVE[top]:
             t = A_TOP[top]
             out += [a for a in trump_sets(hand & TRUMP_MASK, 3) if A_TOP[a] > t]
         game = self.game
@@ -544,7 +558,7 @@ class FooleryState(SearchState):
         if fives:
             fives.sort()
             out += fives
-        return out  # ascending: pass, Fool, trump sets, then 5-card hands
+        return out
 
     def _lead(self) -> list[Action]:
         """FY-R3, FY-R4, FY-R8, FY-R9: every play of the hand (no pass, no Fool); trumps only from a hand without
