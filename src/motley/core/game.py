@@ -108,6 +108,11 @@ class Game(abc.ABC):
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`State.observation_tensor` (float32)."""
 
+    def max_decisions(self) -> int | None:
+        """An upper bound on the decisions (applied actions) of one match under this game's options, derived
+        from the rules (each game's override says how), or ``None`` where the rules set no finite bound."""
+        return None
+
     @abc.abstractmethod
     def num_distinct_actions(self) -> int:
         """Size of the action space: every action id is in ``range(num_distinct_actions())``."""

@@ -64,7 +64,8 @@ from motley.core import Game, State, load_game, registered_games
 from motley.core.registry import game_class
 
 __all__ = [
-    "MAX_GAME_LENGTH", "NUM_SEEDS", "PREFIX", "MotleySpielGame", "MotleySpielState", "decode_json", "encode_json",
+    "NUM_SEEDS", "PREFIX", "UNBOUNDED_GAME_LENGTH", "MotleySpielGame", "MotleySpielState", "decode_json", "encode_json",
+    "max_game_length",
     "register", "short_name", "spiel_game_string",
 ]
 
@@ -72,11 +73,19 @@ __all__ = [
 NUM_SEEDS = 2**12
 #: Short names are ``PREFIX + motley name``.
 PREFIX = "motley_"
-#: Declared upper bound of decisions in a match (OpenSpiel needs one; not computed from the rules). Random
-#: play takes about 10 (The Fool's Errand), 200-450 (Fool!) and 550-3,150 (Foolery, 3-7 players) decisions.
-MAX_GAME_LENGTH = 100_000
+#: Declared length of a match whose rules set no finite bound (``Game.max_decisions()`` is None: The Fool's
+#: Errand, where a Joker may come back on top of its deck any number of times; Foolery played to a target
+#: with ``president`` scoring and no ``hands`` cap). Random play of The Fool's Errand takes about 10 decisions.
+UNBOUNDED_GAME_LENGTH = 100_000
 
 _REGISTERED: dict[str, pyspiel.GameType] = {}
+
+
+def max_game_length(game: Game) -> int:
+    """OpenSpiel's ``max_game_length`` of ``game``: the bound its rules give (``Game.max_decisions()``), or
+    :data:`UNBOUNDED_GAME_LENGTH` where they give none. The initial chance node is not a decision."""
+    bound = game.max_decisions()
+    return UNBOUNDED_GAME_LENGTH if bound is None else bound
 
 
 def short_name(motley_name: str) -> str:
@@ -257,7 +266,7 @@ class MotleySpielGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=max_game_length(game),
         )
         super().__init__(_REGISTERED[name] if name in _REGISTERED else _game_type(name), info, full)
         self.motley_game: Game = game

@@ -300,6 +300,23 @@ class Fool(Game):
     def num_distinct_actions(self) -> int:
         return NUM_CARDS
 
+    def max_decisions(self) -> int:
+        """At most ``rounds x N x hand size`` decisions for N players (every decision plays a card, FL-R6).
+
+        Rounds: ``rounds`` when set, and in any case at most ``floor(N (10 (B - 1) - (E + 1)) / 2) + 1`` with
+        ``E = end_total`` and ``B = end_bonus_count`` (FL-R14): while the match goes on every total is above E,
+        so the totals sum to at least N (E + 1); fewer than B bonuses of +10 each per seat have been scored
+        (FL-R13), at most 10 N (B - 1) points in all; and every round takes at least 2 points off the totals:
+        a round ends in a trick after the first (hands hold 11-12 cards, FL-R3), which the previous trick's
+        Fool sits out (FL-R10) holding at least one card, worth -2 or less (FL-R1, FL-R13).
+        """
+        n = self.num_players
+        p = self.params
+        rounds: int = (n * (10 * (p["end_bonus_count"] - 1) - (p["end_total"] + 1))) // 2 + 1
+        if p["rounds"]:
+            rounds = min(rounds, int(p["rounds"]))
+        return max(rounds, 1) * n * hand_size(n)
+
     def sample_state(self, observation: Observation, rng: random.Random) -> FoolState:
         """A world consistent with ``observation``: the hidden cards dealt to the other seats at random.
 

@@ -34,6 +34,7 @@ from motley.games.foolery.cards import (
     FOOL,
     FOOL_BIT,
     NUM_CARDS,
+    SUIT_MASK,
     TRUMP_MASK,
     TRUMP_SHIFT,
     Action,
@@ -121,6 +122,9 @@ for _a in ACE_HIGH_SETS:
     _flush = len({c & 3 for c in cards_of(A_MASK[_a])}) == 1
     CAT_ACE_HIGH[_a] = STRAIGHT_FLUSH if _flush else STRAIGHT
     STR_ACE_HIGH[_a] = 16 * CAT_ACE_HIGH[_a] + 15
+#: FY-R6: the rank of a single or a pair (an equal one skips the next player), -1 for every other action.
+SKIP_RANK: tuple[int, ...] = tuple(A_STR[a] if A_KIND[a] == K_NORMAL and A_SIZE[a] <= 2 else -1
+                                   for a in range(NUM_ACTIONS))
 #: Canonical move string of each action.
 A_TEXT: tuple[str, ...] = tuple(
     "pass" if A_KIND[a] == K_PASS else f"give {CODES[a - GIVE_BASE]}" if A_KIND[a] == K_GIVE
@@ -135,24 +139,88 @@ for _r in range(14):
         NSUB[0][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs)
         for _k in range(1, 5):
             NSUB[_k][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs if s.bit_count() == _k)
+#: ``BYTE_PLAYS[k][256 * i + byte]``: ids of the k-card plays of one rank (k = 1..4; k = 0: all of them) in
+#: ranks ``2 i`` and ``2 i + 1`` whose 8 card bits are ``byte`` (``(hand >> 8 * i) & 255``), ascending.
+BYTE_PLAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(NSUB[_k][32 * _i + (_b & 15)] + NSUB[_k][32 * _i + 16 + (_b >> 4)] for _i in range(7) for _b in range(256))
+    for _k in range(5))
+#: ``REPLY_PLAYS[a]`` for a play ``a`` of 1-4 cards of one rank (else None): what a reply of the same count
+#: reads (FY-R5, FY-R7): the ``BYTE_PLAYS`` table of that count, the index of the byte holding ``a``'s rank,
+#: the hand's cards from that rank up (``SUIT_MASK`` from the rank's nibble), the shift bringing that byte
+#: down, and the number of trumps that beat it (1 on 1-2 cards, 2 on 3-4).
+REPLY_PLAYS: tuple[tuple[tuple[tuple[int, ...], ...], int, int, int, int] | None, ...] = tuple(
+    (BYTE_PLAYS[A_SIZE[a]], 256 * ((A_STR[a] - 1) >> 1), SUIT_MASK >> 4 * (A_STR[a] - 1) << 4 * (A_STR[a] - 1),
+     8 * ((A_STR[a] - 1) >> 1), 1 if A_SIZE[a] <= 2 else 2) if A_KIND[a] == K_NORMAL else None
+    for a in range(NUM_ACTIONS))
 _SUBSETS_3 = [[s for s in _TRIPLES if s & m == s] for m in range(16)]
 _SUBSETS_2 = [[s for s in _PAIRS if s & m == s] for m in range(16)]
-_SUIT_BITS = sum(1 << 4 * r for r in range(14))
-_TWO_PLUS = frozenset(m for m in range(16) if m.bit_count() >= 2)
-_THREE_PLUS = frozenset(m for m in range(16) if m.bit_count() >= 3)  # one bit per rank in suit S; shift by the suit
-_TRUMP_CACHE: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+# ---- per-rank counts of a hand, all ranks at once (one 4-bit counter per rank nibble) ----------------
+#: Bit 0 of every rank nibble (the spade of each rank); ``k * NIB_LOW`` adds ``k`` to every rank's counter.
+NIB_LOW = sum(1 << 4 * r for r in range(14))
+#: Bit 2 of every rank nibble: set in ``counts + (4 - k) * NIB_LOW`` exactly where a rank has ``k`` or more cards.
+NIB_HIGH = NIB_LOW << 2
+#: ``AT_LEAST[k]`` (k = 1..4): ``(counts + AT_LEAST[k]) & NIB_HIGH`` marks the ranks holding ``k`` or more cards.
+AT_LEAST = (0, 3 * NIB_LOW, 2 * NIB_LOW, NIB_LOW, 0)
+#: ``FROM_RANK[r]``: the nibbles of ranks ``r`` .. 13.
+FROM_RANK = tuple(SUIT_MASK >> 4 * r << 4 * r for r in range(14))
+#: ``TRUMP_ABOVE[a]``: the trumps numbered above action ``a``'s top trump (``A_TOP``; every trump when 0).
+TRUMP_ABOVE: tuple[int, ...] = tuple(TRUMP_MASK >> (TRUMP_SHIFT + 1 + t) << (TRUMP_SHIFT + 1 + t) for t in A_TOP)
+_BIT_PAIRS = int("5" * 14, 16)  # 0101... over the 56 suit-card bits
+_BIT_QUADS = int("3" * 14, 16)  # 0011...
+#: Bits ``4 s + 2`` for straight starts ``s`` = 0 (A-2-3-4-5) .. 9 (10-J-C-Q-K).
+_RUN_STARTS = sum(4 << 4 * s for s in range(10))
+#: Rank bits (at ``4 r + 2``) of J, C, Q, K and A: the J-C-Q-K-A set of ``ace_high_straight`` (FY-D23).
+_ACE_HIGH_RANKS = sum(4 << 4 * r for r in (10, 11, 12, 13, 0))
+_SUITS = tuple(NIB_LOW << su for su in range(4))  # the 14 cards of each suit
+_TRUMP_CACHE: tuple[dict[int, list[int]], ...] = ({}, {}, {}, {})  # by set size 2, 3
 _STRAIGHT_CACHE: dict[int, list[int]] = {}
 _FLUSH_CACHE: dict[tuple[int, bool], list[int]] = {}
+_FULL_HOUSE_CACHE: dict[int, list[int]] = {}
 
 
-def trump_sets(trumps: int) -> tuple[list[int], list[int], list[int]]:
-    """Action ids of the 1-, 2- and 3-trump sets in a hand's trump bits (``hand & TRUMP_MASK``), cached."""
-    hit = _TRUMP_CACHE.get(trumps)
+def rank_counts(hand: int) -> int:
+    """How many suit cards of each rank ``hand`` holds: rank ``r``'s count 0..4 in bits ``4 r .. 4 r + 3``.
+
+    Read with :func:`ranks_with` (or ``(counts >> 4 * r) & 15``); computed in a few integer operations
+    for all 14 ranks at once (a per-nibble population count).
+    """
+    s = hand & SUIT_MASK
+    s -= (s >> 1) & _BIT_PAIRS
+    return (s & _BIT_QUADS) + ((s >> 2) & _BIT_QUADS)
+
+
+def ranks_with(counts: int, k: int) -> int:
+    """Bits ``4 r + 2`` of the ranks ``r`` holding at least ``k`` (1..4) suit cards, from :func:`rank_counts`."""
+    return (counts + AT_LEAST[k]) & NIB_HIGH
+
+
+def _trump_runs(bits: int, first: int) -> tuple[int, ...]:
+    """Single-trump ids of the trumps ``first + i`` for the set bits ``i`` of ``bits``, ascending."""
+    return tuple(TRUMP_BASE + first + i - 1 for i in range(bits.bit_length()) if bits >> i & 1)
+
+
+#: Single-trump ids of a hand's trumps I..XI (``(hand >> 56) & 0x7FF``) and XII..XXI (``hand >> 67``).
+SINGLES_LOW = tuple(_trump_runs(b, 1) for b in range(1 << 11))
+SINGLES_HIGH = tuple(_trump_runs(b, 12) for b in range(1 << 10))
+#: Bounds the caches of 2- and 3-trump sets (a hand holds one of 2**21 trump sets); past it they start over.
+_CACHE_LIMIT = 1 << 16
+
+
+def trump_sets(trumps: int, k: int) -> list[int]:
+    """Action ids of the ``k``-trump sets (k = 1, 2, 3; FY-R7, FY-R8) in a hand's trump bits
+    (``hand & TRUMP_MASK``), ascending. A new list for ``k = 1``; for 2 and 3 a cached one the caller must
+    not change."""
+    if k == 1:
+        t = trumps >> 56
+        return [*SINGLES_LOW[t & 0x7FF], *SINGLES_HIGH[t >> 11]]
+    cache = _TRUMP_CACHE[k]
+    hit = cache.get(trumps)
     if hit is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
         bits = [1 << c for c in cards_of(trumps)]
-        ones, twos, threes = ([MASK_TO_ACTION[sum(combo)] for combo in itertools.combinations(bits, k)]
-                              for k in (1, 2, 3))
-        hit = _TRUMP_CACHE[trumps] = (ones, twos, threes)
+        hit = cache[trumps] = [MASK_TO_ACTION[sum(combo)] for combo in itertools.combinations(bits, k)]
     return hit
 
 
@@ -185,48 +253,57 @@ def _flushes(bits: int, ace_high: bool) -> list[int]:
     return hit
 
 
+def _full_houses(rank: int, triple: int, pair_rank: int, pair: int) -> list[int]:
+    """Full house ids with three of ``rank``'s cards (nibble ``triple``) and two of ``pair_rank``'s (nibble
+    ``pair``), cached."""
+    key = (rank << 4 | triple) << 8 | pair_rank << 4 | pair
+    hit = _FULL_HOUSE_CACHE.get(key)
+    if hit is None:
+        hit = [MASK_TO_ACTION[t << 4 * rank | p << 4 * pair_rank]
+               for t in _SUBSETS_3[triple] for p in _SUBSETS_2[pair]]
+        _FULL_HOUSE_CACHE[key] = hit
+    return hit
+
+
 def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
     """Every 5-card hand (FY-R4, FY-D1..D5) in ``hand`` allowed by the options, as action ids (unsorted).
 
-    Built rank by rank from the nibbles, never by enumerating subsets of the hand.
+    Built from the per-rank counts (:func:`rank_counts`) and cached per-rank tables, never by enumerating
+    subsets of the hand; a hand with no run of 5 ranks, no 5 cards of a suit and no triple answers at once.
     """
+    counts = rank_counts(hand)
+    present = (counts + AT_LEAST[1]) & NIB_HIGH
+    runs = present & present >> 4 & present >> 8 & present >> 12 & present >> 16 & _RUN_STARTS
+    triples = (counts + AT_LEAST[3]) & NIB_HIGH
     out: list[int] = []
-    nib: list[int] = []
-    pres = 0
-    trips: list[int] = []
-    pairs: list[int] = []
-    h = hand
-    for r in range(14):
-        m = h & 15
-        h >>= 4
-        nib.append(m)
-        if m:
-            pres |= 1 << r
-            if m in _TWO_PLUS:
-                pairs.append(r)
-                if m in _THREE_PLUS:
-                    trips.append(r)
-    runs = pres & pres >> 1 & pres >> 2 & pres >> 3 & pres >> 4 & 0x3FF  # starts of 5 present ranks
     while runs:
         low = runs & -runs
-        s = low.bit_length() - 1
-        out.extend(_straights(s, (hand >> 4 * s) & 0xFFFFF))
+        s = low.bit_length() >> 2
+        chunk = (hand >> 4 * s) & 0xFFFFF
+        out += _STRAIGHT_CACHE.get(s << 20 | chunk) or _straights(s, chunk)
         runs ^= low
-    if ace_high and pres & 0x3C01 == 0x3C01:
-        out.extend(_straights(10, ((hand >> 40) & 0xFFFF) | (nib[0] << 16)))
-    for su in range(4):
-        bits = hand & (_SUIT_BITS << su)
-        if bits.bit_count() >= 5:
-            out.extend(_flushes(bits, ace_high))
-    if trips:
-        for r in trips:
-            for t in _SUBSETS_3[nib[r]]:
-                tm = t << 4 * r
-                for pr in pairs:
-                    if pr != r:
-                        for p in _SUBSETS_2[nib[pr]]:
-                            out.append(MASK_TO_ACTION[tm | p << 4 * pr])
-            if nib[r] == 15:  # five of a kind (FY-R4, FY-D3)
+    if ace_high and present & _ACE_HIGH_RANKS == _ACE_HIGH_RANKS:
+        out.extend(_straights(10, ((hand >> 40) & 0xFFFF) | (hand & 15) << 16))
+    if (hand & SUIT_MASK).bit_count() >= 5:
+        for suit in _SUITS:
+            bits = hand & suit
+            if bits.bit_count() >= 5:
+                out += _FLUSH_CACHE.get((bits, ace_high)) or _flushes(bits, ace_high)
+    if triples:
+        pairs = (counts + AT_LEAST[2]) & NIB_HIGH
+        while triples:
+            low = triples & -triples
+            triples ^= low
+            r = low.bit_length() >> 2
+            nib = (hand >> 4 * r) & 15
+            others = pairs ^ low
+            while others:
+                low2 = others & -others
+                others ^= low2
+                pr = low2.bit_length() >> 2
+                pair = (hand >> 4 * pr) & 15
+                out += _FULL_HOUSE_CACHE.get((r << 4 | nib) << 8 | pr << 4 | pair) or _full_houses(r, nib, pr, pair)
+            if nib == 15:  # five of a kind (FY-R4, FY-D3)
                 if any_trump:
                     for c in cards_of(hand & TRUMP_MASK):
                         out.append(FIVE_KIND_BASE + 21 * r + c - 56)

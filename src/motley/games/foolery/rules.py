@@ -35,7 +35,6 @@ Extra rulings (not in the rules file, FY-D23 onward):
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -50,6 +49,7 @@ from motley.core.search import SearchState
 from motley.games.foolery import observe
 from motley.games.foolery.cards import (
     ANY,
+    BIT,
     CODE_INDEX,
     CODES,
     EV_OUT,
@@ -75,6 +75,7 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
+    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -82,6 +83,7 @@ from motley.games.foolery.cards import (
     Step,
     cards_of,
     mask_of,
+    shuffled_pack,
 )
 from motley.games.foolery.moves import (
     A_CAT,
@@ -91,6 +93,7 @@ from motley.games.foolery.moves import (
     A_STR,
     A_TEXT,
     A_TOP,
+    BYTE_PLAYS,
     CAT_ACE_HIGH,
     FIVE_KIND,
     FIVE_KIND_BASE,
@@ -98,16 +101,18 @@ from motley.games.foolery.moves import (
     K_FIVE,
     K_FOOL,
     K_GIVE,
-    K_NORMAL,
     K_PASS,
     K_TRUMP,
     MASK_TO_ACTION,
-    NSUB,
     NUM_ACTIONS,
     PASS,
     PLAY_FOOL,
+    REPLY_PLAYS,
+    SINGLES_HIGH,
+    SINGLES_LOW,
+    SKIP_RANK,
     STR_ACE_HIGH,
-    TRUMP_BASE,
+    TRUMP_ABOVE,
     five_card_plays,
     shape_problem,
     trump_sets,
@@ -264,6 +269,26 @@ class Foolery(Game):
 
         return determinizer(self, observation)
 
+    def max_decisions(self) -> int | None:
+        """At most ``hands x (78 x N + 6)`` decisions for N players, or ``None`` (no finite bound).
+
+        One hand: every play takes at least one card from a hand (FY-R3; a Fool stuck in a leader's hand
+        leaves it without a decision, FY-D13), so there are at most 78 plays; after a play the turn goes round
+        at most the N - 1 other seats before it is back at the play's seat and the trick ends (FY-D7; a skip
+        only shortens the round, FY-R6), so at most N - 1 passes follow each play; and the exchange asks at
+        most once per card given, 2 + 1 + 2 + 1 (FY-R13). The hands: ``hands`` (2 x N when 0, FY-D22); under
+        ``match_end=target`` with ``positional`` scoring the totals of all seats grow by N (N + 1) / 2 a
+        hand, so the best total reaches ``target_score`` by hand ``ceil(2 x target_score / (N + 1))``
+        (capped by ``hands`` when not 0); with ``president`` scoring the points of a hand sum to 0 (FY-D21)
+        and the totals may never reach the target: no bound unless ``hands`` caps the match.
+        """
+        n = self.num_players
+        hands = self.hands_total or None
+        if self.params["match_end"] == "target" and self.params["scoring"] == "positional":
+            by_target = -(-2 * self.params["target_score"] // (n + 1))
+            hands = by_target if hands is None else min(hands, by_target)
+        return None if hands is None else hands * (NUM_CARDS * n + 6)
+
     def points(self, places: Sequence[int]) -> list[int]:
         """FY-D21: the points of one hand's finishing places under this game's ``scoring`` (:func:`hand_points`)."""
         return hand_points(places, self.params["scoring"])
@@ -315,6 +340,10 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
     return [mask_of(h) for h in hands], dealer
 
 
+#: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
+_PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
+
+
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
@@ -353,11 +382,10 @@ class FooleryState(SearchState):
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
-        cards = list(range(NUM_CARDS))
-        self.own_rng().shuffle(cards)
+        cards = shuffled_pack(self.own_rng())
         hands = [0] * n
-        for i, c in enumerate(cards):
-            hands[(dealer + 1 + i) % n] |= 1 << c
+        for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
+            hands[(dealer + 1 + i) % n] = sum(map(BIT.__getitem__, cards[i::n]))
         return hands
 
     def start_hand(self, hands: list[int], dealer: Seat, first: bool) -> None:
@@ -451,9 +479,66 @@ class FooleryState(SearchState):
         return TERMINAL if self.phase == OVER else self.to_move
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
+        """Legal action ids, sorted (cached until the next move): a reply to the table (FY-R5..R10, FY-R14,
+        FY-D8, FY-D9), a lead (:meth:`_lead`), or a give (:meth:`_gives`).
+
+        A reply, the hottest case, is built here (one call less per move): plays of one rank from the byte
+        tables of ``moves.py`` (two ranks at a time), trump sets and 5-card hands from its cached tables.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal[:]
+        top = self.top
+        if top < 0:
+            legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
+            return legal[:]
+        hand = self.hands[self.to_move]
+        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
+        reply = REPLY_PLAYS[top]
+        if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
+            table, base, from_rank, shift, trumps_needed = reply
+            h = (hand & from_rank) >> shift  # from the byte holding the table's rank, lower ranks cleared
+            while h:
+                out += table[base + (h & 255)]
+                h >>= 8
+                base += 256
+            if hand & TRUMP_MASK:
+                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
+                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
+                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
+                else:
+                    out += trump_sets(hand & TRUMP_MASK, 2)
+            # ascending: pass, Fool, plays by rank, then trumps
+        elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
+            above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
+            if above:
+                size = A_SIZE[top]
+                want = size if self.game.trump_variation else (1 if size <= 2 else 2)
+                if want == 1:
+                    out += trump_sets(above, 1)
+                else:
+                    t = A_TOP[top]
+                    out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
+        else:
+            out += self._five_replies(hand, top)
+        self._legal = out
+        return out[:]
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the player to move (as :meth:`State.apply_action`), checked against the cached
+        legal list: the state's own legality check, done once.
+
+        Raises:
+            IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if type(action) is int and action in legal:
+            self._apply(action)
+            self._history.append(action)
+        else:  # another integer type, or not legal: the base class converts, or raises with the reason
+            super().apply_action(action)
 
     def _is_legal(self, action: Action) -> bool:
         """Is ``action`` legal now, read from the cached legal list."""
@@ -463,78 +548,58 @@ class FooleryState(SearchState):
         return action in legal
 
     def _generate(self) -> list[Action]:
-        """Legal action ids, sorted, built from the hand by rank nibbles and cached trump/5-card tables."""
+        """The cached legal list (:meth:`legal_actions` builds it); callers must not change it."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
+            assert legal is not None
+        return legal
+
+    def _five_replies(self, hand: int, top: Action) -> list[Action]:
+        """Replies to a 5-card hand (FY-D4) but pass and the Fool: exactly 3 trumps, above a five of a kind's
+        trump (FY-R7), then the 5-card hands at least as strong, ascending."""
+        out: list[Action] = []
+        if hand & TRUMP_ABOVE[top]:
+            t = A_TOP[top]
+            out += [a for a in trump_sets(hand & TRUMP_MASK, 3) if A_TOP[a] > t]
+        game = self.game
+        strength = game.strength
+        need = strength[top]
+        fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
+        if fives:
+            fives.sort()
+            out += fives
+        return out
+
+    def _lead(self) -> list[Action]:
+        """FY-R3, FY-R4, FY-R8, FY-R9: every play of the hand (no pass, no Fool); trumps only from a hand without
+        suit cards."""
+        hand = self.hands[self.to_move]
+        h = hand & SUIT_MASK
+        if not h:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
+            trumps = hand & TRUMP_MASK
+            return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
+        out: list[int] = []
+        table, base = BYTE_PLAYS[0], 0
+        while h:
+            out += table[base + (h & 255)]
+            h >>= 8
+            base += 256
+        game = self.game
+        fives = five_card_plays(hand, game.ace_high, game.any_trump)
+        if fives:
+            fives.sort()
+            out += fives  # 5-card ids come after every other play's
+        return out
+
+    def _gives(self) -> list[Action]:
+        """The exchange's ``give CARD`` actions (FY-R13, FY-D15, FY-D17, FY-D26); none once the game is over."""
         if self.phase == OVER:
             return []
-        p = self.to_move
-        hand = self.hands[p]
-        if self.phase == EXCHANGE:
-            giver, _, _, rule = self.steps[self.step_index]
-            cards = self.highest_candidates(giver) if rule == HIGHEST else cards_of(hand & ~FOOL_BIT)
-            return [GIVE_BASE + c for c in cards]
-        game = self.game
-        top = self.top
-        out: list[int]
-        if top < 0:  # a lead (FY-R3, FY-R4, FY-R8, FY-R9)
-            out = []
-            if hand & SUIT_MASK:
-                nsub = NSUB[0]
-                h, base = hand & SUIT_MASK, 0
-                while h:
-                    m = h & 15
-                    if m:
-                        out.extend(nsub[base + m])
-                    h >>= 4
-                    base += 16
-                fives = five_card_plays(hand, game.ace_high, game.any_trump)
-                if fives:
-                    fives.sort()
-                    out.extend(fives)  # 5-card ids come after every other play's
-            else:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
-                ones, twos, threes = trump_sets(hand & TRUMP_MASK)
-                out.extend(ones)
-                out.extend(twos)
-                out.extend(threes)
-            return out
-        out = [PASS]
-        if hand & FOOL_BIT:
-            out.append(PLAY_FOOL)  # FY-R9: on any turn but a lead
-        kind = A_KIND[top]
-        trumps = hand & TRUMP_MASK
-        if kind == K_NORMAL:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
-            size = A_SIZE[top]
-            nsub = NSUB[size]
-            r = A_STR[top] - 1
-            h = (hand & SUIT_MASK) >> 4 * r
-            while h:
-                m = h & 15
-                if m:
-                    out.extend(nsub[16 * r + m])
-                h >>= 4
-                r += 1
-            if trumps:
-                out.extend(trump_sets(trumps)[0 if size <= 2 else 1])
-            return out  # already ascending: pass, Fool, plays by rank, then trumps
-        elif kind == K_FIVE:  # FY-D4; FY-R7: exactly 3 trumps, above a five of a kind's trump
-            strength = game.strength
-            need = strength[top]
-            for a in five_card_plays(hand, game.ace_high, game.any_trump):
-                if strength[a] >= need:
-                    out.append(a)
-            if trumps:
-                above = A_TOP[top]
-                out.extend(a for a in trump_sets(trumps)[2] if A_TOP[a] > above)
-        elif trumps:  # trumps on the table (FY-R7, FY-R14, FY-D8, FY-D9)
-            size = A_SIZE[top]
-            want = size if game.trump_variation else (1 if size <= 2 else 2)
-            above = A_TOP[top]
-            sets = trump_sets(trumps)[want - 1]
-            if want == 1:  # single trump ids rise with the trump's number
-                out.extend(sets[bisect_left(sets, TRUMP_BASE + above):])
-                return out
-            out.extend(a for a in sets if A_TOP[a] > above)
-        out.sort()
-        return out
+        giver, _, _, rule = self.steps[self.step_index]
+        cards = self.highest_candidates(giver) if rule == HIGHEST else cards_of(self.hands[giver] & ~FOOL_BIT)
+        return [GIVE_BASE + c for c in cards]
 
     def action_to_string(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
@@ -653,56 +718,53 @@ class FooleryState(SearchState):
         return None
 
     def _apply(self, action: Action) -> None:
+        """Apply a legal action: a pass (FY-R10), a give (FY-R13) or a play; then give the turn to the next seat
+        that may act, ending the trick when it comes back to the top play's seat (FY-D7); an equal single or
+        pair skips the next such seat (FY-R6, FY-D6, FY-D24)."""
         self._legal = None
-        if self.phase == EXCHANGE:
+        p = self.to_move
+        game = self.game
+        if action == PASS:  # never an exchange action
+            self.passed |= 1 << p
+            self.log.append(_PASS_EVENTS[p])
+            skip = False
+        elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
             self._run_exchange()
             return
-        p = self.to_move
-        if action == PASS:  # FY-R10
-            self.passed |= 1 << p
-            self.log.append((EV_PASS, p, 0))
-            self._advance(p, False)
-            return
-        cards = A_MASK[action]
-        self.hands[p] ^= cards
-        self.sizes[p] -= A_SIZE[action]
-        self.played |= cards
-        self.log.append((EV_PLAY, p, action))
-        top = self.top
-        if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
+        else:
+            cards = A_MASK[action]
+            self.hands[p] ^= cards
+            sizes = self.sizes
+            left = sizes[p] = sizes[p] - A_SIZE[action]
+            self.played |= cards
+            self.log.append((EV_PLAY, p, action))
+            top = self.top
             self.top, self.top_seat = action, p
-            if self.sizes[p] == 0 and self._go_out(p):  # FY-D11
+            if left == 0 and self._go_out(p):  # FY-R11, FY-D11
                 return
-            self._end_trick(p)
-            return
-        skip = (top >= 0 and self.game.skip_rule and A_KIND[action] == K_NORMAL and A_SIZE[action] <= 2
-                and A_STR[action] == A_STR[top])  # FY-R6: equal single or pair (top is then the same shape)
-        self.top, self.top_seat = action, p
-        if self.sizes[p] == 0 and self._go_out(p):
-            return
-        self._advance(p, skip)
-
-    def _advance(self, p: Seat, skip: bool) -> None:
-        """Give the turn to the next seat that may act; end the trick when it comes back to the top play's
-        seat (FY-D7); a skip takes the next turn (FY-R6, FY-D6, FY-D24)."""
-        n = self.game.num_players
-        locks = self.game.locks_out
-        sizes, top_seat, passed = self.sizes, self.top_seat, self.passed
+            if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
+                self._end_trick(p)
+                return
+            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair
+            skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and game.skip_rule
+        n = game.num_players
+        locked = self.passed if game.locks_out else 0  # FY-D7: seats out of this trick
+        sizes, top_seat = self.sizes, self.top_seat
         q = p
         while True:
-            q = q + 1 if q + 1 < n else 0
+            q += 1
+            if q == n:
+                q = 0
             if q == top_seat:
                 self._end_trick(top_seat)
                 return
-            if sizes[q] == 0 or (locks and passed >> q & 1):
-                continue
-            if skip:
+            if sizes[q] and not locked >> q & 1:
+                if not skip:
+                    self.to_move = q
+                    return
                 skip = False
                 self.log.append((EV_SKIP, q, 0))
-                continue
-            self.to_move = q
-            return
 
     def _end_trick(self, winner: Seat) -> None:
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the

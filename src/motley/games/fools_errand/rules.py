@@ -124,6 +124,12 @@ class FoolsErrand(Game):
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (observe.OBSERVATION_SIZE,)
 
+    def max_decisions(self) -> None:
+        """No finite bound: a played Joker goes back into its owner's deck at a random place (FE-R8, FE-D13),
+        possibly on top, to be drawn (a decision) and played again, any number of times in a row; every other
+        draw uses up a card for good (52 in all), so a match is long only with vanishing probability."""
+        return None
+
     def num_distinct_actions(self) -> int:
         return len(MOVES)
 

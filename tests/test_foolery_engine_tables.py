@@ -1,0 +1,51 @@
+"""Foolery's fast paths against the plain computation they replace: the deal's shuffle, the per-rank counts,
+the trump-set tables and their bounded caches."""
+
+from __future__ import annotations
+
+import random
+
+from motley.games.foolery import cards as fyc
+from motley.games.foolery import moves as fym
+
+
+def test_shuffled_pack_draws_what_random_shuffle_draws() -> None:
+    """Same order as ``rng.shuffle(list(range(78)))``, and the generator left in the same state (later deals
+    of a match come from it)."""
+    for seed in range(200):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        pack = list(range(fyc.NUM_CARDS))
+        theirs.shuffle(pack)
+        assert fyc.shuffled_pack(ours) == pack
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_rank_counts_count_each_rank() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        hand = fyc.mask_of(rng.sample(range(fyc.NUM_CARDS), rng.randrange(1, 30)))
+        counts = fym.rank_counts(hand)
+        for r in range(14):
+            held = sum(1 for c in fyc.cards_of(hand) if c < 56 and c >> 2 == r)
+            assert (counts >> 4 * r) & 15 == held
+            for k in range(1, 5):
+                assert bool(fym.ranks_with(counts, k) >> (4 * r + 2) & 1) == (held >= k)
+
+
+def test_trump_sets_are_every_set_of_that_size() -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        trumps = fyc.mask_of(rng.sample(range(56, 77), rng.randrange(0, 12)))
+        for k in (1, 2, 3):
+            expect = sorted(a for a in range(fym.TRUMP_BASE, fym.FIVE_BASE)
+                            if fym.A_SIZE[a] == k and fym.A_MASK[a] & trumps == fym.A_MASK[a])
+            assert fym.trump_sets(trumps, k) == expect
+
+
+def test_trump_set_caches_stay_bounded() -> None:
+    """A hand holds one of 2**21 trump sets: the caches start over past their limit instead of growing."""
+    rng = random.Random(5)
+    for _ in range(fym._CACHE_LIMIT + 100):
+        trumps = rng.getrandbits(21) << 56
+        fym.trump_sets(trumps, 2)
+    assert 0 < len(fym._TRUMP_CACHE[2]) <= fym._CACHE_LIMIT
