@@ -151,6 +151,15 @@ def against_bots(server: ServerThread, game: str, bot: str = "random", **extra: 
     return create(server, game, [{"kind": "human", "name": "Ann"}, *bots], **extra)
 
 
+def seat_page(server: ServerThread, browser: Browser, game: str) -> tuple[dict[str, Any], Page, dict[str, str]]:
+    """A new table of ``game``, Ann (seat 0) against random bots: the table, Ann's page on it, and the spoken
+    name of every card code."""
+    table = against_bots(server, game)
+    page = new_page(browser)
+    page.goto(server.base + table["seats"][0]["link"])
+    return table, page, card_names(page)
+
+
 @pytest.mark.parametrize("game", ["fools_errand", "fool", "foolery"])
 def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser: Browser, shots: Path,
                                                    game: str) -> None:
@@ -211,10 +220,7 @@ def test_the_table_fits_a_phone(server: ServerThread, browser: Browser, shots: P
 def test_the_hand_is_the_controls(server: ServerThread, browser: Browser) -> None:
     """Foolery at a person's lead: the cards are buttons with spoken names; cards that are no part of any legal
     move are disabled; a selection that is no legal move says why and cannot be sent; Space selects, Enter plays."""
-    table = against_bots(server, "foolery")
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    names = card_names(page)
+    table, page, names = seat_page(server, browser, "foolery")
     rng = random.Random(4)
     while True:  # a decision where two usable cards make no legal play together
         pending = decision(page)
@@ -281,10 +287,7 @@ def test_draws_are_made_for_the_person(server: ServerThread, browser: Browser) -
 
 def test_the_last_trick_stays_readable(server: ServerThread, browser: Browser) -> None:
     """Fool!: after a trick, the Last trick region shows its cards, who won it and who became the Fool."""
-    table = against_bots(server, "fool")
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    names = card_names(page)
+    table, page, names = seat_page(server, browser, "fool")
     live: Table = server.app.state.service.tables[table["id"]].table
     rng = random.Random(5)
     while not live.state.observation(0)["tricks"]:
@@ -335,10 +338,7 @@ def test_two_people_play_each_other_at_one_table(server: ServerThread, browser: 
 
 
 def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: ServerThread, browser: Browser) -> None:
-    table = against_bots(server, "fool")
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    names = card_names(page)
+    table, page, names = seat_page(server, browser, "fool")
     rng = random.Random(3)
     for _ in range(3):
         pending = decision(page)
@@ -518,10 +518,8 @@ CONTRAST = """() => {
 def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Browser, game: str) -> None:
     """Every visible text (disabled controls aside) has a contrast of at least 4.5:1 with its background (WCAG AA);
     the tab title says when it is the person's turn; the help panel has the rules and the table's options."""
-    table = against_bots(server, game)
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    names, rng = card_names(page), random.Random(8)
+    _, page, names = seat_page(server, browser, game)
+    rng = random.Random(8)
     while game == "fool" and not page.evaluate("window.motleyTable.state().observation.tricks.length"):
         pending = decision(page)  # play on until the Last trick panel has a trick to show
         assert pending is not None
@@ -546,10 +544,7 @@ def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Bro
 
 def test_one_click_selects_the_only_play_that_fits(server: ServerThread, browser: Browser) -> None:
     """Foolery: a card that is part of exactly one legal play (and no play alone) selects the whole play."""
-    table = against_bots(server, "foolery")
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    names = card_names(page)
+    _, page, names = seat_page(server, browser, "foolery")
     rng = random.Random(6)
     for _ in range(400):
         pending = decision(page)
