@@ -483,10 +483,10 @@ class LiveTable:
         """
         table, state = self.table, self.table.state
         seat, version = state.current_player(), table.version
-        spec, seed, legal = table.seats[seat].bot, f"{table.record.seed}-{version}", state.legal_actions()
+        spec, seed = table.seats[seat].bot, f"{table.record.seed}-{version}"
         if spec.split("(")[0].strip().lower() in FAST_BOTS:
             action = choose(state, self.bot_for(seat), random.Random(seed), skip_forced=False)
-        elif len(legal) == 1:
+        elif len(legal := state.legal_actions()) == 1:  # a search bot's legal list, built only for it
             action = legal[0]
         elif self.thinkers is not None:
             action = await self.thinkers.choose(table.game.name, table.game.params, spec, state.observation(seat),
