@@ -8,6 +8,7 @@ import random
 import pytest
 
 import motley
+from tests.support import play_out
 
 #: (spec, matches played): configurations whose rules bound the match, from short to long matches.
 BOUNDED = [
@@ -25,14 +26,8 @@ SLACK = 100
 
 
 def random_match_length(game: motley.Game, seed: int) -> int:
-    state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    n = 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
-        n += 1
-    return n
+    """Decisions in a match of random legal play (its history: one action per decision)."""
+    return len(play_out(game.new_initial_state(seed=seed), random.Random(seed)).history())
 
 
 @pytest.mark.parametrize(("spec", "matches"), BOUNDED)
