@@ -1,4 +1,4 @@
-"""The ``motley`` command line: play, simulate, replay, rules, games, bots, serve, tournament, compare, verify.
+"""The ``motley`` command line: play, simulate, replay, rules, games, bots, serve, tournament, compare, verify, train.
 
 Conventions (:mod:`motley.cli.common`): results on stdout, errors on stderr with exit status 2, every
 argument checked before any work. Modules are imported by the command that needs them, so ``motley --help``
@@ -36,6 +36,7 @@ from motley.cli.common import (
 )
 from motley.cli.evaluation import compare, tournament
 from motley.cli.serve import serve
+from motley.cli.train import train
 from motley.cli.verify import verify
 
 if TYPE_CHECKING:
@@ -446,6 +447,7 @@ app.command()(serve)
 app.command()(tournament)
 app.command()(compare)
 app.command()(verify)
+app.command()(train)
 
 
 def main() -> None:

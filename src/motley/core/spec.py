@@ -95,6 +95,10 @@ class GameSpec:
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
+        networks: the trained Q networks the package ships (``games/<game>/networks/``), file name by game string
+            (``{"fool(players=5,rounds=1)": "fool-5-round.npz"}``): the ``network`` bot's default weights.
+        best_bot: the bot spec of the game's strongest bot as measured (docs/reports/), which ``best`` plays; None:
+            :data:`motley.bots.network.BEST_DEFAULT`.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -118,6 +122,8 @@ class GameSpec:
     card_info: CardInfo | None = None
     how_to_play: tuple[str, ...] = ()
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
+    networks: Mapping[str, str] = field(default_factory=dict)
+    best_bot: str | None = None
 
     @property
     def name(self) -> str:

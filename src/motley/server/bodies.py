@@ -20,14 +20,15 @@ Seconds = Annotated[StrictFloat, Field(ge=0)]
 
 class SeatRequest(BaseModel):
     """One seat of a new table: a person (open: anyone in the lobby may claim it; else only its invite link
-    plays it) or a bot (bot: random, heuristic or ismcts; strength: ISMCTS simulations per move)."""
+    plays it) or a bot (bot: random, heuristic, ismcts or best, the game's strongest; strength: ISMCTS simulations
+    per move)."""
 
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
     name: Annotated[str, Field(max_length=200)] | None = None
     open: StrictBool = False
-    bot: Literal["random", "heuristic", "ismcts"] | None = None
+    bot: Literal["random", "heuristic", "ismcts", "best"] | None = None
     strength: StrictInt | None = None
 
 

@@ -816,7 +816,8 @@ class Service:
 
 # ---- creating tables -------------------------------------------------------------------------------
 def bot_spec(kind: Any, strength: Any) -> str:
-    """A safe bot spec from lobby input: ``random``, ``heuristic`` or ``ismcts`` with a strength.
+    """A safe bot spec from lobby input: ``random``, ``heuristic``, ``best`` (the game's strongest bot, a search
+    within one second per move) or ``ismcts`` with a strength.
 
     Raises:
         MotleyError: for any other kind (programs, i.e. external bots, never come from the web), or an
@@ -824,14 +825,14 @@ def bot_spec(kind: Any, strength: Any) -> str:
     """
     if kind == "random":
         return "random"
-    if kind == "heuristic":
-        return "heuristic"
+    if kind in ("heuristic", "best"):
+        return str(kind)
     if kind == "ismcts":
         sims = 300 if strength is None else strength
         if isinstance(sims, bool) or not isinstance(sims, int) or not 10 <= sims <= MAX_SIMULATIONS:
             raise MotleyError(f"ISMCTS strength (simulations per move) must be 10..{MAX_SIMULATIONS}")
         return f"ismcts(simulations={sims})"
-    raise MotleyError(f"unknown bot {kind!r}; the bots are random, heuristic and ismcts")
+    raise MotleyError(f"unknown bot {kind!r}; the bots are random, heuristic, ismcts and best")
 
 
 def stand_in(game_name: str) -> str:

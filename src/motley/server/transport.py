@@ -181,7 +181,7 @@ def games_info() -> list[dict[str, Any]]:
         with contextlib.suppress(MotleyError):
             make_bot("heuristic", game)
             bots.insert(0, "heuristic")
-        bots.append("ismcts")
+        bots += ["ismcts", "best"]
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": bots, "stand_in": stand_in(name),

@@ -16,7 +16,8 @@ function currentGame() { return GAMES.find((g) => g.name === $("game").value); }
 function seatRow(i, game) {
   const kind = el("select", {"class": "seat-kind", "data-seat": String(i), "aria-label": `Seat ${i} player`});
   kind.append(el("option", {value: "human", text: "person"}));
-  for (const b of game.bots) kind.append(el("option", {value: b, text: b === "ismcts" ? "ISMCTS bot" : b + " bot"}));
+  const label = {ismcts: "ISMCTS bot", best: "strongest bot"};
+  for (const b of game.bots) kind.append(el("option", {value: b, text: label[b] || b + " bot"}));
   kind.value = i === 0 ? "human" : game.bots[0];
   const strength = el("input", {"class": "seat-strength", type: "number", min: "10", max: String(game.max_simulations), value: "300",
                                 title: "ISMCTS simulations per move"});
