@@ -9,6 +9,7 @@ table; the equivalent command line is printed for each row.
     .venv/bin/python benchmarks/strength.py --only fool
     .venv/bin/python benchmarks/strength.py --only fool --duplicate   # duplicate deals: narrower intervals
     .venv/bin/python benchmarks/strength.py --inference --duplicate   # ISMCTS with inference from play
+    .venv/bin/python benchmarks/strength.py --learned --duplicate     # the network and best bots (LEARNED_CONFIGS)
 
 ISMCTS rolls out Fool! and Foolery with their fast heuristic policies by default (``rollout=auto``, see
 ``motley.bots.ismcts``); ``ismcts(rollout=random)`` is the uniformly random baseline.
@@ -58,6 +59,17 @@ INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
     ("fool(players=5,rounds=1)", ["ismcts(simulations=4000)", "heuristic"], 150),
 ]
 
+#: ``--learned``: the learned networks (the ``network`` bot with the weights the game ships), ``best`` and the
+#: ablation beside them, one seat against the heuristic (the bars of the issue on strong bots), 1,000 deals a row
+#: with ``--duplicate`` (every deal played with the measured bot in each seat).
+LEARNED_CONFIGS: list[tuple[str, list[str], int]] = [
+    ("fool(players=5,rounds=1)", ["network", "heuristic"], 5000),
+    ("fool(players=5,rounds=1)", ["best", "heuristic"], 5000),
+    ("fool(players=5,rounds=1)", ["heuristic", "heuristic"], 5000),
+    ("foolery(players=5,hands=1)", ["network", "heuristic"], 5000),
+    ("foolery(players=5,hands=1)", ["best", "heuristic"], 2000),
+]
+
 
 def _first_bot_units(summary: SimulationSummary) -> dict[int, float]:
     """The measured (first) bot's mean win share per unit: per deal group with duplicate deals, else per game."""
@@ -87,11 +99,17 @@ def main() -> None:
     parser.add_argument("--json", default="", help="also write the rows to this file")
     parser.add_argument("--duplicate", action="store_true", help="duplicate deals (seats rotated over each deal)")
     parser.add_argument("--inference", action="store_true", help="the inference rows (INFERENCE_CONFIGS) instead")
+    parser.add_argument("--learned", action="store_true", help="the learned-policy rows (LEARNED_CONFIGS) instead")
+    parser.add_argument("--rows", default="", help="only the rows whose measured bot starts with this")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
-    print("| game | bot (one seat) | against | games | win share (95% CI) | fair share | separated |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for spec, bots, games in INFERENCE_CONFIGS if args.inference else CONFIGS:
+    print("| game | bot (one seat) | against | games | win share (95% CI) | fair share | separated | mean points "
+          "(95% CI) | the others' mean points |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    configs = INFERENCE_CONFIGS if args.inference else LEARNED_CONFIGS if args.learned else CONFIGS
+    for spec, bots, games in configs:
+        if args.rows and not bots[0].startswith(args.rows):
+            continue
         game_name = spec.split("(")[0]
         if game_name not in motley.registered_games() or (args.only and args.only != game_name):
             continue
@@ -104,8 +122,11 @@ def main() -> None:
         low, high = first["win_share_ci"]
         fair = first["fair_share"]
         verdict = "above" if low > fair else "below" if high < fair else "no"
+        p_low, p_high = first["mean_points_ci"]
+        others = summary.entries[1]["mean_points"] if len(summary.entries) > 1 else float("nan")
         print(f"| {spec} | {bots[0]} | {bots[1]} | {n} | {first['win_share']:.3f} [{low:.3f}, {high:.3f}] "
-              f"| {fair:.3f} | {verdict} |", flush=True)
+              f"| {fair:.3f} | {verdict} | {first['mean_points']:.2f} [{p_low:.2f}, {p_high:.2f}] | {others:.2f} |",
+              flush=True)
         rows.append({"game": spec, "bots": bots, "games": n, "seconds": seconds, "entries": summary.entries,
                      "units": _first_bot_units(summary),
                      "command": f"motley simulate '{spec}' -n {n} --bots '{','.join(bots)}' --seed {args.seed}"
