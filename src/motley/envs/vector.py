@@ -70,6 +70,7 @@ from gymnasium.vector.utils import batch_space
 from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
 from motley.envs import as_game, deal_rewards, match_seed
 from motley.envs.features import action_feature_table
+from motley.envs.tensors import batch_observer
 
 __all__ = ["VectorEnv"]
 
@@ -121,7 +122,8 @@ class _Slots:
         self.reward = reward
         self.deal_weight = deal_weight
         count = hi - lo
-        self.states: list[State | None] = [None] * count
+        self.observer = batch_observer(game, count)
+        self.states: list[Any] = [None] * count
         self.rngs: list[Any] = [None] * count
         self.deals = [0] * count
         self.deal_scores: list[list[int]] = [[] for _ in range(count)]
@@ -134,6 +136,7 @@ class _Slots:
         self.a["terminated"][:] = False
         for j, seed in enumerate(seeds):
             self._start(j, seed)
+        self.observer.write(self.states, self.seats, self.obs)
         return self._publish()
 
     def step(self) -> tuple[bytes, list[int]]:
@@ -156,6 +159,7 @@ class _Slots:
                 self._start(j, None)
             else:
                 self._write(j, state)
+        self.observer.write(self.states, self.seats, self.obs)
         return self._publish()
 
     def _start(self, j: int, seed: int | None) -> None:
@@ -172,10 +176,10 @@ class _Slots:
         raise RuntimeError(f"{MAX_SKIPPED_MATCHES} matches in a row ended before any decision")
 
     def _write(self, j: int, state: State) -> None:
-        """Slot ``j``'s observation row now; its seat and legal actions go out with the batch (``_publish``)."""
-        seat = self.seats[j] = state.current_player()
+        """Slot ``j``'s seat to move and legal actions; its observation row is written with the other slots'
+        (the game's batch observer), and the rest goes out with the batch (``_publish``)."""
+        self.seats[j] = state.current_player()
         self.legal[j] = state.legal_actions()
-        self.obs[j] = state.observation_tensor(seat)
 
     def _publish(self) -> tuple[bytes, list[int]]:
         """Write every slot's seat and mask row; return the legal actions in slot order (int64 bytes) and

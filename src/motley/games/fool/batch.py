@@ -1,0 +1,293 @@
+"""Observation tensors of many Fool! states at once, kept up to date move by move (``SPEC.batch_observer``).
+
+:class:`BatchTensors` gives exactly ``state.observation_tensor(seat)`` (``observe.observation_tensor``, byte
+for byte) for a batch of slots, each holding one state. Per slot it keeps the tensor's fields in *absolute*
+seat order (seat ``s``'s hand, cards played, trick card, hand size, ... at fixed places: ``_Layout``) and
+updates them from the plays made since the previous write; one NumPy gather per batch then turns each slot's
+row into the relative order of the seat asked for (index ``r`` is seat ``(seat + r) % n``).
+
+A slot's row is rebuilt from the state when it holds another state object than at its previous write, a
+new round began (FL-R12, FL-R14: the state's list of completed tricks is a new one), the match is over, or
+the state's trick lists do not extend what was read (a state is never taken back, but a rebuild is always
+exact). A slot's state that only moved forward by ``apply_action`` since its previous write costs a few
+element writes per card played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.core.errors import MotleyError
+from motley.games.fool.cards import COLOUR, W1, W
+from motley.games.fool.observe import H, tensor_size
+
+if TYPE_CHECKING:
+    from motley.core.game import Game, State
+    from motley.games.fool.rules import Fool, FoolState
+
+
+def _w1_sums(count: int) -> list[float]:
+    """``k`` W1 cards in a played or trick block, as the tensor holds it: ``1/6`` added ``k`` times in float32
+    (``observe._add``), ``k = 0 .. count``."""
+    cell = np.zeros(1, dtype=np.float32)
+    sums = [0.0]
+    for _ in range(count):
+        cell[0] += 1.0 / 6.0
+        sums.append(float(cell[0]))
+    return sums
+
+
+#: ``W1_SUM[k]``: the block value of ``k`` W1 cards played (exact float32 values as Python floats).
+W1_SUM = _w1_sums(8)
+
+
+class _Layout:
+    """Places of the absolute row of ``n`` seats and, per seat, the gather index to its relative tensor.
+
+    Absolute row: n hand blocks, n played blocks, n trick blocks (H each, seat order), lead (4), then per
+    seat: hand sizes, sitting out, to move, dealer, leader (n each), voids (4n), totals, bonus counts, last
+    round's scores (n each), the deck block (H) and the 5 scalars: the fields of ``observe.observation_tensor``
+    in the same order, each seat-indexed field in absolute seat order.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.hand, self.played, self.trick = 0, n * H, 2 * n * H
+        self.lead = 3 * n * H
+        self.sizes = self.lead + 4
+        self.out, self.move, self.dealer, self.leader = (self.sizes + k * n for k in range(1, 5))
+        self.voids = self.sizes + 5 * n
+        self.totals = self.voids + 4 * n
+        self.bonuses, self.last = self.totals + n, self.totals + 2 * n
+        self.deck = self.totals + 3 * n
+        self.scalars = self.deck + H
+        self.size = self.scalars + 5
+        #: ``index[seat]``: intp (tensor_size(n),), the absolute place of each relative tensor entry.
+        self.index = np.stack([self._gather(seat) for seat in range(n)])
+
+    def _gather(self, seat: int) -> npt.NDArray[np.intp]:
+        n = self.n
+        block = np.arange(H)
+        order = [(seat + r) % n for r in range(n)]
+        parts = [self.hand + seat * H + block]
+        parts += [self.played + s * H + block for s in order]
+        parts += [self.trick + s * H + block for s in order]
+        parts.append(self.lead + np.arange(4))
+        for base in (self.sizes, self.out, self.move, self.dealer, self.leader):
+            parts.append(base + np.array(order))
+        parts += [self.voids + 4 * s + np.arange(4) for s in order]
+        for base in (self.totals, self.bonuses, self.last):
+            parts.append(base + np.array(order))
+        parts.append(self.deck + block)
+        parts.append(self.scalars + np.arange(5))
+        index = np.concatenate(parts).astype(np.intp)
+        assert len(index) == tensor_size(n)
+        return index
+
+
+class _Slot:
+    """What slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
+    after them), and the fields written that a later play or trick clears."""
+
+    __slots__ = ("k", "lead", "leader", "move", "nt", "out", "state", "trick", "trick_places", "tricks", "voids",
+                 "w1_played")
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.tricks: Any = None
+        self.trick: Any = None
+        self.nt = self.k = 0
+        self.lead = self.move = self.leader = -1
+        self.out: tuple[int, ...] = ()
+        self.trick_places: list[int] = []
+        self.voids: list[int] = []
+        self.w1_played: list[int] = []
+
+
+class BatchTensors:
+    """Observation tensors of up to ``slots`` Fool! states of one game (:data:`motley.core.spec.BatchObserver`).
+
+    Args:
+        game: the :class:`~motley.games.fool.rules.Fool` game the states belong to.
+        slots: the number of slots (>= 1).
+    """
+
+    def __init__(self, game: Game, slots: int) -> None:
+        self.game: Fool = cast("Fool", game)
+        n = self.n = game.num_players
+        self.layout = layout = _Layout(n)
+        self.rows = np.zeros((slots, layout.size), dtype=np.float32)
+        self.flat = self.rows.reshape(-1)
+        #: Element writes through a float32 memoryview cost less than NumPy scalar writes (typed Any: typeshed
+        #: types a memoryview's items as int).
+        self.view: Any = memoryview(self.flat.data)
+        self.slots = [_Slot() for _ in range(slots)]
+        #: ``places[seat][i]``: intp (tensor_size(n),) the place in ``flat`` of slot i's relative tensor entries.
+        self.places = layout.index[:, None, :] + (np.arange(slots, dtype=np.intp) * layout.size)[None, :, None]
+        self.slot_ids = np.arange(slots)
+        self.totals_scale = float(game.params["end_bonus_count"])
+
+    def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
+        """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (slot i holds ``states[i]``).
+
+        Args:
+            states: FoolStates of this game, at most ``slots``; slot i is told ``states[i]`` at every write.
+            seats: the seat whose view each row is (0..n-1).
+            out: float32 (len(states), tensor_size(n)), C-contiguous.
+        Raises:
+            motley.MotleyError: for a seat out of range (as ``observation_tensor``).
+        """
+        count = len(states)
+        seat_index = np.asarray(seats)
+        if count and (not np.issubdtype(seat_index.dtype, np.integer) or seat_index.min() < 0
+                      or seat_index.max() >= self.n):
+            raise MotleyError(f"seats must be 0..{self.n - 1}; got {list(seats)!r}")
+        sync = self._sync
+        for i in range(count):
+            sync(i, cast("FoolState", states[i]))
+        places = self.places[seat_index.astype(np.intp), self.slot_ids[:count]]
+        np.take(self.flat, places, out=out)
+
+    # ---- one slot ---------------------------------------------------------------------------
+    def _sync(self, i: int, state: FoolState) -> None:
+        """Bring slot ``i``'s absolute row up to ``state``."""
+        slot = self.slots[i]
+        tricks = state.tricks
+        nt = len(tricks)
+        if state is not slot.state or tricks is not slot.tricks or state.done or nt < slot.nt \
+                or (nt == slot.nt and (state.trick is not slot.trick or len(state.trick) < slot.k)):
+            self._rebuild(i, slot, state)
+            return
+        if nt == slot.nt and len(state.trick) == slot.k:
+            return
+        layout = self.layout
+        view = self.view
+        base = i * layout.size
+        trick = state.trick
+        if nt == slot.nt:
+            self._plays(base, slot, state, trick[slot.k:], state.lead, True)
+        else:
+            previous = slot.trick
+            if len(tricks[slot.nt][0]) != len(previous):  # not the trick read before: read the state anew
+                self._rebuild(i, slot, state)
+                return
+            self._plays(base, slot, state, previous[slot.k:], tricks[slot.nt][1], False)
+            for plays, lead, _, _ in tricks[slot.nt + 1:]:
+                self._plays(base, slot, state, plays, lead, False)
+            for place in slot.trick_places:
+                view[place] = 0.0
+            slot.trick_places = []
+            self._plays(base, slot, state, trick, state.lead, True)
+            view[base + layout.scalars + 1] = min(1.0, nt / 12.0)
+            if state.out != slot.out:
+                for s in slot.out:
+                    view[base + layout.out + s] = 0.0
+                for s in state.out:
+                    view[base + layout.out + s] = 1.0
+                slot.out = state.out
+            leader = state.order[0]
+            if leader != slot.leader:
+                view[base + layout.leader + slot.leader] = 0.0
+                view[base + layout.leader + leader] = 1.0
+                slot.leader = leader
+            slot.nt, slot.trick = nt, trick
+        slot.k = len(trick)
+        lead = state.lead
+        if lead != slot.lead:
+            if slot.lead >= 0:
+                view[base + layout.lead + slot.lead] = 0.0
+            if lead >= 0:
+                view[base + layout.lead + lead] = 1.0
+            slot.lead = lead
+        move = state.order[state.pos]
+        if move != slot.move:
+            view[base + layout.move + slot.move] = 0.0
+            view[base + layout.move + move] = 1.0
+            slot.move = move
+
+    def _plays(self, base: int, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int,
+               current: bool) -> None:
+        """Write ``plays`` (``seat << 7 | card``, one trick's, whose lead colour is ``lead``): hands, played
+        blocks, hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks when
+        ``current`` (the trick still on the table)."""
+        layout = self.layout
+        view = self.view
+        sizes, hands = state.sizes, state.hands
+        for t in plays:
+            p, c = t >> 7, t & 127
+            if c < W1:
+                view[base + layout.hand + p * H + c] = 0.0
+                view[base + layout.played + p * H + c] = 1.0
+                if current:
+                    place = base + layout.trick + p * H + c
+                    view[place] = 1.0
+                    slot.trick_places.append(place)
+                colour = COLOUR[c]
+                if colour != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
+                    bit = 1 << lead
+                    if not slot.voids[p] & bit:
+                        slot.voids[p] |= bit
+                        view[base + layout.voids + 4 * p + lead] = 1.0
+            else:
+                view[base + layout.hand + p * H + W1] = len(hands[p][W]) / 6.0
+                played = slot.w1_played[p] = slot.w1_played[p] + 1
+                view[base + layout.played + p * H + W1] = W1_SUM[played]
+                if current:
+                    place = base + layout.trick + p * H + W1
+                    view[place] = W1_SUM[1]
+                    slot.trick_places.append(place)
+            view[base + layout.sizes + p] = sizes[p] / 12.0
+
+    def _rebuild(self, i: int, slot: _Slot, state: FoolState) -> None:
+        """Write slot ``i``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
+        game = self.game
+        n = self.n
+        layout = self.layout
+        row = self.rows[i]
+        row[:] = 0.0
+        view = self.view
+        base = i * layout.size
+        slot.state, slot.tricks = state, state.tricks
+        slot.voids, slot.w1_played, slot.trick_places = [0] * n, [0] * n, []
+        for s, hand in enumerate(state.hands):
+            at = base + layout.hand + s * H
+            for colour in (hand[0], hand[1], hand[2], hand[3]):
+                for c in colour:
+                    view[at + c] = 1.0
+            view[at + W1] = len(hand[W]) / 6.0
+        for plays, lead, _, _ in state.tricks:
+            self._plays(base, slot, state, plays, lead, False)
+        self._plays(base, slot, state, state.trick, state.lead, True)
+        for s in range(n):
+            view[base + layout.sizes + s] = state.sizes[s] / 12.0
+        slot.nt, slot.trick, slot.k = len(state.tricks), state.trick, len(state.trick)
+        slot.lead = state.lead
+        if state.lead >= 0:
+            view[base + layout.lead + state.lead] = 1.0
+        slot.out = state.out
+        for s in state.out:
+            view[base + layout.out + s] = 1.0
+        slot.move = slot.leader = -1
+        if not state.done:
+            slot.move, slot.leader = state.order[state.pos], state.order[0]
+            view[base + layout.move + slot.move] = 1.0
+            view[base + layout.leader + slot.leader] = 1.0
+        view[base + layout.dealer + state.dealer] = 1.0
+        for s in range(n):
+            view[base + layout.totals + s] = max(-1.0, min(1.0, state.totals[s] / 100.0))
+            view[base + layout.bonuses + s] = min(1.0, state.bonuses[s] / self.totals_scale)
+        if state.last is not None:
+            last = state.last["scores"]
+            for s in range(n):
+                view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
+        row[layout.deck:layout.deck + H] = game.deck_block
+        at = base + layout.scalars
+        view[at] = min(1.0, state.round_number / 20.0)
+        view[at + 1] = min(1.0, len(state.tricks) / 12.0)
+        view[at + 2] = float(state.done)
+        view[at + 3] = float(game.deck_assumed)
+        view[at + 4] = float(game.num_fools == 2)
