@@ -91,3 +91,18 @@ def test_a_seat_out_of_range_is_refused() -> None:
     for seats in ([0, 4], [-1, 0]):
         with pytest.raises(MotleyError):
             observer.write(states, seats, out)
+
+
+def test_one_state_seen_from_every_seat() -> None:
+    """One slot (the PettingZoo environment's use): every seat's view of each position of a two-round match."""
+    game = motley.load_game("fool", players=6, rounds=2, deck_table={"6": {"G": 27, "R": 23, "Y": 19, "B": 1,
+                                                                          "W1": 6}})
+    rng = random.Random(11)
+    observer = _observer(game, 1)
+    state = game.new_initial_state(seed=5)
+    while True:
+        for seat in range(game.num_players):
+            _check(observer, [state], [seat])
+        if state.is_terminal():
+            break
+        play_random(state, rng, 1)

@@ -17,7 +17,7 @@ from motley.core import Game, State
 from motley.core.registry import game_spec
 from motley.core.spec import BatchObserver
 
-__all__ = ["EachState", "batch_observer"]
+__all__ = ["EachState", "batch_observer", "game_observer"]
 
 
 class EachState:
@@ -37,8 +37,14 @@ class EachState:
             out[i] = state.observation_tensor(seat)
 
 
-def batch_observer(game: Game, slots: int) -> BatchObserver:
-    """The batch observer of ``game`` for ``slots`` slots: its spec's (``GameSpec.batch_observer``), else
-    :class:`EachState`."""
+def game_observer(game: Game, slots: int) -> BatchObserver | None:
+    """The game's own batch observer for ``slots`` slots (``GameSpec.batch_observer``), or None."""
     factory = game_spec(game.name).batch_observer
-    return EachState(game, slots) if factory is None else factory(game, slots)
+    return None if factory is None else factory(game, slots)
+
+
+def batch_observer(game: Game, slots: int) -> BatchObserver:
+    """The batch observer of ``game`` for ``slots`` slots: the game's own (:func:`game_observer`), else
+    :class:`EachState`."""
+    observer = game_observer(game, slots)
+    return EachState(game, slots) if observer is None else observer

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from motley.core.errors import MotleyError
 from motley.games.fool.cards import COLOUR, W1, W
 from motley.games.fool.observe import H, tensor_size
 
@@ -141,15 +140,18 @@ class BatchTensors:
         Raises:
             motley.MotleyError: for a seat out of range (as ``observation_tensor``).
         """
-        count = len(states)
-        seat_index = np.asarray(seats)
-        if count and (not np.issubdtype(seat_index.dtype, np.integer) or seat_index.min() < 0
-                      or seat_index.max() >= self.n):
-            raise MotleyError(f"seats must be 0..{self.n - 1}; got {list(seats)!r}")
+        n = self.n
         sync = self._sync
-        for i in range(count):
-            sync(i, cast("FoolState", states[i]))
-        places = self.places[seat_index.astype(np.intp), self.slot_ids[:count]]
+        for i, state in enumerate(states):
+            seat = seats[i]
+            if type(seat) is not int or not 0 <= seat < n:
+                state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            sync(i, cast("FoolState", state))
+        count = len(states)
+        if count == 1:  # one state (the PettingZoo environment): its seat's index alone
+            np.take(self.flat, self.layout.index[int(seats[0])], out=out[0])
+            return
+        places = self.places[np.asarray(seats, dtype=np.intp), self.slot_ids[:count]]
         np.take(self.flat, places, out=out)
 
     # ---- one slot ---------------------------------------------------------------------------
