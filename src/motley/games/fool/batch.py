@@ -45,18 +45,19 @@ W1_SUM = _w1_sums(8)
 
 
 class _Layout:
-    """Places of the absolute row of ``n`` seats and, per seat, the gather index to its relative tensor.
+    """Places of the absolute row of ``n`` seats and, per seat, where its relative tensor's entries are in it.
 
-    Absolute row: n hand blocks, n played blocks, n trick blocks (H each, seat order), lead (4), then per
-    seat: hand sizes, sitting out, to move, dealer, leader (n each), voids (4n), totals, bonus counts, last
-    round's scores (n each), the deck block (H) and the 5 scalars: the fields of ``observe.observation_tensor``
-    in the same order, each seat-indexed field in absolute seat order.
+    Absolute row: n hand blocks (H each, seat order); the n played blocks twice (seat 0 .. n-1, then again),
+    so that the n blocks in relative order of any seat are one slice (a window); the n trick blocks likewise;
+    then the *small* fields: lead (4), per seat hand sizes, sitting out, to move, dealer, leader (n each), voids
+    (4n), totals, bonus counts, last round's scores (n each), the deck block (H) and the 5 scalars: the fields
+    of ``observe.observation_tensor`` in the same order, each seat-indexed field in absolute seat order.
     """
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.hand, self.played, self.trick = 0, n * H, 2 * n * H
-        self.lead = 3 * n * H
+        self.hand, self.played, self.trick = 0, n * H, 3 * n * H
+        self.small = self.lead = 5 * n * H
         self.sizes = self.lead + 4
         self.out, self.move, self.dealer, self.leader = (self.sizes + k * n for k in range(1, 5))
         self.voids = self.sizes + 5 * n
@@ -67,15 +68,15 @@ class _Layout:
         self.size = self.scalars + 5
         #: ``index[seat]``: intp (tensor_size(n),), the absolute place of each relative tensor entry.
         self.index = np.stack([self._gather(seat) for seat in range(n)])
+        #: ``small_index[seat]``: intp, the same for the entries after the card blocks (from H (1 + 2n) on).
+        self.small_index = self.index[:, H * (1 + 2 * n):]
 
     def _gather(self, seat: int) -> npt.NDArray[np.intp]:
         n = self.n
         block = np.arange(H)
         order = [(seat + r) % n for r in range(n)]
-        parts = [self.hand + seat * H + block]
-        parts += [self.played + s * H + block for s in order]
-        parts += [self.trick + s * H + block for s in order]
-        parts.append(self.lead + np.arange(4))
+        parts = [self.hand + seat * H + block, self.played + seat * H + np.arange(n * H),
+                 self.trick + seat * H + np.arange(n * H), self.lead + np.arange(4)]
         for base in (self.sizes, self.out, self.move, self.dealer, self.leader):
             parts.append(base + np.array(order))
         parts += [self.voids + 4 * s + np.arange(4) for s in order]
@@ -89,13 +90,20 @@ class _Layout:
 
 
 class _Slot:
-    """What slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
-    after them), and the fields written that a later play or trick clears."""
+    """What a slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
+    after them), the fields written that a later play or trick clears, and the row's places in the batch's
+    flat array (``base`` its start; ``hand`` ... ``scalars`` the start of each field of ``_Layout``)."""
 
-    __slots__ = ("k", "lead", "leader", "move", "nt", "out", "state", "trick", "trick_places", "tricks", "voids",
-                 "w1_played")
+    __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
+                 "out_at", "played", "scalars", "sizes", "state", "trick", "trick_at", "trick_places", "tricks",
+                 "voids", "voids_at", "w1_played")
 
-    def __init__(self) -> None:
+    def __init__(self, layout: _Layout, base: int) -> None:
+        self.base = base
+        self.hand, self.played, self.trick_at = base + layout.hand, base + layout.played, base + layout.trick
+        self.lead_at, self.sizes, self.out_at = base + layout.lead, base + layout.sizes, base + layout.out
+        self.move_at, self.leader_at = base + layout.move, base + layout.leader
+        self.voids_at, self.scalars = base + layout.voids, base + layout.scalars
         self.state: Any = None
         self.tricks: Any = None
         self.trick: Any = None
@@ -124,10 +132,15 @@ class BatchTensors:
         #: Element writes through a float32 memoryview cost less than NumPy scalar writes (typed Any: typeshed
         #: types a memoryview's items as int).
         self.view: Any = memoryview(self.flat.data)
-        self.slots = [_Slot() for _ in range(slots)]
-        #: ``places[seat][i]``: intp (tensor_size(n),) the place in ``flat`` of slot i's relative tensor entries.
-        self.places = layout.index[:, None, :] + (np.arange(slots, dtype=np.intp) * layout.size)[None, :, None]
+        self.slots = [_Slot(layout, i * layout.size) for i in range(slots)]
         self.slot_ids = np.arange(slots)
+        row, item = self.rows.strides
+        #: ``windows[k][i, seat]``: the card blocks of slot i in seat's relative order (k: hand, played, trick).
+        self.windows = [np.lib.stride_tricks.as_strided(self.rows[:, at:], shape=(slots, n, width),
+                                                        strides=(row, H * item, item), writeable=False)
+                        for at, width in ((layout.hand, H), (layout.played, n * H), (layout.trick, n * H))]
+        #: ``small_places[seat, i]``: intp, the places in ``flat`` of slot i's entries after the card blocks.
+        self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
         self.totals_scale = float(game.params["end_bonus_count"])
 
     def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
@@ -142,142 +155,147 @@ class BatchTensors:
         """
         n = self.n
         sync = self._sync
+        slots = self.slots
         for i, state in enumerate(states):
             seat = seats[i]
             if type(seat) is not int or not 0 <= seat < n:
                 state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
-            sync(i, cast("FoolState", state))
+            sync(slots[i], cast("FoolState", state))
         count = len(states)
         if count == 1:  # one state (the PettingZoo environment): its seat's index alone
             np.take(self.flat, self.layout.index[int(seats[0])], out=out[0])
             return
-        places = self.places[np.asarray(seats, dtype=np.intp), self.slot_ids[:count]]
-        np.take(self.flat, places, out=out)
+        seat_index = np.asarray(seats, dtype=np.intp)
+        ids = self.slot_ids[:count]
+        at = 0
+        for window in self.windows:
+            width = window.shape[2]
+            out[:, at:at + width] = window[ids, seat_index]
+            at += width
+        out[:, at:] = np.take(self.flat, self.small_places[seat_index, ids])
 
     # ---- one slot ---------------------------------------------------------------------------
-    def _sync(self, i: int, state: FoolState) -> None:
-        """Bring slot ``i``'s absolute row up to ``state``."""
-        slot = self.slots[i]
+    def _sync(self, slot: _Slot, state: FoolState) -> None:
+        """Bring ``slot``'s absolute row up to ``state``."""
         tricks = state.tricks
         nt = len(tricks)
-        if state is not slot.state or tricks is not slot.tricks or state.done or nt < slot.nt \
-                or (nt == slot.nt and (state.trick is not slot.trick or len(state.trick) < slot.k)):
-            self._rebuild(i, slot, state)
-            return
-        if nt == slot.nt and len(state.trick) == slot.k:
-            return
-        layout = self.layout
-        view = self.view
-        base = i * layout.size
         trick = state.trick
+        k = slot.k
+        if state is not slot.state or tricks is not slot.tricks or state.done:
+            self._rebuild(slot, state)
+            return
+        view = self.view
         if nt == slot.nt:
-            self._plays(base, slot, state, trick[slot.k:], state.lead, True)
+            if trick is not slot.trick or len(trick) < k:  # not the trick read before: read the state anew
+                self._rebuild(slot, state)
+                return
+            if len(trick) == k:
+                return
+            self._plays(slot, state, trick[k:], state.lead, True)
         else:
             previous = slot.trick
-            if len(tricks[slot.nt][0]) != len(previous):  # not the trick read before: read the state anew
-                self._rebuild(i, slot, state)
+            if nt < slot.nt or len(tricks[slot.nt][0]) != len(previous):
+                self._rebuild(slot, state)
                 return
-            self._plays(base, slot, state, previous[slot.k:], tricks[slot.nt][1], False)
+            self._plays(slot, state, previous[k:], tricks[slot.nt][1], False)
             for plays, lead, _, _ in tricks[slot.nt + 1:]:
-                self._plays(base, slot, state, plays, lead, False)
+                self._plays(slot, state, plays, lead, False)
             for place in slot.trick_places:
                 view[place] = 0.0
             slot.trick_places = []
-            self._plays(base, slot, state, trick, state.lead, True)
-            view[base + layout.scalars + 1] = min(1.0, nt / 12.0)
+            self._plays(slot, state, trick, state.lead, True)
+            view[slot.scalars + 1] = min(1.0, nt / 12.0)
             if state.out != slot.out:
                 for s in slot.out:
-                    view[base + layout.out + s] = 0.0
+                    view[slot.out_at + s] = 0.0
                 for s in state.out:
-                    view[base + layout.out + s] = 1.0
+                    view[slot.out_at + s] = 1.0
                 slot.out = state.out
             leader = state.order[0]
             if leader != slot.leader:
-                view[base + layout.leader + slot.leader] = 0.0
-                view[base + layout.leader + leader] = 1.0
+                view[slot.leader_at + slot.leader] = 0.0
+                view[slot.leader_at + leader] = 1.0
                 slot.leader = leader
             slot.nt, slot.trick = nt, trick
         slot.k = len(trick)
         lead = state.lead
         if lead != slot.lead:
             if slot.lead >= 0:
-                view[base + layout.lead + slot.lead] = 0.0
+                view[slot.lead_at + slot.lead] = 0.0
             if lead >= 0:
-                view[base + layout.lead + lead] = 1.0
+                view[slot.lead_at + lead] = 1.0
             slot.lead = lead
         move = state.order[state.pos]
         if move != slot.move:
-            view[base + layout.move + slot.move] = 0.0
-            view[base + layout.move + move] = 1.0
+            view[slot.move_at + slot.move] = 0.0
+            view[slot.move_at + move] = 1.0
             slot.move = move
 
-    def _plays(self, base: int, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int,
-               current: bool) -> None:
+    def _plays(self, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int, current: bool) -> None:
         """Write ``plays`` (``seat << 7 | card``, one trick's, whose lead colour is ``lead``): hands, played
-        blocks, hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks when
-        ``current`` (the trick still on the table)."""
-        layout = self.layout
+        blocks (both copies), hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks
+        (both copies) when ``current`` (the trick still on the table)."""
         view = self.view
-        sizes, hands = state.sizes, state.hands
+        sizes = state.sizes
+        twice = self.n * H  # from a block to its second copy
         for t in plays:
             p, c = t >> 7, t & 127
+            at = p * H + c
             if c < W1:
-                view[base + layout.hand + p * H + c] = 0.0
-                view[base + layout.played + p * H + c] = 1.0
+                view[slot.hand + at] = 0.0
+                view[slot.played + at] = view[slot.played + twice + at] = 1.0
                 if current:
-                    place = base + layout.trick + p * H + c
-                    view[place] = 1.0
-                    slot.trick_places.append(place)
-                colour = COLOUR[c]
-                if colour != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
+                    place = slot.trick_at + at
+                    view[place] = view[place + twice] = 1.0
+                    slot.trick_places += (place, place + twice)
+                if COLOUR[c] != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
                     bit = 1 << lead
                     if not slot.voids[p] & bit:
                         slot.voids[p] |= bit
-                        view[base + layout.voids + 4 * p + lead] = 1.0
+                        view[slot.voids_at + 4 * p + lead] = 1.0
             else:
-                view[base + layout.hand + p * H + W1] = len(hands[p][W]) / 6.0
+                view[slot.hand + at] = len(state.hands[p][W]) / 6.0
                 played = slot.w1_played[p] = slot.w1_played[p] + 1
-                view[base + layout.played + p * H + W1] = W1_SUM[played]
+                view[slot.played + at] = view[slot.played + twice + at] = W1_SUM[played]
                 if current:
-                    place = base + layout.trick + p * H + W1
-                    view[place] = W1_SUM[1]
-                    slot.trick_places.append(place)
-            view[base + layout.sizes + p] = sizes[p] / 12.0
+                    place = slot.trick_at + at
+                    view[place] = view[place + twice] = W1_SUM[1]
+                    slot.trick_places += (place, place + twice)
+            view[slot.sizes + p] = sizes[p] / 12.0
 
-    def _rebuild(self, i: int, slot: _Slot, state: FoolState) -> None:
-        """Write slot ``i``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
+    def _rebuild(self, slot: _Slot, state: FoolState) -> None:
+        """Write ``slot``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
         game = self.game
         n = self.n
         layout = self.layout
-        row = self.rows[i]
-        row[:] = 0.0
+        base = slot.base
+        self.flat[base:base + layout.size] = 0.0
         view = self.view
-        base = i * layout.size
         slot.state, slot.tricks = state, state.tricks
         slot.voids, slot.w1_played, slot.trick_places = [0] * n, [0] * n, []
         for s, hand in enumerate(state.hands):
-            at = base + layout.hand + s * H
+            at = slot.hand + s * H
             for colour in (hand[0], hand[1], hand[2], hand[3]):
                 for c in colour:
                     view[at + c] = 1.0
             view[at + W1] = len(hand[W]) / 6.0
         for plays, lead, _, _ in state.tricks:
-            self._plays(base, slot, state, plays, lead, False)
-        self._plays(base, slot, state, state.trick, state.lead, True)
+            self._plays(slot, state, plays, lead, False)
+        self._plays(slot, state, state.trick, state.lead, True)
         for s in range(n):
-            view[base + layout.sizes + s] = state.sizes[s] / 12.0
+            view[slot.sizes + s] = state.sizes[s] / 12.0
         slot.nt, slot.trick, slot.k = len(state.tricks), state.trick, len(state.trick)
         slot.lead = state.lead
         if state.lead >= 0:
-            view[base + layout.lead + state.lead] = 1.0
+            view[slot.lead_at + state.lead] = 1.0
         slot.out = state.out
         for s in state.out:
-            view[base + layout.out + s] = 1.0
+            view[slot.out_at + s] = 1.0
         slot.move = slot.leader = -1
         if not state.done:
             slot.move, slot.leader = state.order[state.pos], state.order[0]
-            view[base + layout.move + slot.move] = 1.0
-            view[base + layout.leader + slot.leader] = 1.0
+            view[slot.move_at + slot.move] = 1.0
+            view[slot.leader_at + slot.leader] = 1.0
         view[base + layout.dealer + state.dealer] = 1.0
         for s in range(n):
             view[base + layout.totals + s] = max(-1.0, min(1.0, state.totals[s] / 100.0))
@@ -286,8 +304,8 @@ class BatchTensors:
             last = state.last["scores"]
             for s in range(n):
                 view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
-        row[layout.deck:layout.deck + H] = game.deck_block
-        at = base + layout.scalars
+        self.flat[base + layout.deck:base + layout.deck + H] = game.deck_block
+        at = slot.scalars
         view[at] = min(1.0, state.round_number / 20.0)
         view[at + 1] = min(1.0, len(state.tricks) / 12.0)
         view[at + 2] = float(state.done)
