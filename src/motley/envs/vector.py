@@ -129,6 +129,7 @@ class _Slots:
         self.deal_scores: list[list[int]] = [[] for _ in range(count)]
         self.legal: list[list[int]] = [[] for _ in range(count)]
         self.seats = [0] * count
+        self._row_starts = np.arange(count, dtype=np.int64) * self.mask.shape[1]  # of each slot's mask row
 
     def reset(self, seeds: Sequence[int | None]) -> tuple[bytes, list[int]]:
         """Start a match in every slot (``seeds[j]`` for slot ``lo + j``, None: from its generator)."""
@@ -145,8 +146,8 @@ class _Slots:
         rewards[:] = 0.0
         terminated[:] = False
         deal_mode = self.reward == "deal"
+        seats, legal = self.seats, self.legal
         for j, (state, action) in enumerate(zip(self.states, self.a["actions"].tolist(), strict=True)):
-            assert state is not None
             state.apply_action(action)
             if deal_mode and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
@@ -157,9 +158,10 @@ class _Slots:
                 rewards[j] += np.asarray(state.returns(), dtype=np.float32)
                 terminated[j] = True
                 self._start(j, None)
-            else:
-                self._write(j, state)
-        self.observer.write(self.states, self.seats, self.obs)
+            else:  # as _write
+                seats[j] = state.current_player()
+                legal[j] = state.legal_actions()
+        self.observer.write(self.states, seats, self.obs)
         return self._publish()
 
     def _start(self, j: int, seed: int | None) -> None:
@@ -186,9 +188,10 @@ class _Slots:
         their counts."""
         self.seat[:] = self.seats
         counts = [len(legal) for legal in self.legal]
-        flat = np.array([a for legal in self.legal for a in legal], dtype=np.int64)
-        self.mask[:] = 0
-        self.mask[np.repeat(np.arange(len(counts)), counts), flat] = 1
+        flat = np.fromiter(itertools.chain.from_iterable(self.legal), dtype=np.int64, count=sum(counts))
+        mask = self.mask
+        mask[:] = 0
+        mask.reshape(-1)[np.repeat(self._row_starts, counts) + flat] = 1
         return flat.tobytes(), counts
 
 
