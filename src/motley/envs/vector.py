@@ -32,6 +32,10 @@ action feature size):
   ``"action_features"`` float32 (L, F) aligned row for row with ``"legal_actions"`` (layouts:
   docs/observation_tensors.md), ``"match_seed"`` int64 (N,) the seed of each slot's current match.
 
+The observation rows come from the game's batch observer (``GameSpec.batch_observer``, :mod:`motley.envs.tensors`;
+Fool!'s updates each slot's tensor fields from the cards played since the previous step), else from
+``state.observation_tensor(seat)`` per slot: the same bytes either way.
+
 **Autoreset** (Gymnasium's ``AutoresetMode.SAME_STEP``, in ``metadata["autoreset_mode"]``): when a slot's
 match ends, the step that ended it returns ``terminations[i] = True`` with the final rewards, and already
 the first decision of the slot's next match in ``obs`` and ``infos``. A match that ends before any decision
