@@ -142,6 +142,7 @@ class BatchTensors:
         #: ``small_places[seat, i]``: intp, the places in ``flat`` of slot i's entries after the card blocks.
         self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
         self.totals_scale = float(game.params["end_bonus_count"])
+        self.twice = n * H  # from a played or trick block to its second copy
 
     def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
         """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (slot i holds ``states[i]``).
@@ -237,28 +238,29 @@ class BatchTensors:
         (both copies) when ``current`` (the trick still on the table)."""
         view = self.view
         sizes = state.sizes
-        twice = self.n * H  # from a block to its second copy
+        twice = self.twice
+        hand, played, trick_at, voids = slot.hand, slot.played, slot.trick_at, slot.voids
         for t in plays:
             p, c = t >> 7, t & 127
             at = p * H + c
             if c < W1:
-                view[slot.hand + at] = 0.0
-                view[slot.played + at] = view[slot.played + twice + at] = 1.0
+                view[hand + at] = 0.0
+                view[played + at] = view[played + twice + at] = 1.0
                 if current:
-                    place = slot.trick_at + at
+                    place = trick_at + at
                     view[place] = view[place + twice] = 1.0
                     slot.trick_places += (place, place + twice)
                 if COLOUR[c] != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
                     bit = 1 << lead
-                    if not slot.voids[p] & bit:
-                        slot.voids[p] |= bit
+                    if not voids[p] & bit:
+                        voids[p] |= bit
                         view[slot.voids_at + 4 * p + lead] = 1.0
             else:
-                view[slot.hand + at] = len(state.hands[p][W]) / 6.0
-                played = slot.w1_played[p] = slot.w1_played[p] + 1
-                view[slot.played + at] = view[slot.played + twice + at] = W1_SUM[played]
+                view[hand + at] = len(state.hands[p][W]) / 6.0
+                count = slot.w1_played[p] = slot.w1_played[p] + 1
+                view[played + at] = view[played + twice + at] = W1_SUM[count]
                 if current:
-                    place = slot.trick_at + at
+                    place = trick_at + at
                     view[place] = view[place + twice] = W1_SUM[1]
                     slot.trick_places += (place, place + twice)
             view[slot.sizes + p] = sizes[p] / 12.0
