@@ -91,12 +91,13 @@ class _Layout:
 
 class _Slot:
     """What a slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
-    after them), the fields written that a later play or trick clears, and the row's places in the batch's
-    flat array (``base`` its start; ``hand`` ... ``scalars`` the start of each field of ``_Layout``)."""
+    after them), the one-hot fields last written (lead, to move, leader, sitting out: cleared when they change),
+    the voids and W1 cards played this round per seat, and the row's places in the batch's flat array
+    (``base`` its start; ``hand`` ... ``scalars`` the start of each field of ``_Layout``)."""
 
     __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
-                 "out_at", "played", "scalars", "sizes", "state", "trick", "trick_at", "trick_places", "tricks",
-                 "voids", "voids_at", "w1_played")
+                 "out_at", "played", "scalars", "sizes", "state", "trick", "trick_at", "tricks", "voids", "voids_at",
+                 "w1_played")
 
     def __init__(self, layout: _Layout, base: int) -> None:
         self.base = base
@@ -110,7 +111,6 @@ class _Slot:
         self.nt = self.k = 0
         self.lead = self.move = self.leader = -1
         self.out: tuple[int, ...] = ()
-        self.trick_places: list[int] = []
         self.voids: list[int] = []
         self.w1_played: list[int] = []
 
@@ -201,9 +201,7 @@ class BatchTensors:
             self._plays(slot, state, previous[k:], tricks[slot.nt][1], False)
             for plays, lead, _, _ in tricks[slot.nt + 1:]:
                 self._plays(slot, state, plays, lead, False)
-            for place in slot.trick_places:
-                view[place] = 0.0
-            slot.trick_places = []
+            self.flat[slot.trick_at:slot.trick_at + 2 * self.twice] = 0.0  # the trick blocks, both copies
             self._plays(slot, state, trick, state.lead, True)
             view[slot.scalars + 1] = min(1.0, nt / 12.0)
             if state.out != slot.out:
@@ -249,7 +247,6 @@ class BatchTensors:
                 if current:
                     place = trick_at + at
                     view[place] = view[place + twice] = 1.0
-                    slot.trick_places += (place, place + twice)
                 if COLOUR[c] != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
                     bit = 1 << lead
                     if not voids[p] & bit:
@@ -262,7 +259,6 @@ class BatchTensors:
                 if current:
                     place = trick_at + at
                     view[place] = view[place + twice] = W1_SUM[1]
-                    slot.trick_places += (place, place + twice)
             view[slot.sizes + p] = sizes[p] / 12.0
 
     def _rebuild(self, slot: _Slot, state: FoolState) -> None:
@@ -274,7 +270,7 @@ class BatchTensors:
         self.flat[base:base + layout.size] = 0.0
         view = self.view
         slot.state, slot.tricks = state, state.tricks
-        slot.voids, slot.w1_played, slot.trick_places = [0] * n, [0] * n, []
+        slot.voids, slot.w1_played = [0] * n, [0] * n
         for s, hand in enumerate(state.hands):
             at = slot.hand + s * H
             for colour in (hand[0], hand[1], hand[2], hand[3]):
