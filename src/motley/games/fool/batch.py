@@ -3,8 +3,10 @@
 :class:`BatchTensors` gives exactly ``state.observation_tensor(seat)`` (``observe.observation_tensor``, byte
 for byte) for a batch of slots, each holding one state. Per slot it keeps the tensor's fields in *absolute*
 seat order (seat ``s``'s hand, cards played, trick card, hand size, ... at fixed places: ``_Layout``) and
-updates them from the plays made since the previous write; one NumPy gather per batch then turns each slot's
-row into the relative order of the seat asked for (index ``r`` is seat ``(seat + r) % n``).
+updates them from the plays made since the previous write; a few NumPy copies per batch then turn each slot's
+row into the relative order of the seat asked for (index ``r`` is seat ``(seat + r) % n``): one window of its
+card blocks per kind (hand, played, trick; the played and trick blocks are kept twice so that any seat's are
+one slice) and one gather of the other fields.
 
 A slot's row is rebuilt from the state when it holds another state object than at its previous write, a
 new round began (FL-R12, FL-R14: the state's list of completed tricks is a new one), the match is over, or
