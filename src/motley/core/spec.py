@@ -61,7 +61,8 @@ ActionFeatures = Callable[[Game], "npt.NDArray[np.float32]"]
 
 
 class BatchObserver(Protocol):
-    """Observation tensors of a batch of states at once, for the batch stepper (:mod:`motley.envs.vector`).
+    """Observation tensors of a batch of states at once, for the RL environments (:mod:`motley.envs.tensors`:
+    the batch stepper with one slot per match, the PettingZoo and Gymnasium environments with one slot).
 
     Made for ``slots`` slots (:data:`BatchObserverFactory`); slot ``i`` is told ``states[i]`` at every write and
     may keep what it read of it, so a game can update a slot's tensors from the moves made since its previous
@@ -117,7 +118,7 @@ class GameSpec:
         action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
             environments then use the action id one-hot (``F = num_distinct_actions``).
         batch_observer: the game's own :class:`BatchObserver` factory (faster than a tensor per state), or
-            ``None``: the batch stepper then calls ``state.observation_tensor(seat)`` for each slot.
+            ``None``: the RL environments then call ``state.observation_tensor(seat)`` for each tensor.
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
