@@ -159,11 +159,11 @@ class BatchTensors:
         n = self.n
         sync = self._sync
         slots = self.slots
-        for i, state in enumerate(states):
+        for i, state in enumerate(cast("Sequence[FoolState]", states)):
             seat = seats[i]
             if type(seat) is not int or not 0 <= seat < n:
                 state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
-            sync(slots[i], cast("FoolState", state))
+            sync(slots[i], state)
         count = len(states)
         if count == 1:  # one state (the PettingZoo environment): its seat's index alone
             np.take(self.flat, self.layout.index[int(seats[0])], out=out[0])
