@@ -38,6 +38,7 @@ def check_slot(obs: dict[str, np.ndarray], infos: dict[str, Any], i: int, single
     assert infos["seat"][i] == seat
     mine = single.observe(agent)
     assert np.array_equal(obs["observation"][i], mine["observation"])
+    assert obs["observation"][i].tobytes() == state.observation_tensor(seat).tobytes()  # the game's own encoder
     assert np.array_equal(obs["action_mask"][i], mine["action_mask"])
     legal = infos["legal_actions"][infos["legal_offsets"][i]:infos["legal_offsets"][i + 1]]
     assert legal.tolist() == state.legal_actions()

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from motley.core.game import Game, Observation
+from motley.core.game import Game, Observation, State
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,6 +58,31 @@ CardFace = Callable[[str, float, float], str]
 #: action id ``a`` at the game's options (F fixed per configuration, values in [0, 1]; see
 #: docs/observation_tensors.md). Built once per configuration; the RL environments gather the legal rows.
 ActionFeatures = Callable[[Game], "npt.NDArray[np.float32]"]
+
+
+class BatchObserver(Protocol):
+    """Observation tensors of a batch of states at once, for the RL environments (:mod:`motley.envs.tensors`:
+    the batch stepper with one slot per match, the PettingZoo and Gymnasium environments with one slot).
+
+    Made for ``slots`` slots (:data:`BatchObserverFactory`); slot ``i`` is told ``states[i]`` at every write and
+    may keep what it read of it, so a game can update a slot's tensors from the moves made since its previous
+    write instead of encoding its state anew (it must still be exact for any states it is given).
+    """
+
+    def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
+        """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])``, byte for byte, for every i.
+
+        Args:
+            states: states of the observer's game, at most ``slots``.
+            seats: the seat whose view each row is.
+            out: float32 ``(len(states), *game.observation_tensor_shape())``, C-contiguous.
+        Raises:
+            MotleyError: for a seat that is not a seat of the game.
+        """
+
+
+#: ``batch_observer(game, slots) -> BatchObserver`` for the game's states at ``game``'s options.
+BatchObserverFactory = Callable[[Game, int], BatchObserver]
 #: How a card is shown and read out: ``card_info(code) -> {"name": spoken name ("green 5", "7 of spades"),
 #: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
 #: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
@@ -92,6 +117,8 @@ class GameSpec:
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
         action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
             environments then use the action id one-hot (``F = num_distinct_actions``).
+        batch_observer: the game's own :class:`BatchObserver` factory (faster than a tensor per state), or
+            ``None``: the RL environments then call ``state.observation_tensor(seat)`` for each tensor.
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
@@ -119,6 +146,7 @@ class GameSpec:
     drawing: TableDrawing | None = None
     card_face: CardFace | None = None
     action_features: ActionFeatures | None = None
+    batch_observer: BatchObserverFactory | None = None
     card_info: CardInfo | None = None
     how_to_play: tuple[str, ...] = ()
     legacy_options: Mapping[str, Any] = field(default_factory=dict)

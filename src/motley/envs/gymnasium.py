@@ -59,6 +59,7 @@ from motley.core import Game, IllegalMoveError, State
 from motley.core.play import play
 from motley.envs import as_game
 from motley.envs.features import action_feature_table
+from motley.envs.tensors import game_observer
 
 __all__ = ["SingleSeatEnv", "env_id", "register"]
 
@@ -117,6 +118,7 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         self.observation_space = spaces.Box(low=-1.0, high=1.0, shape=self.game.observation_tensor_shape(),
                                             dtype=np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
+        self._observer = game_observer(self.game, 1)
         self.state: State | None = None
         self._bot_rng = random.Random(0)
         self._bots: dict[int, Bot] = {}
@@ -199,9 +201,15 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         play(self.state, self._bots, self._bot_rng, skip_forced=False)
 
     def _observation(self, state: State | None = None) -> Obs:
+        """The learner's ``state.observation_tensor(seat)``, a new array (from the game's own batch observer
+        where it has one: :mod:`motley.envs.tensors`)."""
         state = state or self.state
         assert state is not None
-        return np.array(state.observation_tensor(self.seat), dtype=np.float32)
+        if self._observer is None:
+            return np.array(state.observation_tensor(self.seat), dtype=np.float32)
+        tensor = np.empty(self.observation_space.shape or (), dtype=np.float32)
+        self._observer.write((state,), (self.seat,), tensor[None])
+        return tensor
 
     def _info(self) -> dict[str, Any]:
         state = self.state

@@ -76,6 +76,7 @@ from pettingzoo.utils import wrappers
 from motley.core import Game, State
 from motley.envs import as_game, deal_rewards, match_seed
 from motley.envs.features import action_feature_table
+from motley.envs.tensors import game_observer
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]
 
@@ -145,6 +146,10 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
         self._rng: random.Random | None = None
         self._features = action_feature_table(self.game)
+        #: The game's own batch observer with one slot, if it has one (motley.envs.tensors): it updates the
+        #: tensors from the moves made since the last one instead of encoding the state anew.
+        self._observer = game_observer(self.game, 1)
+        self._observation_shape = shape
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
         #: The info of each agent while it is not to move (made once; treat infos as read-only).
@@ -214,7 +219,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if agent == self._mover:
             mask[self._legal] = 1
-        obs: ObsDict = {"observation": state.observation_tensor(self._seat[agent]), "action_mask": mask}
+        seat = self._seat[agent]
+        if self._observer is None:
+            tensor = state.observation_tensor(seat)
+        else:
+            tensor = np.empty(self._observation_shape, dtype=np.float32)
+            self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
+        obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
 

@@ -32,6 +32,10 @@ action feature size):
   ``"action_features"`` float32 (L, F) aligned row for row with ``"legal_actions"`` (layouts:
   docs/observation_tensors.md), ``"match_seed"`` int64 (N,) the seed of each slot's current match.
 
+The observation rows come from the game's batch observer (``GameSpec.batch_observer``, :mod:`motley.envs.tensors`;
+Fool!'s updates each slot's tensor fields from the cards played since the previous step), else from
+``state.observation_tensor(seat)`` per slot: the same bytes either way.
+
 **Autoreset** (Gymnasium's ``AutoresetMode.SAME_STEP``, in ``metadata["autoreset_mode"]``): when a slot's
 match ends, the step that ended it returns ``terminations[i] = True`` with the final rewards, and already
 the first decision of the slot's next match in ``obs`` and ``infos``. A match that ends before any decision
@@ -70,6 +74,7 @@ from gymnasium.vector.utils import batch_space
 from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
 from motley.envs import as_game, deal_rewards, match_seed
 from motley.envs.features import action_feature_table
+from motley.envs.tensors import batch_observer
 
 __all__ = ["VectorEnv"]
 
@@ -121,12 +126,14 @@ class _Slots:
         self.reward = reward
         self.deal_weight = deal_weight
         count = hi - lo
-        self.states: list[State | None] = [None] * count
+        self.observer = batch_observer(game, count)
+        self.states: list[Any] = [None] * count
         self.rngs: list[Any] = [None] * count
         self.deals = [0] * count
         self.deal_scores: list[list[int]] = [[] for _ in range(count)]
         self.legal: list[list[int]] = [[] for _ in range(count)]
         self.seats = [0] * count
+        self._row_starts = np.arange(count, dtype=np.int64) * self.mask.shape[1]  # of each slot's mask row
 
     def reset(self, seeds: Sequence[int | None]) -> tuple[bytes, list[int]]:
         """Start a match in every slot (``seeds[j]`` for slot ``lo + j``, None: from its generator)."""
@@ -134,6 +141,7 @@ class _Slots:
         self.a["terminated"][:] = False
         for j, seed in enumerate(seeds):
             self._start(j, seed)
+        self.observer.write(self.states, self.seats, self.obs)
         return self._publish()
 
     def step(self) -> tuple[bytes, list[int]]:
@@ -142,8 +150,8 @@ class _Slots:
         rewards[:] = 0.0
         terminated[:] = False
         deal_mode = self.reward == "deal"
+        seats, legal = self.seats, self.legal
         for j, (state, action) in enumerate(zip(self.states, self.a["actions"].tolist(), strict=True)):
-            assert state is not None
             state.apply_action(action)
             if deal_mode and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
@@ -154,8 +162,10 @@ class _Slots:
                 rewards[j] += np.asarray(state.returns(), dtype=np.float32)
                 terminated[j] = True
                 self._start(j, None)
-            else:
-                self._write(j, state)
+            else:  # as _write
+                seats[j] = state.current_player()
+                legal[j] = state.legal_actions()
+        self.observer.write(self.states, seats, self.obs)
         return self._publish()
 
     def _start(self, j: int, seed: int | None) -> None:
@@ -172,19 +182,20 @@ class _Slots:
         raise RuntimeError(f"{MAX_SKIPPED_MATCHES} matches in a row ended before any decision")
 
     def _write(self, j: int, state: State) -> None:
-        """Slot ``j``'s observation row now; its seat and legal actions go out with the batch (``_publish``)."""
-        seat = self.seats[j] = state.current_player()
+        """Slot ``j``'s seat to move and legal actions; its observation row is written with the other slots'
+        (the game's batch observer), and the rest goes out with the batch (``_publish``)."""
+        self.seats[j] = state.current_player()
         self.legal[j] = state.legal_actions()
-        self.obs[j] = state.observation_tensor(seat)
 
     def _publish(self) -> tuple[bytes, list[int]]:
         """Write every slot's seat and mask row; return the legal actions in slot order (int64 bytes) and
         their counts."""
         self.seat[:] = self.seats
         counts = [len(legal) for legal in self.legal]
-        flat = np.array([a for legal in self.legal for a in legal], dtype=np.int64)
-        self.mask[:] = 0
-        self.mask[np.repeat(np.arange(len(counts)), counts), flat] = 1
+        flat = np.fromiter(itertools.chain.from_iterable(self.legal), dtype=np.int64, count=sum(counts))
+        mask = self.mask
+        mask[:] = 0
+        mask.reshape(-1)[np.repeat(self._row_starts, counts) + flat] = 1
         return flat.tobytes(), counts
 
 

@@ -11,6 +11,8 @@ The package, by what changes together:
 * ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
   (``Fool.sample_state`` and ``Fool.determinizer`` call it);
 * ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
+* ``batch.py`` -- observation tensors of many states at once, kept up to date move by move, for the batch
+  stepper (``SPEC.batch_observer``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
 * ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
@@ -21,7 +23,7 @@ The package, by what changes together:
 from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import cards, drawing, facts, features, policy, sample, views
+from motley.games.fool import batch, cards, drawing, facts, features, policy, sample, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.rules import Fool, FoolState
 
@@ -41,6 +43,7 @@ SPEC = register_spec(GameSpec(
     drawing=drawing.draw,
     card_face=drawing.face,
     action_features=features.action_features,
+    batch_observer=batch.BatchTensors,
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
 ))

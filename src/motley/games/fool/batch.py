@@ -1,0 +1,313 @@
+"""Observation tensors of many Fool! states at once, kept up to date move by move (``SPEC.batch_observer``).
+
+:class:`BatchTensors` gives exactly ``state.observation_tensor(seat)`` (``observe.observation_tensor``, byte
+for byte) for a batch of slots, each holding one state. Per slot it keeps the tensor's fields in *absolute*
+seat order (seat ``s``'s hand, cards played, trick card, hand size, ... at fixed places: ``_Layout``) and
+updates them from the plays made since the previous write; a few NumPy copies per batch then turn each slot's
+row into the relative order of the seat asked for (index ``r`` is seat ``(seat + r) % n``): one window of its
+card blocks per kind (hand, played, trick; the played and trick blocks are kept twice so that any seat's are
+one slice) and one gather of the other fields.
+
+A slot's row is rebuilt from the state when it holds another state object than at its previous write, a
+new round began (FL-R12, FL-R14: the state's list of completed tricks is a new one), the match is over, or
+the state's trick lists do not extend what was read (a state is never taken back, but a rebuild is always
+exact). A slot's state that only moved forward by ``apply_action`` since its previous write costs a few
+element writes per card played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from motley.games.fool.cards import COLOUR, W1, W
+from motley.games.fool.observe import H, tensor_size
+
+if TYPE_CHECKING:
+    from motley.core.game import Game, State
+    from motley.games.fool.rules import Fool, FoolState
+
+
+def _w1_sums(count: int) -> list[float]:
+    """``k`` W1 cards in a played or trick block, as the tensor holds it: ``1/6`` added ``k`` times in float32
+    (``observe._add``), ``k = 0 .. count``."""
+    cell = np.zeros(1, dtype=np.float32)
+    sums = [0.0]
+    for _ in range(count):
+        cell[0] += 1.0 / 6.0
+        sums.append(float(cell[0]))
+    return sums
+
+
+#: ``W1_SUM[k]``: the block value of ``k`` W1 cards played (exact float32 values as Python floats).
+W1_SUM = _w1_sums(8)
+
+
+class _Layout:
+    """Places of the absolute row of ``n`` seats and, per seat, where its relative tensor's entries are in it.
+
+    Absolute row: n hand blocks (H each, seat order); the n played blocks twice (seat 0 .. n-1, then again),
+    so that the n blocks in relative order of any seat are one slice (a window); the n trick blocks likewise;
+    then the *small* fields: lead (4), per seat hand sizes, sitting out, to move, dealer, leader (n each), voids
+    (4n), totals, bonus counts, last round's scores (n each), the deck block (H) and the 5 scalars: the fields
+    of ``observe.observation_tensor`` in the same order, each seat-indexed field in absolute seat order.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.hand, self.played, self.trick = 0, n * H, 3 * n * H
+        self.small = self.lead = 5 * n * H
+        self.sizes = self.lead + 4
+        self.out, self.move, self.dealer, self.leader = (self.sizes + k * n for k in range(1, 5))
+        self.voids = self.sizes + 5 * n
+        self.totals = self.voids + 4 * n
+        self.bonuses, self.last = self.totals + n, self.totals + 2 * n
+        self.deck = self.totals + 3 * n
+        self.scalars = self.deck + H
+        self.size = self.scalars + 5
+        #: ``index[seat]``: intp (tensor_size(n),), the absolute place of each relative tensor entry.
+        self.index = np.stack([self._gather(seat) for seat in range(n)])
+        #: ``small_index[seat]``: intp, the same for the entries after the card blocks (from H (1 + 2n) on).
+        self.small_index = self.index[:, H * (1 + 2 * n):]
+
+    def _gather(self, seat: int) -> npt.NDArray[np.intp]:
+        n = self.n
+        block = np.arange(H)
+        order = [(seat + r) % n for r in range(n)]
+        parts = [self.hand + seat * H + block, self.played + seat * H + np.arange(n * H),
+                 self.trick + seat * H + np.arange(n * H), self.lead + np.arange(4)]
+        for base in (self.sizes, self.out, self.move, self.dealer, self.leader):
+            parts.append(base + np.array(order))
+        parts += [self.voids + 4 * s + np.arange(4) for s in order]
+        for base in (self.totals, self.bonuses, self.last):
+            parts.append(base + np.array(order))
+        parts.append(self.deck + block)
+        parts.append(self.scalars + np.arange(5))
+        index = np.concatenate(parts).astype(np.intp)
+        assert len(index) == tensor_size(n)
+        return index
+
+
+class _Slot:
+    """What a slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
+    after them), the one-hot fields last written (lead, to move, leader, sitting out: cleared when they change),
+    the voids and W1 cards played this round per seat, and the row's places in the batch's flat array
+    (``base`` its start; ``hand`` ... ``scalars`` the start of each field of ``_Layout``)."""
+
+    __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
+                 "out_at", "played", "scalars", "sizes", "state", "trick", "trick_at", "tricks", "voids", "voids_at",
+                 "w1_played")
+
+    def __init__(self, layout: _Layout, base: int) -> None:
+        self.base = base
+        self.hand, self.played, self.trick_at = base + layout.hand, base + layout.played, base + layout.trick
+        self.lead_at, self.sizes, self.out_at = base + layout.lead, base + layout.sizes, base + layout.out
+        self.move_at, self.leader_at = base + layout.move, base + layout.leader
+        self.voids_at, self.scalars = base + layout.voids, base + layout.scalars
+        self.state: Any = None
+        self.tricks: Any = None
+        self.trick: Any = None
+        self.nt = self.k = 0
+        self.lead = self.move = self.leader = -1
+        self.out: tuple[int, ...] = ()
+        self.voids: list[int] = []
+        self.w1_played: list[int] = []
+
+
+class BatchTensors:
+    """Observation tensors of up to ``slots`` Fool! states of one game (:data:`motley.core.spec.BatchObserver`).
+
+    Args:
+        game: the :class:`~motley.games.fool.rules.Fool` game the states belong to.
+        slots: the number of slots (>= 1).
+    """
+
+    def __init__(self, game: Game, slots: int) -> None:
+        self.game: Fool = cast("Fool", game)
+        n = self.n = game.num_players
+        self.layout = layout = _Layout(n)
+        self.rows = np.zeros((slots, layout.size), dtype=np.float32)
+        self.flat = self.rows.reshape(-1)
+        #: Element writes through a float32 memoryview cost less than NumPy scalar writes (typed Any: typeshed
+        #: types a memoryview's items as int).
+        self.view: Any = memoryview(self.flat.data)
+        self.slots = [_Slot(layout, i * layout.size) for i in range(slots)]
+        self.slot_ids = np.arange(slots)
+        row, item = self.rows.strides
+        #: ``windows[k][i, seat]``: the card blocks of slot i in seat's relative order (k: hand, played, trick).
+        self.windows = [np.lib.stride_tricks.as_strided(self.rows[:, at:], shape=(slots, n, width),
+                                                        strides=(row, H * item, item), writeable=False)
+                        for at, width in ((layout.hand, H), (layout.played, n * H), (layout.trick, n * H))]
+        #: ``small_places[seat, i]``: intp, the places in ``flat`` of slot i's entries after the card blocks.
+        self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
+        self.totals_scale = float(game.params["end_bonus_count"])
+        self.twice = n * H  # from a played or trick block to its second copy
+
+    def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
+        """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (slot i holds ``states[i]``).
+
+        Args:
+            states: FoolStates of this game, at most ``slots``; slot i is told ``states[i]`` at every write.
+            seats: the seat whose view each row is (0..n-1).
+            out: float32 (len(states), tensor_size(n)), C-contiguous.
+        Raises:
+            motley.MotleyError: for a seat out of range (as ``observation_tensor``).
+        """
+        n = self.n
+        sync = self._sync
+        slots = self.slots
+        for i, state in enumerate(cast("Sequence[FoolState]", states)):
+            seat = seats[i]
+            if type(seat) is not int or not 0 <= seat < n:
+                state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            sync(slots[i], state)
+        count = len(states)
+        if count == 1:  # one state (the PettingZoo environment): its seat's index alone
+            np.take(self.flat, self.layout.index[int(seats[0])], out=out[0])
+            return
+        seat_index = np.asarray(seats, dtype=np.intp)
+        ids = self.slot_ids[:count]
+        at = 0
+        for window in self.windows:
+            width = window.shape[2]
+            out[:, at:at + width] = window[ids, seat_index]
+            at += width
+        out[:, at:] = np.take(self.flat, self.small_places[seat_index, ids])
+
+    # ---- one slot ---------------------------------------------------------------------------
+    def _sync(self, slot: _Slot, state: FoolState) -> None:
+        """Bring ``slot``'s absolute row up to ``state``."""
+        tricks = state.tricks
+        nt = len(tricks)
+        trick = state.trick
+        k = slot.k
+        if state is not slot.state or tricks is not slot.tricks or state.done:
+            self._rebuild(slot, state)
+            return
+        view = self.view
+        if nt == slot.nt:
+            if trick is not slot.trick or len(trick) < k:  # not the trick read before: read the state anew
+                self._rebuild(slot, state)
+                return
+            if len(trick) == k:
+                return
+            self._plays(slot, state, trick[k:], state.lead, True)
+        else:
+            previous = slot.trick
+            if nt < slot.nt or len(tricks[slot.nt][0]) != len(previous):
+                self._rebuild(slot, state)
+                return
+            self._plays(slot, state, previous[k:], tricks[slot.nt][1], False)
+            for plays, lead, _, _ in tricks[slot.nt + 1:]:
+                self._plays(slot, state, plays, lead, False)
+            self.flat[slot.trick_at:slot.trick_at + 2 * self.twice] = 0.0  # the trick blocks, both copies
+            self._plays(slot, state, trick, state.lead, True)
+            view[slot.scalars + 1] = min(1.0, nt / 12.0)
+            if state.out != slot.out:
+                for s in slot.out:
+                    view[slot.out_at + s] = 0.0
+                for s in state.out:
+                    view[slot.out_at + s] = 1.0
+                slot.out = state.out
+            leader = state.order[0]
+            if leader != slot.leader:
+                view[slot.leader_at + slot.leader] = 0.0
+                view[slot.leader_at + leader] = 1.0
+                slot.leader = leader
+            slot.nt, slot.trick = nt, trick
+        slot.k = len(trick)
+        lead = state.lead
+        if lead != slot.lead:
+            if slot.lead >= 0:
+                view[slot.lead_at + slot.lead] = 0.0
+            if lead >= 0:
+                view[slot.lead_at + lead] = 1.0
+            slot.lead = lead
+        move = state.order[state.pos]
+        if move != slot.move:
+            view[slot.move_at + slot.move] = 0.0
+            view[slot.move_at + move] = 1.0
+            slot.move = move
+
+    def _plays(self, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int, current: bool) -> None:
+        """Write ``plays`` (``seat << 7 | card``, one trick's, whose lead colour is ``lead``): hands, played
+        blocks (both copies), hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks
+        (both copies) when ``current`` (the trick still on the table)."""
+        view = self.view
+        sizes = state.sizes
+        twice = self.twice
+        hand, played, trick_at, voids = slot.hand, slot.played, slot.trick_at, slot.voids
+        for t in plays:
+            p, c = t >> 7, t & 127
+            at = p * H + c
+            if c < W1:
+                view[hand + at] = 0.0
+                view[played + at] = view[played + twice + at] = 1.0
+                if current:
+                    place = trick_at + at
+                    view[place] = view[place + twice] = 1.0
+                if COLOUR[c] != lead and lead >= 0:  # lead >= 0: set by an earlier card (FL-R7)
+                    bit = 1 << lead
+                    if not voids[p] & bit:
+                        voids[p] |= bit
+                        view[slot.voids_at + 4 * p + lead] = 1.0
+            else:
+                view[hand + at] = len(state.hands[p][W]) / 6.0
+                count = slot.w1_played[p] = slot.w1_played[p] + 1
+                view[played + at] = view[played + twice + at] = W1_SUM[count]
+                if current:
+                    place = trick_at + at
+                    view[place] = view[place + twice] = W1_SUM[1]
+            view[slot.sizes + p] = sizes[p] / 12.0
+
+    def _rebuild(self, slot: _Slot, state: FoolState) -> None:
+        """Write ``slot``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
+        game = self.game
+        n = self.n
+        layout = self.layout
+        base = slot.base
+        self.flat[base:base + layout.size] = 0.0
+        view = self.view
+        slot.state, slot.tricks = state, state.tricks
+        slot.voids, slot.w1_played = [0] * n, [0] * n
+        for s, hand in enumerate(state.hands):
+            at = slot.hand + s * H
+            for colour in (hand[0], hand[1], hand[2], hand[3]):
+                for c in colour:
+                    view[at + c] = 1.0
+            view[at + W1] = len(hand[W]) / 6.0
+        for plays, lead, _, _ in state.tricks:
+            self._plays(slot, state, plays, lead, False)
+        self._plays(slot, state, state.trick, state.lead, True)
+        for s in range(n):
+            view[slot.sizes + s] = state.sizes[s] / 12.0
+        slot.nt, slot.trick, slot.k = len(state.tricks), state.trick, len(state.trick)
+        slot.lead = state.lead
+        if state.lead >= 0:
+            view[slot.lead_at + state.lead] = 1.0
+        slot.out = state.out
+        for s in state.out:
+            view[slot.out_at + s] = 1.0
+        slot.move = slot.leader = -1
+        if not state.done:
+            slot.move, slot.leader = state.order[state.pos], state.order[0]
+            view[slot.move_at + slot.move] = 1.0
+            view[slot.leader_at + slot.leader] = 1.0
+        view[base + layout.dealer + state.dealer] = 1.0
+        for s in range(n):
+            view[base + layout.totals + s] = max(-1.0, min(1.0, state.totals[s] / 100.0))
+            view[base + layout.bonuses + s] = min(1.0, state.bonuses[s] / self.totals_scale)
+        if state.last is not None:
+            last = state.last["scores"]
+            for s in range(n):
+                view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
+        self.flat[base + layout.deck:base + layout.deck + H] = game.deck_block
+        at = slot.scalars
+        view[at] = min(1.0, state.round_number / 20.0)
+        view[at + 1] = min(1.0, len(state.tricks) / 12.0)
+        view[at + 2] = float(state.done)
+        view[at + 3] = float(game.deck_assumed)
+        view[at + 4] = float(game.num_fools == 2)
