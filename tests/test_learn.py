@@ -15,7 +15,7 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load, random_network, save
-from motley.learn.selfplay import play_deals, random_seatings, target_values
+from motley.learn.selfplay import continue_deal, play_deals, random_seatings, target_values
 
 SINGLE_DEALS = ["fool(players=5,rounds=1)", "foolery(players=4,hands=1)"]
 
@@ -273,3 +273,30 @@ def test_a_short_training_run_writes_a_network_that_plays_as_its_model(tmp_path:
         expected = learner.model(torch.from_numpy(x)).numpy()[:, 0]
     assert np.allclose(exact.q_values(obs, legal, table, hints), expected, atol=1e-4)
     assert np.allclose(net.q_values(obs, legal, table, hints), expected, atol=0.05)  # saved in float16
+
+
+def test_with_a_continuation_network_the_seat_plays_on_by_it_in_the_rollouts() -> None:
+    game = motley.load_game("fool(players=5,rounds=1)")
+    policy = game_spec(game.name).search_policy
+    assert policy is not None
+    follow = random_network(game, (8,), seed=6)
+    seating = ["teacher"] + ["heuristic"] * 4
+    plain, _ = play_deals(game, None, [21], [seating], 0.0, random.Random(0), rollouts=True, max_actions=50)
+    samples, _ = play_deals(game, None, [21], [seating], 0.0, random.Random(0), rollouts=True, max_actions=50,
+                            continuation=follow)
+    state = game.new_initial_state(seed=21)
+    while state.current_player() != 0 or len(state.legal_actions()) == 1:
+        state.apply_action(policy.move(state))
+    legal = state.legal_actions()
+    returns = []
+    for a in legal:
+        world = state.clone()
+        assert isinstance(world, SearchState)
+        world.apply_action(a)
+        continue_deal(world, 0, follow, action_feature_table(game), policy.move)
+        assert world.is_terminal()
+        returns.append(target_values([0] * 5, world, 0.3)[0])
+    mean = sum(returns) / len(returns)
+    got = dict(zip(samples.actions[:len(legal)].tolist(), samples.targets[:len(legal)].tolist(), strict=True))
+    assert all(got[a] == pytest.approx(r - mean, abs=1e-6) for a, r in zip(legal, returns, strict=True))
+    assert len(samples) == len(plain) and not np.allclose(samples.targets, plain.targets)  # it played otherwise

@@ -24,6 +24,10 @@ def train(
     eval_deals: Annotated[int, typer.Option(min=1, help="Fixed deals per evaluation, each seat once.")] = 100,
     device: Annotated[str, typer.Option(help="'cpu' or 'cuda'.")] = "cpu",
     resume: Annotated[bool, typer.Option(help="Continue from OUT/checkpoint.pt.")] = False,
+    init: Annotated[Path | None, typer.Option(help="Start from this network (.npz) instead of new weights.")] = None,
+    continuation: Annotated[Path | None, typer.Option(
+        help="In the rollouts the seat plays on by this network (.npz) instead of the heuristic.")] = None,
+    teach: Annotated[int, typer.Option(min=0, help="Decisions learned from the heuristic's play first.")] = 200_000,
 ) -> None:
     """Train a Q network for a single-deal game (e.g. 'fool(players=5,rounds=1)') against itself and the heuristic;
     it plays as the bot network(weights=OUT/network.npz)."""
@@ -40,7 +44,8 @@ def train(
     if device not in ("cpu", "cuda"):
         fail(f"--device must be 'cpu' or 'cuda', got {device!r}")
     config = TrainConfig(game=str(loaded), minutes=minutes, seed=seed, hidden=sizes, actors=actors,
-                         eval_every=eval_every, eval_deals=eval_deals, device=device)
+                         eval_every=eval_every, eval_deals=eval_deals, device=device, teach_samples=teach,
+                         init=str(init or ""), continuation=str(continuation or ""))
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("training"), BarColumn(), TimeElapsedColumn(), TextColumn("{task.fields[status]}"),

@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from motley.core import Game, load_game
+from motley.core import Game, MotleyError, load_game
 from motley.core.extras import require
 from motley.envs.features import action_feature_table
-from motley.learn.qnet import QNetwork, random_network, save
+from motley.learn.qnet import QNetwork, load, random_network, save
 from motley.learn.selfplay import Samples, Tally, play_deals, random_seatings
 
 __all__ = ["TrainConfig", "evaluate", "train"]
@@ -70,6 +70,9 @@ class TrainConfig:
         eval_every: seconds between evaluations; eval_deals: fixed deals per evaluation (each played once with
             the network in every seat).
         device: ``"cpu"`` or ``"cuda"``.
+        init: a network file to start from (its layer sizes replace ``hidden``); "" for new weights.
+        continuation: a network file the recorded seat plays by in the rollouts (:mod:`motley.learn.selfplay`);
+            "" for the heuristic.
     """
 
     game: str
@@ -91,6 +94,8 @@ class TrainConfig:
     eval_every: float = 120.0
     eval_deals: int = 100
     device: str = "cpu"
+    init: str = ""
+    continuation: str = ""
 
 
 @dataclass
@@ -120,6 +125,7 @@ def _actor(game_text: str, config: TrainConfig, index: int, weights: Any, out: A
     """An actor process: play batches with the newest weights until ``stop`` is set."""
     game = load_game(game_text)
     rng = random.Random(config.seed * 1000 + index + 1)
+    follow = load(config.continuation, game) if config.continuation else None
     net: QNetwork | None = None
     teaching = True
     while not stop.is_set():
@@ -129,7 +135,7 @@ def _actor(game_text: str, config: TrainConfig, index: int, weights: Any, out: A
         except queue.Empty:
             if net is None:
                 continue
-        samples, tally = _play_batch(game, net, config, rng, teaching)
+        samples, tally = _play_batch(game, net, config, rng, teaching, follow)
         while not stop.is_set():
             try:
                 out.put((samples, tally), timeout=0.5)
@@ -139,12 +145,12 @@ def _actor(game_text: str, config: TrainConfig, index: int, weights: Any, out: A
 
 
 def _play_batch(game: Game, net: QNetwork | None, config: TrainConfig, rng: random.Random,
-                teaching: bool) -> tuple[Samples, Tally]:
+                teaching: bool, follow: QNetwork | None = None) -> tuple[Samples, Tally]:
     seeds = [rng.randrange(2**62) for _ in range(config.deals_per_batch)]
     role = "teacher" if teaching else "net"
     seatings = random_seatings(game.num_players, len(seeds), config.net_share, rng, role)
     return play_deals(game, net, seeds, seatings, config.epsilon, rng, config.points_weight,
-                      rollouts=config.rollouts, max_actions=config.max_actions)
+                      rollouts=config.rollouts, max_actions=config.max_actions, continuation=follow)
 
 
 class _Buffer:
@@ -212,7 +218,9 @@ class _Learner:
 def _make_learner(game: Game, config: TrainConfig) -> _Learner:
     torch = require("torch", "train", "motley train")
     torch.manual_seed(config.seed)
-    start = random_network(game, config.hidden, config.seed)
+    start = load(config.init, game) if config.init else random_network(game, config.hidden, config.seed)
+    if not start.hint:
+        raise MotleyError(f"{config.init}: training needs a network that reads the heuristic's choice (hint)")
     modules: list[Any] = []
     for i, (w, b) in enumerate(start.weights):
         linear = torch.nn.Linear(w.shape[0], w.shape[1])
@@ -287,9 +295,10 @@ class _Run:
         next_eval = self.config.eval_every
         if self.config.actors == 0:
             rng = random.Random(self.config.seed + 1)
+            follow = load(self.config.continuation, self.game) if self.config.continuation else None
             while self.elapsed() < budget:
                 net = None if self.teaching() else self.learner.network()
-                self.learn(*_play_batch(self.game, net, self.config, rng, self.teaching()))
+                self.learn(*_play_batch(self.game, net, self.config, rng, self.teaching(), follow))
                 if self.elapsed() >= next_eval:
                     self.evaluate()
                     next_eval += self.config.eval_every

@@ -28,7 +28,9 @@ The heuristic is deterministic, so this is the heuristic's advantage in that wor
 everyone's later choices; and
 as the worlds are the real ones, met in real play, the network fitted to them learns the heuristic's Q under
 the true distribution of hidden cards given what the seat has seen (inference, learned), which uniform
-determinizations miss. Acting greedily on it is one step of policy improvement over the heuristic.
+determinizations miss. Acting greedily on it is one step of policy improvement over the heuristic. With a
+``continuation`` network the recorded seat plays on by that network in the rollouts (the others still by the
+heuristic): trained so, a network improves on the continuation network, one step further.
 
 The network and the heuristic see what the seat sees: the network reads ``state.observation_tensor(seat)``
 (a function of the seat's information state alone, tested for every game), and the heuristic's full-state
@@ -118,6 +120,8 @@ class _Out:
     points_weight: float
     rollouts: bool
     max_actions: int
+    continuation: QNetwork | None = None
+    table: npt.NDArray[np.float32] | None = None
     obs: list[npt.NDArray[np.float32]] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     targets: list[float] = field(default_factory=list)
@@ -138,13 +142,35 @@ class _Out:
             world = deal.state.clone()
             assert isinstance(world, SearchState)
             world.apply_legal(a)
-            self.policy.rollout(world, rng, 0.0)
+            if self.continuation is None:
+                self.policy.rollout(world, rng, 0.0)
+            else:
+                assert self.table is not None
+                continue_deal(world, seat, self.continuation, self.table, self.policy.move)
             self.obs.append(obs)
             self.actions.append(a)
             self.hints.append(int(a == heuristic))
             values.append(target_values(deal.start, world, self.points_weight)[seat])
         mean = sum(values) / len(values)
         self.targets.extend(v - mean for v in values)
+
+
+def continue_deal(world: SearchState, seat: int, net: QNetwork, table: npt.NDArray[np.float32],
+                  heuristic_move: Callable[[State], int]) -> None:
+    """Play ``world`` to the end of its deal: ``seat`` greedily by ``net`` (with the heuristic's hint), every other
+    seat by the heuristic."""
+    deal = world.deal_number()
+    while not world.is_terminal() and world.deal_number() == deal:
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world.apply_legal(legal[0])
+            continue
+        choice = heuristic_move(world)
+        if world.current_player() == seat:
+            hints = np.array([a == choice for a in legal], dtype=np.float32)
+            q = net.q_values(world.observation_tensor(seat), legal, table, hints if net.hint else None)
+            choice = legal[int(np.argmax(q))]
+        world.apply_legal(choice)
 
 
 def target_values(start: Sequence[int], state: State, points_weight: float) -> list[float]:
@@ -168,7 +194,8 @@ def random_seatings(players: int, count: int, net_share: float, rng: random.Rand
 
 def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings: Sequence[Sequence[str]],
                epsilon: float, rng: random.Random, points_weight: float = 0.3, record: bool = True,
-               rollouts: bool = False, max_actions: int = 8) -> tuple[Samples, Tally]:
+               rollouts: bool = False, max_actions: int = 8,
+               continuation: QNetwork | None = None) -> tuple[Samples, Tally]:
     """Play one deal (a whole match of a single-deal game) per seed, every deal stepped together.
 
     Args:
@@ -182,6 +209,8 @@ def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings:
         record: keep the decisions (training) or only count (:class:`Tally`, evaluation).
         rollouts: give recorded decisions rollout targets (module docstring) instead of the deal's return.
         max_actions: with ``rollouts``, the most actions of one decision given a target; >= 1.
+        continuation: with ``rollouts``, the network the recorded seat plays by after the action tried (the other
+            seats still play the heuristic), instead of the heuristic: the next step of policy improvement.
     Returns:
         ``(samples, tally)``; ``samples`` is empty when ``record`` is False.
     Raises:
@@ -202,7 +231,7 @@ def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings:
     table = action_feature_table(game)
     deals = [_new_deal(game, seed, seating) for seed, seating in zip(seeds, seatings, strict=True)]
     tally = Tally()
-    out = _Out(policy, points_weight, rollouts, max(1, max_actions)) if record else None
+    out = _Out(policy, points_weight, rollouts, max(1, max_actions), continuation, table) if record else None
     active = deals
     while active:
         waiting = [d for d in active if _advance(d, policy.move, epsilon, rng, out)]
