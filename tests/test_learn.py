@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -300,3 +301,18 @@ def test_with_a_continuation_network_the_seat_plays_on_by_it_in_the_rollouts() -
     got = dict(zip(samples.actions[:len(legal)].tolist(), samples.targets[:len(legal)].tolist(), strict=True))
     assert all(got[a] == pytest.approx(r - mean, abs=1e-6) for a, r in zip(legal, returns, strict=True))
     assert len(samples) == len(plain) and not np.allclose(samples.targets, plain.targets)  # it played otherwise
+
+
+def test_targets_over_several_worlds_are_centred_per_decision_and_less_spread() -> None:
+    game = motley.load_game("fool(players=5,rounds=1)")
+    seating = ["teacher"] * 5
+    one, _ = play_deals(game, None, [8, 9], [seating] * 2, 0.0, random.Random(0), rollouts=True, max_actions=50)
+    many, _ = play_deals(game, None, [8, 9], [seating] * 2, 0.0, random.Random(0), rollouts=True, max_actions=50,
+                         worlds=6)
+    assert np.array_equal(one.actions, many.actions)  # the same decisions, the same actions tried
+    # each decision's rows start with the action played (the heuristic's, hint 1): split the rows there
+    starts = np.flatnonzero(many.hints == 1).tolist() + [len(many)]
+    for a, b in itertools.pairwise(starts):
+        assert abs(float(many.targets[a:b].sum())) < 1e-4
+    assert not np.allclose(one.targets, many.targets)
+    assert float(np.abs(many.targets).mean()) < float(np.abs(one.targets).mean())

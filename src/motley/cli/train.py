@@ -27,6 +27,7 @@ def train(
     init: Annotated[Path | None, typer.Option(help="Start from this network (.npz) instead of new weights.")] = None,
     continuation: Annotated[Path | None, typer.Option(
         help="In the rollouts the seat plays on by this network (.npz) instead of the heuristic.")] = None,
+    worlds: Annotated[int, typer.Option(min=1, help="Worlds each rollout target is averaged over.")] = 1,
     teach: Annotated[int, typer.Option(min=0, help="Decisions learned from the heuristic's play first.")] = 200_000,
 ) -> None:
     """Train a Q network for a single-deal game (e.g. 'fool(players=5,rounds=1)') against itself and the heuristic;
@@ -45,7 +46,7 @@ def train(
         fail(f"--device must be 'cpu' or 'cuda', got {device!r}")
     config = TrainConfig(game=str(loaded), minutes=minutes, seed=seed, hidden=sizes, actors=actors,
                          eval_every=eval_every, eval_deals=eval_deals, device=device, teach_samples=teach,
-                         init=str(init or ""), continuation=str(continuation or ""))
+                         init=str(init or ""), continuation=str(continuation or ""), worlds=worlds)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("training"), BarColumn(), TimeElapsedColumn(), TextColumn("{task.fields[status]}"),

@@ -73,6 +73,7 @@ class TrainConfig:
         init: a network file to start from (its layer sizes replace ``hidden``); "" for new weights.
         continuation: a network file the recorded seat plays by in the rollouts (:mod:`motley.learn.selfplay`);
             "" for the heuristic.
+        worlds: worlds each rollout target is averaged over (the true deal and ``worlds - 1`` determinizations).
     """
 
     game: str
@@ -96,6 +97,7 @@ class TrainConfig:
     device: str = "cpu"
     init: str = ""
     continuation: str = ""
+    worlds: int = 1
 
 
 @dataclass
@@ -150,7 +152,8 @@ def _play_batch(game: Game, net: QNetwork | None, config: TrainConfig, rng: rand
     role = "teacher" if teaching else "net"
     seatings = random_seatings(game.num_players, len(seeds), config.net_share, rng, role)
     return play_deals(game, net, seeds, seatings, config.epsilon, rng, config.points_weight,
-                      rollouts=config.rollouts, max_actions=config.max_actions, continuation=follow)
+                      rollouts=config.rollouts, max_actions=config.max_actions, continuation=follow,
+                      worlds=config.worlds)
 
 
 class _Buffer:

@@ -28,7 +28,11 @@ The heuristic is deterministic, so this is the heuristic's advantage in that wor
 everyone's later choices; and
 as the worlds are the real ones, met in real play, the network fitted to them learns the heuristic's Q under
 the true distribution of hidden cards given what the seat has seen (inference, learned), which uniform
-determinizations miss. Acting greedily on it is one step of policy improvement over the heuristic. With a
+determinizations miss. Acting greedily on it is one step of policy improvement over the heuristic. One world
+makes a noisy target (most of a return is the deal, not the move); with ``worlds=K`` each action's return is
+averaged over the true deal and ``K - 1`` worlds drawn from the seat's observation, as a determinized search
+would average them: K times the rollouts for a target with about 1/K of the noise, which the learner, the
+slower side, turns into more learning per second. With a
 ``continuation`` network the recorded seat plays on by that network in the rollouts (the others still by the
 heuristic): trained so, a network improves on the continuation network, one step further.
 
@@ -122,6 +126,7 @@ class _Out:
     max_actions: int
     continuation: QNetwork | None = None
     table: npt.NDArray[np.float32] | None = None
+    worlds: int = 1
     obs: list[npt.NDArray[np.float32]] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     targets: list[float] = field(default_factory=list)
@@ -137,22 +142,33 @@ class _Out:
         tried = [a for a in legal if a != action]
         if len(tried) >= self.max_actions:
             tried = rng.sample(tried, self.max_actions - 1)
+        bases: list[State] = [deal.state]
+        if self.worlds > 1:
+            draw = deal.state.game.determinizer(deal.state.observation(seat))
+            bases += [draw(rng) for _ in range(self.worlds - 1)]
         values = []
         for a in [action, *tried]:
-            world = deal.state.clone()
-            assert isinstance(world, SearchState)
-            world.apply_legal(a)
-            if self.continuation is None:
-                self.policy.rollout(world, rng, 0.0)
-            else:
-                assert self.table is not None
-                continue_deal(world, seat, self.continuation, self.table, self.policy.move)
+            total = 0.0
+            for base in bases:
+                total += self._rollout(base, a, seat, deal.start, rng)
             self.obs.append(obs)
             self.actions.append(a)
             self.hints.append(int(a == heuristic))
-            values.append(target_values(deal.start, world, self.points_weight)[seat])
+            values.append(total / len(bases))
         mean = sum(values) / len(values)
         self.targets.extend(v - mean for v in values)
+
+    def _rollout(self, base: State, action: int, seat: int, start: Sequence[int], rng: random.Random) -> float:
+        """``seat``'s target after ``action`` in ``base`` and the deal played on (module docstring)."""
+        world = base.clone()
+        assert isinstance(world, SearchState)
+        world.apply_legal(action)
+        if self.continuation is None:
+            self.policy.rollout(world, rng, 0.0)
+        else:
+            assert self.table is not None
+            continue_deal(world, seat, self.continuation, self.table, self.policy.move)
+        return target_values(start, world, self.points_weight)[seat]
 
 
 def continue_deal(world: SearchState, seat: int, net: QNetwork, table: npt.NDArray[np.float32],
@@ -195,7 +211,7 @@ def random_seatings(players: int, count: int, net_share: float, rng: random.Rand
 def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings: Sequence[Sequence[str]],
                epsilon: float, rng: random.Random, points_weight: float = 0.3, record: bool = True,
                rollouts: bool = False, max_actions: int = 8,
-               continuation: QNetwork | None = None) -> tuple[Samples, Tally]:
+               continuation: QNetwork | None = None, worlds: int = 1) -> tuple[Samples, Tally]:
     """Play one deal (a whole match of a single-deal game) per seed, every deal stepped together.
 
     Args:
@@ -211,6 +227,8 @@ def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings:
         max_actions: with ``rollouts``, the most actions of one decision given a target; >= 1.
         continuation: with ``rollouts``, the network the recorded seat plays by after the action tried (the other
             seats still play the heuristic), instead of the heuristic: the next step of policy improvement.
+        worlds: with ``rollouts``, each action's target is the mean over the true deal and ``worlds - 1`` worlds
+            drawn from the seat's observation (``game.determinizer``, every hard constraint kept); >= 1.
     Returns:
         ``(samples, tally)``; ``samples`` is empty when ``record`` is False.
     Raises:
@@ -231,7 +249,8 @@ def play_deals(game: Game, net: QNetwork | None, seeds: Sequence[int], seatings:
     table = action_feature_table(game)
     deals = [_new_deal(game, seed, seating) for seed, seating in zip(seeds, seatings, strict=True)]
     tally = Tally()
-    out = _Out(policy, points_weight, rollouts, max(1, max_actions), continuation, table) if record else None
+    out = (_Out(policy, points_weight, rollouts, max(1, max_actions), continuation, table, max(1, worlds))
+           if record else None)
     active = deals
     while active:
         waiting = [d for d in active if _advance(d, policy.move, epsilon, rng, out)]
