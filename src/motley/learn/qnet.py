@@ -14,9 +14,8 @@ game's heuristic would play in that position, else 0.0. The network then learns 
 heuristic rather than the whole game from nothing; the ``network`` bot asks the heuristic (on the seat's
 observation) for the hint at each decision.
 
-The first layer is split: ``s @ W1[:D]`` is computed once per decision and ``a @ W1[D:]`` once per action id
-for the whole game (:attr:`QNetwork.action_part`), so scoring ``L`` legal actions costs one ``D x H1`` product
-and ``L`` rows through the narrower layers.
+The first layer is split: ``s @ W1[:D]`` is computed once per decision and ``a @ W1[D:]`` once per legal action
+(:meth:`QNetwork.action_part`), so scoring ``L`` legal actions costs one ``D x H1`` product and ``L`` short rows.
 
 Weights are stored as a NumPy ``.npz`` archive (an open format: arrays ``w0, b0, w1, b1, ...`` in float32, or
 float16 to halve the file, and ``meta``, a JSON string: the game string, ``D``, ``F``, the layer sizes and how it
@@ -60,23 +59,17 @@ class QNetwork:
     obs_size: int
     meta: dict[str, Any] = field(default_factory=dict)
     hint: bool = False
-    _action_part: F32 | None = field(default=None, repr=False)
-    _table_id: int = field(default=0, repr=False)
 
     @property
     def feature_size(self) -> int:
         """``F``: the action feature size."""
         return int(self.weights[0][0].shape[0]) - self.obs_size - int(self.hint)
 
-    def action_part(self, table: F32) -> F32:
-        """``table @ W1[D:]``: the first layer's share of every action id, float32 ``(num actions, H1)``
-        (computed once per feature table and kept)."""
-        if self._action_part is None or self._table_id != id(table):
-            w1 = self.weights[0][0]
-            rows = w1[self.obs_size:self.obs_size + table.shape[1]]
-            self._action_part = np.ascontiguousarray(table @ rows, dtype=np.float32)
-            self._table_id = id(table)
-        return self._action_part
+    def action_part(self, table: F32, actions: npt.NDArray[np.int64]) -> F32:
+        """``table[actions] @ W1[D:D+F]``: the first layer's share of each action, float32 ``(L, H1)``."""
+        w1 = self.weights[0][0]
+        out: F32 = table[actions] @ w1[self.obs_size:self.obs_size + table.shape[1]]
+        return out
 
     def q_values(self, obs: F32, actions: Sequence[int] | npt.NDArray[np.int64], table: F32,
                  hints: npt.NDArray[np.float32] | None = None) -> F32:
@@ -110,7 +103,7 @@ class QNetwork:
         """
         w1, b1 = self.weights[0]
         h = obs @ w1[:self.obs_size]
-        x = h[owner] + self.action_part(table)[actions] + b1
+        x = h[owner] + self.action_part(table, actions) + b1
         if self.hint:
             if hints is None:
                 raise ValueError("this network reads the heuristic's choice: give hints")
