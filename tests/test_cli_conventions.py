@@ -45,6 +45,10 @@ REFUSED = [
     ["compare", "fools_errand", "--json", "--options", "", "--vs", "", "--bots", "nobot"],
     ["compare", "fool", "--json", "--options", "players=4", "--vs", "players=5"],
     ["rules", "nothing"],
+    ["train", "fool(rounds=1)", "--out", "/tmp/never-written", "--hidden", "64,x"],
+    ["train", "fool(rounds=1)", "--out", "/tmp/never-written", "--hidden", "0"],
+    ["train", "fool(rounds=1)", "--out", "/tmp/never-written", "--device", "tpu"],
+    ["train", "nothing", "--out", "/tmp/never-written"],
     ["replay", "/nonexistent/record.json"],
     ["verify", "/nonexistent/record.json"],
 ]

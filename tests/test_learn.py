@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -316,3 +317,21 @@ def test_targets_over_several_worlds_are_centred_per_decision_and_less_spread() 
         assert abs(float(many.targets[a:b].sum())) < 1e-4
     assert not np.allclose(one.targets, many.targets)
     assert float(np.abs(many.targets).mean()) < float(np.abs(one.targets).mean())
+
+
+def test_training_without_pytorch_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from motley.cli.main import app
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if PyTorch were not installed
+    result = CliRunner().invoke(app, ["train", "fool(players=5,rounds=1)", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2
+    assert "'train' extra" in result.stderr and "pip install 'motley[train]'" in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_bot_list_has_network_and_best() -> None:
+    from motley.bots import bot_kinds
+
+    assert {"network", "best"} <= set(bot_kinds())

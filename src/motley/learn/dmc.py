@@ -257,10 +257,10 @@ def train(config: TrainConfig, out_dir: str | Path, progress: Callable[[float, s
         MotleyError: a game without a heuristic on full states.
     """
     game = load_game(config.game)
+    learner = _make_learner(game, config)  # PyTorch, or MissingExtraError before any file is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
-    learner = _make_learner(game, config)
     torch = learner.torch
     torch.set_num_threads(1 if config.device == "cpu" else torch.get_num_threads())
     if resume and (out / "checkpoint.pt").exists():
