@@ -101,6 +101,19 @@ def test_a_bot_table_of_a_service_searches_in_its_worker_pool() -> None:
     asyncio.run(body())
 
 
+def test_a_table_of_the_strongest_bots_plays_them_in_the_worker_pool() -> None:
+    async def body() -> None:
+        service = Service(Storage("sqlite://"), Settings(bot_delay=0.0), Thinkers(1))
+        live = await service.create(bots("fools_errand", 2, {"kind": "bot", "bot": "best"}), seed=5)
+        assert [s.bot for s in live.table.seats] == ["best", "best"]
+        await asyncio.wait_for(service.tasks[live.id], timeout=300)
+        assert live.table.state.is_terminal()
+        assert service.thinkers._pool is not None, "best searches, so it thinks in the worker processes"
+        await service.close()
+
+    asyncio.run(body())
+
+
 # ---- automatic moves yield the event loop --------------------------------------------------------------
 class InstantStore:
     """A store that accepts every move at once, without ever suspending the caller."""
