@@ -213,9 +213,12 @@ def test_the_network_bot_plays_its_best_move_and_explains_it(tmp_path: Path) -> 
     seat, legal = state.current_player(), state.legal_actions()
     action = bot.act(state.observation(seat), legal, random.Random(0))
     explained = bot.explain()
-    assert sorted(e["move"] for e in explained) == legal
-    assert explained[0]["move"] == action
+    assert sorted(e["action"] for e in explained) == legal
+    assert explained[0]["action"] == action
+    assert [e["move"] for e in explained] == [state.action_to_string(e["action"]) for e in explained]
     assert [e["q"] for e in explained] == sorted((e["q"] for e in explained), reverse=True)
+    heuristic = make_bot("heuristic", game).act(state.observation(seat), legal, random.Random(0))
+    assert [e["action"] for e in explained if e["heuristic"]] == [heuristic]
 
 
 def test_a_network_bot_without_weights_names_what_is_missing() -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
-from motley.core import Game, MotleyError, Observation
+from motley.core import Game, MotleyError, Observation, State
 from motley.core.registry import game_spec
 from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load
@@ -74,25 +74,26 @@ class NetworkBot(Bot):
 
     def tensor(self, observation: Observation) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's observation tensor, read in a world drawn consistent with ``observation``."""
-        world = self.game.sample_state(observation, random.Random(0))
-        return world.observation_tensor(int(observation["seat"]))
+        return self._world(observation).observation_tensor(int(observation["seat"]))
+
+    def _world(self, observation: Observation) -> State:
+        return self.game.sample_state(observation, random.Random(0))
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
-        if len(legal_actions) == 1:
-            self._last = [{"move": legal_actions[0], "q": None}]
-            return legal_actions[0]
-        hints = None
-        if self.net.hint:
-            assert self.heuristic is not None
+        world = self._world(observation)
+        choice = -1
+        if self.heuristic is not None:
             choice = self.heuristic(self.game, observation, legal_actions, random.Random(0))
-            hints = np.array([a == choice for a in legal_actions], dtype=np.float32)
-        q = self.net.q_values(self.tensor(observation), legal_actions, self.table, hints)
+        hints = np.array([a == choice for a in legal_actions], dtype=np.float32) if self.net.hint else None
+        q = self.net.q_values(world.observation_tensor(int(observation["seat"])), legal_actions, self.table, hints)
         order = np.argsort(-q, kind="stable")
-        self._last = [{"move": int(legal_actions[i]), "q": round(float(q[i]), 4)} for i in order]
+        self._last = [{"move": world.action_to_string(legal_actions[i]), "action": int(legal_actions[i]),
+                       "q": float(q[i]), "heuristic": legal_actions[i] == choice} for i in order]
         return int(legal_actions[int(order[0])])
 
     def explain(self) -> list[dict[str, Any]]:
-        """For the last decision: each legal move (action id) with its Q value, best first."""
+        """For the last decision: each legal move (``move`` its text, ``action`` its id) with its Q value ``q`` and
+        whether it is the heuristic's choice (``heuristic``), best first."""
         return list(self._last)
 
 

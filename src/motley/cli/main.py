@@ -136,7 +136,8 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if omitted).")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
     hint: Annotated[bool, typer.Option("--hint", help="Before each of your moves, show what ISMCTS thinks.")] = False,
-    hint_bot: Annotated[str, typer.Option(help="The search bot behind --hint.")] = "ismcts(simulations=2000)",
+    hint_bot: Annotated[str, typer.Option(help="The bot behind --hint: a search or a network.")] = (
+        "ismcts(simulations=2000)"),
 ) -> None:
     """Play a game in the terminal against bots. Type a move, '?' for the legal moves, 'quit' to stop."""
     import motley
@@ -236,15 +237,21 @@ def verdict(returns: list[float], you: int) -> str:
 
 
 def show_hint(adviser: Bot, obs: motley.Observation, legal: list[int], rng: random.Random) -> None:
-    """Run the search bot on the player's own observation and print its figures for each move."""
+    """Run the adviser bot on the player's own observation and print its figures for each move: visits and mean
+    value (a search), or Q and the heuristic's choice (a network)."""
     from rich.table import Table
 
     adviser.act(obs, legal, rng)
+    rows = adviser.explain() or []
+    searched = not rows or "visits" in rows[0]
     table = Table(title=f"hint ({adviser.name})")
-    for column in ("move", "visits", "mean value"):
+    for column in ("move", "visits", "mean value") if searched else ("move", "Q", "heuristic's choice"):
         table.add_column(column)
-    for row in adviser.explain() or []:
-        table.add_row(str(row["move"]), str(row["visits"]), f"{row['mean']:+.3f}")
+    for row in rows:
+        if searched:
+            table.add_row(escape(str(row["move"])), str(row["visits"]), f"{row['mean']:+.3f}")
+        else:
+            table.add_row(escape(str(row["move"])), f"{row['q']:+.3f}", "yes" if row["heuristic"] else "")
     console.print(table)
 
 
