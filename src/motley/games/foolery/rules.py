@@ -154,6 +154,10 @@ def hand_points(places: Sequence[int], scoring: str) -> list[int]:
     return [value[title_of(p, n)] for p in places]
 
 
+#: Every action's skip rank with ``skip_rule=false`` (FY-D6): none skips.
+_NO_SKIPS: tuple[int, ...] = (-1,) * NUM_ACTIONS
+
+
 class Foolery(Game):
     """Foolery (FY-R1 to FY-R14, rulings FY-D1 to FY-D22 and the module's FY-D23..D29), 3-7 seats.
 
@@ -224,6 +228,12 @@ class Foolery(Game):
         self.exact_fill_gives: bool = p["exchange_ties"] == "auto"
         self.strength: list[int] = STR_ACE_HIGH if self.ace_high else A_STR
         self.category: list[int] = CAT_ACE_HIGH if self.ace_high else A_CAT
+        n = self.num_players
+        #: ``seats_after[p]``: the seats after ``p`` in turn order, ``p`` itself last.
+        self.seats_after: tuple[tuple[Seat, ...], ...] = tuple(
+            tuple((p + i) % n for i in range(1, n + 1)) for p in range(n))
+        #: FY-R6: the rank of a single or pair (``SKIP_RANK``) when the skip rule is on; -1 for every action if off.
+        self.skip_ranks: Sequence[int] = SKIP_RANK if self.skip_rule else _NO_SKIPS
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
         rng = random.Random(seed)
@@ -746,20 +756,27 @@ class FooleryState(SearchState):
             if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
                 self._end_trick(p)
                 return
-            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair
-            skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and game.skip_rule
-        n = game.num_players
-        locked = self.passed if game.locks_out else 0  # FY-D7: seats out of this trick
+            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair;
+            # no table (top -1) reads the last action's entry, a five of a kind's -1
+            skip = game.skip_ranks[action] == game.skip_ranks[top] >= 0
         sizes, top_seat = self.sizes, self.top_seat
-        q = p
-        while True:
-            q += 1
-            if q == n:
-                q = 0
+        if game.locks_out:  # FY-D7: seats that passed are out of this trick
+            locked = self.passed
+            for q in game.seats_after[p]:
+                if q == top_seat:
+                    self._end_trick(q)
+                    return
+                if sizes[q] and not locked >> q & 1:
+                    if not skip:
+                        self.to_move = q
+                        return
+                    skip = False
+                    self.log.append((EV_SKIP, q, 0))
+        for q in game.seats_after[p]:  # the seats after p, p last (the top play's seat comes first, at the latest)
             if q == top_seat:
-                self._end_trick(top_seat)
+                self._end_trick(q)
                 return
-            if sizes[q] and not locked >> q & 1:
+            if sizes[q]:
                 if not skip:
                     self.to_move = q
                     return
