@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -357,7 +358,7 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_legal", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
+    __slots__ = ("_fives", "_legal", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
                  "places", "played", "received", "results", "sizes", "step_given", "step_index", "steps", "titles",
                  "to_move", "top", "top_seat", "totals")
 
@@ -387,6 +388,9 @@ class FooleryState(SearchState):
         self.gave: list[list[int]] = [[] for _ in range(n)]
         self.received: list[list[int]] = [[] for _ in range(n)]
         self._legal: list[int] | None = None
+        #: Per seat: a hand and its 5-card plays, ascending (:meth:`_five_card_plays`); any part of that hand
+        #: has exactly those of them that it holds.
+        self._fives: list[tuple[int, tuple[Action, ...]]] = [(0, ())] * n
 
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
@@ -395,7 +399,7 @@ class FooleryState(SearchState):
         cards = shuffled_pack(self.own_rng())
         hands = [0] * n
         for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
-            hands[(dealer + 1 + i) % n] = sum(map(BIT.__getitem__, cards[i::n]))
+            hands[(dealer + 1 + i) % n] = sum(itemgetter(*cards[i::n])(BIT))
         return hands
 
     def start_hand(self, hands: list[int], dealer: Seat, first: bool) -> None:
@@ -576,11 +580,31 @@ class FooleryState(SearchState):
         game = self.game
         strength = game.strength
         need = strength[top]
-        fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
-        if fives:
-            fives.sort()
-            out += fives
+        out += [a for a in self._five_card_plays(hand) if strength[a] >= need]
         return out
+
+    def _five_card_plays(self, hand: int) -> tuple[Action, ...]:
+        """The 5-card plays (FY-R4, FY-D1..D5, ``moves.five_card_plays``) in ``hand``, the mover's, ascending.
+
+        A seat's hand only loses cards between its turns in a hand, and a 5-card play of a hand's cards is one
+        of every larger hand's: the seat's last answer is filtered when ``hand`` is a part of the hand it was
+        for, and computed afresh otherwise (a new deal, the exchange).
+        """
+        seen = self._fives
+        p = self.to_move
+        known, plays = seen[p]
+        if known & hand == hand:
+            if plays and known != hand:
+                gone = known ^ hand
+                plays = tuple([a for a in plays if not A_MASK[a] & gone])
+                seen[p] = (hand, plays)
+            return plays
+        game = self.game
+        found = five_card_plays(hand, game.ace_high, game.any_trump)
+        found.sort()
+        plays = tuple(found)
+        seen[p] = (hand, plays)
+        return plays
 
     def _lead(self) -> list[Action]:
         """FY-R3, FY-R4, FY-R8, FY-R9: every play of the hand (no pass, no Fool); trumps only from a hand without
@@ -596,10 +620,8 @@ class FooleryState(SearchState):
             out += table[base + (h & 255)]
             h >>= 8
             base += 256
-        game = self.game
-        fives = five_card_plays(hand, game.ace_high, game.any_trump)
+        fives = self._five_card_plays(hand)
         if fives:
-            fives.sort()
             out += fives  # 5-card ids come after every other play's
         return out
 
@@ -897,6 +919,7 @@ class FooleryState(SearchState):
         new.gave = [list(g) for g in self.gave]
         new.received = [list(r) for r in self.received]
         new._legal = self._legal
+        new._fives = list(self._fives)
         return new
 
     def _to_dict(self) -> dict[str, Any]:
