@@ -99,6 +99,8 @@ from motley.games.foolery.moves import (
     FIVE_KIND,
     FIVE_KIND_BASE,
     GIVE_BASE,
+    HIGH_ABOVE,
+    HIGH_SHIFT,
     K_FIVE,
     K_FOOL,
     K_GIVE,
@@ -153,10 +155,6 @@ def hand_points(places: Sequence[int], scoring: str) -> list[int]:
         return [n - p for p in places]
     value = {KING: 2, PRINCE: 1, NOBLE: 0, MERCHANT: -1, PEASANT: -2}
     return [value[title_of(p, n)] for p in places]
-
-
-#: Every action's skip rank with ``skip_rule=false`` (FY-D6): none skips.
-_NO_SKIPS: tuple[int, ...] = (-1,) * NUM_ACTIONS
 
 
 class Foolery(Game):
@@ -233,8 +231,10 @@ class Foolery(Game):
         #: ``seats_after[p]``: the seats after ``p`` in turn order, ``p`` itself last.
         self.seats_after: tuple[tuple[Seat, ...], ...] = tuple(
             tuple((p + i) % n for i in range(1, n + 1)) for p in range(n))
-        #: FY-R6: the rank of a single or pair (``SKIP_RANK``) when the skip rule is on; -1 for every action if off.
-        self.skip_ranks: Sequence[int] = SKIP_RANK if self.skip_rule else _NO_SKIPS
+        #: ``next_holding[live][p]``: the first seat after ``p`` (``p`` itself last) in the seat mask ``live``.
+        self.next_holding: tuple[tuple[Seat, ...], ...] = tuple(
+            tuple(next((q for q in after if live >> q & 1), -1) for after in self.seats_after)
+            for live in range(1 << n))
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
         rng = random.Random(seed)
@@ -358,7 +358,7 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_fives", "_legal", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
+    __slots__ = ("_fives", "_high", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
                  "places", "played", "received", "results", "sizes", "step_given", "step_index", "steps", "titles",
                  "to_move", "top", "top_seat", "totals")
 
@@ -391,6 +391,12 @@ class FooleryState(SearchState):
         #: Per seat: a hand and its 5-card plays, ascending (:meth:`_five_card_plays`); any part of that hand
         #: has exactly those of them that it holds.
         self._fives: list[tuple[int, tuple[Action, ...]]] = [(0, ())] * n
+        #: ``_next[p]``: the next seat after ``p`` holding cards, while that is whom the turn goes to (no seat
+        #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
+        self._next: tuple[Seat, ...] | None = None
+        #: Per seat: its trumps and Fool (``hand >> HIGH_SHIFT``), whether it holds the Fool, and its single-trump
+        #: ids, ascending (read by :meth:`legal_actions` while the seat's trumps and Fool stay the same).
+        self._high: list[tuple[int, int, tuple[Action, ...]]] = [(-1, 0, ())] * n
 
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
@@ -418,6 +424,7 @@ class FooleryState(SearchState):
         self.received = [[] for _ in range(n)]
         self.steps, self.step_index, self.step_given = [], 0, 0
         self._legal = None
+        self._next = self._ring()
         if first:
             self.phase, self.to_move = PLAY, dealer
             return
@@ -506,8 +513,14 @@ class FooleryState(SearchState):
         if top < 0:
             legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
             return legal[:]
-        hand = self.hands[self.to_move]
-        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
+        p = self.to_move
+        hand = self.hands[p]
+        high = hand >> HIGH_SHIFT  # the trumps (trump n at bit n - 1) and the Fool (bit 21)
+        seen = self._high
+        known, fool, singles = seen[p]
+        if known != high:  # the seat played or received a trump or the Fool since
+            known, fool, singles = seen[p] = (high, high >> 21, SINGLES_LOW[high & 0x7FF] + SINGLES_HIGH[high >> 11 & 0x3FF])
+        out = [PASS, PLAY_FOOL] if fool else [PASS]  # FY-R9: the Fool on any turn but a lead
         reply = REPLY_PLAYS[top]
         if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
             table, base, from_rank, shift, trumps_needed = reply
@@ -516,20 +529,20 @@ class FooleryState(SearchState):
                 out += table[base + (h & 255)]
                 h >>= 8
                 base += 256
-            if hand & TRUMP_MASK:
-                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
-                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
-                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
-                else:
-                    out += trump_sets(hand & TRUMP_MASK, 2)
+            if trumps_needed == 1:  # every single trump
+                if singles:
+                    out += singles
+            elif high & 0x1FFFFF:
+                out += trump_sets(hand & TRUMP_MASK, 2)
             # ascending: pass, Fool, plays by rank, then trumps
         elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
-            above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
+            above = high & HIGH_ABOVE[top]  # trumps numbered above the table's top trump
             if above:
                 size = A_SIZE[top]
                 want = size if self.game.trump_variation else (1 if size <= 2 else 2)
                 if want == 1:
-                    out += trump_sets(above, 1)
+                    out += SINGLES_LOW[above & 0x7FF]
+                    out += SINGLES_HIGH[above >> 11]
                 else:
                     t = A_TOP[top]
                     out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
@@ -755,10 +768,17 @@ class FooleryState(SearchState):
         pair skips the next such seat (FY-R6, FY-D6, FY-D24)."""
         self._legal = None
         p = self.to_move
-        game = self.game
         if action == PASS:  # never an exchange action
             self.passed |= 1 << p
             self.log.append(_PASS_EVENTS[p])
+            after = self._next
+            if after is not None:  # the seats holding cards, the top play's seat among them
+                q = after[p]
+                if q == self.top_seat:
+                    self._end_trick(q)
+                else:
+                    self.to_move = q
+                return
             skip = False
         elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
@@ -773,37 +793,51 @@ class FooleryState(SearchState):
             self.log.append((EV_PLAY, p, action))
             top = self.top
             self.top, self.top_seat = action, p
-            if left == 0 and self._go_out(p):  # FY-R11, FY-D11
-                return
+            if left == 0:
+                self._next = None  # the turn passes over p, but the trick still ends at p (FY-D12)
+                if self._go_out(p):  # FY-R11, FY-D11
+                    return
             if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
                 self._end_trick(p)
                 return
             # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair;
             # no table (top -1) reads the last action's entry, a five of a kind's -1
-            skip = game.skip_ranks[action] == game.skip_ranks[top] >= 0
-        sizes, top_seat = self.sizes, self.top_seat
-        if game.locks_out:  # FY-D7: seats that passed are out of this trick
-            locked = self.passed
-            for q in game.seats_after[p]:
-                if q == top_seat:
-                    self._end_trick(q)
-                    return
-                if sizes[q] and not locked >> q & 1:
-                    if not skip:
-                        self.to_move = q
-                        return
-                    skip = False
+            skip = SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule
+            after = self._next
+            if after is not None:
+                q = after[p]  # not p: a play leaves p's turn to the others
+                if skip:
                     self.log.append((EV_SKIP, q, 0))
+                    q = after[q]
+                    if q == p:
+                        self._end_trick(p)
+                        return
+                self.to_move = q
+                return
+        game = self.game
+        sizes, top_seat = self.sizes, self.top_seat
+        locked = self.passed if game.locks_out else 0  # FY-D7: seats that passed are out of this trick
         for q in game.seats_after[p]:  # the seats after p, p last (the top play's seat comes first, at the latest)
             if q == top_seat:
                 self._end_trick(q)
                 return
-            if sizes[q]:
+            if sizes[q] and not locked >> q & 1:
                 if not skip:
                     self.to_move = q
                     return
                 skip = False
                 self.log.append((EV_SKIP, q, 0))
+
+    def _ring(self) -> tuple[Seat, ...] | None:
+        """The next seat after each seat among those holding cards (``_next``); None under ``pass_locks_out``."""
+        game = self.game
+        if game.locks_out:
+            return None
+        live = 0
+        for q, size in enumerate(self.sizes):
+            if size:
+                live |= 1 << q
+        return game.next_holding[live]
 
     def _end_trick(self, winner: Seat) -> None:
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
@@ -818,6 +852,7 @@ class FooleryState(SearchState):
                 break
             self.hands[leader] = 0
             self.sizes[leader] = 0
+            self._next = None
             self.played |= FOOL_BIT
             self.places[leader] = n - 1
             self.log.append((EV_STUCK, leader, n - 1))
@@ -825,6 +860,8 @@ class FooleryState(SearchState):
                 return
         self.log.append((EV_TRICK, winner, leader))
         self.to_move = leader
+        if self._next is None:
+            self._next = self._ring()
 
     def _go_out(self, p: Seat) -> bool:
         """FY-R11: ``p`` played its last card and takes the next place; True if the hand ended."""
@@ -920,6 +957,8 @@ class FooleryState(SearchState):
         new.received = [list(r) for r in self.received]
         new._legal = self._legal
         new._fives = list(self._fives)
+        new._next = self._next
+        new._high = list(self._high)
         return new
 
     def _to_dict(self) -> dict[str, Any]:
