@@ -214,12 +214,12 @@ _CACHE_LIMIT = 1 << 16
 
 
 #: ``_PAIR_ROW[a] + b``: the id of the 2-trump set of trumps ``a < b`` (numbers 1..21, FY-R7).
-_PAIR_ROW: tuple[int, ...] = tuple(MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + 21] - 21 if 1 <= a < 21 else 0
-                                   for a in range(22))
+_PAIR_ROW: tuple[int, ...] = tuple(
+    MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + 21] - 21 if 1 <= a < 21 else 0 for a in range(22))
 #: ``_TRIPLE_ROW[a][b] + c``: the id of the 3-trump set of trumps ``a < b < c``.
 _TRIPLE_ROW: tuple[tuple[int, ...], ...] = tuple(
-    tuple(MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + b | 1 << TRUMP_SHIFT + 21] - 21 if 1 <= a < b < 21 else 0
-          for b in range(22)) for a in range(22))
+    tuple(MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + b | 1 << TRUMP_SHIFT + 21] - 21
+          if 1 <= a < b < 21 else 0 for b in range(22)) for a in range(22))
 
 
 def trump_sets(trumps: int, k: int) -> list[int]:

@@ -76,7 +76,6 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
-    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -351,6 +350,8 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
     return [mask_of(h) for h in hands], dealer
 
 
+#: The legal actions when only a pass is (FY-R10), as :meth:`FooleryState.legal_actions` caches them.
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
 #: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
@@ -358,9 +359,9 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_fives", "_high", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
-                 "places", "played", "received", "results", "sizes", "step_given", "step_index", "steps", "titles",
-                 "to_move", "top", "top_seat", "totals")
+    __slots__ = ("_fives", "_high", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
+                 "passed", "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
+                 "steps", "titles", "to_move", "top", "top_seat", "totals")
 
     def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
@@ -387,7 +388,7 @@ class FooleryState(SearchState):
         self.step_given = 0
         self.gave: list[list[int]] = [[] for _ in range(n)]
         self.received: list[list[int]] = [[] for _ in range(n)]
-        self._legal: list[int] | None = None
+        self._legal: Sequence[int] | None = None
         #: Per seat: a hand and its 5-card plays, ascending (:meth:`_five_card_plays`); any part of that hand
         #: has exactly those of them that it holds.
         self._fives: list[tuple[int, tuple[Action, ...]]] = [(0, ())] * n
@@ -508,7 +509,7 @@ class FooleryState(SearchState):
         """
         legal = self._legal
         if legal is not None:
-            return legal[:]
+            return list(legal)
         top = self.top
         if top < 0:
             legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
@@ -519,7 +520,9 @@ class FooleryState(SearchState):
         seen = self._high
         known, fool, singles = seen[p]
         if known != high:  # the seat played or received a trump or the Fool since
-            known, fool, singles = seen[p] = (high, high >> 21, SINGLES_LOW[high & 0x7FF] + SINGLES_HIGH[high >> 11 & 0x3FF])
+            singles = SINGLES_LOW[high & 0x7FF] + SINGLES_HIGH[high >> 11 & 0x3FF]
+            known, fool = high, high >> 21
+            seen[p] = (high, fool, singles)
         out = [PASS, PLAY_FOOL] if fool else [PASS]  # FY-R9: the Fool on any turn but a lead
         reply = REPLY_PLAYS[top]
         if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
@@ -537,6 +540,9 @@ class FooleryState(SearchState):
             # ascending: pass, Fool, plays by rank, then trumps
         elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
             above = high & HIGH_ABOVE[top]  # trumps numbered above the table's top trump
+            if not above and not fool:  # only the pass: cached as a tuple, so the list returned is the only copy
+                self._legal = _PASS_ONLY
+                return out
             if above:
                 size = A_SIZE[top]
                 want = size if self.game.trump_variation else (1 if size <= 2 else 2)
@@ -558,10 +564,7 @@ class FooleryState(SearchState):
         Raises:
             IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
         """
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        if type(action) is int and action in legal:
+        if type(action) is int and action in (self._legal or self._generate()):
             self._apply(action)
             self._history.append(action)
         else:  # another integer type, or not legal: the base class converts, or raises with the reason
@@ -574,7 +577,7 @@ class FooleryState(SearchState):
             legal = self._legal = self._generate()
         return action in legal
 
-    def _generate(self) -> list[Action]:
+    def _generate(self) -> Sequence[Action]:
         """The cached legal list (:meth:`legal_actions` builds it); callers must not change it."""
         legal = self._legal
         if legal is None:
