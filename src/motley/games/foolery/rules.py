@@ -352,6 +352,8 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
 
 #: The legal actions when only a pass is (FY-R10), as :meth:`FooleryState.legal_actions` caches them.
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
+#: ``LEAD_TABLES[i][byte]``: every play of one rank in byte ``i`` of a hand (ranks ``2 i``, ``2 i + 1``), ascending.
+LEAD_TABLES = tuple(BYTE_PLAYS[0][256 * i:256 * i + 256] for i in range(7))
 #: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
@@ -630,12 +632,9 @@ class FooleryState(SearchState):
         if not h:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
             trumps = hand & TRUMP_MASK
             return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
-        out: list[int] = []
-        table, base = BYTE_PLAYS[0], 0
-        while h:
-            out += table[base + (h & 255)]
-            h >>= 8
-            base += 256
+        t0, t1, t2, t3, t4, t5, t6 = LEAD_TABLES  # the plays of one rank, two ranks (a byte of the hand) at a time
+        out = [*t0[h & 255], *t1[h >> 8 & 255], *t2[h >> 16 & 255], *t3[h >> 24 & 255], *t4[h >> 32 & 255],
+               *t5[h >> 40 & 255], *t6[h >> 48]]
         fives = self._five_card_plays(hand)
         if fives:
             out += fives  # 5-card ids come after every other play's
