@@ -167,10 +167,9 @@ _AT_LEAST_1, _AT_LEAST_3 = AT_LEAST[1], AT_LEAST[3]
 FROM_RANK = tuple(SUIT_MASK >> 4 * r << 4 * r for r in range(14))
 #: ``TRUMP_ABOVE[a]``: the trumps numbered above action ``a``'s top trump (``A_TOP``; every trump when 0).
 TRUMP_ABOVE: tuple[int, ...] = tuple(TRUMP_MASK >> (TRUMP_SHIFT + 1 + t) << (TRUMP_SHIFT + 1 + t) for t in A_TOP)
-#: ``hand >> HIGH_SHIFT``: a hand's trumps (trump ``n`` at bit ``n - 1``) and the Fool (bit 21).
+#: ``hand >> HIGH_SHIFT``: a hand's trumps (trump ``n`` at bit ``n - 1``; I..XI in ``SINGLES_LOW``'s index, XII..XXI
+#: in ``SINGLES_HIGH``'s from bit 11) and the Fool (bit 21).
 HIGH_SHIFT = TRUMP_SHIFT + 1
-#: ``HIGH_ABOVE[a] == TRUMP_ABOVE[a] >> HIGH_SHIFT``: the same trumps, for ``hand >> HIGH_SHIFT``.
-HIGH_ABOVE: tuple[int, ...] = tuple(t >> HIGH_SHIFT for t in TRUMP_ABOVE)
 _BIT_PAIRS = int("5" * 14, 16)  # 0101... over the 56 suit-card bits
 _BIT_QUADS = int("3" * 14, 16)  # 0011...
 #: Bits ``4 s + 2`` for straight starts ``s`` = 0 (A-2-3-4-5) .. 9 (10-J-C-Q-K).

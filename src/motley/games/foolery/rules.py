@@ -98,7 +98,6 @@ from motley.games.foolery.moves import (
     FIVE_KIND,
     FIVE_KIND_BASE,
     GIVE_BASE,
-    HIGH_ABOVE,
     HIGH_SHIFT,
     K_FIVE,
     K_FOOL,
@@ -361,7 +360,7 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_fives", "_high", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
+    __slots__ = ("_fives", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
                  "passed", "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
                  "steps", "titles", "to_move", "top", "top_seat", "totals")
 
@@ -397,9 +396,6 @@ class FooleryState(SearchState):
         #: ``_next[p]``: the next seat after ``p`` holding cards, while that is whom the turn goes to (no seat
         #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
         self._next: tuple[Seat, ...] | None = None
-        #: Per seat: its trumps and Fool (``hand >> HIGH_SHIFT``), whether it holds the Fool, and its single-trump
-        #: ids, ascending (read by :meth:`legal_actions` while the seat's trumps and Fool stay the same).
-        self._high: list[tuple[int, int, tuple[Action, ...]]] = [(-1, 0, ())] * n
 
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
@@ -516,16 +512,8 @@ class FooleryState(SearchState):
         if top < 0:
             legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
             return legal[:]
-        p = self.to_move
-        hand = self.hands[p]
-        high = hand >> HIGH_SHIFT  # the trumps (trump n at bit n - 1) and the Fool (bit 21)
-        seen = self._high
-        known, fool, singles = seen[p]
-        if known != high:  # the seat played or received a trump or the Fool since
-            singles = SINGLES_LOW[high & 0x7FF] + SINGLES_HIGH[high >> 11 & 0x3FF]
-            known, fool = high, high >> 21
-            seen[p] = (high, fool, singles)
-        out = [PASS, PLAY_FOOL] if fool else [PASS]  # FY-R9: the Fool on any turn but a lead
+        hand = self.hands[self.to_move]
+        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
         reply = REPLY_PLAYS[top]
         if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
             table, base, from_rank, shift, trumps_needed = reply
@@ -534,26 +522,26 @@ class FooleryState(SearchState):
                 out += table[base + (h & 255)]
                 h >>= 8
                 base += 256
-            if trumps_needed == 1:  # every single trump
-                if singles:
-                    out += singles
-            elif high & 0x1FFFFF:
-                out += trump_sets(hand & TRUMP_MASK, 2)
+            if hand & TRUMP_MASK:
+                if trumps_needed == 1:  # every single trump
+                    out += SINGLES_LOW[hand >> HIGH_SHIFT & 0x7FF]
+                    out += SINGLES_HIGH[hand >> HIGH_SHIFT + 11 & 0x3FF]
+                else:
+                    out += trump_sets(hand & TRUMP_MASK, 2)
             # ascending: pass, Fool, plays by rank, then trumps
         elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
-            above = high & HIGH_ABOVE[top]  # trumps numbered above the table's top trump
-            if not above and not fool:  # only the pass: cached as a tuple, so the list returned is the only copy
-                self._legal = _PASS_ONLY
-                return out
+            above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
             if above:
                 size = A_SIZE[top]
                 want = size if self.game.trump_variation else (1 if size <= 2 else 2)
                 if want == 1:
-                    out += SINGLES_LOW[above & 0x7FF]
-                    out += SINGLES_HIGH[above >> 11]
+                    out += trump_sets(above, 1)
                 else:
                     t = A_TOP[top]
                     out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
+            elif len(out) == 1:  # only the pass: cached as a tuple, so the list returned is the only copy
+                self._legal = _PASS_ONLY
+                return out
         else:
             out += self._five_replies(hand, top)
         self._legal = out
@@ -960,7 +948,6 @@ class FooleryState(SearchState):
         new._legal = self._legal
         new._fives = list(self._fives)
         new._next = self._next
-        new._high = list(self._high)
         return new
 
     def _to_dict(self) -> dict[str, Any]:
