@@ -353,6 +353,9 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
 #: ``LEAD_TABLES[i][byte]``: every play of one rank in byte ``i`` of a hand (ranks ``2 i``, ``2 i + 1``), ascending.
 LEAD_TABLES = tuple(BYTE_PLAYS[0][256 * i:256 * i + 256] for i in range(7))
+#: FY-R6: ``SKIP_RANK`` with every other action's entry made unique (``-1 - a``), and one more entry, read
+#: for no table (``top`` -1), equal to none: equal entries mean an equal single or pair.
+_SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SKIP_RANK)), -1 - NUM_ACTIONS)
 #: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
@@ -623,9 +626,11 @@ class FooleryState(SearchState):
         t0, t1, t2, t3, t4, t5, t6 = LEAD_TABLES  # the plays of one rank, two ranks (a byte of the hand) at a time
         out = [*t0[h & 255], *t1[h >> 8 & 255], *t2[h >> 16 & 255], *t3[h >> 24 & 255], *t4[h >> 32 & 255],
                *t5[h >> 40 & 255], *t6[h >> 48]]
-        fives = self._five_card_plays(hand)
-        if fives:
-            out += fives  # 5-card ids come after every other play's
+        known, fives = self._fives[self.to_move]
+        if fives or known & hand != hand:  # else no 5-card play in a larger hand, none in this one
+            fives = self._five_card_plays(hand)
+            if fives:
+                out += fives  # 5-card ids come after every other play's
         return out
 
     def _gives(self) -> list[Action]:
@@ -791,8 +796,8 @@ class FooleryState(SearchState):
                 self._end_trick(p)
                 return
             # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair;
-            # no table (top -1) reads the last action's entry, a five of a kind's -1
-            skip = SKIP_RANK[action] == SKIP_RANK[top] >= 0 and self.game.skip_rule
+            # no table (top -1) reads _SKIP_KEY's extra last entry, equal to none
+            skip = _SKIP_KEY[action] == _SKIP_KEY[top] and self.game.skip_rule
             after = self._next
             if after is not None:
                 q = after[p]  # not p: a play leaves p's turn to the others
