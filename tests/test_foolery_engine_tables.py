@@ -3,6 +3,7 @@ the trump-set tables and their bounded caches."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from motley.games.foolery import cards as fyc
@@ -49,3 +50,27 @@ def test_trump_set_caches_stay_bounded() -> None:
         trumps = rng.getrandbits(21) << 56
         fym.trump_sets(trumps, 2)
     assert 0 < len(fym._TRUMP_CACHE[2]) <= fym._CACHE_LIMIT
+
+
+def test_straight_and_flush_tables_name_every_such_hand() -> None:
+    """The straights read from the two suit tables, and the flushes from the 7-rank subset tables, are exactly
+    the 5-card sets of that shape (by the action table), with the J-C-Q-K-A set where the option puts it."""
+    rng = random.Random(11)
+    for _ in range(400):
+        start = rng.randrange(11)
+        chunk = rng.getrandbits(20)
+        ranks = [(start + i) % 14 if start < 10 else (10, 11, 12, 13, 0)[i] for i in range(5)]
+        cards = [4 * r + s for i, r in enumerate(ranks) for s in range(4) if chunk >> (4 * i + s) & 1]
+        expect = sorted(fym.MASK_TO_ACTION[fyc.mask_of(c)] for c in itertools.combinations(cards, 5)
+                        if len({x >> 2 for x in c}) == 5)
+        assert fym._straights(start, chunk) == expect
+        suit = rng.randrange(4)
+        held = rng.sample(range(14), rng.randrange(5, 12))
+        bits = fyc.mask_of([4 * r + suit for r in held])
+        for ace_high in (False, True):
+            runs = {frozenset(range(s, s + 5)) for s in range(10)}
+            if ace_high:
+                runs.add(frozenset((10, 11, 12, 13, 0)))
+            flushes = sorted(fym.MASK_TO_ACTION[fyc.mask_of(c)] for c in itertools.combinations(fyc.cards_of(bits), 5)
+                             if frozenset(x >> 2 for x in c) not in runs)
+            assert sorted(fym._flushes(bits, ace_high)) == flushes

@@ -62,6 +62,9 @@ def cards_of(mask: int) -> list[Card]:
 BIT: tuple[int, ...] = tuple(1 << c for c in range(NUM_CARDS))
 #: ``_WIDTH[n] == n.bit_length()``: the bits drawn per try for a number below ``n``.
 _WIDTH: tuple[int, ...] = tuple(n.bit_length() for n in range(NUM_CARDS + 1))
+#: The steps of the shuffle: position ``i`` from 77 down to 1, the ``n = i + 1`` places to draw among, and
+#: ``_WIDTH[n]``.
+_SHUFFLE_STEPS: tuple[tuple[int, int, int], ...] = tuple((i, i + 1, _WIDTH[i + 1]) for i in range(NUM_CARDS - 1, 0, -1))
 
 
 def shuffled_pack(rng: random.Random) -> list[Card]:
@@ -71,9 +74,7 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
     """
     cards = list(range(NUM_CARDS))
     getrandbits = rng.getrandbits
-    for i in range(NUM_CARDS - 1, 0, -1):
-        n = i + 1
-        k = _WIDTH[n]
+    for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

@@ -162,10 +162,14 @@ NIB_LOW = sum(1 << 4 * r for r in range(14))
 NIB_HIGH = NIB_LOW << 2
 #: ``AT_LEAST[k]`` (k = 1..4): ``(counts + AT_LEAST[k]) & NIB_HIGH`` marks the ranks holding ``k`` or more cards.
 AT_LEAST = (0, 3 * NIB_LOW, 2 * NIB_LOW, NIB_LOW, 0)
+_AT_LEAST_1, _AT_LEAST_3 = AT_LEAST[1], AT_LEAST[3]
 #: ``FROM_RANK[r]``: the nibbles of ranks ``r`` .. 13.
 FROM_RANK = tuple(SUIT_MASK >> 4 * r << 4 * r for r in range(14))
 #: ``TRUMP_ABOVE[a]``: the trumps numbered above action ``a``'s top trump (``A_TOP``; every trump when 0).
 TRUMP_ABOVE: tuple[int, ...] = tuple(TRUMP_MASK >> (TRUMP_SHIFT + 1 + t) << (TRUMP_SHIFT + 1 + t) for t in A_TOP)
+#: ``hand >> HIGH_SHIFT``: a hand's trumps (trump ``n`` at bit ``n - 1``; I..XI in ``SINGLES_LOW``'s index, XII..XXI
+#: in ``SINGLES_HIGH``'s from bit 11) and the Fool (bit 21).
+HIGH_SHIFT = TRUMP_SHIFT + 1
 _BIT_PAIRS = int("5" * 14, 16)  # 0101... over the 56 suit-card bits
 _BIT_QUADS = int("3" * 14, 16)  # 0011...
 #: Bits ``4 s + 2`` for straight starts ``s`` = 0 (A-2-3-4-5) .. 9 (10-J-C-Q-K).
@@ -176,6 +180,7 @@ _SUITS = tuple(NIB_LOW << su for su in range(4))  # the 14 cards of each suit
 _TRUMP_CACHE: tuple[dict[int, list[int]], ...] = ({}, {}, {}, {})  # by set size 2, 3
 _STRAIGHT_CACHE: dict[int, list[int]] = {}
 _FLUSH_CACHE: dict[tuple[int, bool], list[int]] = {}
+_FLUSH_OFFSETS: dict[int, tuple[int, ...]] = {}
 _FULL_HOUSE_CACHE: dict[int, list[int]] = {}
 
 
@@ -207,6 +212,15 @@ SINGLES_HIGH = tuple(_trump_runs(b, 12) for b in range(1 << 10))
 _CACHE_LIMIT = 1 << 16
 
 
+#: ``_PAIR_ROW[a] + b``: the id of the 2-trump set of trumps ``a < b`` (numbers 1..21, FY-R7).
+_PAIR_ROW: tuple[int, ...] = tuple(
+    MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + 21] - 21 if 1 <= a < 21 else 0 for a in range(22))
+#: ``_TRIPLE_ROW[a][b] + c``: the id of the 3-trump set of trumps ``a < b < c``.
+_TRIPLE_ROW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(MASK_TO_ACTION[1 << TRUMP_SHIFT + a | 1 << TRUMP_SHIFT + b | 1 << TRUMP_SHIFT + 21] - 21
+          if 1 <= a < b < 21 else 0 for b in range(22)) for a in range(22))
+
+
 def trump_sets(trumps: int, k: int) -> list[int]:
     """Action ids of the ``k``-trump sets (k = 1, 2, 3; FY-R7, FY-R8) in a hand's trump bits
     (``hand & TRUMP_MASK``), ascending. A new list for ``k = 1``; for 2 and 3 a cached one the caller must
@@ -219,36 +233,81 @@ def trump_sets(trumps: int, k: int) -> list[int]:
     if hit is None:
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
-        bits = [1 << c for c in cards_of(trumps)]
-        hit = cache[trumps] = [MASK_TO_ACTION[sum(combo)] for combo in itertools.combinations(bits, k)]
+        numbers = [c - TRUMP_SHIFT for c in cards_of(trumps)]  # ascending, so the sets come out in id order
+        if k == 2:
+            row = _PAIR_ROW
+            hit = [row[a] + b for a, b in itertools.combinations(numbers, 2)]
+        else:
+            rows = _TRIPLE_ROW
+            hit = [rows[a][b] + c for a, b, c in itertools.combinations(numbers, 3)]
+        cache[trumps] = hit
     return hit
 
 
+#: ``_RUN_HEAD[byte]``: for the nibbles of a run's first two ranks (8 bits), ``256 su0 + 64 su1`` for every
+#: suit ``su0`` held in the first and ``su1`` in the second, ascending (a straight's id within its run's
+#: block of 1024 is ``256 su0 + 64 su1 + 16 su2 + 4 su3 + su4``, as the table above orders them).
+_RUN_HEAD: tuple[tuple[int, ...], ...] = tuple(
+    tuple(256 * a + 64 * b for a in range(4) if byte >> a & 1 for b in range(4) if byte >> 4 + b & 1)
+    for byte in range(256))
+#: ``_RUN_TAIL[bits]``: the same for the run's last three ranks (12 bits): ``16 su2 + 4 su3 + su4``, ascending.
+_RUN_TAIL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(16 * a + 4 * b + c for a in range(4) if t >> a & 1 for b in range(4) if t >> 4 + b & 1
+          for c in range(4) if t >> 8 + c & 1)
+    for t in range(1 << 12))
+
+
 def _straights(start: int, chunk: int) -> list[int]:
-    """Straight ids over the 5 ranks from ``start`` (10: J-C-Q-K-A) given their 5 nibbles (20 bits), cached."""
+    """Straight ids over the 5 ranks from ``start`` (10: J-C-Q-K-A) given their 5 nibbles (20 bits), ascending,
+    cached."""
     key = start << 20 | chunk
     hit = _STRAIGHT_CACHE.get(key)
     if hit is None:
-        ranks = _RUNS[start]
-        options = [[1 << (4 * r + s) for s in range(4) if chunk >> (4 * i + s) & 1] for i, r in enumerate(ranks)]
-        hit = sorted(MASK_TO_ACTION[sum(combo)] for combo in itertools.product(*options))
-        _STRAIGHT_CACHE[key] = hit
+        base, tail = FIVE_BASE + 1024 * start, _RUN_TAIL[chunk >> 8]
+        hit = _STRAIGHT_CACHE[key] = [base + h + t for h in _RUN_HEAD[chunk & 255] for t in tail]
+    return hit
+
+
+#: Flushes per suit in the table: every 5 ranks of 14 but the 11 runs of ``_RUNS``.
+_FLUSHES_PER_SUIT = 2002 - len(_RUNS)
+#: ``_FLUSH_OFFSET[ranks]``: the place of the flush of those 5 ranks (a 14-bit rank mask) in its suit's block,
+#: -1 for a run (a straight flush, or J-C-Q-K-A) and for every mask of other than 5 ranks.
+_FLUSH_OFFSET: list[int] = [-1] * (1 << 14)
+_FLUSH_SUIT_BASE = tuple(MASK_TO_ACTION[sum(1 << 4 * r + _su for r in (0, 1, 2, 3, 5))] for _su in range(4))
+for _i, _ranks in enumerate(_r for _r in itertools.combinations(range(14), 5) if frozenset(_r) not in _RUN_SETS):
+    _FLUSH_OFFSET[sum(1 << r for r in _ranks)] = _i
+#: ``_SUBSETS_7[j][m]``: the ``j``-element subsets (j = 0..5) of a 7-bit mask ``m``.
+_SUBSETS_7: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(s for s in range(128) if s & m == s and s.bit_count() == j) for m in range(128)) for j in range(6))
+#: The J-C-Q-K-A rank mask, and its same-suit set's id (a K-high flush with the Ace low, FY-D2) per suit.
+_ACE_HIGH_RUN = sum(1 << r for r in _RUNS[10])
+_ACE_HIGH_FLUSH = tuple(MASK_TO_ACTION[sum(1 << 4 * r + _su for r in _RUNS[10])] for _su in range(4))
+
+
+def _flush_offsets(ranks: int) -> tuple[int, ...]:
+    """The places in a suit's block of the flushes (not straight flushes) among the 14-bit rank mask
+    ``ranks``: its 5-rank subsets, split into ranks A..7 and 8..K, cached (one entry per rank mask)."""
+    hit = _FLUSH_OFFSETS.get(ranks)
+    if hit is None:
+        low, high = _SUBSETS_7, tuple(_SUBSETS_7[5 - j][ranks >> 7] for j in range(6))
+        lo, off = ranks & 127, _FLUSH_OFFSET
+        hit = _FLUSH_OFFSETS[ranks] = tuple(
+            o for j in range(6) if high[j] for a in low[j][lo] for b in high[j] if (o := off[a | b << 7]) >= 0)
     return hit
 
 
 def _flushes(bits: int, ace_high: bool) -> list[int]:
-    """Flush ids (not straight flushes, which ``_straights`` yields) within one suit's cards ``bits``, cached."""
+    """Flush ids (not straight flushes, which ``_straights`` yields) within one suit's cards ``bits`` (5 or
+    more of them), unsorted, cached."""
     key = (bits, ace_high)
     hit = _FLUSH_CACHE.get(key)
     if hit is None:
-        cards = cards_of(bits)
-        hit = []
-        for combo in itertools.combinations(cards, 5):
-            ranks = frozenset(c >> 2 for c in combo)
-            if ranks in _RUN_SETS and (ace_high or 0 not in ranks or 1 in ranks):
-                continue  # a straight flush: generated with the straights
-            hit.append(MASK_TO_ACTION[mask_of(combo)])
-        hit.sort()
+        suit = (bits & -bits).bit_length() - 1 & 3
+        ranks = sum(1 << (c >> 2) for c in cards_of(bits))
+        base = _FLUSH_SUIT_BASE[suit]
+        hit = [base + o for o in _flush_offsets(ranks)]
+        if not ace_high and ranks & _ACE_HIGH_RUN == _ACE_HIGH_RUN:
+            hit.append(_ACE_HIGH_FLUSH[suit])
         _FLUSH_CACHE[key] = hit
     return hit
 
@@ -271,10 +330,15 @@ def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
     Built from the per-rank counts (:func:`rank_counts`) and cached per-rank tables, never by enumerating
     subsets of the hand; a hand with no run of 5 ranks, no 5 cards of a suit and no triple answers at once.
     """
-    counts = rank_counts(hand)
-    present = (counts + AT_LEAST[1]) & NIB_HIGH
+    suit_cards = hand & SUIT_MASK
+    held = suit_cards.bit_count()
+    if held < 4:  # five of a kind takes 4 suit cards, every other 5-card hand 5 (FY-R4)
+        return []
+    suit_cards -= (suit_cards >> 1) & _BIT_PAIRS  # rank_counts(hand), without the call
+    counts = (suit_cards & _BIT_QUADS) + ((suit_cards >> 2) & _BIT_QUADS)
+    present = (counts + _AT_LEAST_1) & NIB_HIGH
     runs = present & present >> 4 & present >> 8 & present >> 12 & present >> 16 & _RUN_STARTS
-    triples = (counts + AT_LEAST[3]) & NIB_HIGH
+    triples = (counts + _AT_LEAST_3) & NIB_HIGH
     out: list[int] = []
     while runs:
         low = runs & -runs
@@ -284,7 +348,7 @@ def five_card_plays(hand: int, ace_high: bool, any_trump: bool) -> list[int]:
         runs ^= low
     if ace_high and present & _ACE_HIGH_RANKS == _ACE_HIGH_RANKS:
         out.extend(_straights(10, ((hand >> 40) & 0xFFFF) | (hand & 15) << 16))
-    if (hand & SUIT_MASK).bit_count() >= 5:
+    if held >= 5:
         for suit in _SUITS:
             bits = hand & suit
             if bits.bit_count() >= 5:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,6 @@ from motley.games.foolery.cards import (
     ROMAN,
     SUIT_MASK,
     TRUMP_MASK,
-    TRUMP_SHIFT,
     Action,
     Card,
     Event,
@@ -98,6 +98,7 @@ from motley.games.foolery.moves import (
     FIVE_KIND,
     FIVE_KIND_BASE,
     GIVE_BASE,
+    HIGH_SHIFT,
     K_FIVE,
     K_FOOL,
     K_GIVE,
@@ -224,6 +225,14 @@ class Foolery(Game):
         self.exact_fill_gives: bool = p["exchange_ties"] == "auto"
         self.strength: list[int] = STR_ACE_HIGH if self.ace_high else A_STR
         self.category: list[int] = CAT_ACE_HIGH if self.ace_high else A_CAT
+        n = self.num_players
+        #: ``seats_after[p]``: the seats after ``p`` in turn order, ``p`` itself last.
+        self.seats_after: tuple[tuple[Seat, ...], ...] = tuple(
+            tuple((p + i) % n for i in range(1, n + 1)) for p in range(n))
+        #: ``next_holding[live][p]``: the first seat after ``p`` (``p`` itself last) in the seat mask ``live``.
+        self.next_holding: tuple[tuple[Seat, ...], ...] = tuple(
+            tuple(next((q for q in after if live >> q & 1), -1) for after in self.seats_after)
+            for live in range(1 << n))
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
         rng = random.Random(seed)
@@ -340,6 +349,13 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
     return [mask_of(h) for h in hands], dealer
 
 
+#: The legal actions when only a pass is (FY-R10), as :meth:`FooleryState.legal_actions` caches them.
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
+#: ``LEAD_TABLES[i][byte]``: every play of one rank in byte ``i`` of a hand (ranks ``2 i``, ``2 i + 1``), ascending.
+LEAD_TABLES = tuple(BYTE_PLAYS[0][256 * i:256 * i + 256] for i in range(7))
+#: FY-R6: ``SKIP_RANK`` with every other action's entry made unique (``-1 - a``), and one more entry, read
+#: for no table (``top`` -1), equal to none: equal entries mean an equal single or pair.
+_SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SKIP_RANK)), -1 - NUM_ACTIONS)
 #: The log event of a pass by each seat (events are read-only tuples: one per seat serves every pass).
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
@@ -347,9 +363,9 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_legal", "dealer", "gave", "hand_number", "hands", "log", "next_place", "passed", "phase",
-                 "places", "played", "received", "results", "sizes", "step_given", "step_index", "steps", "titles",
-                 "to_move", "top", "top_seat", "totals")
+    __slots__ = ("_fives", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
+                 "passed", "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
+                 "steps", "titles", "to_move", "top", "top_seat", "totals")
 
     def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
@@ -376,7 +392,13 @@ class FooleryState(SearchState):
         self.step_given = 0
         self.gave: list[list[int]] = [[] for _ in range(n)]
         self.received: list[list[int]] = [[] for _ in range(n)]
-        self._legal: list[int] | None = None
+        self._legal: Sequence[int] | None = None
+        #: Per seat: a hand and its 5-card plays, ascending (:meth:`_five_card_plays`); any part of that hand
+        #: has exactly those of them that it holds.
+        self._fives: list[tuple[int, tuple[Action, ...]]] = [(0, ())] * n
+        #: ``_next[p]``: the next seat after ``p`` holding cards, while that is whom the turn goes to (no seat
+        #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
+        self._next: tuple[Seat, ...] | None = None
 
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
@@ -385,7 +407,7 @@ class FooleryState(SearchState):
         cards = shuffled_pack(self.own_rng())
         hands = [0] * n
         for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
-            hands[(dealer + 1 + i) % n] = sum(map(BIT.__getitem__, cards[i::n]))
+            hands[(dealer + 1 + i) % n] = sum(itemgetter(*cards[i::n])(BIT))
         return hands
 
     def start_hand(self, hands: list[int], dealer: Seat, first: bool) -> None:
@@ -404,6 +426,7 @@ class FooleryState(SearchState):
         self.received = [[] for _ in range(n)]
         self.steps, self.step_index, self.step_given = [], 0, 0
         self._legal = None
+        self._next = self._ring()
         if first:
             self.phase, self.to_move = PLAY, dealer
             return
@@ -487,7 +510,7 @@ class FooleryState(SearchState):
         """
         legal = self._legal
         if legal is not None:
-            return legal[:]
+            return list(legal)
         top = self.top
         if top < 0:
             legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
@@ -503,9 +526,9 @@ class FooleryState(SearchState):
                 h >>= 8
                 base += 256
             if hand & TRUMP_MASK:
-                if trumps_needed == 1:  # every single trump (trump_sets(.., 1) without the call)
-                    out += SINGLES_LOW[hand >> TRUMP_SHIFT + 1 & 0x7FF]
-                    out += SINGLES_HIGH[hand >> TRUMP_SHIFT + 12 & 0x3FF]
+                if trumps_needed == 1:  # every single trump
+                    out += SINGLES_LOW[hand >> HIGH_SHIFT & 0x7FF]
+                    out += SINGLES_HIGH[hand >> HIGH_SHIFT + 11 & 0x3FF]
                 else:
                     out += trump_sets(hand & TRUMP_MASK, 2)
             # ascending: pass, Fool, plays by rank, then trumps
@@ -519,6 +542,9 @@ class FooleryState(SearchState):
                 else:
                     t = A_TOP[top]
                     out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
+            elif len(out) == 1:  # only the pass: cached as a tuple, so the list returned is the only copy
+                self._legal = _PASS_ONLY
+                return out
         else:
             out += self._five_replies(hand, top)
         self._legal = out
@@ -531,10 +557,7 @@ class FooleryState(SearchState):
         Raises:
             IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
         """
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        if type(action) is int and action in legal:
+        if type(action) is int and action in (self._legal or self._generate()):
             self._apply(action)
             self._history.append(action)
         else:  # another integer type, or not legal: the base class converts, or raises with the reason
@@ -547,7 +570,7 @@ class FooleryState(SearchState):
             legal = self._legal = self._generate()
         return action in legal
 
-    def _generate(self) -> list[Action]:
+    def _generate(self) -> Sequence[Action]:
         """The cached legal list (:meth:`legal_actions` builds it); callers must not change it."""
         legal = self._legal
         if legal is None:
@@ -566,11 +589,31 @@ class FooleryState(SearchState):
         game = self.game
         strength = game.strength
         need = strength[top]
-        fives = [a for a in five_card_plays(hand, game.ace_high, game.any_trump) if strength[a] >= need]
-        if fives:
-            fives.sort()
-            out += fives
+        out += [a for a in self._five_card_plays(hand) if strength[a] >= need]
         return out
+
+    def _five_card_plays(self, hand: int) -> tuple[Action, ...]:
+        """The 5-card plays (FY-R4, FY-D1..D5, ``moves.five_card_plays``) in ``hand``, the mover's, ascending.
+
+        A seat's hand only loses cards between its turns in a hand, and a 5-card play of a hand's cards is one
+        of every larger hand's: the seat's last answer is filtered when ``hand`` is a part of the hand it was
+        for, and computed afresh otherwise (a new deal, the exchange).
+        """
+        seen = self._fives
+        p = self.to_move
+        known, plays = seen[p]
+        if known & hand == hand:
+            if plays and known != hand:
+                gone = known ^ hand
+                plays = tuple([a for a in plays if not A_MASK[a] & gone])
+                seen[p] = (hand, plays)
+            return plays
+        game = self.game
+        found = five_card_plays(hand, game.ace_high, game.any_trump)
+        found.sort()
+        plays = tuple(found)
+        seen[p] = (hand, plays)
+        return plays
 
     def _lead(self) -> list[Action]:
         """FY-R3, FY-R4, FY-R8, FY-R9: every play of the hand (no pass, no Fool); trumps only from a hand without
@@ -580,17 +623,14 @@ class FooleryState(SearchState):
         if not h:  # FY-R8, FY-D10: only trumps (and maybe the Fool) left
             trumps = hand & TRUMP_MASK
             return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
-        out: list[int] = []
-        table, base = BYTE_PLAYS[0], 0
-        while h:
-            out += table[base + (h & 255)]
-            h >>= 8
-            base += 256
-        game = self.game
-        fives = five_card_plays(hand, game.ace_high, game.any_trump)
-        if fives:
-            fives.sort()
-            out += fives  # 5-card ids come after every other play's
+        t0, t1, t2, t3, t4, t5, t6 = LEAD_TABLES  # the plays of one rank, two ranks (a byte of the hand) at a time
+        out = [*t0[h & 255], *t1[h >> 8 & 255], *t2[h >> 16 & 255], *t3[h >> 24 & 255], *t4[h >> 32 & 255],
+               *t5[h >> 40 & 255], *t6[h >> 48]]
+        known, fives = self._fives[self.to_move]
+        if fives or known & hand != hand:  # else no 5-card play in a larger hand, none in this one
+            fives = self._five_card_plays(hand)
+            if fives:
+                out += fives  # 5-card ids come after every other play's
         return out
 
     def _gives(self) -> list[Action]:
@@ -723,10 +763,17 @@ class FooleryState(SearchState):
         pair skips the next such seat (FY-R6, FY-D6, FY-D24)."""
         self._legal = None
         p = self.to_move
-        game = self.game
         if action == PASS:  # never an exchange action
             self.passed |= 1 << p
             self.log.append(_PASS_EVENTS[p])
+            after = self._next
+            if after is not None:  # the seats holding cards, the top play's seat among them
+                q = after[p]
+                if q == self.top_seat:
+                    self._end_trick(q)
+                else:
+                    self.to_move = q
+                return
             skip = False
         elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
@@ -741,23 +788,33 @@ class FooleryState(SearchState):
             self.log.append((EV_PLAY, p, action))
             top = self.top
             self.top, self.top_seat = action, p
-            if left == 0 and self._go_out(p):  # FY-R11, FY-D11
-                return
+            if left == 0:
+                self._next = None  # the turn passes over p, but the trick still ends at p (FY-D12)
+                if self._go_out(p):  # FY-R11, FY-D11
+                    return
             if action == PLAY_FOOL:  # FY-R9: beats everything and ends the trick at once
                 self._end_trick(p)
                 return
-            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair
-            skip = top >= 0 and SKIP_RANK[action] == SKIP_RANK[top] >= 0 and game.skip_rule
-        n = game.num_players
-        locked = self.passed if game.locks_out else 0  # FY-D7: seats out of this trick
+            # FY-R6: a legal play on a single or pair has its shape, so equal ranks mean an equal single or pair;
+            # no table (top -1) reads _SKIP_KEY's extra last entry, equal to none
+            skip = _SKIP_KEY[action] == _SKIP_KEY[top] and self.game.skip_rule
+            after = self._next
+            if after is not None:
+                q = after[p]  # not p: a play leaves p's turn to the others
+                if skip:
+                    self.log.append((EV_SKIP, q, 0))
+                    q = after[q]
+                    if q == p:
+                        self._end_trick(p)
+                        return
+                self.to_move = q
+                return
+        game = self.game
         sizes, top_seat = self.sizes, self.top_seat
-        q = p
-        while True:
-            q += 1
-            if q == n:
-                q = 0
+        locked = self.passed if game.locks_out else 0  # FY-D7: seats that passed are out of this trick
+        for q in game.seats_after[p]:  # the seats after p, p last (the top play's seat comes first, at the latest)
             if q == top_seat:
-                self._end_trick(top_seat)
+                self._end_trick(q)
                 return
             if sizes[q] and not locked >> q & 1:
                 if not skip:
@@ -765,6 +822,17 @@ class FooleryState(SearchState):
                     return
                 skip = False
                 self.log.append((EV_SKIP, q, 0))
+
+    def _ring(self) -> tuple[Seat, ...] | None:
+        """The next seat after each seat among those holding cards (``_next``); None under ``pass_locks_out``."""
+        game = self.game
+        if game.locks_out:
+            return None
+        live = 0
+        for q, size in enumerate(self.sizes):
+            if size:
+                live |= 1 << q
+        return game.next_holding[live]
 
     def _end_trick(self, winner: Seat) -> None:
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
@@ -779,6 +847,7 @@ class FooleryState(SearchState):
                 break
             self.hands[leader] = 0
             self.sizes[leader] = 0
+            self._next = None
             self.played |= FOOL_BIT
             self.places[leader] = n - 1
             self.log.append((EV_STUCK, leader, n - 1))
@@ -786,6 +855,8 @@ class FooleryState(SearchState):
                 return
         self.log.append((EV_TRICK, winner, leader))
         self.to_move = leader
+        if self._next is None:
+            self._next = self._ring()
 
     def _go_out(self, p: Seat) -> bool:
         """FY-R11: ``p`` played its last card and takes the next place; True if the hand ended."""
@@ -880,6 +951,8 @@ class FooleryState(SearchState):
         new.gave = [list(g) for g in self.gave]
         new.received = [list(r) for r in self.received]
         new._legal = self._legal
+        new._fives = list(self._fives)
+        new._next = self._next
         return new
 
     def _to_dict(self) -> dict[str, Any]:
