@@ -330,6 +330,47 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
     assert mean[2] < mean[0] / 5 and mean[1] < 0.8 * mean[0], mean
 
 
+def later_heuristic_position(seed: int, moves: int) -> fy.FooleryState:
+    """The second hand of a five-heuristic Foolery match, ``moves`` moves after its deal (the exchange in them)."""
+    game = motley.load_game("foolery(players=5,hands=2)")
+    state = game.new_initial_state(seed=seed)
+    assert isinstance(state, fy.FooleryState)
+    while state.hand_number == 1:
+        state.apply_action(policy.move(state))
+    for _ in range(moves):
+        state.apply_action(policy.move(state))
+    assert state.phase == fyc.PLAY
+    return state
+
+
+def test_inferred_worlds_fit_the_plays_and_the_unseen_exchange_in_a_later_hand() -> None:
+    """In the second hand the seats outside an exchange do not see its cards: the replay of their worlds
+    finds a history the heuristic would have made where the hands allow one, so a chain's worlds fit every
+    move (the exchange included) where uniform ones do not; the true world fits for every seat."""
+    model = PlayerModel(support(), 0.0, 0.01)
+    uniform, chained = [], []
+    titles = set()
+    for seed, moves in [(0, 20), (1, 25), (2, 30), (3, 20), (4, 25)]:
+        state = later_heuristic_position(seed, moves)
+        me = state.current_player()
+        titles.add(state.titles[me])
+        for seat in range(5):  # the true world: every seat's view of it fits, its exchange records or not
+            assert disagreements(state, seat, support()) == 0
+            draw = state.game.determinizer(state.observation(seat))
+            disagreements(draw(random.Random(0)), seat, support())  # raises unless a world of any seat replays
+        sample = state.game.determinizer(state.observation(me))
+        rng = random.Random(seed)
+        uniform += [disagreements(sample(rng), me, support()) for _ in range(30)]
+        chain = InferredChain(sample, me, model, 4)
+        for _ in range(300):
+            chain(rng)
+        chained += [disagreements(chain(rng), me, support()) for _ in range(30)]
+    assert fyc.NOBLE in titles  # a seat outside both exchanges among them
+    fit = [sum(1 for m in found if m == 0) / len(found) for found in (uniform, chained)]
+    assert fit[0] <= 0.1 and fit[1] >= 0.5, fit
+    assert sum(chained) < sum(uniform) / 5
+
+
 def test_the_chain_worlds_vary() -> None:
     state = heuristic_position(0, 30)
     me = state.current_player()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
 
 from motley.core.cards import shuffle
 from motley.core.errors import MotleyError
@@ -282,12 +283,14 @@ def rewind(state: State) -> tuple[FooleryState, list[int]]:
     The exchange between two seats is known where the world records it (a played state; in a sampled
     world, the observer's own exchange): it is replayed as recorded, and every seat's observation comes
     back. A sampled world leaves the exchange between two other seats unrecorded (the observer never sees
-    it); one history consistent with the world's hands is replayed instead: once every card came back, the
-    giver gives its highest cards (the heuristic's choice among ties, FY-D26) and the receiver gives back
-    the same cards; during the exchange (``u`` up, ``d < u`` back), the giver's ``d`` highest cards went up
-    and came back and the receiver's ``u - d`` highest cards came from the giver (the determinizer keeps
-    such a history possible, FY-D15). The observer's observation comes back; the invented gives are
-    moves of those seats like any other (a model of them weighs them alike in nearly every world). One
+    it); one history consistent with the world's hands is replayed instead. Once every card came back: the
+    one the heuristic would have made where the hands allow it (:func:`_heuristic_history`: the receiver's
+    highest cards went up, the heuristic's lowest came back), so a world that fits heuristic players fits
+    in full, evidence a model of them weighs; else the giver gives its highest cards (the heuristic's
+    choice among ties, FY-D26) and the receiver gives back the same cards. During the exchange (``u`` up,
+    ``d < u`` back): the giver's ``d`` highest cards went up and came back and the receiver's ``u - d``
+    highest cards came from the giver (the determinizer keeps such a history possible, FY-D15). The
+    observer's observation comes back; the invented gives are moves of those seats like any other. One
     detail may differ: the order of the observer's own records of an upward give, when the world lacks the
     tie that made the giver choose it (the determinizer does not keep that tie; the rules then give the
     tied cards in their own order).
@@ -343,7 +346,14 @@ def _undo_exchange(state: FooleryState, hands: list[int]) -> dict[int, _Plan]:
             plans[giver] = (list(state.gave[giver]), True)
             plans[receiver] = (list(state.gave[receiver]), True)
         elif up == down:
-            plans[giver] = plans[receiver] = None
+            found = _heuristic_history(hands, giver, receiver, up, keys)
+            if found is None:
+                plans[giver] = plans[receiver] = None
+                continue
+            ups, downs = found
+            hands[giver] = hands[giver] & ~mask_of(downs) | mask_of(ups)
+            hands[receiver] = hands[receiver] & ~mask_of(ups) | mask_of(downs)
+            plans[giver], plans[receiver] = (ups, False), (downs, False)
         else:
             back_cards = _highest(hands[giver], down, keys)
             stayed = _highest(hands[receiver], up - down, keys)
@@ -352,6 +362,40 @@ def _undo_exchange(state: FooleryState, hands: list[int]) -> dict[int, _Plan]:
             plans[giver] = (back_cards + stayed, False)
             plans[receiver] = (back_cards, False)
     return plans
+
+
+def _heuristic_history(hands: Sequence[int], giver: int, receiver: int, count: int,
+                       keys: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    """An exchange of ``count`` cards each way between two other seats that the heuristic would have made, if
+    the hands after it (``hands``) allow one: ``(up, back)``, else ``None``.
+
+    The receiver's ``count`` highest cards went up (the giver's highest then, FY-D15: none of the giver's
+    other cards is above them) and the cards that came back are ones of the giver's now that the heuristic
+    gives from the receiver's hand after the upward give (its lowest, :func:`choose`). Only the giver's
+    cards of exchange value up to the receiver's ``count``-th lowest can have come back.
+    """
+    went = _highest(hands[receiver], count, keys)
+    if len(went) < count:
+        return None
+    low = min(keys[c] for c in went)
+    own = cards_of(hands[receiver] & ~FOOL_BIT)
+    bound = sorted(EXCHANGE_VALUE[c] for c in own)[count - 1] if len(own) >= count else 1 << 30
+    mine = cards_of(hands[giver] & ~FOOL_BIT)
+    candidates = [c for c in mine if EXCHANGE_VALUE[c] <= bound][:8]
+    for back in combinations(candidates, count):
+        rest = hands[giver] & ~FOOL_BIT & ~mask_of(back)
+        if rest and max(keys[c] for c in cards_of(rest)) > low:
+            continue  # a card left with the giver is above what went up
+        hand = hands[receiver] | mask_of(back)
+        gives = []
+        for _ in range(count):
+            legal = [GIVE_BASE + c for c in cards_of(hand & ~FOOL_BIT)]
+            card = choose(hand, hand.bit_count(), -1, legal) - GIVE_BASE
+            gives.append(card)
+            hand &= ~(1 << card)
+        if sorted(gives) == sorted(back):
+            return went, gives
+    return None
 
 
 def _highest(hand: int, count: int, keys: Sequence[int]) -> list[int]:
