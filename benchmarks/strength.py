@@ -51,12 +51,17 @@ CONFIGS: list[tuple[str, list[str], int]] = [
 #: (the ablation: uniform vs inferred worlds, nothing else changed) and at about the same CPU time per
 #: decision in Fool! (``infer=4`` costs about 4 times the plain search, ``infer_chain=2`` about 2.4 times);
 #: 150 games a row: about 40 minutes with 2 workers on a shared 2-core machine (docs/reports/README.md).
+#: Foolery's rows (one hand, the exchange only comes in later hands) compare the plain search with ``infer=4``
+#: and ``infer_chain=2`` at 1,000 simulations; each row is paired with the first row of its own game.
 INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
     ("fool(players=5,rounds=1)", ["ismcts(simulations=1000)", "heuristic"], 150),
     ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer_chain=2)", "heuristic"], 150),
     ("fool(players=5,rounds=1)", ["ismcts(simulations=2000)", "heuristic"], 150),
     ("fool(players=5,rounds=1)", ["ismcts(simulations=1000,infer=4)", "heuristic"], 150),
     ("fool(players=5,rounds=1)", ["ismcts(simulations=4000)", "heuristic"], 150),
+    ("foolery(players=5,hands=1)", ["ismcts(simulations=1000)", "heuristic"], 150),
+    ("foolery(players=5,hands=1)", ["ismcts(simulations=1000,infer=4)", "heuristic"], 150),
+    ("foolery(players=5,hands=1)", ["ismcts(simulations=1000,infer_chain=2)", "heuristic"], 150),
 ]
 
 #: ``--learned``: the learned networks (the ``network`` bot with the weights the game ships), ``best`` and the
@@ -82,12 +87,18 @@ def _first_bot_units(summary: SimulationSummary) -> dict[int, float]:
     return {k: sum(v) / len(v) for k, v in groups.items()}
 
 
-def paired_differences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """For each row after the first, the paired difference of the measured bot's win share against the first
-    row, unit by unit over the units both played (the same seed: the same deals and seats), with its 95%
-    interval (``{"mean", "ci", "n"}``)."""
-    base = rows[0]["units"]
-    return [figure([row["units"][k] - base[k] for k in row["units"] if k in base]) for row in rows[1:]]
+def paired_differences(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """For each row after the first of its game (``game`` spec), the paired difference of the measured bot's
+    win share against that first row, unit by unit over the units both played (the same seed: the same deals
+    and seats), with its 95% interval: ``(index of the first row, {"mean", "ci", "n"})`` per such row."""
+    firsts: dict[str, int] = {}
+    out = []
+    for i, row in enumerate(rows):
+        first = firsts.setdefault(row["game"], i)
+        if first != i:
+            base = rows[first]["units"]
+            out.append((first, figure([row["units"][k] - base[k] for k in row["units"] if k in base])))
+    return out
 
 
 def main() -> None:
@@ -135,11 +146,15 @@ def main() -> None:
             _write(args.json, rows)
     if args.inference and rows:
         paired = paired_differences(rows)
-        print("\nPaired with the first row (same deals and seats; difference of the measured bot's win share):")
-        for row, diff in zip(rows[1:], paired, strict=True):
+        print("\nPaired with the first row of the game (same deals and seats; difference of the measured bot's "
+              "win share):")
+        later = [row for i, row in enumerate(rows) if any(r["game"] == row["game"] for r in rows[:i])]
+        for row, (index, diff) in zip(later, paired, strict=True):
+            base = rows[index]
             low, high = diff["ci"]
-            print(f"- {row['bots'][0]} minus {rows[0]['bots'][0]}: {diff['mean']:+.3f} [{low:+.3f}, {high:+.3f}] "
-                  f"over {diff['n']} units; {row['seconds']:.0f} s against {rows[0]['seconds']:.0f} s")
+            print(f"- {row['game']}: {row['bots'][0]} minus {base['bots'][0]}: {diff['mean']:+.3f} "
+                  f"[{low:+.3f}, {high:+.3f}] over {diff['n']} units; {row['seconds']:.0f} s against "
+                  f"{base['seconds']:.0f} s")
             row["paired_with_first"] = diff
     if args.json:
         _write(args.json, rows)

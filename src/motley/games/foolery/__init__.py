@@ -12,7 +12,8 @@ The package, by what changes together:
 * ``observe.py`` -- what a seat sees: the observation dict, the observation tensor, and reading an
   observation back into a state (``FooleryState.observation`` and ``observation_tensor`` call it);
 * ``sample.py`` -- the determinizer: worlds consistent with an observation, for search
-  (``Foolery.sample_state`` and ``Foolery.determinizer`` call it);
+  (``Foolery.sample_state`` and ``Foolery.determinizer`` call it), and the replay and swap proposal of
+  inference from play (``SPEC.inference``);
 * ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
@@ -21,9 +22,10 @@ The package, by what changes together:
 ``SPEC`` is what the rest of motley knows of the game (:class:`motley.core.spec.GameSpec`).
 """
 
+from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import cards, drawing, facts, features, policy, views
+from motley.games.foolery import cards, drawing, facts, features, policy, sample, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.rules import Foolery, FooleryState
 
@@ -41,6 +43,8 @@ SPEC = register_spec(GameSpec(
     public_move=_public_move,
     heuristic=policy.heuristic,
     search_policy=policy.SEARCH_POLICY,
+    inference=InferenceSupport(rewind=sample.rewind, move=policy.move, scores=policy.move_scores,
+                               perturb=sample.perturb),
     special_card="Fool",
     decider=facts.fool_decides,
     terminal_view=views.render,

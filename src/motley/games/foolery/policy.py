@@ -21,7 +21,8 @@ decision, which sees only its observation (standard ISMCTS).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from motley.core import Game, Observation, State
 from motley.core.cards import split_codes
@@ -102,12 +103,16 @@ def choose(hand: int, size: int, top: int, legal: Sequence[int]) -> int:
         return whole
     if plain >= 0 and size <= 6:
         return plain
-    if spend >= 0:
-        top_kind = A_KIND[top]
-        high_table = top_kind in (K_TRUMP, K_FIVE) or A_STR[top] >= 12 or A_SIZE[top] >= 3
-        if size - A_SIZE[spend] <= 5 or (high_table and (hand & TRUMP_MASK).bit_count() >= 4):
-            return spend
+    if spend >= 0 and _worth_trumps(hand, size, top, spend):
+        return spend
     return PASS
+
+
+def _worth_trumps(hand: int, size: int, top: int, spend: int) -> bool:
+    """Is the trick worth the trump set ``spend`` (module docstring): few cards left after it, or a high table
+    and four trumps or more."""
+    high_table = A_KIND[top] in (K_TRUMP, K_FIVE) or A_STR[top] >= 12 or A_SIZE[top] >= 3
+    return size - A_SIZE[spend] <= 5 or (high_table and (hand & TRUMP_MASK).bit_count() >= 4)
 
 
 def _lead(hand: int, legal: Sequence[int]) -> int:
@@ -130,6 +135,84 @@ def _lead(hand: int, legal: Sequence[int]) -> int:
         return low
     # only trumps (FY-R8) or only breaking plays: the lowest single card
     return min(legal, key=lambda a: (A_STR[a] if A_KIND[a] != K_FIVE else 99, -A_SIZE[a]))
+
+
+def _ranked(actions: Sequence[int], key: Callable[[int], Any], base: float, out: dict[int, float]) -> None:
+    """Score ``actions`` ``base`` for the best by ``key`` (lowest; ties by their order), then down by rank,
+    every score in ``(base - 1, base]``."""
+    ordered = sorted(actions, key=key)  # stable: equal keys keep the legal order, as choose reads it
+    step = 1.0 / (len(ordered) + 1)
+    for rank, a in enumerate(ordered):
+        out[a] = base - rank * step
+
+
+def scores(hand: int, size: int, top: int, legal: Sequence[int]) -> dict[int, float]:
+    """The heuristic's preference for every legal action (arguments as :func:`choose`): a larger score is
+    preferred, and the action :func:`choose` takes has the largest, alone.
+
+    Tiers 1 apart (a softmax at a temperature of about 1 mostly keeps the tier), within a tier by the order
+    :func:`choose` reads them (the cheapest play first):
+
+    * the exchange: by the key :func:`choose` gives by (lowest exchange value, then the smallest rank group);
+    * going out: 9 (FY-R11); the Fool with three cards or fewer: 8 (FY-D13);
+    * following: a play that breaks no group 7; one that breaks a group 6 with six cards or fewer, else 2;
+      trumps 5 when :func:`choose` would spend them, else 1; a pass 3; the Fool otherwise 0;
+    * leading: the play :func:`choose` leads 8; whole groups 6 (lowest first), low 5-card hands 5, the rest
+      4 (as :func:`choose`'s last resort orders them).
+    Returns:
+        ``{action: score}`` over ``legal``.
+    """
+    out: dict[int, float] = {}
+    if len(legal) == 1:
+        return {legal[0]: 0.0}
+    if A_KIND[legal[0]] == K_GIVE:
+        def give_key(a: int) -> tuple[int, int]:
+            c = a - GIVE_BASE
+            return EXCHANGE_VALUE[c], _POP[hand >> 4 * (c >> 2) & 15] if c < 56 else 9
+
+        _ranked(legal, give_key, 0.0, out)
+        return out
+    outs = [a for a in legal if A_SIZE[a] == size]
+    rest = [a for a in legal if A_SIZE[a] != size]
+    _ranked(outs, lambda a: 0, 9.0, out)
+    if top < 0:
+        pick = choose(hand, size, top, legal)
+        if pick not in out:
+            out[pick] = 8.0
+        groups = [a for a in rest if a != pick and A_KIND[a] == K_NORMAL and not _breaks(a, hand)]
+        fives = [a for a in rest if a != pick and A_KIND[a] == K_FIVE and A_STR[a] < 64]
+        others = [a for a in rest if a != pick and a not in groups and a not in fives]
+        _ranked(groups, lambda a: A_STR[a], 6.0, out)
+        _ranked(fives, lambda a: (_top_value(a), A_STR[a]), 5.0, out)
+        _ranked(others, lambda a: (A_STR[a] if A_KIND[a] != K_FIVE else 99, -A_SIZE[a]), 4.0, out)
+        return out
+    whole: list[int] = []
+    plain: list[int] = []
+    trumps: list[int] = []
+    for a in rest:
+        kind = A_KIND[a]
+        if kind == K_FIVE or (kind == K_NORMAL and not _breaks(a, hand)):
+            whole.append(a)
+        elif kind == K_NORMAL:
+            plain.append(a)
+        elif kind == K_TRUMP:
+            trumps.append(a)
+        elif kind == K_FOOL:
+            out[a] = 8.0 if size <= 3 else 0.0
+        else:
+            out[a] = 3.0  # the pass
+    _ranked(whole, lambda a: A_STR[a], 7.0, out)
+    _ranked(plain, lambda a: A_STR[a], 6.0 if size <= 6 else 2.0, out)
+    spend = bool(trumps) and _worth_trumps(hand, size, top, min(trumps, key=lambda a: (A_SIZE[a], A_STR[a])))
+    _ranked(trumps, lambda a: (A_SIZE[a], A_STR[a]), 5.0 if spend else 1.0, out)
+    return out
+
+
+def move_scores(state: State) -> dict[int, float]:
+    """:func:`scores` for the seat to move in a full state (as :func:`move`)."""
+    assert isinstance(state, FooleryState)
+    p = state.to_move
+    return scores(state.hands[p], state.sizes[p], state.top, state.legal_actions())
 
 
 def play_of(text: str) -> int:
