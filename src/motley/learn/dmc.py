@@ -371,14 +371,14 @@ class _Run:
         save(net, self.out / "network.npz")
         self.learner.torch.save({"model": self.learner.model.state_dict(),
                                  "optimiser": self.learner.optimiser.state_dict()}, self.out / "checkpoint.pt")
-        _write_curve(self.curve, self.out)
+        _write_curve(self.curve, self.out, 1.0 / self.game.num_players)
         if self.progress is not None:
             self.progress(min(1.0, self.elapsed() / (self.config.minutes * 60.0)),
                           f"evaluation: win share {share:.3f} ± {ci:.3f}, points {point.mean_points:.2f} vs "
                           f"{point.others_points:.2f}")
 
 
-def _write_curve(curve: Sequence[CurvePoint], out: Path) -> None:
+def _write_curve(curve: Sequence[CurvePoint], out: Path, fair: float) -> None:
     with (out / "curve.csv").open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(asdict(curve[0])))
         writer.writeheader()
@@ -392,7 +392,10 @@ def _write_curve(curve: Sequence[CurvePoint], out: Path) -> None:
         return
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     minutes = [p.seconds / 60 for p in curve]
-    ax1.errorbar(minutes, [p.win_share for p in curve], yerr=[p.win_share_ci for p in curve], marker="o")
+    ax1.errorbar(minutes, [p.win_share for p in curve], yerr=[p.win_share_ci for p in curve], marker="o",
+                 label="network")
+    ax1.axhline(fair, color="grey", linestyle="--", label="fair share (the heuristic's own)")
+    ax1.legend()
     ax1.set_xlabel("training minutes")
     ax1.set_ylabel("win share vs heuristics (95% interval)")
     ax2.plot(minutes, [p.mean_points for p in curve], marker="o", label="network")
