@@ -338,3 +338,21 @@ def test_the_bot_list_has_network_and_best() -> None:
     from motley.bots import bot_kinds
 
     assert {"network", "best"} <= set(bot_kinds())
+
+
+def test_a_resumed_run_goes_on_from_its_checkpoint_and_curve(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from motley.learn.dmc import TrainConfig, train
+
+    config = TrainConfig(game="fool(players=5,rounds=1)", minutes=0.03, actors=0, hidden=(16,), deals_per_batch=4,
+                         teach_samples=100, eval_every=1.0, eval_deals=2, batch_size=64, buffer=5000)
+    first = train(config, tmp_path)
+    steps = float(torch.load(tmp_path / "checkpoint.pt")["optimiser"]["state"][0]["step"])
+    again = train(config, tmp_path, resume=True)
+    assert [(p.seconds, p.samples, p.win_share) for p in again[:len(first)]] == [
+        (p.seconds, p.samples, p.win_share) for p in first]
+    assert len(again) > len(first)
+    assert again[len(first)].seconds > first[-1].seconds and again[len(first)].samples > first[-1].samples
+    assert (tmp_path / f"config-resume-{len(first)}.json").exists()
+    # the optimiser went on from its saved state: Adam's step count kept growing
+    assert float(torch.load(tmp_path / "checkpoint.pt")["optimiser"]["state"][0]["step"]) > steps > 0

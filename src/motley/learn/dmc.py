@@ -260,33 +260,47 @@ def train(config: TrainConfig, out_dir: str | Path, progress: Callable[[float, s
     learner = _make_learner(game, config)  # PyTorch, or MissingExtraError before any file is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    previous = _read_curve(out) if resume and (out / "checkpoint.pt").exists() else []
+    name = f"config-resume-{len(previous)}.json" if previous else "config.json"
+    (out / name).write_text(json.dumps(asdict(config), indent=2) + "\n")
     torch = learner.torch
     torch.set_num_threads(1 if config.device == "cpu" else torch.get_num_threads())
-    if resume and (out / "checkpoint.pt").exists():
+    if previous:
         saved = torch.load(out / "checkpoint.pt", map_location=config.device)
         learner.model.load_state_dict(saved["model"])
         learner.optimiser.load_state_dict(saved["optimiser"])
-    run = _Run(game, config, learner, out, progress)
+    run = _Run(game, config, learner, out, progress, previous)
     return run.loop()
+
+
+def _read_curve(out: Path) -> list[CurvePoint]:
+    """The learning curve of an earlier run in ``out`` (empty if there is none)."""
+    if not (out / "curve.csv").exists():
+        return []
+    with (out / "curve.csv").open(newline="") as f:
+        return [CurvePoint(float(r["seconds"]), int(r["samples"]), int(r["updates"]), float(r["loss"]),
+                           float(r["win_share"]), float(r["win_share_ci"]), float(r["mean_points"]),
+                           float(r["others_points"])) for r in csv.DictReader(f)]
 
 
 class _Run:
     """One training run's loop and bookkeeping."""
 
     def __init__(self, game: Game, config: TrainConfig, learner: _Learner, out: Path,
-                 progress: Callable[[float, str], None] | None) -> None:
+                 progress: Callable[[float, str], None] | None, previous: Sequence[CurvePoint] = ()) -> None:
         self.game, self.config, self.learner, self.out, self.progress = game, config, learner, out, progress
         self.buffer = _Buffer(config.buffer, learner.obs_size)
         self.rng = np.random.default_rng(config.seed)
         self.eval_seeds = [random.Random(config.seed * 7919 + i).randrange(2**62) for i in range(config.eval_deals)]
-        self.curve: list[CurvePoint] = []
-        self.samples = 0
-        self.updates = 0
+        self.curve: list[CurvePoint] = list(previous)  # a resumed run's curve goes on from the earlier one's
+        self.offset = previous[-1].seconds if previous else 0.0
+        self.samples = previous[-1].samples if previous else 0
+        self.updates = previous[-1].updates if previous else 0
         self.losses: list[float] = []
         self.start = time.perf_counter()
 
     def elapsed(self) -> float:
+        """Seconds of this run so far (the budget's clock)."""
         return time.perf_counter() - self.start
 
     def teaching(self) -> bool:
@@ -294,7 +308,8 @@ class _Run:
 
     def loop(self) -> list[CurvePoint]:
         budget = self.config.minutes * 60.0
-        self.evaluate()
+        if not self.curve:
+            self.evaluate()
         next_eval = self.config.eval_every
         if self.config.actors == 0:
             rng = random.Random(self.config.seed + 1)
@@ -360,11 +375,11 @@ class _Run:
 
     def evaluate(self) -> None:
         net = self.learner.network()
-        net.meta.update(samples=self.samples, updates=self.updates, seconds=round(self.elapsed(), 1))
+        net.meta.update(samples=self.samples, updates=self.updates, seconds=round(self.offset + self.elapsed(), 1))
         tally = evaluate(self.game, net, self.eval_seeds)
         share = tally.net_wins / max(1, tally.net_seats)
         ci = 1.96 * float(np.sqrt(share * (1 - share) / max(1, tally.net_seats)))
-        point = CurvePoint(round(self.elapsed(), 1), self.samples, self.updates,
+        point = CurvePoint(round(self.offset + self.elapsed(), 1), self.samples, self.updates,
                            float(np.mean(self.losses[-200:])) if self.losses else float("nan"), share, ci,
                            tally.net_points / max(1, tally.net_seats), tally.other_points / max(1, tally.other_seats))
         self.curve.append(point)
