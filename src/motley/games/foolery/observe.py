@@ -200,7 +200,6 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
     table = obs["table"]
     state.top = -1 if table is None else _play_action(table["cards"])
     state.top_seat = -1 if table is None else int(table["seat"])
-    state.passed = mask_of([int(q) for q in obs["passed"]])
     state.places = [-1 if p is None else int(p) for p in obs["places"]]
     state.next_place = int(obs["next_place"])
     state.titles = [-1 if t is None else TITLES.index(t) for t in obs["titles"]]

@@ -365,7 +365,7 @@ class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
     __slots__ = ("_fives", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
-                 "passed", "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
+                 "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
                  "steps", "titles", "to_move", "top", "top_seat", "totals")
 
     def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
@@ -378,7 +378,6 @@ class FooleryState(SearchState):
         self.to_move = 0
         self.top = -1  # action id of the play on the table (FY-R5), -1 for none
         self.top_seat = -1
-        self.passed = 0  # seats that passed in this trick (bitmask)
         self.places: list[int] = [-1] * n  # finishing place this hand, 0 = first out (FY-R11)
         self.next_place = 0
         self.played = 0  # cards out this hand (bitmask)
@@ -401,6 +400,20 @@ class FooleryState(SearchState):
         #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
         self._next: tuple[Seat, ...] | None = None
 
+    @property
+    def passed(self) -> int:
+        """The seats that passed in this trick (a bitmask, FY-R10, FY-D7): the passes logged since the trick
+        began (the last ``trick`` or ``stuck`` event of the hand, FY-D13); none once the match is over."""
+        if self.phase == OVER:
+            return 0
+        passed = 0
+        for kind, q, _ in reversed(self.log):
+            if kind == EV_PASS:
+                passed |= 1 << q
+            elif kind in (EV_TRICK, EV_STUCK):
+                break
+        return passed
+
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
@@ -418,7 +431,7 @@ class FooleryState(SearchState):
         self.hands = hands
         self.sizes = [h.bit_count() for h in hands]
         self.dealer = dealer
-        self.top, self.top_seat, self.passed = -1, -1, 0
+        self.top, self.top_seat = -1, -1
         self.places = [-1] * n
         self.next_place = 0
         self.played = 0
@@ -774,7 +787,6 @@ class FooleryState(SearchState):
         self._legal = None
         p = self.to_move
         if not action:  # PASS, never an exchange action
-            self.passed |= 1 << p
             self.log.append(_PASS_EVENTS[p])
             after = self._next
             if after is not None:  # the seats holding cards, the top play's seat among them
@@ -848,7 +860,7 @@ class FooleryState(SearchState):
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
         Fool is the Peasant at once."""
         n = self.game.num_players
-        self.top, self.top_seat, self.passed = -1, -1, 0
+        self.top, self.top_seat = -1, -1
         leader = winner
         while True:
             while self.sizes[leader] == 0:
@@ -899,7 +911,7 @@ class FooleryState(SearchState):
                 total and self.hand_number >= total):
             self.phase = OVER
             self.to_move = TERMINAL
-            self.top, self.top_seat, self.passed = -1, -1, 0
+            self.top, self.top_seat = -1, -1
             return
         by_place = {pl: q for q, pl in enumerate(places)}
         if n >= 4:
@@ -951,8 +963,7 @@ class FooleryState(SearchState):
         new = FooleryState.__new__(FooleryState)
         self._clone_base(new)
         new.hands, new.sizes = list(self.hands), list(self.sizes)
-        new.phase, new.to_move, new.top, new.top_seat, new.passed = (self.phase, self.to_move, self.top,
-                                                                     self.top_seat, self.passed)
+        new.phase, new.to_move, new.top, new.top_seat = self.phase, self.to_move, self.top, self.top_seat
         new.places, new.next_place, new.played = list(self.places), self.next_place, self.played
         new.log, new.hand_number, new.dealer = list(self.log), self.hand_number, self.dealer
         new.titles, new.totals = list(self.titles), list(self.totals)
