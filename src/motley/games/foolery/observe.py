@@ -218,6 +218,7 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
                 played |= FOOL_BIT
             log.append((kind, int(e["seat"]), int(e["value"])))
     state.log = log
+    state._locked = state.passed if state.game.locks_out else 0  # the seats out of this trick (FY-D7)
     state.played = played
     ex = obs["exchange"]
     state.steps = [(int(s["giver"]), int(s["receiver"]), int(s["cards"]), 0 if s["rule"] == "highest" else 1)

@@ -364,7 +364,7 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_fives", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
+    __slots__ = ("_fives", "_legal", "_locked", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
                  "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
                  "steps", "titles", "to_move", "top", "top_seat", "totals")
 
@@ -399,6 +399,9 @@ class FooleryState(SearchState):
         #: ``_next[p]``: the next seat after ``p`` holding cards, while that is whom the turn goes to (no seat
         #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
         self._next: tuple[Seat, ...] | None = None
+        #: Under ``pass_locks_out``: the seats that passed in this trick, out of it (FY-D7; ``passed`` read from
+        #: the log, kept as a mask for the turn); 0 without the option.
+        self._locked = 0
 
     @property
     def passed(self) -> int:
@@ -431,7 +434,7 @@ class FooleryState(SearchState):
         self.hands = hands
         self.sizes = [h.bit_count() for h in hands]
         self.dealer = dealer
-        self.top, self.top_seat = -1, -1
+        self.top, self.top_seat, self._locked = -1, -1, 0
         self.places = [-1] * n
         self.next_place = 0
         self.played = 0
@@ -797,6 +800,8 @@ class FooleryState(SearchState):
                     self.to_move = q
                 return
             skip = False
+            if self.game.locks_out:
+                self._locked |= 1 << p
         elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
             self._run_exchange()
@@ -833,7 +838,7 @@ class FooleryState(SearchState):
                 return
         game = self.game
         sizes, top_seat = self.sizes, self.top_seat
-        locked = self.passed if game.locks_out else 0  # FY-D7: seats that passed are out of this trick
+        locked = self._locked  # FY-D7: seats that passed are out of this trick
         for q in game.seats_after[p]:  # the seats after p, p last (the top play's seat comes first, at the latest)
             if q == top_seat:
                 self._end_trick(q)
@@ -860,7 +865,7 @@ class FooleryState(SearchState):
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
         Fool is the Peasant at once."""
         n = self.game.num_players
-        self.top, self.top_seat = -1, -1
+        self.top, self.top_seat, self._locked = -1, -1, 0
         leader = winner
         while True:
             while self.sizes[leader] == 0:
@@ -974,6 +979,7 @@ class FooleryState(SearchState):
         new._legal = self._legal
         new._fives = list(self._fives)
         new._next = self._next
+        new._locked = self._locked
         return new
 
     def _to_dict(self) -> dict[str, Any]:
