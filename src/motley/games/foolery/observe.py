@@ -92,6 +92,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
               "given": k if i < state.step_index else (state.step_given if i == state.step_index else 0)}
              for i, (g, r, k, rule) in enumerate(state.steps)]
     partner = state.partner_of(seat)
+    passed = state.passed  # read from the log
     return {
         "game": state.game.name,
         "seat": seat,
@@ -104,7 +105,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
         "hand_groups": groups,
         "hand_sizes": list(state.sizes),
         "table": None if top < 0 else {"seat": state.top_seat, "cards": A_TEXT[top], "kind": play_kind(top)},
-        "passed": [q for q in range(n) if state.passed >> q & 1],
+        "passed": [q for q in range(n) if passed >> q & 1],
         "log": log,
         "places": [None if p < 0 else p for p in state.places],
         "next_place": state.next_place,
