@@ -8,6 +8,7 @@ import random
 import pytest
 
 import motley
+from motley.core.game import seeded_rng
 from motley.core.options import Option, parse_game_string
 from tests.support import game_configs, play_out, play_random
 
@@ -69,6 +70,15 @@ def test_seed_must_be_a_non_negative_integer() -> None:
     for bad in (-1, "7", 1.5, True):
         with pytest.raises(motley.MotleyError, match="seed"):
             game.new_initial_state(seed=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32, 2**63 - 1, 2**63 + 7])
+def test_seeded_rng_starts_where_random_random_starts(seed: int) -> None:
+    ours, theirs = seeded_rng(seed), random.Random(seed)
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+    assert ours.getstate() == theirs.getstate()
 
 
 def test_same_seed_same_match() -> None:

@@ -21,6 +21,16 @@ def test_shuffled_pack_draws_what_random_shuffle_draws() -> None:
         assert ours.getstate() == theirs.getstate()
 
 
+def test_shuffle_as_random_moves_any_items_as_random_shuffle_does() -> None:
+    """The deal shuffles the cards' bits: the same order as the shuffled card ids, the same numbers drawn."""
+    for seed in range(100):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        pack = list(range(fyc.NUM_CARDS))
+        theirs.shuffle(pack)
+        assert fyc.shuffle_as_random(list(fyc.BIT), ours) == [fyc.BIT[c] for c in pack]
+        assert ours.getstate() == theirs.getstate()
+
+
 def test_rank_counts_count_each_rank() -> None:
     rng = random.Random(7)
     for _ in range(500):

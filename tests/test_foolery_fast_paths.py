@@ -143,3 +143,30 @@ def test_clones_and_records_continue_like_the_state(players: int) -> None:
         assert other.history()[-len(clones[-1].history()):] == state.history()[-len(clones[-1].history()):]
         assert other.observation(0) == state.observation(0)
         assert other.returns() == state.returns()
+
+
+@pytest.mark.parametrize("params", OPTION_SETS[::2])
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_passed_is_every_seat_that_passed_since_the_trick_began(players: int, params: dict[str, Any]) -> None:
+    """``passed`` (read from the log) against the passes counted here move by move: a pass adds its seat, a
+    trick's end (no play on the table after the move) and a new hand clear them, the match's end leaves none."""
+    game = motley.load_game("foolery", players=players, hands=1, **params)
+    checked = 0
+    for seed in range(8):
+        state = game.new_initial_state(seed=50 * players + seed)
+        assert isinstance(state, fy.FooleryState)
+        rng = random.Random(seed)
+        counted = 0
+        while not state.is_terminal():
+            assert state.passed == counted
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            seat, hand_number = state.current_player(), state.hand_number
+            state.apply_action(action)
+            if action == fym.PASS:
+                counted |= 1 << seat
+                checked += 1
+            if state.top < 0 or state.hand_number != hand_number:
+                counted = 0
+        assert state.passed == 0
+    assert checked > 100

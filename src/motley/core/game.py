@@ -8,6 +8,7 @@ internals.
 
 from __future__ import annotations
 
+import _random
 import abc
 import json
 import random
@@ -310,6 +311,18 @@ class State(abc.ABC):
         from motley.core import display
 
         return display.svg_renderer(self) if display.svg_renderer is not None else None
+
+
+def seeded_rng(seed: int) -> random.Random:
+    """A generator in the state ``random.Random(seed)`` starts in, for a whole number ``seed`` (as fast to use).
+
+    Seeds it as ``random.Random.seed`` does an int (by its C base class, ``gauss_next`` cleared), without the
+    Python steps of the constructor and of ``seed``: about a quarter less time, for code that makes one per game.
+    """
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # set by random.Random.seed, not in its stubs
+    return rng
 
 
 def copy_rng(rng: random.Random) -> random.Random:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
+
+_T = TypeVar("_T")
 
 #: A card id 0..77 (see above).
 Card: TypeAlias = int
@@ -69,17 +71,23 @@ _SHUFFLE_STEPS: tuple[tuple[int, int, int], ...] = tuple((i, i + 1, _WIDTH[i + 1
 
 def shuffled_pack(rng: random.Random) -> list[Card]:
     """The 78 card ids in the order ``cards = list(range(78)); rng.shuffle(cards)`` leaves them, drawing the same
-    numbers from ``rng`` (the Fisher-Yates loop of ``random.Random.shuffle`` with its rejection sampling by
-    ``getrandbits``, written out: a deal costs about half as much). ``rng`` must be a plain ``random.Random``.
+    numbers from ``rng`` (:func:`shuffle_as_random`). ``rng`` must be a plain ``random.Random``.
     """
-    cards = list(range(NUM_CARDS))
+    return shuffle_as_random(list(range(NUM_CARDS)), rng)
+
+
+def shuffle_as_random(items: list[_T], rng: random.Random) -> list[_T]:
+    """Shuffle the 78 ``items`` in place as ``rng.shuffle(items)`` does, drawing the same numbers from ``rng`` (the
+    Fisher-Yates loop of ``random.Random.shuffle`` with its rejection sampling by ``getrandbits``, written out: a
+    deal costs about half as much); returns ``items``. ``rng`` must be a plain ``random.Random``.
+    """
     getrandbits = rng.getrandbits
     for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 def mask_of(cards: Sequence[Card]) -> int:

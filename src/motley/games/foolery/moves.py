@@ -139,18 +139,19 @@ for _r in range(14):
         NSUB[0][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs)
         for _k in range(1, 5):
             NSUB[_k][16 * _r + _m] = tuple(NORMAL_BASE + 15 * _r + s - 1 for s in _subs if s.bit_count() == _k)
-#: ``BYTE_PLAYS[k][256 * i + byte]``: ids of the k-card plays of one rank (k = 1..4; k = 0: all of them) in
-#: ranks ``2 i`` and ``2 i + 1`` whose 8 card bits are ``byte`` (``(hand >> 8 * i) & 255``), ascending.
-BYTE_PLAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(NSUB[_k][32 * _i + (_b & 15)] + NSUB[_k][32 * _i + 16 + (_b >> 4)] for _i in range(7) for _b in range(256))
+#: ``BYTE_TABLES[k][i][byte]``: ids of the k-card plays of one rank (k = 1..4; k = 0: all of them) in ranks ``2 i``
+#: and ``2 i + 1`` whose 8 card bits are ``byte`` (byte ``i`` of a hand, ``hand.to_bytes(7, "little")[i]``),
+#: ascending.
+BYTE_TABLES: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(tuple(NSUB[_k][32 * _i + (_b & 15)] + NSUB[_k][32 * _i + 16 + (_b >> 4)] for _b in range(256))
+          for _i in range(7))
     for _k in range(5))
 #: ``REPLY_PLAYS[a]`` for a play ``a`` of 1-4 cards of one rank (else None): what a reply of the same count
-#: reads (FY-R5, FY-R7): the ``BYTE_PLAYS`` table of that count, the index of the byte holding ``a``'s rank,
-#: the hand's cards from that rank up (``SUIT_MASK`` from the rank's nibble), the shift bringing that byte
-#: down, and the number of trumps that beat it (1 on 1-2 cards, 2 on 3-4).
-REPLY_PLAYS: tuple[tuple[tuple[tuple[int, ...], ...], int, int, int, int] | None, ...] = tuple(
-    (BYTE_PLAYS[A_SIZE[a]], 256 * ((A_STR[a] - 1) >> 1), SUIT_MASK >> 4 * (A_STR[a] - 1) << 4 * (A_STR[a] - 1),
-     8 * ((A_STR[a] - 1) >> 1), 1 if A_SIZE[a] <= 2 else 2) if A_KIND[a] == K_NORMAL else None
+#: reads (FY-R5, FY-R7): the ``BYTE_TABLES`` of that count, the hand's cards from that rank up (``SUIT_MASK``
+#: from the rank's nibble), and the number of trumps that beat it (1 on 1-2 cards, 2 on 3-4).
+REPLY_PLAYS: tuple[tuple[tuple[tuple[tuple[int, ...], ...], ...], int, int] | None, ...] = tuple(
+    (BYTE_TABLES[A_SIZE[a]], SUIT_MASK >> 4 * (A_STR[a] - 1) << 4 * (A_STR[a] - 1), 1 if A_SIZE[a] <= 2 else 2)
+    if A_KIND[a] == K_NORMAL else None
     for a in range(NUM_ACTIONS))
 _SUBSETS_3 = [[s for s in _TRIPLES if s & m == s] for m in range(16)]
 _SUBSETS_2 = [[s for s in _PAIRS if s & m == s] for m in range(16)]
@@ -167,6 +168,8 @@ _AT_LEAST_1, _AT_LEAST_3 = AT_LEAST[1], AT_LEAST[3]
 FROM_RANK = tuple(SUIT_MASK >> 4 * r << 4 * r for r in range(14))
 #: ``TRUMP_ABOVE[a]``: the trumps numbered above action ``a``'s top trump (``A_TOP``; every trump when 0).
 TRUMP_ABOVE: tuple[int, ...] = tuple(TRUMP_MASK >> (TRUMP_SHIFT + 1 + t) << (TRUMP_SHIFT + 1 + t) for t in A_TOP)
+#: ``TRUMP_ABOVE[a] >> HIGH_SHIFT``: the same trumps as bits of a hand's high part (``hand >> HIGH_SHIFT``), small ints.
+HIGH_ABOVE: tuple[int, ...] = tuple(m >> (TRUMP_SHIFT + 1) for m in TRUMP_ABOVE)
 #: ``hand >> HIGH_SHIFT``: a hand's trumps (trump ``n`` at bit ``n - 1``; I..XI in ``SINGLES_LOW``'s index, XII..XXI
 #: in ``SINGLES_HIGH``'s from bit 11) and the Fool (bit 21).
 HIGH_SHIFT = TRUMP_SHIFT + 1

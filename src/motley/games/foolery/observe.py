@@ -92,6 +92,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
               "given": k if i < state.step_index else (state.step_given if i == state.step_index else 0)}
              for i, (g, r, k, rule) in enumerate(state.steps)]
     partner = state.partner_of(seat)
+    passed = state.passed  # read from the log
     return {
         "game": state.game.name,
         "seat": seat,
@@ -104,7 +105,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
         "hand_groups": groups,
         "hand_sizes": list(state.sizes),
         "table": None if top < 0 else {"seat": state.top_seat, "cards": A_TEXT[top], "kind": play_kind(top)},
-        "passed": [q for q in range(n) if state.passed >> q & 1],
+        "passed": [q for q in range(n) if passed >> q & 1],
         "log": log,
         "places": [None if p < 0 else p for p in state.places],
         "next_place": state.next_place,
@@ -200,7 +201,6 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
     table = obs["table"]
     state.top = -1 if table is None else _play_action(table["cards"])
     state.top_seat = -1 if table is None else int(table["seat"])
-    state.passed = mask_of([int(q) for q in obs["passed"]])
     state.places = [-1 if p is None else int(p) for p in obs["places"]]
     state.next_place = int(obs["next_place"])
     state.titles = [-1 if t is None else TITLES.index(t) for t in obs["titles"]]
@@ -219,6 +219,7 @@ def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
                 played |= FOOL_BIT
             log.append((kind, int(e["seat"]), int(e["value"])))
     state.log = log
+    state._locked = state.passed if state.game.locks_out else 0  # the seats out of this trick (FY-D7)
     state.played = played
     ex = obs["exchange"]
     state.steps = [(int(s["giver"]), int(s["receiver"]), int(s["cards"]), 0 if s["rule"] == "highest" else 1)

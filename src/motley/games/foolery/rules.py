@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -44,7 +43,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
 from motley.core.errors import DealError, IllegalMoveError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, rng_from_json
+from motley.core.game import TERMINAL, Game, Observation, rng_from_json, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
 from motley.games.foolery import observe
@@ -83,7 +82,7 @@ from motley.games.foolery.cards import (
     Step,
     cards_of,
     mask_of,
-    shuffled_pack,
+    shuffle_as_random,
 )
 from motley.games.foolery.moves import (
     A_CAT,
@@ -93,11 +92,12 @@ from motley.games.foolery.moves import (
     A_STR,
     A_TEXT,
     A_TOP,
-    BYTE_PLAYS,
+    BYTE_TABLES,
     CAT_ACE_HIGH,
     FIVE_KIND,
     FIVE_KIND_BASE,
     GIVE_BASE,
+    HIGH_ABOVE,
     HIGH_SHIFT,
     K_FIVE,
     K_FOOL,
@@ -113,7 +113,6 @@ from motley.games.foolery.moves import (
     SINGLES_LOW,
     SKIP_RANK,
     STR_ACE_HIGH,
-    TRUMP_ABOVE,
     five_card_plays,
     shape_problem,
     trump_sets,
@@ -235,7 +234,7 @@ class Foolery(Game):
             for live in range(1 << n))
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
-        rng = random.Random(seed)
+        rng = seeded_rng(seed)  # random.Random(seed)
         state = FooleryState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
         if deal is None:
             dealer = rng.randrange(self.num_players)  # FY-D20
@@ -349,10 +348,12 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
     return [mask_of(h) for h in hands], dealer
 
 
+#: A hand's trumps and its Fool as bits of ``hand >> HIGH_SHIFT``: the Fool is held when that is ``_FOOL_HIGH`` or more.
+_HIGH_TRUMPS, _FOOL_HIGH = TRUMP_MASK >> HIGH_SHIFT, FOOL_BIT >> HIGH_SHIFT
 #: The legal actions when only a pass is (FY-R10), as :meth:`FooleryState.legal_actions` caches them.
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
 #: ``LEAD_TABLES[i][byte]``: every play of one rank in byte ``i`` of a hand (ranks ``2 i``, ``2 i + 1``), ascending.
-LEAD_TABLES = tuple(BYTE_PLAYS[0][256 * i:256 * i + 256] for i in range(7))
+LEAD_TABLES = BYTE_TABLES[0]
 #: FY-R6: ``SKIP_RANK`` with every other action's entry made unique (``-1 - a``), and one more entry, read
 #: for no table (``top`` -1), equal to none: equal entries mean an equal single or pair.
 _SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SKIP_RANK)), -1 - NUM_ACTIONS)
@@ -363,8 +364,8 @@ _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 class FooleryState(SearchState):
     """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
 
-    __slots__ = ("_fives", "_legal", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
-                 "passed", "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
+    __slots__ = ("_fives", "_legal", "_locked", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
+                 "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
                  "steps", "titles", "to_move", "top", "top_seat", "totals")
 
     def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
@@ -377,7 +378,6 @@ class FooleryState(SearchState):
         self.to_move = 0
         self.top = -1  # action id of the play on the table (FY-R5), -1 for none
         self.top_seat = -1
-        self.passed = 0  # seats that passed in this trick (bitmask)
         self.places: list[int] = [-1] * n  # finishing place this hand, 0 = first out (FY-R11)
         self.next_place = 0
         self.played = 0  # cards out this hand (bitmask)
@@ -399,15 +399,32 @@ class FooleryState(SearchState):
         #: ``_next[p]``: the next seat after ``p`` holding cards, while that is whom the turn goes to (no seat
         #: went out in this trick, ``pass_locks_out`` off); None otherwise (:meth:`_apply` then walks the seats).
         self._next: tuple[Seat, ...] | None = None
+        #: Under ``pass_locks_out``: the seats that passed in this trick, out of it (FY-D7; ``passed`` read from
+        #: the log, kept as a mask for the turn); 0 without the option.
+        self._locked = 0
+
+    @property
+    def passed(self) -> int:
+        """The seats that passed in this trick (a bitmask, FY-R10, FY-D7): the passes logged since the trick
+        began (the last ``trick`` or ``stuck`` event of the hand, FY-D13); none once the match is over."""
+        if self.phase == OVER:
+            return 0
+        passed = 0
+        for kind, q, _ in reversed(self.log):
+            if kind == EV_PASS:
+                passed |= 1 << q
+            elif kind in (EV_TRICK, EV_STUCK):
+                break
+        return passed
 
     # ---- dealing and the exchange -----------------------------------------------------------------
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
-        cards = shuffled_pack(self.own_rng())
+        bits = shuffle_as_random(list(BIT), self.own_rng())  # the pack's cards as bits, in shuffled_pack's order
         hands = [0] * n
         for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
-            hands[(dealer + 1 + i) % n] = sum(itemgetter(*cards[i::n])(BIT))
+            hands[(dealer + 1 + i) % n] = sum(bits[i::n])
         return hands
 
     def start_hand(self, hands: list[int], dealer: Seat, first: bool) -> None:
@@ -417,7 +434,7 @@ class FooleryState(SearchState):
         self.hands = hands
         self.sizes = [h.bit_count() for h in hands]
         self.dealer = dealer
-        self.top, self.top_seat, self.passed = -1, -1, 0
+        self.top, self.top_seat, self._locked = -1, -1, 0
         self.places = [-1] * n
         self.next_place = 0
         self.played = 0
@@ -516,37 +533,45 @@ class FooleryState(SearchState):
             legal = self._legal = self._lead() if self.phase == PLAY else self._gives()
             return legal[:]
         hand = self.hands[self.to_move]
-        out = [PASS, PLAY_FOOL] if hand & FOOL_BIT else [PASS]  # FY-R9: the Fool on any turn but a lead
+        high = hand >> HIGH_SHIFT  # the trumps (I at bit 0 .. XXI at bit 20) and the Fool (bit 21): a small int
         reply = REPLY_PLAYS[top]
         if reply is not None:  # FY-R5: same count, equal or higher rank; FY-R7: 1 or 2 trumps
-            table, base, from_rank, shift, trumps_needed = reply
-            h = (hand & from_rank) >> shift  # from the byte holding the table's rank, lower ranks cleared
-            while h:
-                out += table[base + (h & 255)]
-                h >>= 8
-                base += 256
-            if hand & TRUMP_MASK:
+            out = [PASS, PLAY_FOOL] if high >= _FOOL_HIGH else [PASS]  # FY-R9: the Fool on any turn but a lead
+            tables, from_rank, trumps_needed = reply
+            h = hand & from_rank  # the suit cards from the table's rank up
+            if h:  # the plays of that count two ranks (a byte of the hand) at a time
+                t0, t1, t2, t3, t4, t5, t6 = tables
+                b0, b1, b2, b3, b4, b5, b6 = h.to_bytes(7, "little")
+                out += [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
+            if high & _HIGH_TRUMPS:
                 if trumps_needed == 1:  # every single trump
-                    out += SINGLES_LOW[hand >> HIGH_SHIFT & 0x7FF]
-                    out += SINGLES_HIGH[hand >> HIGH_SHIFT + 11 & 0x3FF]
+                    out += SINGLES_LOW[high & 0x7FF]
+                    out += SINGLES_HIGH[high >> 11 & 0x3FF]
                 else:
                     out += trump_sets(hand & TRUMP_MASK, 2)
             # ascending: pass, Fool, plays by rank, then trumps
-        elif A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
-            above = hand & TRUMP_ABOVE[top]  # trumps numbered above the table's top trump
-            if above:
+            self._legal = out
+            return out[:]
+        above = high & HIGH_ABOVE[top]  # trumps numbered above the table's top trump (any, on most 5-card plays)
+        if A_KIND[top] == K_TRUMP:  # FY-R7, FY-R14, FY-D8, FY-D9
+            if not above:
+                if high < _FOOL_HIGH:  # only the pass: cached as a tuple, so the list returned is the only copy
+                    self._legal = _PASS_ONLY
+                    return [PASS]
+                out = [PASS, PLAY_FOOL]
+            else:
+                out = [PASS, PLAY_FOOL] if high >= _FOOL_HIGH else [PASS]
                 size = A_SIZE[top]
                 want = size if self.game.trump_variation else (1 if size <= 2 else 2)
                 if want == 1:
-                    out += trump_sets(above, 1)
+                    out += SINGLES_LOW[above & 0x7FF]
+                    out += SINGLES_HIGH[above >> 11]
                 else:
                     t = A_TOP[top]
                     out += [a for a in trump_sets(hand & TRUMP_MASK, want) if A_TOP[a] > t]
-            elif len(out) == 1:  # only the pass: cached as a tuple, so the list returned is the only copy
-                self._legal = _PASS_ONLY
-                return out
         else:
-            out += self._five_replies(hand, top)
+            out = [PASS, PLAY_FOOL] if high >= _FOOL_HIGH else [PASS]
+            out += self._five_replies(hand, top, above)
         self._legal = out
         return out[:]
 
@@ -579,11 +604,12 @@ class FooleryState(SearchState):
             assert legal is not None
         return legal
 
-    def _five_replies(self, hand: int, top: Action) -> list[Action]:
+    def _five_replies(self, hand: int, top: Action, above: int) -> list[Action]:
         """Replies to a 5-card hand (FY-D4) but pass and the Fool: exactly 3 trumps, above a five of a kind's
-        trump (FY-R7), then the 5-card hands at least as strong, ascending."""
+        trump (FY-R7), then the 5-card hands at least as strong, ascending. ``above``: the hand's trumps above
+        that trump (every trump on other 5-card hands) as ``HIGH_ABOVE`` bits."""
         out: list[Action] = []
-        if hand & TRUMP_ABOVE[top]:
+        if above:
             t = A_TOP[top]
             out += [a for a in trump_sets(hand & TRUMP_MASK, 3) if A_TOP[a] > t]
         game = self.game
@@ -624,8 +650,8 @@ class FooleryState(SearchState):
             trumps = hand & TRUMP_MASK
             return trump_sets(trumps, 1) + trump_sets(trumps, 2) + trump_sets(trumps, 3)
         t0, t1, t2, t3, t4, t5, t6 = LEAD_TABLES  # the plays of one rank, two ranks (a byte of the hand) at a time
-        out = [*t0[h & 255], *t1[h >> 8 & 255], *t2[h >> 16 & 255], *t3[h >> 24 & 255], *t4[h >> 32 & 255],
-               *t5[h >> 40 & 255], *t6[h >> 48]]
+        b0, b1, b2, b3, b4, b5, b6 = h.to_bytes(7, "little")
+        out = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
         known, fives = self._fives[self.to_move]
         if fives or known & hand != hand:  # else no 5-card play in a larger hand, none in this one
             fives = self._five_card_plays(hand)
@@ -763,8 +789,7 @@ class FooleryState(SearchState):
         pair skips the next such seat (FY-R6, FY-D6, FY-D24)."""
         self._legal = None
         p = self.to_move
-        if action == PASS:  # never an exchange action
-            self.passed |= 1 << p
+        if not action:  # PASS, never an exchange action
             self.log.append(_PASS_EVENTS[p])
             after = self._next
             if after is not None:  # the seats holding cards, the top play's seat among them
@@ -775,6 +800,8 @@ class FooleryState(SearchState):
                     self.to_move = q
                 return
             skip = False
+            if self.game.locks_out:
+                self._locked |= 1 << p
         elif self.phase == EXCHANGE:
             self._give(action - GIVE_BASE)
             self._run_exchange()
@@ -811,7 +838,7 @@ class FooleryState(SearchState):
                 return
         game = self.game
         sizes, top_seat = self.sizes, self.top_seat
-        locked = self.passed if game.locks_out else 0  # FY-D7: seats that passed are out of this trick
+        locked = self._locked  # FY-D7: seats that passed are out of this trick
         for q in game.seats_after[p]:  # the seats after p, p last (the top play's seat comes first, at the latest)
             if q == top_seat:
                 self._end_trick(q)
@@ -838,7 +865,7 @@ class FooleryState(SearchState):
         """FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the
         Fool is the Peasant at once."""
         n = self.game.num_players
-        self.top, self.top_seat, self.passed = -1, -1, 0
+        self.top, self.top_seat, self._locked = -1, -1, 0
         leader = winner
         while True:
             while self.sizes[leader] == 0:
@@ -889,7 +916,7 @@ class FooleryState(SearchState):
                 total and self.hand_number >= total):
             self.phase = OVER
             self.to_move = TERMINAL
-            self.top, self.top_seat, self.passed = -1, -1, 0
+            self.top, self.top_seat = -1, -1
             return
         by_place = {pl: q for q, pl in enumerate(places)}
         if n >= 4:
@@ -941,8 +968,7 @@ class FooleryState(SearchState):
         new = FooleryState.__new__(FooleryState)
         self._clone_base(new)
         new.hands, new.sizes = list(self.hands), list(self.sizes)
-        new.phase, new.to_move, new.top, new.top_seat, new.passed = (self.phase, self.to_move, self.top,
-                                                                     self.top_seat, self.passed)
+        new.phase, new.to_move, new.top, new.top_seat = self.phase, self.to_move, self.top, self.top_seat
         new.places, new.next_place, new.played = list(self.places), self.next_place, self.played
         new.log, new.hand_number, new.dealer = list(self.log), self.hand_number, self.dealer
         new.titles, new.totals = list(self.titles), list(self.totals)
@@ -953,6 +979,7 @@ class FooleryState(SearchState):
         new._legal = self._legal
         new._fives = list(self._fives)
         new._next = self._next
+        new._locked = self._locked
         return new
 
     def _to_dict(self) -> dict[str, Any]:
