@@ -322,7 +322,8 @@ class _Run:
                     next_eval += self.config.eval_every
         else:
             self._with_actors(budget, next_eval)
-        self.evaluate()
+        if not self.curve or self.offset + self.elapsed() - self.curve[-1].seconds > 1.0:
+            self.evaluate()  # the final weights, unless an evaluation has just been made
         return self.curve
 
     def _with_actors(self, budget: float, next_eval: float) -> None:
