@@ -53,6 +53,21 @@ def test_the_first_game_is_the_default_and_options_speak_in_words(server: Server
     page.context.close()
 
 
+def test_a_seat_may_be_the_strongest_bot_and_the_table_is_made_with_it(server: ServerThread,
+                                                                       browser: Browser) -> None:
+    page = lobby(browser, server)
+    seat = page.get_by_role("combobox", name="Seat 1 player")
+    assert seat.locator("option").all_inner_texts() == ["person", "heuristic bot", "random bot", "ISMCTS bot",
+                                                        "strongest bot"]
+    seat.select_option("best")
+    with page.expect_response(lambda r: r.url.endswith("/api/tables") and r.request.method == "POST") as made:
+        page.get_by_role("button", name="Create table").click()
+    table = made.value.json()
+    listed = next(t for t in httpx.get(f"{server.base}/api/tables").json() if t["id"] == table["id"])
+    assert [s["bot"] for s in listed["seats"]] == [None, "best"]
+    page.context.close()
+
+
 def test_the_deck_table_is_edited_as_a_table_and_sent(server: ServerThread, browser: Browser) -> None:
     page = lobby(browser, server)
     page.select_option("#game", "fool")
