@@ -82,3 +82,15 @@ def assert_scores_named(line: str, scores: list[int], you: int) -> None:
     for seat, points in enumerate(scores):
         if seat != you:
             assert f"seat {seat} {points}" in line, line
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found

@@ -356,3 +356,36 @@ def test_a_resumed_run_goes_on_from_its_checkpoint_and_curve(tmp_path: Path) -> 
     assert (tmp_path / f"config-resume-{len(first)}.json").exists()
     # the optimiser went on from its saved state: Adam's step count kept growing
     assert float(torch.load(tmp_path / "checkpoint.pt")["optimiser"]["state"][0]["step"]) > steps > 0
+
+
+def test_the_actors_of_a_killed_training_run_stop_too(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from tests.support import children
+
+    code = ("from motley.learn.dmc import TrainConfig, train\n"
+            "if __name__ == '__main__':\n"
+            f"    train(TrainConfig(game='fool(players=5,rounds=1)', minutes=5, actors=1, hidden=(8,), "
+            f"eval_every=600, eval_deals=1), {str(tmp_path)!r})\n")
+    script = tmp_path / "run.py"
+    script.write_text(code)
+    parent = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "PYTHONPATH": "src"})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (tmp_path / "curve.csv").exists():
+            time.sleep(0.2)  # the first evaluation is written before the actors start
+        time.sleep(2)
+        workers = children(parent.pid)
+        assert workers, "the run started its actor process"
+    finally:
+        os.kill(parent.pid, signal.SIGKILL)  # no clean-up: the actors must notice by themselves
+        parent.wait()
+    for _ in range(50):
+        if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+            break
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)

@@ -12,6 +12,7 @@ import httpx
 from websockets.sync.client import connect
 
 from motley.server.testing import ServerProcess
+from tests.support import children
 
 
 def state_of(ws_base: str, table_id: str, token: str | None) -> dict[str, Any]:
@@ -108,18 +109,6 @@ def test_finished_table_replays_after_a_restart(tmp_path: Path) -> None:
         assert step["scores"] == final["scores"]
     finally:
         server.stop()
-
-
-def children(pid: int) -> list[int]:
-    """The process ids of ``pid``'s children (Linux /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
 
 
 def stored_moves(path: Path, table_id: str) -> list[tuple[int, int, str]]:

@@ -28,6 +28,7 @@ import contextlib
 import csv
 import json
 import multiprocessing as mp
+import os
 import queue
 import random
 import time
@@ -41,6 +42,7 @@ import numpy.typing as npt
 
 from motley.core import Game, MotleyError, load_game
 from motley.core.extras import require
+from motley.core.processes import exit_with_parent
 from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load, random_network, save
 from motley.learn.selfplay import Samples, Tally, play_deals, random_seatings
@@ -123,8 +125,9 @@ def evaluate(game: Game, net: QNetwork, seeds: Sequence[int]) -> Tally:
     return tally
 
 
-def _actor(game_text: str, config: TrainConfig, index: int, weights: Any, out: Any, stop: Any) -> None:
-    """An actor process: play batches with the newest weights until ``stop`` is set."""
+def _actor(game_text: str, config: TrainConfig, index: int, weights: Any, out: Any, stop: Any, parent: int) -> None:
+    """An actor process: play batches with the newest weights until ``stop`` is set or the learner is gone."""
+    exit_with_parent(parent)
     game = load_game(game_text)
     rng = random.Random(config.seed * 1000 + index + 1)
     follow = load(config.continuation, game) if config.continuation else None
@@ -331,8 +334,8 @@ class _Run:
         stop = context.Event()
         results: Any = context.Queue(maxsize=4)
         inboxes = [context.Queue(maxsize=1) for _ in range(self.config.actors)]
-        procs = [context.Process(target=_actor, args=(self.config.game, self.config, i, inboxes[i], results, stop),
-                                 daemon=True) for i in range(self.config.actors)]
+        procs = [context.Process(target=_actor, args=(self.config.game, self.config, i, inboxes[i], results, stop,
+                                                      os.getpid()), daemon=True) for i in range(self.config.actors)]
         for p in procs:
             p.start()
         try:

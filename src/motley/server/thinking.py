@@ -15,8 +15,6 @@ import json
 import multiprocessing
 import os
 import random
-import threading
-import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,22 +22,11 @@ from typing import Any
 
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError, Observation
+from motley.core.processes import exit_with_parent
 from motley.core.registry import load_recorded_game
 
 #: Bots made in a worker process, by (game, params as JSON, bot spec); cleared when it grows past 64.
 _BOTS: dict[tuple[str, str, str], Bot] = {}
-
-
-def _watch_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the server that started it is gone (even killed with SIGKILL,
-    which gives it no chance to stop its workers), so no search outlives its server."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="motley-parent-watch", daemon=True).start()
 
 
 def default_workers() -> int:
@@ -87,7 +74,7 @@ class Thinkers:
         if self._pool is None:
             # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_watch_parent, initargs=(os.getpid(),))
+                                             initializer=exit_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def choose(self, game: str, params: dict[str, Any], spec: str, observation: Observation,
