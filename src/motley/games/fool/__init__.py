@@ -15,7 +15,8 @@ The package, by what changes together:
   stepper (``SPEC.batch_observer``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
-* ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
+* ``facts.py`` -- what decided a match ("the Fool decides"), for reports;
+* ``networks/`` -- the Q network of the ``network`` bot for one round at 5 players (docs/training/dmc.md).
 
 ``SPEC`` is what the rest of motley knows of the game (:class:`motley.core.spec.GameSpec`).
 """
@@ -46,6 +47,7 @@ SPEC = register_spec(GameSpec(
     batch_observer=batch.BatchTensors,
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
+    networks={"fool(rounds=1)": "fool-5-round.npz"},  # docs/training/dmc.md: how it was trained
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

@@ -17,7 +17,8 @@ The package, by what changes together:
 * ``features.py`` -- the action features of the RL environments (``SPEC.action_features``);
 * ``policy.py`` -- the heuristic, written once: the ``heuristic`` bot and search rollouts both play it;
 * ``views.py`` -- the terminal view and log; ``drawing.py`` -- SVG of the table and the card faces;
-* ``facts.py`` -- what decided a match ("the Fool decides"), for reports.
+* ``facts.py`` -- what decided a match ("the Fool decides"), for reports;
+* ``networks/`` -- the Q network of the ``network`` bot for one hand at 5 players (docs/training/dmc.md).
 
 ``SPEC`` is what the rest of motley knows of the game (:class:`motley.core.spec.GameSpec`).
 """
@@ -54,6 +55,7 @@ SPEC = register_spec(GameSpec(
     action_features=features.action_features,
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
+    networks={"foolery(hands=1)": "foolery-5-hand.npz"},  # docs/training/dmc.md: how it was trained
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 
