@@ -240,7 +240,10 @@ def test_every_shipped_network_fits_its_game_and_best_is_a_bot_of_every_game(nam
     game = motley.load_game(name)
     bot = make_bot("best", game)
     assert bot.name == "best"
-    assert best_spec(game) == (game_spec(name).best_bot or BEST_DEFAULT)
+    named = game_spec(name).best_bot or BEST_DEFAULT
+    assert best_spec(game) == (BEST_DEFAULT if named == "network" and shipped_network(game) is None else named)
+    for key in game_spec(name).networks if named == "network" else ():
+        assert isinstance(make_bot("best", motley.load_game(key)), NetworkBot)  # where the network is shipped
     state = game.new_initial_state(seed=1)
     legal = state.legal_actions()
     if len(legal) > 1:

@@ -56,6 +56,10 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
     networks={"foolery(hands=1)": "foolery-5-hand.npz"},  # docs/training/dmc.md: how it was trained
+    # One hand at 5 players against four heuristics (duplicate deals): the network 0.353 [0.341, 0.365] on 1,000
+    # deals, ISMCTS at 1,000 simulations 0.340 [0.298, 0.382] on 300 games: level, and the network decides in
+    # 0.2 ms against 120 ms (README, Strength).
+    best_bot="network",
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 
