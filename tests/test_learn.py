@@ -130,6 +130,24 @@ def test_deals_of_teacher_seats_without_exploration_are_the_heuristic_deals(spec
     assert tally.net_points == pytest.approx(total)
 
 
+def seat0_first_decision(game: motley.Game, seed: int) -> tuple[motley.State, list[int], list[SearchState]]:
+    """Seat 0's first real decision of a deal the heuristic plays: the state, its legal moves and, per move, a
+    copy of the deal with that move made."""
+    policy = game_spec(game.name).search_policy
+    assert policy is not None
+    state = game.new_initial_state(seed=seed)
+    while state.current_player() != 0 or len(state.legal_actions()) == 1:
+        state.apply_action(policy.move(state))
+    legal = state.legal_actions()
+    worlds = []
+    for a in legal:
+        world = state.clone()
+        assert isinstance(world, SearchState)
+        world.apply_action(a)
+        worlds.append(world)
+    return state, legal, worlds
+
+
 def test_rollout_targets_are_each_actions_return_in_the_true_deal_less_their_mean() -> None:
     game = motley.load_game("fool(players=5,rounds=1)")
     policy = game_spec(game.name).search_policy
@@ -137,15 +155,9 @@ def test_rollout_targets_are_each_actions_return_in_the_true_deal_less_their_mea
     seating = ["teacher"] + ["heuristic"] * 4
     samples, _ = play_deals(game, None, [21], [seating], 0.0, random.Random(0), points_weight=0.5, rollouts=True,
                             max_actions=50)
-    state = game.new_initial_state(seed=21)
-    while state.current_player() != 0 or len(state.legal_actions()) == 1:
-        state.apply_action(policy.move(state))
-    legal = state.legal_actions()
+    state, legal, worlds = seat0_first_decision(game, 21)
     returns = []
-    for a in legal:
-        world = state.clone()
-        assert isinstance(world, SearchState)
-        world.apply_action(a)
+    for world in worlds:
         policy.rollout(world, random.Random(0), 0.0)
         returns.append(target_values([0] * 5, world, 0.5)[0])
     first = dict(zip(samples.actions[:len(legal)].tolist(), samples.targets[:len(legal)].tolist(), strict=True))
@@ -292,15 +304,9 @@ def test_with_a_continuation_network_the_seat_plays_on_by_it_in_the_rollouts() -
     plain, _ = play_deals(game, None, [21], [seating], 0.0, random.Random(0), rollouts=True, max_actions=50)
     samples, _ = play_deals(game, None, [21], [seating], 0.0, random.Random(0), rollouts=True, max_actions=50,
                             continuation=follow)
-    state = game.new_initial_state(seed=21)
-    while state.current_player() != 0 or len(state.legal_actions()) == 1:
-        state.apply_action(policy.move(state))
-    legal = state.legal_actions()
+    _, legal, worlds = seat0_first_decision(game, 21)
     returns = []
-    for a in legal:
-        world = state.clone()
-        assert isinstance(world, SearchState)
-        world.apply_action(a)
+    for world in worlds:
         continue_deal(world, 0, follow, action_feature_table(game), policy.move)
         assert world.is_terminal()
         returns.append(target_values([0] * 5, world, 0.3)[0])
