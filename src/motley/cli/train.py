@@ -44,6 +44,9 @@ def train(
         fail(f"--hidden needs at least one layer of at least 1 unit, got {hidden!r}")
     if device not in ("cpu", "cuda"):
         fail(f"--device must be 'cpu' or 'cuda', got {device!r}")
+    from motley.core.extras import require
+
+    checked(lambda: require("torch", "train", "motley train"))  # before the progress bar
     config = TrainConfig(game=str(loaded), minutes=minutes, seed=seed, hidden=sizes, actors=actors,
                          eval_every=eval_every, eval_deals=eval_deals, device=device, teach_samples=teach,
                          init=str(init or ""), continuation=str(continuation or ""), worlds=worlds)
