@@ -367,6 +367,14 @@ def test_a_resumed_run_goes_on_from_its_checkpoint_and_curve(tmp_path: Path) -> 
     assert float(torch.load(tmp_path / "checkpoint.pt")["optimiser"]["state"][0]["step"]) > steps > 0
 
 
+def cmdline(pid: int) -> bytes:
+    """A process's command line (Linux /proc), empty once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def test_the_actors_of_a_killed_training_run_stop_too(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import os
@@ -384,12 +392,13 @@ def test_the_actors_of_a_killed_training_run_stop_too(tmp_path: Path) -> None:
     script.write_text(code)
     parent = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "PYTHONPATH": "src"})
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (tmp_path / "curve.csv").exists():
-            time.sleep(0.2)  # the first evaluation is written before the actors start
-        time.sleep(2)
-        workers = children(parent.pid)
-        assert workers, "the run started its actor process"
+        deadline = time.monotonic() + 120
+        workers: list[int] = []
+        while time.monotonic() < deadline and not any(b"spawn_main" in cmdline(pid) for pid in workers):
+            time.sleep(0.2)  # the actor starts after the first evaluation
+            workers = children(parent.pid)
+        assert any(b"spawn_main" in cmdline(pid) for pid in workers), "the run started its actor process"
+        time.sleep(1)
     finally:
         os.kill(parent.pid, signal.SIGKILL)  # no clean-up: the actors must notice by themselves
         parent.wait()
