@@ -16,6 +16,7 @@ import time
 
 import motley
 from motley.bots import make_bot
+from motley.cli.common import split_bots
 
 
 def positions(game: motley.Game, deals: int) -> list[tuple[motley.Observation, list[int]]]:
@@ -43,7 +44,7 @@ def main() -> None:
     for spec in args.games:
         game = motley.load_game(spec)
         points = positions(game, args.deals)
-        for name in args.bots.split(","):
+        for name in split_bots(args.bots):
             try:
                 bot = make_bot(name, game)
             except motley.MotleyError as exc:
