@@ -102,11 +102,6 @@ class Tally:
     other_seats: int = 0
     other_points: float = 0.0
 
-    def add(self, other: Tally) -> None:
-        """Add ``other``'s counts to these."""
-        for name in ("deals", "net_seats", "net_wins", "net_points", "other_seats", "other_points"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
 
 @dataclass
 class _Deal:
