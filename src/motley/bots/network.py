@@ -86,7 +86,7 @@ class NetworkBot(Bot):
         choice = -1
         if self.heuristic is not None:
             choice = self.heuristic(self.game, observation, legal_actions, random.Random(0))
-        hints = np.array([a == choice for a in legal_actions], dtype=np.float32) if self.net.hint else None
+        hints = self.net.hints_for(legal_actions, choice)
         q = self.net.q_values(world.observation_tensor(int(observation["seat"])), legal_actions, self.table, hints)
         order = np.argsort(-q, kind="stable")
         self._last = [{"move": world.action_to_string(legal_actions[i]), "action": int(legal_actions[i]),

@@ -71,6 +71,13 @@ class QNetwork:
         out: F32 = table[actions] @ w1[self.obs_size:self.obs_size + table.shape[1]]
         return out
 
+    def hints_for(self, actions: Sequence[int], choice: int) -> F32 | None:
+        """The hint input of ``actions`` when the heuristic would play ``choice``: float32 ``(L,)``, 1.0 at
+        ``choice``; None for a network without ``hint``."""
+        if not self.hint:
+            return None
+        return np.array([a == choice for a in actions], dtype=np.float32)
+
     def q_values(self, obs: F32, actions: Sequence[int] | npt.NDArray[np.int64], table: F32,
                  hints: npt.NDArray[np.float32] | None = None) -> F32:
         """Q of each action of one decision.

@@ -178,8 +178,7 @@ def continue_deal(world: SearchState, seat: int, net: QNetwork, table: npt.NDArr
             continue
         choice = heuristic_move(world)
         if world.current_player() == seat:
-            hints = np.array([a == choice for a in legal], dtype=np.float32)
-            q = net.q_values(world.observation_tensor(seat), legal, table, hints if net.hint else None)
+            q = net.q_values(world.observation_tensor(seat), legal, table, net.hints_for(legal, choice))
             choice = legal[int(np.argmax(q))]
         world.apply_legal(choice)
 
