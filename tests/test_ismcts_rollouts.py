@@ -151,6 +151,43 @@ def test_ismcts_refuses_bad_rollout_options() -> None:
         make_bot("ismcts(rollout=smart)", game)
     with pytest.raises(motley.MotleyError, match="opponents"):
         make_bot("ismcts(opponents=minimax)", game)
+    with pytest.raises(motley.MotleyError, match="points"):
+        make_bot("ismcts(points=1.5)", game)
+
+
+def _finished_round(seed: int) -> motley.State:
+    state = motley.load_game("fool(players=5,rounds=1)").new_initial_state(seed=seed)
+    fool_policy.rollout(state, random.Random(seed), 0.1)
+    assert state.is_terminal()
+    return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_points_weigh_the_last_deals_gain_into_the_reward_at_the_end_of_the_match(seed: int) -> None:
+    """``points=W``: (1 - W) * returns + W * the centred gain scaled by the decision's mean spread; among the seats
+    that lose the match, more points is a larger reward; W = 0 is the match outcome alone."""
+    state = _finished_round(seed)
+    start = [0] * 5
+    scores, returns = state.scores(), state.returns()
+    assert ISMCTSBot(state.game)._rewards(state, start) == returns  # type: ignore[arg-type]
+    bot = ISMCTSBot(state.game, points=0.5)
+    mean = sum(scores) / 5
+    spread = max(max(scores) - mean, mean - min(scores))
+    got = bot._rewards(state, start)  # type: ignore[arg-type]
+    assert got == pytest.approx([0.5 * r + 0.5 * (s - mean) / spread for r, s in zip(returns, scores, strict=True)])
+    for a in range(5):
+        for b in range(5):
+            if returns[a] == returns[b] and scores[a] > scores[b]:
+                assert got[a] > got[b]
+    # the scale is the mean spread of the decision's rollouts so far, one scale for all of them
+    other = _finished_round(seed + 100)
+    bot._rewards(other, start)  # type: ignore[arg-type]
+    o = other.scores()
+    o_mean = sum(o) / 5
+    scale = (2 * spread + max(max(o) - o_mean, o_mean - min(o))) / 3  # this rollout's spread counts too
+    again = bot._rewards(state, start)  # type: ignore[arg-type]
+    expected = [0.5 * r + 0.5 * max(-1.0, min(1.0, (s - mean) / scale)) for r, s in zip(returns, scores, strict=True)]
+    assert again == pytest.approx(expected)
 
 
 def test_opponent_model_defaults_to_the_policy_where_there_is_one() -> None:

@@ -37,7 +37,11 @@ proposed swaps of hidden cards, accepted by the same likelihood (:class:`motley.
 Rewards. A rollout runs until the match ends or, in matches of several deals, until the current deal
 ends (searching past the deal would mostly measure the next shuffle). At the end of the match the
 reward is ``state.returns()``; at the end of a deal it is each seat's score gain over the deal, centred
-on the mean gain and scaled by the largest deviation, so it lies in [-1, 1].
+on the mean gain and scaled by the largest deviation, so it lies in [-1, 1]. With ``points=W`` the reward
+at the end of the match is ``(1 - W) * returns + W * gain``, the gain of the last deal centred and scaled
+by the mean largest deviation of the decision's rollouts (as ``reward="linear"``): a win/loss reward alone
+says nothing about the points of a deal that is lost anyway, and in a one-round match of Fool! the search
+then gave away more points than the heuristic (docs/reports: "Points in the reward").
 """
 
 from __future__ import annotations
@@ -80,6 +84,13 @@ def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
     """
     if state.is_terminal():
         return list(state.returns())
+    return gain_rewards(state, start_scores, reward, scale)
+
+
+def gain_rewards(state: State, start_scores: Sequence[int], reward: str = "spread",
+                 scale: float = 0.0) -> list[float]:
+    """Each seat's score gain since ``start_scores``, shaped as :func:`deal_rewards` shapes a deal end (also
+    at the end of the match), in [-1, 1]."""
     gains = [b - a for a, b in zip(start_scores, state.scores(), strict=True)]
     n = len(gains)
     if reward == "linear":
@@ -116,6 +127,8 @@ class ISMCTSBot(Bot):
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
             default: ``"policy"`` for a game with a fast heuristic policy, else ``"search"``).
         final: ``"visits"`` (most visited move, the usual choice) or ``"value"`` (best mean).
+        points: the weight of the last deal's points in the reward at the end of the match (module
+            docstring), 0..1; 0 (the default): the match outcome alone.
         infer: candidate worlds per determinization for inference from play (module docstring); 0 (the
             default) or 1 samples uniformly over the hard constraints as before; >= 0.
         infer_chain: Metropolis-Hastings steps per determinization (module docstring); 0 (the default): none.
@@ -131,7 +144,7 @@ class ISMCTSBot(Bot):
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
-                 infer_epsilon: float | str = 0.05) -> None:
+                 infer_epsilon: float | str = 0.05, points: float | str = 0.0) -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
@@ -140,12 +153,13 @@ class ISMCTSBot(Bot):
             self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
             self.uct_c = float(uct_c)
             self.epsilon = float(epsilon)
+            self.points = float(points)
         except ValueError as exc:
             raise MotleyError(f"bad ismcts parameter: {exc}") from None
         if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
             raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if not 0.0 <= self.epsilon <= 1.0:
-            raise MotleyError("ismcts epsilon must be in 0..1")
+        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
+            raise MotleyError("ismcts epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
                 or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy"):
             raise MotleyError("ismcts rollout must be 'auto', 'random' or 'heuristic', reward 'spread', 'linear' or "
@@ -249,17 +263,27 @@ class ISMCTSBot(Bot):
             apply_legal(best_action)
             path.append(node)
         self._roll_out(world, rng, deal)
-        if self.reward == "linear" and not world.is_terminal():
+        rewards = self._rewards(world, start_scores)
+        for n in path:
+            n.visits += 1
+            n.value += rewards[n.player]
+
+    def _rewards(self, world: SearchState, start_scores: Sequence[int]) -> list[float]:
+        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``)."""
+        terminal = world.is_terminal()
+        linear = self.reward == "linear" and not terminal
+        if linear or (terminal and self.points):
             gains = [b - a for a, b in zip(start_scores, world.scores(), strict=True)]
             mean = sum(gains) / len(gains)
             self._spread_sum += max(max(gains) - mean, mean - min(gains))
             self._spread_count += 1
-            rewards = deal_rewards(world, start_scores, "linear", self._spread_sum / self._spread_count or 1.0)
-        else:
-            rewards = deal_rewards(world, start_scores, self.reward)
-        for n in path:
-            n.visits += 1
-            n.value += rewards[n.player]
+            scale = self._spread_sum / self._spread_count or 1.0
+            if linear:
+                return gain_rewards(world, start_scores, "linear", scale)
+            w = self.points
+            return [(1.0 - w) * r + w * g for r, g in
+                    zip(world.returns(), gain_rewards(world, start_scores, "linear", scale), strict=True)]
+        return deal_rewards(world, start_scores, self.reward)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int) -> None:
         if world.is_terminal() or world.deal_number() != deal:
