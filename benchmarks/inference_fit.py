@@ -4,11 +4,13 @@ At decisions several tricks into Fool! rounds of five heuristic players (``polic
 the observer's worlds are drawn by the game's uniform sampler, by importance resampling of K candidates
 (``InferredSampler``) and by a Metropolis-Hastings chain of M swaps per world (``InferredChain``, after a
 burn-in). For each: the share of worlds in which every other seat's past play is the heuristic's move
-(``motley.core.inference.disagreements`` is 0), the mean number of plays that are not, and the CPU time
-per world as a ratio to the uniform sampler timed in the same run.
+(``motley.core.inference.disagreements`` is 0), the mean number of plays that are not, the share of the
+hidden cards each world gives to the seat that truly holds them, and the CPU time per world as a ratio to the
+uniform sampler timed in the same run.
 
     .venv/bin/python benchmarks/inference_fit.py                  # 12 positions, 100 worlds each
     .venv/bin/python benchmarks/inference_fit.py --positions 4    # quicker
+    .venv/bin/python benchmarks/inference_fit.py --exact          # and worlds of the exact posterior (slow)
 """
 
 from __future__ import annotations
@@ -36,9 +38,26 @@ def position(seed: int, moves: int) -> State:
     return state
 
 
-def samplers(base: Sampler, me: int, model: PlayerModel) -> dict[str, Sampler]:
+def holders(state: State) -> dict[int, int]:
+    """The seat holding each card in hand."""
+    return {card: seat for seat, hand in enumerate(state.hands) for colour in hand for card in colour}  # type: ignore[attr-defined]
+
+
+def rejection(base: Sampler, me: int, support: InferenceSupport, tries: int = 50_000) -> Sampler:
+    """Worlds of ``base`` in which every other seat's past play is the heuristic's: exactly the posterior of the
+    deterministic model as its epsilon goes to 0 (rejection sampling; SystemExit after ``tries`` misses)."""
+    def sample(rng: random.Random) -> State:
+        for _ in range(tries):
+            world = base(rng)
+            if disagreements(world, me, support) == 0:
+                return world
+        raise SystemExit(f"no world fits every play in {tries} draws")
+    return sample
+
+
+def samplers(base: Sampler, me: int, model: PlayerModel, exact: bool) -> dict[str, Sampler]:
     """The samplers compared, by name."""
-    return {
+    return {**({"rejection (exact posterior)": rejection(base, me, model.support)} if exact else {}),
         "uniform": base,
         "resample K=4": InferredSampler(base, me, model, 4),
         "resample K=32": InferredSampler(base, me, model, 32),
@@ -53,17 +72,21 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=100)
     parser.add_argument("--burn", type=int, default=300, help="chain calls before measuring")
     parser.add_argument("--epsilon", type=float, default=0.05)
+    parser.add_argument("--exact", action="store_true", help="add rejection sampling of the exact posterior")
     args = parser.parse_args()
     support = game_spec("fool").inference
     assert isinstance(support, InferenceSupport)
     model = PlayerModel(support, 0.0, args.epsilon)
     fits: dict[str, list[int]] = {}
+    placed: dict[str, list[float]] = {}
     seconds: dict[str, float] = {}
     for i in range(args.positions):
         state = position(i, 20 + 3 * (i % 9))
         me = state.current_player()
         base = state.game.determinizer(state.observation(me))
-        for name, sample in samplers(base, me, model).items():
+        truth = holders(state)
+        hidden = [card for card, seat in truth.items() if seat != me]
+        for name, sample in samplers(base, me, model, args.exact).items():
             rng = random.Random(i)
             if name.startswith("chain"):
                 for _ in range(args.burn):
@@ -72,12 +95,18 @@ def main() -> None:
             worlds = [sample(rng) for _ in range(args.worlds)]
             seconds[name] = seconds.get(name, 0.0) + time.process_time() - start
             fits.setdefault(name, []).extend(disagreements(w, me, support) for w in worlds)
+            for w in worlds:
+                held = holders(w)
+                placed.setdefault(name, []).append(sum(held[c] == truth[c] for c in hidden) / len(hidden))
     print(f"{args.positions} positions x {args.worlds} worlds, deterministic model, epsilon {args.epsilon}")
-    print("| sampler | worlds that fit every play | mean plays that do not fit | CPU per world vs uniform |")
-    print("| --- | --- | --- | --- |")
+    print("| sampler | worlds that fit every play | mean plays that do not fit | hidden cards with their true holder "
+          "| CPU per world vs uniform |")
+    print("| --- | --- | --- | --- | --- |")
     for name, found in fits.items():
         share = sum(1 for m in found if m == 0) / len(found)
-        print(f"| {name} | {share:.3f} | {sum(found) / len(found):.2f} | {seconds[name] / seconds['uniform']:.1f} |")
+        right = sum(placed[name]) / len(placed[name])
+        print(f"| {name} | {share:.3f} | {sum(found) / len(found):.2f} | {right:.3f} "
+              f"| {seconds[name] / seconds['uniform']:.1f} |")
 
 
 if __name__ == "__main__":

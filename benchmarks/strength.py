@@ -66,13 +66,15 @@ INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
 
 #: ``--learned``: the learned networks (the ``network`` bot with the weights the game ships) and ``best``, one seat
 #: against the heuristic (the bars of the issue on strong bots); with ``--duplicate`` every deal is played with the
-#: measured bot in each seat, so 5,000 games are 1,000 deals. ``best`` searches (about 0.1 s a decision in Fool!,
-#: 0.2 s in Foolery), so its rows have 200 deals.
+#: measured bot in each seat, so 5,000 games are 1,000 deals. ``best`` searches (about 0.2 s a decision in Fool!,
+#: 0.4 s in Foolery), so its rows have 200 deals against the heuristic, and fewer against four ISMCTS.
 LEARNED_CONFIGS: list[tuple[str, list[str], int]] = [
     ("fool(players=5,rounds=1)", ["network", "heuristic"], 5000),
     ("fool(players=5,rounds=1)", ["best", "heuristic"], 1000),
+    ("fool(players=5,rounds=1)", ["best", "ismcts(simulations=1000)"], 250),
     ("foolery(players=5,hands=1)", ["network", "heuristic"], 5000),
     ("foolery(players=5,hands=1)", ["best", "heuristic"], 1000),
+    ("foolery(players=5,hands=1)", ["best", "ismcts(simulations=1000)"], 100),
 ]
 
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
@@ -191,12 +191,7 @@ class ISMCTSBot(Bot):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
         iterations = 0
-        sample = self.game.determinizer(observation)
-        if self._model is not None:
-            if self.infer > 1:
-                sample = InferredSampler(sample, None, self._model, self.infer)
-            if self.infer_chain:
-                sample = InferredChain(sample, None, self._model, self.infer_chain)
+        sample = self._sampler(observation)
         while (iterations < self.simulations) if deadline is None else (time.perf_counter() < deadline):
             world = sample(rng)
             if not isinstance(world, SearchState):
@@ -219,6 +214,16 @@ class ISMCTSBot(Bot):
         if self.final == "value":
             return max(stats, key=lambda ac: (ac[1].value / max(ac[1].visits, 1), ac[1].visits))[0]
         return max(stats, key=lambda ac: (ac[1].visits, ac[1].value))[0]
+
+    def _sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """The determinizations of one decision: the game's sampler, or inferred worlds (module docstring)."""
+        sample: Callable[[random.Random], State] = self.game.determinizer(observation)
+        if self._model is not None:
+            if self.infer > 1:
+                sample = InferredSampler(sample, None, self._model, self.infer)
+            if self.infer_chain:
+                sample = InferredChain(sample, None, self._model, self.infer_chain)
+        return sample
 
     def _iterate(self, root: Node, world: SearchState, rng: random.Random) -> None:
         """One iteration: select/expand in ``world``, roll out, back up (Algorithm 2 of the paper)."""
