@@ -33,13 +33,24 @@ class Recorder:
     def __init__(self, url: str) -> None:
         self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10).__enter__()
         self.texts: list[str] = []
+        self.saw_the_end = False  # a state message of the finished match has come
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
         self.texts.append(text)
         message: dict[str, Any] = json.loads(text)
+        if message["type"] == "state" and message["terminal"]:
+            self.saw_the_end = True
         return message
+
+    def drain(self) -> None:
+        """Read every message already here, as a browser keeps up with its socket."""
+        while True:
+            try:
+                self.recv(timeout=0)
+            except TimeoutError:
+                return
 
     def state(self) -> dict[str, Any]:
         while True:
@@ -90,11 +101,13 @@ def play_match(server: ServerThread) -> tuple[str, int, Recorder, Recorder, list
             seat.ws.send(json.dumps({"type": "move", "version": message["version"],
                                      "action": message["legal"][0]["action"]}))
         message = seat.state()
+        watcher.drain()
     else:
         raise AssertionError("match did not end")
-    while True:  # the spectator's messages up to the end
-        if watcher.state()["terminal"]:
-            break
+    # the spectator's messages up to the end, which may have been its first: the server draws the seed, and
+    # a match can be played out by the bot and forced moves before the seat ever decides
+    while not watcher.saw_the_end:
+        watcher.state()
     return table_id, seed, seat, watcher, answers
 
 
