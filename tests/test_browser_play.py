@@ -151,13 +151,19 @@ def against_bots(server: ServerThread, game: str, bot: str = "random", **extra: 
     return create(server, game, [{"kind": "human", "name": "Ann"}, *bots], **extra)
 
 
-def seat_page(server: ServerThread, browser: Browser, game: str) -> tuple[dict[str, Any], Page, dict[str, str]]:
+def seat_page(server: ServerThread, browser: Browser, game: str, deciding: bool = False
+              ) -> tuple[dict[str, Any], Page, dict[str, str]]:
     """A new table of ``game``, Ann (seat 0) against random bots: the table, Ann's page on it, and the spoken
-    name of every card code."""
-    table = against_bots(server, game)
-    page = new_page(browser)
-    page.goto(server.base + table["seats"][0]["link"])
-    return table, page, card_names(page)
+    name of every card code. With ``deciding``, tables are made until Ann has a decision to make: the server
+    draws the seed, and a deal of The Fool's Errand may be played out by the bots and forced moves alone."""
+    for _ in range(20):
+        table = against_bots(server, game)
+        page = new_page(browser)
+        page.goto(server.base + table["seats"][0]["link"])
+        if not deciding or decision(page) is not None:
+            return table, page, card_names(page)
+        page.close()
+    raise AssertionError(f"no {game} table gave Ann a decision")
 
 
 @pytest.mark.parametrize("game", ["fools_errand", "fool", "foolery"])
@@ -524,7 +530,7 @@ CONTRAST = """() => {
 def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Browser, game: str) -> None:
     """Every visible text (disabled controls aside) has a contrast of at least 4.5:1 with its background (WCAG AA);
     the tab title says when it is the person's turn; the help panel has the rules and the table's options."""
-    _, page, names = seat_page(server, browser, game)
+    _, page, names = seat_page(server, browser, game, deciding=True)
     rng = random.Random(8)
     while game == "fool" and not page.evaluate("window.motleyTable.state().observation.tricks.length"):
         pending = decision(page)  # play on until the Last trick panel has a trick to show
