@@ -84,19 +84,23 @@ def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
     """
     if state.is_terminal():
         return list(state.returns())
-    return gain_rewards(state, start_scores, reward, scale)
+    return gain_rewards(score_gains(state, start_scores), reward, scale)
 
 
-def gain_rewards(state: State, start_scores: Sequence[int], reward: str = "spread",
-                 scale: float = 0.0) -> list[float]:
-    """Each seat's score gain since ``start_scores``, shaped as :func:`deal_rewards` shapes a deal end (also
-    at the end of the match), in [-1, 1]."""
-    gains = [b - a for a, b in zip(start_scores, state.scores(), strict=True)]
+def score_gains(state: State, start_scores: Sequence[int]) -> list[int]:
+    """Each seat's score gain since ``start_scores``."""
+    return [b - a for a, b in zip(start_scores, state.scores(), strict=True)]
+
+
+def _centre(gains: Sequence[int]) -> tuple[float, float]:
+    """The mean of ``gains`` and their largest deviation from it."""
+    mean = sum(gains) / len(gains)
+    return mean, max(max(gains) - mean, mean - min(gains))
+
+
+def gain_rewards(gains: Sequence[int], reward: str = "spread", scale: float = 0.0) -> list[float]:
+    """Score gains shaped as :func:`deal_rewards` shapes a deal end (also at the end of the match), in [-1, 1]."""
     n = len(gains)
-    if reward == "linear":
-        mean = sum(gains) / n
-        scale = scale or max(max(gains) - mean, mean - min(gains)) or 1.0
-        return [max(-1.0, min(1.0, (g - mean) / scale)) for g in gains]
     if reward == "rank":
         out = []
         for g in gains:
@@ -104,9 +108,12 @@ def gain_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
             ties = sum(1 for x in gains if x == g)
             out.append(1.0 - (2.0 * above + ties - 1) / (n - 1))
         return out
-    mean = sum(gains) / n
-    spread = max(max(gains) - mean, mean - min(gains)) or 1.0  # the largest deviation from the mean
-    return [(g - mean) / spread for g in gains]
+    mean, deviation = _centre(gains)
+    if reward == "linear":
+        scale = scale or deviation or 1.0
+        return [max(-1.0, min(1.0, (g - mean) / scale)) for g in gains]
+    deviation = deviation or 1.0
+    return [(g - mean) / deviation for g in gains]
 
 
 class ISMCTSBot(Bot):
@@ -278,16 +285,14 @@ class ISMCTSBot(Bot):
         terminal = world.is_terminal()
         linear = self.reward == "linear" and not terminal
         if linear or (terminal and self.points):
-            gains = [b - a for a, b in zip(start_scores, world.scores(), strict=True)]
-            mean = sum(gains) / len(gains)
-            self._spread_sum += max(max(gains) - mean, mean - min(gains))
+            gains = score_gains(world, start_scores)
+            self._spread_sum += _centre(gains)[1]
             self._spread_count += 1
-            scale = self._spread_sum / self._spread_count or 1.0
+            shaped = gain_rewards(gains, "linear", self._spread_sum / self._spread_count or 1.0)
             if linear:
-                return gain_rewards(world, start_scores, "linear", scale)
+                return shaped
             w = self.points
-            return [(1.0 - w) * r + w * g for r, g in
-                    zip(world.returns(), gain_rewards(world, start_scores, "linear", scale), strict=True)]
+            return [(1.0 - w) * r + w * g for r, g in zip(world.returns(), shaped, strict=True)]
         return deal_rewards(world, start_scores, self.reward)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int) -> None:
