@@ -29,6 +29,7 @@ from motley.bots import make_bot
 from motley.bots.ismcts import ISMCTSBot
 from motley.core import Observation, State
 from motley.core.options import parse_game_string
+from motley.core.play import play
 from motley.eval.simulate import game_seed, outcome_shares
 from motley.eval.stats import figure
 
@@ -78,19 +79,9 @@ def play_one(job: tuple[str, str, str, int, int, int, int]) -> tuple[str, int, f
     searcher = make_searcher(game, bot, row, hand)
     heuristic = make_bot("heuristic", game)
     state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed ^ 0x5EED)
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_action(legal[0])
-            continue
-        if seat == me:
-            searcher.truth = state
-            action = searcher.act(state.observation(seat), legal, rng)
-        else:
-            action = heuristic.act(state.observation(seat), legal, rng)
-        state.apply_action(action)
+    searcher.truth = state  # played on in place: at each decision it is the deal as it stands
+    players = [searcher if seat == me else heuristic for seat in range(game.num_players)]
+    play(state, players, random.Random(seed ^ 0x5EED))
     shares, _ = outcome_shares(state.returns())
     scores = state.scores()
     others = [s for i, s in enumerate(scores) if i != me]

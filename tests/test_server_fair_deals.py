@@ -44,14 +44,6 @@ class Recorder:
             self.saw_the_end = True
         return message
 
-    def drain(self) -> None:
-        """Read every message already here, as a browser keeps up with its socket."""
-        while True:
-            try:
-                self.recv(timeout=0)
-            except TimeoutError:
-                return
-
     def state(self) -> dict[str, Any]:
         while True:
             message = self.recv()
@@ -101,7 +93,6 @@ def play_match(server: ServerThread) -> tuple[str, int, Recorder, Recorder, list
             seat.ws.send(json.dumps({"type": "move", "version": message["version"],
                                      "action": message["legal"][0]["action"]}))
         message = seat.state()
-        watcher.drain()
     else:
         raise AssertionError("match did not end")
     # the spectator's messages up to the end, which may have been its first: the server draws the seed, and
