@@ -8,7 +8,7 @@ import pytest
 
 import motley
 from motley.bots import make_bot
-from motley.bots.ismcts import ISMCTSBot, Node, deal_rewards
+from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node, deal_rewards
 from motley.core import game_spec
 from motley.eval.simulate import play_game
 from motley.games.fool import policy as fool_policy
@@ -221,3 +221,56 @@ def test_policy_opponents_keep_only_the_observers_moves_in_the_tree(spec: str) -
     search = ISMCTSBot(game, simulations=400, opponents="search")
     search.act(obs, legal, random.Random(1))
     assert len(_tree_seats(search._root)) > 1
+
+
+def _edges(node: Node) -> list[tuple[int, Node]]:
+    """Every (key, child) of the tree below ``node``."""
+    out = []
+    for key, child in node.children.items():
+        out += [(key, child), *_edges(child)]
+    return out
+
+
+def test_public_tree_keys_the_observers_decisions_by_the_moves_it_saw() -> None:
+    """``tree=public``: the other seats' moves are edges (keys ``-1 - action``), so the observer's later decisions
+    are split by what the table played before them; each edge is a card the observer does not hold, and only the
+    observer's own moves (keys >= 0) carry statistics. ``tree=own`` has no such edges."""
+    game = motley.load_game("fool(players=5)")
+    state = game.new_initial_state(seed=4)
+    seat = state.current_player()
+    obs, legal = state.observation(seat), state.legal_actions()
+    mine = {state.action_to_string(a) for a in legal} - {"W1"}  # six identical 1s (FL-D12): others may hold one
+    bot = ISMCTSBot(game, simulations=400, tree="public")
+    bot.act(obs, legal, random.Random(2))
+    edges = [(key, child) for key, child in _edges(bot._root) if key < 0]
+    assert edges
+    for key, child in edges:
+        assert state.action_to_string(-1 - key) not in mine
+        assert child.visits == 0 and child.player == -1
+    # somewhere the observer's next decision hangs below different plays of the same seat
+    assert any(sum(1 for k in child.children if k < 0) > 1 for _, child in edges)
+    assert sum(e["visits"] for e in bot.explain()) == 400
+    assert {c.player for k, c in _edges(bot._root) if k >= 0} == {seat}
+    own = ISMCTSBot(game, simulations=400)
+    own.act(obs, legal, random.Random(2))
+    assert all(key >= 0 for key, _ in _edges(own._root))
+
+
+def test_public_tree_gives_every_hidden_move_one_edge() -> None:
+    """A move no other seat sees (a card given in Foolery's exchange, FY-R13) is the one edge ``HIDDEN_EDGE``
+    whatever the card; a play is its own edge."""
+    game = motley.load_game("foolery(players=4)")
+    state = game.new_initial_state(seed=1)
+    bot = ISMCTSBot(game, tree="public")
+    root = Node(-1)
+    gives = [state._parse_move(f"give {code}") for code in ("5H", "9S")]
+    assert gives[0] != gives[1]
+    assert bot._descend(root, state, gives[0]) is bot._descend(root, state, gives[1]) is root.children[HIDDEN_EDGE]
+    play = state.legal_actions()[-1]
+    assert bot._descend(root, state, play) is root.children[-1 - play]
+    assert len(root.children) == 2
+
+
+def test_ismcts_refuses_a_bad_tree_option() -> None:
+    with pytest.raises(motley.MotleyError, match="tree"):
+        make_bot("ismcts(tree=full)", motley.load_game("fool"))

@@ -25,6 +25,14 @@ move by the rollout policy (epsilon-greedy heuristic) in the tree as well, so th
 observer's own decisions and every iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is
 ``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise.
 
+Tree keys. Under ``opponents="policy"`` the tree is keyed by the observer's moves alone by default
+(``tree="own"``): the node of the observer's next decision is the same whatever the other seats played
+before it, so that decision is searched as if their moves were unseen. With ``tree="public"`` the other
+seats' moves are edges too (chosen by the model, not by UCB1): a node is the observer's information state,
+the sequence of moves it saw, and its statistics gather only the worlds in which the table played so. A
+move the observer does not see (``GameSpec.public_move``: cards given in Foolery's exchange) is one edge
+whatever it was.
+
 Inference (``infer=K``, off by default). Each determinization is drawn by importance resampling from ``K``
 worlds of the game's sampler, weighted by how likely the other seats' plays of the deal so far are in each
 under a model of those seats: the game's heuristic, deterministic (``infer_temperature=0``: the heuristic's
@@ -57,6 +65,9 @@ from motley.core import Game, MotleyError, Observation, State
 from motley.core.inference import InferredChain, InferredSampler, PlayerModel
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
+
+#: The one tree edge of every move the observer does not see (``tree="public"``).
+HIDDEN_EDGE = -(1 << 40)
 
 
 class Node:
@@ -134,6 +145,8 @@ class ISMCTSBot(Bot):
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
             default: ``"policy"`` for a game with a fast heuristic policy, else ``"search"``).
         final: ``"visits"`` (most visited move, the usual choice) or ``"value"`` (best mean).
+        tree: ``"own"`` (the default: under ``opponents="policy"`` the tree is keyed by the observer's moves
+            alone) or ``"public"`` (every move the observer sees is an edge; module docstring).
         points: the weight of the last deal's points in the reward at the end of the match (module
             docstring), 0..1; 0 (the default): the match outcome alone.
         infer: candidate worlds per determinization for inference from play (module docstring); 0 (the
@@ -151,7 +164,7 @@ class ISMCTSBot(Bot):
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
-                 infer_epsilon: float | str = 0.05, points: float | str = 0.0) -> None:
+                 infer_epsilon: float | str = 0.05, points: float | str = 0.0, tree: str = "own") -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
@@ -168,9 +181,11 @@ class ISMCTSBot(Bot):
         if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
             raise MotleyError("ismcts epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
-                or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy"):
+                or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
+                or tree not in ("own", "public"):
             raise MotleyError("ismcts rollout must be 'auto', 'random' or 'heuristic', reward 'spread', 'linear' or "
-                              "'rank', opponents 'auto', 'search' or 'policy', final 'visits' or 'value'")
+                              "'rank', opponents 'auto', 'search' or 'policy', final 'visits' or 'value', tree "
+                              "'own' or 'public'")
         self.rollout = rollout
         self.reward = reward
         self._spread_sum, self._spread_count = 0.0, 0
@@ -185,6 +200,9 @@ class ISMCTSBot(Bot):
         if opponents == "auto":
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
+        self.tree = tree
+        self._public_move = game_spec(game.name).public_move
+        self._edges: dict[int, int] = {}  # another seat's action -> its edge in a tree="public" tree
         self._last: list[dict[str, Any]] = []
         self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
@@ -194,6 +212,7 @@ class ISMCTSBot(Bot):
             self._last = []
             return legal_actions[0]
         root = self._root = Node(-1)
+        self._edges = {}
         self._spread_sum, self._spread_count = 0.0, 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
@@ -243,12 +262,16 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         me = world.current_player() if self.opponents == "policy" else -1
+        public = self.tree == "public"
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
         while not is_terminal() and deal_number() == deal:
             if me >= 0 and current_player() != me:
-                apply_legal(model_move(world, rng))
+                action = model_move(world, rng)
+                if public:
+                    node = self._descend(node, world, action)
+                apply_legal(action)
                 continue
             children = node.children
             unexpanded = []
@@ -279,6 +302,21 @@ class ISMCTSBot(Bot):
         for n in path:
             n.visits += 1
             n.value += rewards[n.player]
+
+    def _descend(self, node: Node, world: State, action: int) -> Node:
+        """The child of ``node`` along another seat's ``action`` in a ``tree="public"`` tree (made if new).
+
+        Its key is ``-1 - action`` (the observer's own moves are keys >= 0), or :data:`HIDDEN_EDGE` for a move
+        the observer does not see; its statistics are never read (the other seats move by the model).
+        """
+        key = self._edges.get(action)
+        if key is None:
+            seen = self._public_move(world.action_to_string(action))
+            key = self._edges[action] = -1 - action if seen else HIDDEN_EDGE
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = Node(-1)
+        return child
 
     def _rewards(self, world: SearchState, start_scores: Sequence[int]) -> list[float]:
         """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``)."""

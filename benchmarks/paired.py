@@ -1,0 +1,79 @@
+"""Paired difference between two runs over the same deals: B - A, with 95% intervals over deals.
+
+Each input is the ``--out-json`` file of a ``motley simulate ... --duplicate`` run whose first bot is the one
+measured (one seat of it in every game). The runs differ in that bot (two bots against the same table) or in the
+table (one bot against two tables); they have the same game, seed and
+number of games, so that both runs dealt the same cards to the same seatings. Per deal, the first bot's win share
+(a shared win split) and points are averaged over its seatings; the report gives each run's means over deals and
+the mean of the per-deal differences, which is far tighter than the two rows' own intervals because the luck of
+the deal cancels.
+
+    motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000),heuristic' \\
+        --seed 1 --duplicate --workers 2 --out-json a.json
+    motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000,tree=public),heuristic' \\
+        --seed 1 --duplicate --workers 2 --out-json b.json
+    .venv/bin/python benchmarks/paired.py a.json b.json
+
+Raises SystemExit with the reason when the runs did not play the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from motley.eval.simulate import outcome_shares
+from motley.eval.stats import figure
+
+
+def per_deal(path: Path) -> tuple[dict[str, Any], dict[int, tuple[float, float]]]:
+    """The run's summary and, per deal, the first bot's mean (win share, points) over its seatings."""
+    data = json.loads(path.read_text())
+    summary, games = data["summary"], data["games"]
+    first = summary["bots"][0]
+    shares: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for game in games:
+        seat = game["bots"].index(first)
+        won = outcome_shares(game["returns"])[0][seat]
+        shares[game["deal"]].append((won, float(game["scores"][seat])))
+    return summary, {deal: (sum(w for w, _ in v) / len(v), sum(p for _, p in v) / len(v))
+                     for deal, v in shares.items()}
+
+
+def _same_deals(a: dict[str, Any], b: dict[str, Any], games_a: list[Any], games_b: list[Any]) -> None:
+    for key in ("game", "seed", "duplicate"):
+        if a[key] != b[key]:
+            raise SystemExit(f"the runs differ in {key}: {a[key]!r} and {b[key]!r}; they did not play the same deals")
+    if any(x["seed"] != y["seed"] for x, y in zip(games_a, games_b, strict=False)):
+        raise SystemExit("the runs dealt different cards (game seeds differ)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("a", type=Path, help="motley simulate --out-json of bot A")
+    parser.add_argument("b", type=Path, help="the same for bot B")
+    args = parser.parse_args()
+    summary_a, deals_a = per_deal(args.a)
+    summary_b, deals_b = per_deal(args.b)
+    _same_deals(summary_a, summary_b, json.loads(args.a.read_text())["games"], json.loads(args.b.read_text())["games"])
+    deals = sorted(set(deals_a) & set(deals_b))
+    print(f"{summary_a['game']}, {len(deals)} deals, seed {summary_a['seed']}")
+    for name, summary, rows in (("A", summary_a, deals_a), ("B", summary_b, deals_b)):
+        share, points = figure([rows[d][0] for d in deals]), figure([rows[d][1] for d in deals])
+        print(f"  {name} {summary['bots'][0]}: win share {_fmt(share)}, points {_fmt(points, 2)}")
+    share = figure([deals_b[d][0] - deals_a[d][0] for d in deals])
+    points = figure([deals_b[d][1] - deals_a[d][1] for d in deals])
+    print(f"  B - A: win share {_fmt(share, sign=True)}, points {_fmt(points, 2, sign=True)}")
+
+
+def _fmt(f: dict[str, Any], digits: int = 3, sign: bool = False) -> str:
+    spec = f"{'+' if sign else ''}.{digits}f"
+    low, high = f["ci"]
+    return f"{f['mean']:{spec}} [{low:{spec}}, {high:{spec}}]"
+
+
+if __name__ == "__main__":
+    main()
