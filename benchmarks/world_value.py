@@ -88,8 +88,9 @@ def play_one(job: tuple[str, str, str, int, int, int, int]) -> tuple[str, int, f
     return row, deal, shares[me], float(scores[me]), sum(others) / len(others)
 
 
-def report(rows: Sequence[str], results: Sequence[tuple[str, int, float, float, float]]) -> None:
-    """Print each row's figures and its paired difference from the first row."""
+def report(rows: Sequence[str], results: Sequence[tuple[str, int, float, float, float]], label: str = "worlds") -> None:
+    """Print each row's figures and its paired difference from the first row (over the deals both played), as a
+    Markdown table whose first column is headed ``label``; ``results`` as :func:`play_one` returns them."""
     per: dict[str, dict[int, list[tuple[float, float, float]]]] = {r: {} for r in rows}
     for row, deal, share, points, others in results:
         per[row].setdefault(deal, []).append((share, points, others))
@@ -98,7 +99,7 @@ def report(rows: Sequence[str], results: Sequence[tuple[str, int, float, float, 
         return {d: sum(g[0] for g in games) / len(games) for d, games in per[row].items()}
 
     base = unit_shares(rows[0])
-    print("| worlds | deals | win share (95% CI) | paired vs first row | mean points | the heuristics' |")
+    print(f"| {label} | deals | win share (95% CI) | paired vs first row | mean points | the others' |")
     print("| --- | ---: | --- | --- | ---: | ---: |")
     for row in rows:
         units = unit_shares(row)
