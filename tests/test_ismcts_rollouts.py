@@ -83,7 +83,7 @@ def test_rollout_policies_exist_only_for_their_games() -> None:
 
 @pytest.mark.parametrize("spec", ["fool(players=5)", "foolery(players=4)", "fools_errand"])
 @pytest.mark.parametrize("options", ["rollout=random", "rollout=heuristic", "rollout=heuristic,epsilon=0,reward=rank",
-                                     "opponents=search", "opponents=policy,reward=linear"])
+                                     "opponents=search", "opponents=policy,reward=linear", "tree=public"])
 def test_ismcts_plays_whole_matches_with_each_rollout(spec: str, options: str) -> None:
     game = motley.load_game(spec)
     bots = [make_bot(f"ismcts(simulations=12,{options})", game), make_bot("heuristic", game)]
