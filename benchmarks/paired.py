@@ -29,25 +29,24 @@ from motley.eval.simulate import outcome_shares
 from motley.eval.stats import figure
 
 
-def per_deal(path: Path) -> tuple[dict[str, Any], dict[int, tuple[float, float]]]:
-    """The run's summary and, per deal, the first bot's mean (win share, points) over its seatings."""
-    data = json.loads(path.read_text())
-    summary, games = data["summary"], data["games"]
-    first = summary["bots"][0]
+def per_deal(run: dict[str, Any]) -> dict[int, tuple[float, float]]:
+    """Per deal of a run (its ``--out-json`` data), the first bot's mean (win share, points) over its seatings."""
+    first = run["summary"]["bots"][0]
     shares: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for game in games:
+    for game in run["games"]:
         seat = game["bots"].index(first)
         won = outcome_shares(game["returns"])[0][seat]
         shares[game["deal"]].append((won, float(game["scores"][seat])))
-    return summary, {deal: (sum(w for w, _ in v) / len(v), sum(p for _, p in v) / len(v))
+    return {deal: (sum(w for w, _ in v) / len(v), sum(p for _, p in v) / len(v))
                      for deal, v in shares.items()}
 
 
-def _same_deals(a: dict[str, Any], b: dict[str, Any], games_a: list[Any], games_b: list[Any]) -> None:
+def _same_deals(run_a: dict[str, Any], run_b: dict[str, Any]) -> None:
+    a, b = run_a["summary"], run_b["summary"]
     for key in ("game", "seed", "duplicate"):
         if a[key] != b[key]:
             raise SystemExit(f"the runs differ in {key}: {a[key]!r} and {b[key]!r}; they did not play the same deals")
-    if any(x["seed"] != y["seed"] for x, y in zip(games_a, games_b, strict=False)):
+    if any(x["seed"] != y["seed"] for x, y in zip(run_a["games"], run_b["games"], strict=False)):
         raise SystemExit("the runs dealt different cards (game seeds differ)")
 
 
@@ -56,9 +55,10 @@ def main() -> None:
     parser.add_argument("a", type=Path, help="motley simulate --out-json of bot A")
     parser.add_argument("b", type=Path, help="the same for bot B")
     args = parser.parse_args()
-    summary_a, deals_a = per_deal(args.a)
-    summary_b, deals_b = per_deal(args.b)
-    _same_deals(summary_a, summary_b, json.loads(args.a.read_text())["games"], json.loads(args.b.read_text())["games"])
+    run_a, run_b = json.loads(args.a.read_text()), json.loads(args.b.read_text())
+    _same_deals(run_a, run_b)
+    summary_a, summary_b = run_a["summary"], run_b["summary"]
+    deals_a, deals_b = per_deal(run_a), per_deal(run_b)
     deals = sorted(set(deals_a) & set(deals_b))
     print(f"{summary_a['game']}, {len(deals)} deals, seed {summary_a['seed']}")
     for name, summary, rows in (("A", summary_a, deals_a), ("B", summary_b, deals_b)):

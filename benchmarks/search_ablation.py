@@ -30,12 +30,12 @@ from motley.bots import make_bot
 from motley.bots.base import Bot
 from motley.bots.ismcts import ISMCTSBot, Node
 from motley.bots.network import NetworkBot
-from motley.core import MotleyError, State, game_spec
+from motley.core import MotleyError, game_spec
 from motley.core.options import parse_game_string
-from motley.core.play import play
+from motley.core.play import play_match
 from motley.core.search import SearchPolicy, SearchState
-from motley.eval.simulate import game_seed, outcome_shares
-from world_value import report
+from motley.eval.simulate import game_seed
+from world_value import report, seat_result
 
 
 class NetworkRollouts(ISMCTSBot):
@@ -86,12 +86,8 @@ def play_one(job: tuple[str, str, str, str, int, int, int]) -> tuple[str, int, f
     spec, row, bot, table, seed, deal, me = job
     game = motley.load_game(spec)
     searcher, other = make_searcher(game, bot), make_bot(table, game)
-    state: State = game.new_initial_state(seed=seed)
-    play(state, [searcher if seat == me else other for seat in range(game.num_players)], random.Random(seed ^ 0x5EED))
-    shares, _ = outcome_shares(state.returns())
-    scores = state.scores()
-    others = [s for i, s in enumerate(scores) if i != me]
-    return row, deal, shares[me], float(scores[me]), sum(others) / len(others)
+    state = play_match(game, [searcher if seat == me else other for seat in range(game.num_players)], seed)
+    return (row, deal, *seat_result(state, me))
 
 
 def main() -> None:

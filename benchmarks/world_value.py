@@ -81,11 +81,16 @@ def play_one(job: tuple[str, str, str, int, int, int, int]) -> tuple[str, int, f
     state = game.new_initial_state(seed=seed)
     searcher.truth = state  # played on in place: at each decision it is the deal as it stands
     players = [searcher if seat == me else heuristic for seat in range(game.num_players)]
-    play(state, players, random.Random(seed ^ 0x5EED))
+    play(state, players, random.Random(seed ^ 0x5EED))  # the players' generator of core.play.play_match
+    return (row, deal, *seat_result(state, me))
+
+
+def seat_result(state: State, me: int) -> tuple[float, float, float]:
+    """Of a finished game: seat ``me``'s win share (shared wins split), its points and the others' mean points."""
     shares, _ = outcome_shares(state.returns())
     scores = state.scores()
     others = [s for i, s in enumerate(scores) if i != me]
-    return row, deal, shares[me], float(scores[me]), sum(others) / len(others)
+    return shares[me], float(scores[me]), sum(others) / len(others)
 
 
 def report(rows: Sequence[str], results: Sequence[tuple[str, int, float, float, float]], label: str = "worlds") -> None:
