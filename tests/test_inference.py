@@ -7,6 +7,7 @@ the uniform sampler's are mostly not; every inferred world keeps the hard constr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -26,11 +27,12 @@ from motley.core.inference import (
     PlayerModel,
     disagreements,
     log_likelihood,
+    replay_log_likelihood,
     resample,
 )
 from motley.core.registry import game_spec
 from motley.games.fool import cards as flc
-from motley.games.fool import policy
+from motley.games.fool import observe, policy
 from motley.games.fool import rules as fl
 from tests.test_fool_properties import deck_cards, reachable_states, world_cards
 
@@ -148,6 +150,70 @@ def test_perturb_and_the_chain_accept_a_single_hidden_hand() -> None:
     assert all(perturb(world, me, rng) is None for _ in range(10))
     chain = InferredChain(lambda _rng: world.clone(), me, PlayerModel(support()), 3)
     assert all(hands(chain(rng)) == world.hands for _ in range(5))
+
+
+@settings(max_examples=120, deadline=None)
+@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7]),
+       st.sampled_from([0.01, 0.2]))
+def test_the_game_s_likelihood_is_the_replay_s_exactly(state: fl.FoolState, seat: int, seed: int,
+                                                       temperature: float, epsilon: float) -> None:
+    """``policy.play_log_likelihood`` (no replay, each seat's terms kept per hand) gives the very floats of
+    ``replay_log_likelihood``: for a world, for worlds a swap away (two seats' terms new, the others kept), and
+    for the true deal, from any seat's view, at 4-8 players and in later rounds."""
+    state = live(state)
+    seat %= state.game.num_players
+    model = PlayerModel(support(), temperature, epsilon)
+    assert support().log_likelihood is policy.play_log_likelihood
+    world = state.game.sample_state(state.observation(seat), random.Random(seed))
+    perturb = support().perturb
+    assert perturb is not None
+    rng = random.Random(seed)
+    worlds = [state, world] + [w for w in (perturb(world, seat, rng) for _ in range(6)) if w is not None]
+    for w in worlds + worlds[::-1]:  # the second pass reads every seat's terms from what was kept
+        assert log_likelihood(w, seat, model) == replay_log_likelihood(w, seat, model)
+
+
+def test_the_game_s_likelihood_counts_only_the_other_seats_unforced_plays() -> None:
+    """In a table of heuristics every other seat's play is the heuristic's: each unforced play adds log(1 - eps +
+    eps / n), a forced one nothing, the observer's own nothing; a world in which two seats' cards differ may not
+    fit at all."""
+    state = heuristic_position(2, 33)
+    me = state.current_player()
+    model = PlayerModel(support(), 0.0, 0.05)
+    start, cards = support().rewind(state)
+    expected = 0.0
+    for card in cards:
+        n = len(start.legal_actions())
+        if start.current_player() != me and n > 1:
+            expected += math.log(1.0 - 0.05 + 0.05 / n)
+        start.apply_action(card)
+    assert policy.play_log_likelihood(state, me, model) == pytest.approx(expected)
+    perturb = support().perturb
+    assert perturb is not None
+    rng = random.Random(3)
+    swapped = [w for w in (perturb(state, me, rng) for _ in range(40)) if w is not None and hands(w) != hands(state)]
+    assert swapped
+    # a swap that makes some seat's play not the heuristic's costs about log(eps / n) there
+    assert min(policy.play_log_likelihood(w, me, model) for w in swapped) < expected + math.log(0.05)
+
+
+def test_the_chain_is_the_same_with_the_game_s_likelihood_and_with_the_replay() -> None:
+    state = heuristic_position(1, 29)
+    me = state.current_player()
+    replayed = dataclasses.replace(support(), log_likelihood=None)
+    chains = [InferredChain(state.game.determinizer(state.observation(me)), me, PlayerModel(s), 2)
+              for s in (support(), replayed)]
+    drawn = [[hands(chain(random_)) for _ in range(150)] for chain, random_ in
+             zip(chains, (random.Random(7), random.Random(7)), strict=True)]
+    assert drawn[0] == drawn[1]
+    assert chains[0].accepted == chains[1].accepted > 10
+
+
+@settings(max_examples=100, deadline=None)
+@given(reachable_states())
+def test_voids_read_from_the_plays_are_the_observed_voids(state: fl.FoolState) -> None:
+    assert observe.plays_voids(state) == state.voids()
+    assert observe.plays_voids(state.clone()) == state.voids()
 
 
 # ---- the player model ---------------------------------------------------------------------------------

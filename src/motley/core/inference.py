@@ -10,8 +10,10 @@ the other seats' actual plays are what the model expects is more likely than one
   deterministic model (``1 - epsilon`` for the move the game's heuristic makes, the rest of ``epsilon`` spread
   over the other legal moves), ``temperature > 0`` a softmax over the heuristic's move scores at that
   temperature, mixed with ``epsilon`` of uniform play.
-* :func:`log_likelihood` -- replays a sampled world's deal from its start (the game's ``rewind``) and sums
-  the log-likelihoods of the other seats' decisions.
+* :func:`log_likelihood` -- the sum of the log-likelihoods of the other seats' decisions of the deal in a
+  sampled world: :func:`replay_log_likelihood` replays the deal from its start (the game's ``rewind``); a game
+  may give the same figure faster from its own hands and tricks (``InferenceSupport.log_likelihood``; the
+  chain computes it for every proposal, so it is most of the cost of inferred worlds).
 * :class:`InferredSampler` -- importance resampling (sampling-importance-resampling): draws ``candidates``
   worlds from the game's sampler, weights each by its likelihood and returns one in proportion to the
   weights. Each world it returns is one the game's sampler drew, so every hard constraint still holds; as
@@ -63,12 +65,16 @@ class InferenceSupport:
             as ``SearchPolicy.move``); the deterministic player model.
         scores: the heuristic's preference per legal move (:data:`MoveScores`); the softmax player model.
         perturb: the proposal of :class:`InferredChain` (:data:`Perturb`), or ``None``: no chain.
+        log_likelihood: the game's own ``(world, observer, model) -> float``, exactly
+            :func:`replay_log_likelihood` for the models of this support (the same floats, summed in the same
+            order) but without replaying the deal through the engine; ``None``: the replay is used.
     """
 
     rewind: Rewind
     move: Callable[[State], int]
     scores: MoveScores
     perturb: Perturb | None = None
+    log_likelihood: Callable[[State, int, PlayerModel], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,14 +107,23 @@ class PlayerModel:
         Returns:
             A log-probability <= 0 (0 for a forced move).
         """
-        legal = state.legal_actions()
-        n = len(legal)
+        n = len(state.legal_actions())
         if n == 1:
             return 0.0
-        eps = self.epsilon
         if self.temperature == 0.0:
-            return math.log(1.0 - eps + eps / n if action == self.support.move(state) else eps / n)
-        scores = self.support.scores(state)
+            return self.log_prob_given_move(n, action, self.support.move(state))
+        return self.log_prob_given_scores(n, action, self.support.scores(state))
+
+    def log_prob_given_move(self, n: int, action: int, move: int) -> float:
+        """:meth:`log_prob` of the deterministic model (``temperature == 0``) at a decision of ``n`` > 1 legal
+        moves where the heuristic plays ``move``."""
+        eps = self.epsilon
+        return math.log(1.0 - eps + eps / n if action == move else eps / n)
+
+    def log_prob_given_scores(self, n: int, action: int, scores: Mapping[int, float]) -> float:
+        """:meth:`log_prob` of the softmax model (``temperature > 0``) at a decision of ``n`` > 1 legal moves
+        whose heuristic scores are ``scores`` (:data:`MoveScores`)."""
+        eps = self.epsilon
         top = max(scores.values())
         t = self.temperature
         weights = {a: math.exp((s - top) / t) for a, s in scores.items()}
@@ -116,11 +131,9 @@ class PlayerModel:
 
 
 def log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
-    """The log-likelihood of the other seats' plays of the current deal if ``world`` holds the hidden cards.
-
-    The deal is replayed from its start (the game's ``rewind``, ``model.support``); at each decision of a
-    seat other than ``observer`` the model's log-probability of the move actually made is added. ``world``
-    is unchanged.
+    """The log-likelihood of the other seats' plays of the current deal if ``world`` holds the hidden cards:
+    :func:`replay_log_likelihood`, computed by the game's own ``InferenceSupport.log_likelihood`` where it has
+    one. ``world`` is unchanged.
 
     Args:
         world: a full state (a determinization of ``observer``'s observation).
@@ -128,6 +141,16 @@ def log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
     Returns:
         A log-likelihood <= 0.
     """
+    own = model.support.log_likelihood
+    if own is not None:
+        return own(world, observer, model)
+    return replay_log_likelihood(world, observer, model)
+
+
+def replay_log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
+    """:func:`log_likelihood` by replaying the deal: from its start (the game's ``rewind``, ``model.support``),
+    at each decision of a seat other than ``observer`` the model's log-probability of the move actually made
+    (:meth:`PlayerModel.log_prob`) is added, in play order. ``world`` is unchanged."""
     state, actions = model.support.rewind(world)
     apply = state.apply_legal if isinstance(state, SearchState) else state.apply_action  # rewind's moves are legal
     total = 0.0

@@ -36,7 +36,7 @@ SPEC = register_spec(GameSpec(
     heuristic=policy.heuristic,
     search_policy=policy.SEARCH_POLICY,
     inference=InferenceSupport(rewind=sample.rewind, move=policy.move, scores=policy.move_scores,
-                               perturb=sample.perturb),
+                               perturb=sample.perturb, log_likelihood=policy.play_log_likelihood),
     special_card="Fool",
     decider=facts.fool_decides,
     terminal_view=views.render,

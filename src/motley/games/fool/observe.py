@@ -54,6 +54,16 @@ def voids(state: FoolState) -> list[int]:
     return found
 
 
+def plays_voids(state: FoolState) -> list[int]:
+    """:func:`voids` read from the round's plays alone, without the tensor fields cached beside them (for the
+    many short-lived copies of one position that inference makes: ``sample.perturb``)."""
+    found = [0] * len(state.hands)
+    for plays, _, _, _ in state.tricks:
+        _mark_voids(plays, found)
+    _mark_voids(state.trick, found)
+    return found
+
+
 class _Completed:
     """What this round's completed tricks show, per absolute seat: the cards each seat played (card blocks in
     seat order, written twice: a (2n, H) array, so that any seat's relative order is one slice) and the

@@ -31,13 +31,17 @@ own observation (standard ISMCTS).
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
+from bisect import bisect_right, insort
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from motley.core import Game, Observation, State
 from motley.core.search import SearchPolicy
-from motley.games.fool.cards import CODE_INDEX, COLOUR_NAMES, VALUE, W1, W, split_hand
+from motley.games.fool.cards import CODE_INDEX, COLOUR, COLOUR_NAMES, VALUE, W1, W, split_hand
 from motley.games.fool.rules import BADNESS, Fool, FoolState
+
+if TYPE_CHECKING:
+    from motley.core.inference import PlayerModel
 
 
 def choose(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int]]], trick: Sequence[int],
@@ -171,6 +175,107 @@ def move_scores(state: State) -> dict[int, float]:
     assert isinstance(state, FoolState)
     hands = state.hands
     return scores(hands[state.order[state.pos]], hands, state.trick, state.lead, state.game.num_fools)
+
+
+def play_log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
+    """``InferenceSupport.log_likelihood`` of Fool!: the log-likelihood of the other seats' plays of the round
+    under ``model`` (the heuristic, :func:`move` / :func:`move_scores`) if ``world`` holds the hidden cards.
+
+    The same figure as ``core.inference.replay_log_likelihood`` (the same floats summed in play order), read
+    from the world's hands and the round's tricks instead of replaying the round through the engine:
+
+    * a seat's hand at a play is its hand now plus its later plays (FL-R3), its legal cards those of FL-R6 and
+      FL-R7 (one action for the W1s, FL-D12);
+    * the cards the mover cannot see are read as one group, the cards not yet played (all are dealt, FL-R3),
+      which the heuristic counts as it counts the other hands;
+    * so a seat's terms depend on the public plays and its own hand alone: they are kept per (plays, seat,
+      hand) in :data:`_ROUNDS`, and a chain's proposal, which swaps cards between two seats, computes only
+      those two seats' terms again.
+
+    Args:
+        world: a Fool! state inside a round; ``observer`` the seat whose plays carry no evidence.
+    Returns:
+        A log-likelihood <= 0. ``world`` is unchanged.
+    """
+    assert isinstance(world, FoolState)
+    tricks = tuple(trick[0] for trick in world.tricks) + (tuple(world.trick),)
+    key = (id(world.game), tricks, model.temperature, model.epsilon)  # the entry holds the game: its id stays its own
+    history = _ROUNDS.get(key)
+    if history is None:
+        if len(_ROUNDS) >= _ROUNDS_KEPT:
+            del _ROUNDS[next(iter(_ROUNDS))]
+        history = _ROUNDS[key] = _RoundPlays(world, tricks)
+    terms = [history.terms(seat, world.hands[seat], model) if seat != observer else None
+             for seat in range(len(world.hands))]
+    total = 0.0
+    for seat, k in history.sequence:
+        seat_terms = terms[seat]
+        if seat_terms is not None:
+            total += seat_terms[k]
+    return total
+
+
+class _RoundPlays:
+    """The plays of a round so far as :func:`play_log_likelihood` reads them, made once per round position.
+
+    ``sequence[i]`` is the seat of the ``i``-th play and its index among that seat's plays; ``plays[seat]`` that
+    seat's plays as ``(card, lead, trick so far, cards not yet played)``; ``known`` a seat's terms per hand.
+    """
+
+    __slots__ = ("fools", "game", "known", "plays", "sequence")
+
+    def __init__(self, world: FoolState, tricks: tuple[tuple[int, ...], ...]) -> None:
+        self.game = world.game  # its deck is the cards dealt (FL-R3); held, so its id is not reused
+        self.fools = world.game.num_fools
+        players = len(world.hands)
+        left = [sorted(c for hand in world.hands for c in hand[col]) for col in range(5)]
+        for trick in tricks:
+            for t in trick:
+                insort(left[COLOUR[t & 127]], t & 127)
+        self.plays: list[list[tuple[int, int, tuple[int, ...], list[list[list[int]]]]]] = [[] for _ in range(players)]
+        self.sequence: list[tuple[int, int]] = []
+        for trick in tricks:
+            lead = -1
+            for i, t in enumerate(trick):
+                seat, card = t >> 7, t & 127
+                self.sequence.append((seat, len(self.plays[seat])))
+                self.plays[seat].append((card, lead, trick[:i], [[list(col) for col in left]]))
+                left[COLOUR[card]].remove(card)
+                if lead < 0 and COLOUR[card] != W:
+                    lead = COLOUR[card]  # FL-R7: the first non-1 card sets the lead colour
+        self.known: dict[tuple[int, tuple[int, ...]], list[float]] = {}
+
+    def terms(self, seat: int, hand_now: Sequence[Sequence[int]], model: PlayerModel) -> list[float]:
+        """The model's log-probability of each play of ``seat`` (0 for a forced one) if it holds ``hand_now``."""
+        key = (seat, tuple(c for col in hand_now for c in col))
+        found = self.known.get(key)
+        if found is not None:
+            return found
+        plays = self.plays[seat]
+        hand = [list(col) for col in hand_now]
+        for card, _, _, _ in plays:
+            insort(hand[COLOUR[card]], card)
+        deterministic = model.temperature == 0.0
+        out = []
+        for card, lead, trick, groups in plays:
+            follow = hand[lead] if lead >= 0 else None
+            wild = 1 if hand[W] else 0
+            n = len(follow) + wild if follow else len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]) + wild
+            if n == 1:
+                out.append(0.0)
+            elif deterministic:
+                out.append(model.log_prob_given_move(n, card, choose(hand, groups, trick, lead, self.fools)))
+            else:
+                out.append(model.log_prob_given_scores(n, card, scores(hand, groups, trick, lead, self.fools)))
+            hand[COLOUR[card]].remove(card)
+        self.known[key] = out
+        return out
+
+
+#: Round positions read by :func:`play_log_likelihood`, newest last, at most :data:`_ROUNDS_KEPT` (a search asks
+#: about one position many times over; the bots of one process take turns).
+_ROUNDS: dict[tuple[object, ...], _RoundPlays] = {}
+_ROUNDS_KEPT = 8
 
 
 def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: random.Random) -> int:

@@ -16,7 +16,7 @@ from motley.core.cards import shuffle
 from motley.core.errors import MotleyError
 from motley.core.game import Observation, State
 from motley.games.fool.cards import CODE_INDEX, CODES, COLOUR, COLOUR_NAMES, Card, Seat, W, split_hand
-from motley.games.fool.observe import _copy_last, voids
+from motley.games.fool.observe import _copy_last, plays_voids, voids
 from motley.games.fool.rules import Fool, FoolState
 
 
@@ -221,7 +221,7 @@ def perturb(state: State, observer: int, rng: random.Random) -> FoolState | None
     first, second = rng.sample(seats, 2)
     a = _nth_card(state.hands[first], rng.randrange(state.sizes[first]))
     b = _nth_card(state.hands[second], rng.randrange(state.sizes[second]))
-    void = state.voids()
+    void = plays_voids(state)
     if (COLOUR[a] < W and void[second] >> COLOUR[a] & 1) or (COLOUR[b] < W and void[first] >> COLOUR[b] & 1):
         return None
     world = state.clone()
