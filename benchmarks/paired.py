@@ -13,8 +13,10 @@ the deal cancels.
     motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000,tree=public),heuristic' \\
         --seed 1 --duplicate --workers 2 --out-json b.json
     .venv/bin/python benchmarks/paired.py a.json b.json
+    .venv/bin/python benchmarks/paired.py a.json b.json a-seed2.json b-seed2.json   # pooled over both seeds
 
-Raises SystemExit with the reason when the runs did not play the same deals.
+Raises SystemExit with the reason when the runs of a pair did not play the same deals, or a later pair measures
+other bots.
 """
 
 from __future__ import annotations
@@ -54,18 +56,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a", type=Path, help="motley simulate --out-json of bot A")
     parser.add_argument("b", type=Path, help="the same for bot B")
+    parser.add_argument("more", type=Path, nargs="*",
+                        help="more pairs A B of runs over other deals (another seed): the figures pool every deal")
     args = parser.parse_args()
-    run_a, run_b = json.loads(args.a.read_text()), json.loads(args.b.read_text())
-    _same_deals(run_a, run_b)
-    summary_a, summary_b = run_a["summary"], run_b["summary"]
-    deals_a, deals_b = per_deal(run_a), per_deal(run_b)
-    deals = sorted(set(deals_a) & set(deals_b))
-    print(f"{summary_a['game']}, {len(deals)} deals, seed {summary_a['seed']}")
-    for name, summary, rows in (("A", summary_a, deals_a), ("B", summary_b, deals_b)):
-        share, points = figure([rows[d][0] for d in deals]), figure([rows[d][1] for d in deals])
-        print(f"  {name} {summary['bots'][0]}: win share {_fmt(share)}, points {_fmt(points, 2)}")
-    share = figure([deals_b[d][0] - deals_a[d][0] for d in deals])
-    points = figure([deals_b[d][1] - deals_a[d][1] for d in deals])
+    if len(args.more) % 2:
+        raise SystemExit("the runs come in pairs, A then B: an odd number was given")
+    paths = [args.a, args.b, *args.more]
+    rows_a: list[tuple[float, float]] = []
+    rows_b: list[tuple[float, float]] = []
+    names: list[str] = []
+    for path_a, path_b in zip(paths[::2], paths[1::2], strict=True):
+        run_a, run_b = json.loads(path_a.read_text()), json.loads(path_b.read_text())
+        _same_deals(run_a, run_b)
+        if names and names != [run_a["summary"]["bots"][0], run_b["summary"]["bots"][0]]:
+            raise SystemExit(f"{path_a} and {path_b} measure other bots than the first pair")
+        names = [run_a["summary"]["bots"][0], run_b["summary"]["bots"][0]]
+        deals_a, deals_b = per_deal(run_a), per_deal(run_b)
+        deals = sorted(set(deals_a) & set(deals_b))
+        rows_a += [deals_a[d] for d in deals]
+        rows_b += [deals_b[d] for d in deals]
+        print(f"{run_a['summary']['game']}, {len(deals)} deals, seed {run_a['summary']['seed']}")
+    if len(paths) > 2:
+        print(f"pooled: {len(rows_a)} deals")
+    for name, bot, rows in (("A", names[0], rows_a), ("B", names[1], rows_b)):
+        share, points = figure([r[0] for r in rows]), figure([r[1] for r in rows])
+        print(f"  {name} {bot}: win share {_fmt(share)}, points {_fmt(points, 2)}")
+    share = figure([b[0] - a[0] for a, b in zip(rows_a, rows_b, strict=True)])
+    points = figure([b[1] - a[1] for a, b in zip(rows_a, rows_b, strict=True)])
     print(f"  B - A: win share {_fmt(share, sign=True)}, points {_fmt(points, 2, sign=True)}")
 
 

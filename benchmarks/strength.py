@@ -30,8 +30,8 @@ from motley.eval.stats import figure
 
 #: (game spec, bots, games); the first bot is the one measured. Fool! and Foolery are measured over whole
 #: matches and over single deals (``rounds=1`` / ``hands=1``: one round or hand is the game, its top scorer
-#: wins). ISMCTS over whole matches is slow (1,000 simulations a move: about 18 s of CPU a Fool! match of ``best``,
-#: 170 s a Foolery match), so those rows have fewer games.
+#: wins). ISMCTS over whole matches is slow (1,000 simulations a move: about 18 s of CPU a Fool! match of the earlier
+#: ``best``, four times that at its 4,000 simulations now, 170 s a Foolery match), so those rows have fewer games.
 CONFIGS: list[tuple[str, list[str], int]] = [
     ("fools_errand", ["heuristic", "random"], 20000),
     ("fools_errand", ["ismcts(simulations=1000)", "random"], 2000),
@@ -66,9 +66,9 @@ INFERENCE_CONFIGS: list[tuple[str, list[str], int]] = [
 
 #: ``--learned``: the learned networks (the ``network`` bot with the weights the game ships) and ``best``, one seat
 #: against the heuristic (the bars of the issue on strong bots); with ``--duplicate`` every deal is played with the
-#: measured bot in each seat, so 5,000 games are 1,000 deals. ``best`` searches (about 0.2 s a decision in Fool!,
+#: measured bot in each seat, so 5,000 games are 1,000 deals. ``best`` searches (about 0.6 s a decision in Fool!,
 #: 0.4 s in Foolery), so its rows have 200 deals against the heuristic, and fewer against four ISMCTS or over whole
-#: Fool! matches (50 deals, about 37 minutes on two workers).
+#: Fool! matches (50 deals: about 37 minutes on two workers with the earlier ``best`` at 1,000 simulations).
 LEARNED_CONFIGS: list[tuple[str, list[str], int]] = [
     ("fool(players=5,rounds=1)", ["network", "heuristic"], 5000),
     ("fool(players=5,rounds=1)", ["best", "heuristic"], 1000),
