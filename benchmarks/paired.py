@@ -80,13 +80,14 @@ def main() -> None:
         print(f"pooled: {len(rows_a)} deals")
     for name, bot, rows in (("A", names[0], rows_a), ("B", names[1], rows_b)):
         share, points = figure([r[0] for r in rows]), figure([r[1] for r in rows])
-        print(f"  {name} {bot}: win share {_fmt(share)}, points {_fmt(points, 2)}")
+        print(f"  {name} {bot}: win share {fmt(share)}, points {fmt(points, 2)}")
     share = figure([b[0] - a[0] for a, b in zip(rows_a, rows_b, strict=True)])
     points = figure([b[1] - a[1] for a, b in zip(rows_a, rows_b, strict=True)])
-    print(f"  B - A: win share {_fmt(share, sign=True)}, points {_fmt(points, 2, sign=True)}")
+    print(f"  B - A: win share {fmt(share, sign=True)}, points {fmt(points, 2, sign=True)}")
 
 
-def _fmt(f: dict[str, Any], digits: int = 3, sign: bool = False) -> str:
+def fmt(f: dict[str, Any], digits: int = 3, sign: bool = False) -> str:
+    """A figure of :func:`motley.eval.stats.figure` as ``mean [low, high]``."""
     spec = f"{'+' if sign else ''}.{digits}f"
     low, high = f["ci"]
     return f"{f['mean']:{spec}} [{low:{spec}}, {high:{spec}}]"
