@@ -49,8 +49,8 @@ SPEC = register_spec(GameSpec(
     how_to_play=views.HOW_TO_PLAY,
     networks={"fool(rounds=1)": "fool-5-round.npz"},  # docs/training/dmc.md: how it was trained
     # best: against four heuristics, one round at 5 players, ISMCTS with inferred worlds and the round's points in its
-    # reward wins 0.393 [0.364, 0.421] of the rounds at 4,000 simulations (120 deals, 0.64 s a decision, at most
-    # 0.93 s), paired +0.034 [+0.004, +0.065] over the same search at 1,000 (0.353 over 200 deals); plain ISMCTS
+    # reward wins 0.386 [0.371, 0.400] of the rounds at 4,000 simulations (480 deals, 0.64 s a decision, at most
+    # 0.93 s), paired +0.034 [+0.004, +0.065] over the same search at 1,000 (120 deals; 0.353 over 200); plain ISMCTS
     # 0.308 [0.286, 0.330], the network 0.248 [0.239, 0.258] (README, Strength; docs/reports: "The search's budget").
     best_bot="ismcts(simulations=4000,infer_chain=2,points=0.5)",
 ))
