@@ -31,16 +31,18 @@ from motley.eval.simulate import outcome_shares
 from motley.eval.stats import figure
 
 
-def per_deal(run: dict[str, Any]) -> dict[int, tuple[float, float]]:
-    """Per deal of a run (its ``--out-json`` data), the first bot's mean (win share, points) over its seatings."""
+def per_deal(run: dict[str, Any]) -> dict[int, tuple[float, float, float]]:
+    """Per deal of a run (its ``--out-json`` data), the means over the first bot's seatings of its (win share,
+    points, the other seats' mean points)."""
     first = run["summary"]["bots"][0]
-    shares: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    shares: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
     for game in run["games"]:
         seat = game["bots"].index(first)
         won = outcome_shares(game["returns"])[0][seat]
-        shares[game["deal"]].append((won, float(game["scores"][seat])))
-    return {deal: (sum(w for w, _ in v) / len(v), sum(p for _, p in v) / len(v))
-                     for deal, v in shares.items()}
+        others = [float(s) for i, s in enumerate(game["scores"]) if i != seat]
+        shares[game["deal"]].append((won, float(game["scores"][seat]), sum(others) / len(others)))
+    return {deal: (sum(r[0] for r in v) / len(v), sum(r[1] for r in v) / len(v), sum(r[2] for r in v) / len(v))
+            for deal, v in shares.items()}
 
 
 def _same_deals(run_a: dict[str, Any], run_b: dict[str, Any]) -> None:
@@ -62,8 +64,8 @@ def main() -> None:
     if len(args.more) % 2:
         raise SystemExit("the runs come in pairs, A then B: an odd number was given")
     paths = [args.a, args.b, *args.more]
-    rows_a: list[tuple[float, float]] = []
-    rows_b: list[tuple[float, float]] = []
+    rows_a: list[tuple[float, float, float]] = []
+    rows_b: list[tuple[float, float, float]] = []
     names: list[str] = []
     for path_a, path_b in zip(paths[::2], paths[1::2], strict=True):
         run_a, run_b = json.loads(path_a.read_text()), json.loads(path_b.read_text())

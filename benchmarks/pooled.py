@@ -2,9 +2,9 @@
 
 Each input is the ``--out-json`` file of a ``motley simulate ... --duplicate`` run of the same game and bots, each
 with its own seed (so the runs dealt other cards). Per deal, the first bot's win share (a shared win split) and
-points are averaged over its seatings (``paired.per_deal``); the row is the mean over every deal of every run, with
-95% intervals over deals (deals are independent, the seatings of one deal are not). The table's own mean points
-per seat are given beside the bot's, and each run's row on its own.
+points, and the other seats' mean points, are averaged over its seatings (``paired.per_deal``); the row is the mean
+over every deal of every run, with 95% intervals over deals (deals are independent, the seatings of one deal are
+not). Each run's row on its own is given too.
 
     for s in 1 2 3; do
         motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'best,heuristic' --seed $s --duplicate \\
@@ -25,17 +25,6 @@ from typing import Any
 
 from motley.eval.stats import figure
 from paired import fmt, per_deal
-
-
-def table_points(run: dict[str, Any]) -> list[float]:
-    """Per deal of a run, the mean points of the seats that are not the first bot's (averaged over seatings)."""
-    first = run["summary"]["bots"][0]
-    totals: dict[int, list[float]] = {}
-    for game in run["games"]:
-        seat = game["bots"].index(first)  # the seat paired.per_deal reads
-        others = [float(s) for i, s in enumerate(game["scores"]) if i != seat]
-        totals.setdefault(game["deal"], []).append(sum(others) / len(others))
-    return [sum(v) / len(v) for _, v in sorted(totals.items())]
 
 
 def check(runs: list[tuple[Path, dict[str, Any]]]) -> None:
@@ -67,15 +56,13 @@ def main() -> None:
     points: list[float] = []
     others: list[float] = []
     for path, run in runs:
-        deals = per_deal(run)
-        rows = [deals[d] for d in sorted(deals)]
-        table = table_points(run)
+        rows = list(per_deal(run).values())
         print(f"  seed {run['summary']['seed']} ({path.name}), {len(rows)} deals: win share "
               f"{fmt(figure([r[0] for r in rows]))}, points {fmt(figure([r[1] for r in rows]), 2)} "
-              f"(the others' {sum(table) / len(table):.2f})")
+              f"(the others' {sum(r[2] for r in rows) / len(rows):.2f})")
         shares += [r[0] for r in rows]
         points += [r[1] for r in rows]
-        others += table
+        others += [r[2] for r in rows]
     print(f"pooled, {len(shares)} deals: win share {fmt(figure(shares))}, points {fmt(figure(points), 2)}, "
           f"the others' points {fmt(figure(others), 2)}")
 
