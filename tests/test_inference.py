@@ -8,6 +8,7 @@ the uniform sampler's are mostly not; every inferred world keeps the hard constr
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from collections import Counter
@@ -152,17 +153,19 @@ def test_perturb_and_the_chain_accept_a_single_hidden_hand() -> None:
     assert all(hands(chain(rng)) == world.hands for _ in range(5))
 
 
-@settings(max_examples=120, deadline=None)
-@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7]),
+@settings(max_examples=150, deadline=None)
+@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7, "per_seat"]),
        st.sampled_from([0.01, 0.2]))
 def test_the_game_s_likelihood_is_the_replay_s_exactly(state: fl.FoolState, seat: int, seed: int,
-                                                       temperature: float, epsilon: float) -> None:
+                                                       temperature: float | str, epsilon: float) -> None:
     """``policy.play_log_likelihood`` (no replay, each seat's terms kept per hand) gives the very floats of
     ``replay_log_likelihood``: for a world, for worlds a swap away (two seats' terms new, the others kept), and
-    for the true deal, from any seat's view, at 4-8 players and in later rounds."""
+    for the true deal, from any seat's view, at 4-8 players and in later rounds; for the fixed models and the
+    per-seat one."""
     state = live(state)
     seat %= state.game.num_players
-    model = PlayerModel(support(), temperature, epsilon)
+    per_seat = temperature == "per_seat"
+    model = PlayerModel(support(), 0.0 if per_seat else float(temperature), epsilon, per_seat=per_seat)
     assert support().log_likelihood is policy.play_log_likelihood
     world = state.game.sample_state(state.observation(seat), random.Random(seed))
     perturb = support().perturb
@@ -236,6 +239,11 @@ def test_player_model_refuses_bad_parameters() -> None:
     for temperature, epsilon in ((-0.1, 0.05), (0.0, 0.0), (0.0, 1.0), (math.nan, 0.05)):
         with pytest.raises(MotleyError):
             PlayerModel(support(), temperature, epsilon)
+    with pytest.raises(MotleyError, match="temperature"):
+        PlayerModel(support(), 0.5, 0.05, per_seat=True)
+    state = heuristic_position(0, 25)
+    with pytest.raises(MotleyError, match="seat_log_likelihood"):  # no per-move probability: a seat's plays together
+        PlayerModel(support(), per_seat=True).log_prob(state, policy.move(state))
     with pytest.raises(MotleyError):
         InferredSampler(lambda rng: heuristic_position(0, 0), 0, PlayerModel(support()), 0)
     with pytest.raises(MotleyError):
@@ -269,6 +277,81 @@ def test_resample_draws_in_proportion_to_the_weights() -> None:
     counts = Counter(resample(weights, rng) for _ in range(4000))
     assert counts[2] == 0
     assert 0.70 < counts[1] / 4000 < 0.80
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.05, 0.3])
+def test_the_per_seat_model_is_a_distribution_over_a_seat_s_plays(epsilon: float) -> None:
+    """Summed over every way a seat can play a sequence of decisions (each the heuristic's move or one of the
+    ``n - 1`` others), the per-seat likelihoods add up to 1: the prior over the seat's share is a distribution."""
+    model = PlayerModel(support(), 0.0, epsilon, per_seat=True)
+    moves = [2, 3, 5, 4]  # legal moves at each of the seat's decisions
+    total = 0.0
+    for pattern in range(1 << len(moves)):  # bit i set: the i-th play is not the heuristic's move
+        off = [n for i, n in enumerate(moves) if pattern >> i & 1]
+        log_choices = -sum(math.log(n - 1) for n in off)
+        likelihood = math.exp(model.seat_log_likelihood(len(moves) - len(off), len(off), log_choices))
+        total += likelihood * math.prod(n - 1 for n in off)  # every other move of a play is as likely
+    assert total == pytest.approx(1.0)
+    assert model.seat_log_likelihood(0, 0, 0.0) == 0.0
+
+
+def test_the_per_seat_model_trusts_a_seat_by_its_own_record() -> None:
+    """One more play off the heuristic costs a seat that always played the heuristic's move about what the fixed
+    model charges, and less the more often that seat played otherwise (a searching bot, a person): how far a
+    seat's plays are read as the heuristic's is learned per seat."""
+    per_seat, fixed = PlayerModel(support(), per_seat=True), PlayerModel(support(), 0.0, 0.05)
+
+    def cost(agreements: int, disagreements: int) -> float:
+        """The log-likelihood lost when one of the seat's heuristic plays (of 4 legal moves) is another move."""
+        return (per_seat.seat_log_likelihood(agreements, disagreements, 0.0)
+                - per_seat.seat_log_likelihood(agreements - 1, disagreements + 1, -math.log(3)))
+
+    costs = [cost(10 - d, d) for d in range(6)]
+    assert all(a > b for a, b in itertools.pairwise(costs)), costs
+    fixed_cost = fixed.log_prob_given_move(4, 1, 1) - fixed.log_prob_given_move(4, 2, 1)
+    assert costs[0] > 0.5 * fixed_cost and costs[5] < 0.25 * fixed_cost
+
+
+def random_position(seed: int, moves: int) -> fl.FoolState:
+    """A Fool! round of five seats playing uniformly random legal cards, ``moves`` cards in."""
+    game = motley.load_game("fool(players=5,rounds=1)")
+    state = game.new_initial_state(seed=seed)
+    assert isinstance(state, fl.FoolState)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def chain_mismatches(state: fl.FoolState, model: PlayerModel, seed: int) -> list[int]:
+    """:func:`mismatches` of 60 worlds of an inference chain at ``state`` (after a burn-in)."""
+    me = state.current_player()
+    chain = InferredChain(state.game.determinizer(state.observation(me)), me, model, 4)
+    rng = random.Random(seed)
+    for _ in range(300):
+        chain(rng)
+    return [mismatches(chain(rng), me) for _ in range(60)]
+
+
+def test_the_per_seat_model_follows_heuristics_and_does_not_read_random_players_as_heuristics() -> None:
+    """Against a table of heuristics the per-seat chain's worlds mostly fit the plays exactly, as the fixed
+    model's do; against a table of random players the fixed model explains their plays away (its worlds have far
+    fewer plays off the heuristic than the true deal), the per-seat model's worlds stay near the true deal's
+    count."""
+    per_seat, fixed = PlayerModel(support(), per_seat=True), PlayerModel(support(), 0.0, 0.05)
+    fits: list[bool] = []
+    gaps: dict[bool, list[int]] = {False: [], True: []}
+    for seed, moves in POSITIONS:
+        fits += [m == 0 for m in chain_mismatches(heuristic_position(seed, moves), per_seat, seed)]
+        state = random_position(seed, moves)
+        true = mismatches(state, state.current_player())
+        assert true >= 5  # random players leave the heuristic often
+        for is_per_seat, model in ((False, fixed), (True, per_seat)):
+            gaps[is_per_seat] += [true - m for m in chain_mismatches(state, model, seed)]
+    assert sum(fits) / len(fits) >= 0.7
+    fixed_gap, per_seat_gap = (sum(gaps[k]) / len(gaps[k]) for k in (False, True))
+    assert fixed_gap > 3.0 and per_seat_gap < fixed_gap / 2, (fixed_gap, per_seat_gap)
 
 
 # ---- the property of the issue: the posterior concentrates on the worlds that fit the plays -----------------
@@ -358,7 +441,8 @@ def test_inferred_worlds_are_fixed_by_the_seed() -> None:
 def test_ismcts_inference_options_refuse_bad_values() -> None:
     game = motley.load_game("fool(players=5)")
     for spec in ("ismcts(infer=-1)", "ismcts(infer=x)", "ismcts(infer=4,infer_temperature=-1)",
-                 "ismcts(infer=4,infer_epsilon=0)", "ismcts(infer_chain=-2)"):
+                 "ismcts(infer=4,infer_epsilon=0)", "ismcts(infer_chain=-2)", "ismcts(infer_chain=2,infer_trust=x)",
+                 "ismcts(infer_chain=2,infer_trust=per_seat,infer_temperature=0.5)"):
         with pytest.raises(MotleyError):
             make_bot(spec, game)
     for name in ("foolery", "fools_errand"):  # games without inference support say so
@@ -383,7 +467,8 @@ def test_ismcts_with_inference_off_searches_as_before() -> None:
 
 
 @pytest.mark.parametrize("spec", ["ismcts(simulations=40,infer=3)", "ismcts(simulations=40,infer_chain=2)",
-                                  "ismcts(simulations=40,infer=2,infer_chain=1,infer_temperature=0.5)"])
+                                  "ismcts(simulations=40,infer=2,infer_chain=1,infer_temperature=0.5)",
+                                  "ismcts(simulations=40,infer_chain=2,infer_trust=per_seat)"])
 def test_ismcts_with_inference_plays_a_round_and_is_fixed_by_the_seed(spec: str) -> None:
     game = motley.load_game("fool(players=5,rounds=1)")
 

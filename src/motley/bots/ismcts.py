@@ -154,6 +154,10 @@ class ISMCTSBot(Bot):
         infer_chain: Metropolis-Hastings steps per determinization (module docstring); 0 (the default): none.
         infer_temperature: the player model's softmax temperature; 0 (the default) is the deterministic model.
         infer_epsilon: the player model's share of uniformly random play, in (0, 1).
+        infer_trust: ``"fixed"`` (the default: every other seat plays the heuristic's move with ``1 -
+            infer_epsilon``) or ``"per_seat"`` (each seat's share of other moves is its own and learned from
+            its plays, ``PlayerModel.per_seat``: a table of searchers or people is not read as heuristics);
+            the deterministic model only.
     Raises:
         MotleyError: for a bad parameter.
     """
@@ -164,9 +168,10 @@ class ISMCTSBot(Bot):
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
-                 infer_epsilon: float | str = 0.05, points: float | str = 0.0, tree: str = "own") -> None:
+                 infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
+                 tree: str = "own") -> None:
         super().__init__(game)
-        self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon)
+        self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
         try:
             self.simulations = int(simulations)
@@ -364,7 +369,7 @@ class ISMCTSBot(Bot):
 
 
 def _player_model(game: Game, infer: int | str, chain: int | str, temperature: float | str,
-                  epsilon: float | str) -> PlayerModel | None:
+                  epsilon: float | str, trust: str = "fixed") -> PlayerModel | None:
     """The player model of the inference options (None when inference is off), or MotleyError for a bad one."""
     try:
         candidates, steps, t, eps = int(infer), int(chain), float(temperature), float(epsilon)
@@ -373,13 +378,17 @@ def _player_model(game: Game, infer: int | str, chain: int | str, temperature: f
     if candidates < 0 or steps < 0 or not t >= 0.0 or not 0.0 < eps < 1.0:
         raise MotleyError(f"ismcts needs infer >= 0, infer_chain >= 0, infer_temperature >= 0 and infer_epsilon "
                           f"in (0, 1); got {candidates}, {steps}, {t}, {eps}")
+    if trust not in ("fixed", "per_seat"):
+        raise MotleyError(f"ismcts infer_trust must be 'fixed' or 'per_seat', got {trust!r}")
+    if trust == "per_seat" and t != 0.0:
+        raise MotleyError("ismcts infer_trust=per_seat is the deterministic model: it takes no infer_temperature")
     if candidates <= 1 and not steps:
         return None
     support = game_spec(game.name).inference
     if support is None or (steps and support.perturb is None):
         raise MotleyError(f"ismcts infer{'_chain' if steps else ''} needs a game with inference support "
                           f"(GameSpec.inference{' with perturb' if steps else ''}); {game.name} has none")
-    return PlayerModel(support, t, eps)
+    return PlayerModel(support, t, eps, per_seat=trust == "per_seat")
 
 
 class _EpsilonBot(Bot):

@@ -30,9 +30,10 @@ own observation (standard ISMCTS).
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from motley.core import Game, Observation, State
@@ -199,12 +200,18 @@ def play_log_likelihood(world: State, observer: int, model: PlayerModel) -> floa
     """
     assert isinstance(world, FoolState)
     tricks = tuple(trick[0] for trick in world.tricks) + (tuple(world.trick),)
-    key = (id(world.game), tricks, model.temperature, model.epsilon)  # the entry holds the game: its id stays its own
+    key = (id(world.game), tricks, model.temperature, model.epsilon, model.per_seat)  # the entry holds the game
     history = _ROUNDS.get(key)
     if history is None:
         if len(_ROUNDS) >= _ROUNDS_KEPT:
             del _ROUNDS[next(iter(_ROUNDS))]
         history = _ROUNDS[key] = _RoundPlays(world, tricks)
+    if model.per_seat:  # one term a seat, from seat 0 (core.inference.replay_log_likelihood)
+        total = 0.0
+        for seat in range(len(world.hands)):
+            if seat != observer:
+                total += history.terms(seat, world.hands[seat], model)[0]
+        return total
     terms = [history.terms(seat, world.hands[seat], model) if seat != observer else None
              for seat in range(len(world.hands))]
     total = 0.0
@@ -246,30 +253,49 @@ class _RoundPlays:
         self.known: dict[tuple[int, tuple[int, ...]], list[float]] = {}
 
     def terms(self, seat: int, hand_now: Sequence[Sequence[int]], model: PlayerModel) -> list[float]:
-        """The model's log-probability of each play of ``seat`` (0 for a forced one) if it holds ``hand_now``."""
+        """The model's log-probability of each play of ``seat`` (0 for a forced one) if it holds ``hand_now``; for
+        the per-seat model one term, all the seat's plays together (``PlayerModel.seat_log_likelihood``)."""
         key = (seat, tuple(c for col in hand_now for c in col))
         found = self.known.get(key)
         if found is not None:
             return found
-        plays = self.plays[seat]
+        fools = self.fools
+        if model.per_seat:
+            agreements = disagreements = 0
+            log_choices = 0.0
+            for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now):
+                if n > 1 and card == choose(hand, groups, trick, lead, fools):
+                    agreements += 1
+                elif n > 1:
+                    disagreements += 1
+                    log_choices -= math.log(n - 1)
+            out = [model.seat_log_likelihood(agreements, disagreements, log_choices)]
+        elif model.temperature == 0.0:
+            out = [0.0 if n == 1 else model.log_prob_given_move(n, card, choose(hand, groups, trick, lead, fools))
+                   for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now)]
+        else:
+            out = [0.0 if n == 1 else model.log_prob_given_scores(n, card, scores(hand, groups, trick, lead, fools))
+                   for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now)]
+        self.known[key] = out
+        return out
+
+    def _decisions(self, seat: int, hand_now: Sequence[Sequence[int]]) -> Iterator[_Decision]:
+        """Each play of ``seat`` if it holds ``hand_now``, in play order: its number of legal moves, the card
+        played, the seat's hand then (valid until the next play is drawn), the unseen cards, the trick so far and
+        the lead colour (-1: none yet)."""
         hand = [list(col) for col in hand_now]
-        for card, _, _, _ in plays:
+        for card, _, _, _ in self.plays[seat]:
             insort(hand[COLOUR[card]], card)
-        deterministic = model.temperature == 0.0
-        out = []
-        for card, lead, trick, groups in plays:
+        for card, lead, trick, groups in self.plays[seat]:
             follow = hand[lead] if lead >= 0 else None
             wild = 1 if hand[W] else 0
             n = len(follow) + wild if follow else len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]) + wild
-            if n == 1:
-                out.append(0.0)
-            elif deterministic:
-                out.append(model.log_prob_given_move(n, card, choose(hand, groups, trick, lead, self.fools)))
-            else:
-                out.append(model.log_prob_given_scores(n, card, scores(hand, groups, trick, lead, self.fools)))
+            yield n, card, hand, groups, trick, lead
             hand[COLOUR[card]].remove(card)
-        self.known[key] = out
-        return out
+
+
+#: One play as ``_RoundPlays._decisions`` gives it: (legal moves, card, hand, unseen groups, trick, lead colour).
+_Decision = tuple[int, int, list[list[int]], list[list[list[int]]], tuple[int, ...], int]
 
 
 #: Round positions read by :func:`play_log_likelihood`, newest last, at most :data:`_ROUNDS_KEPT` (a search asks
