@@ -330,6 +330,25 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
     assert mean[2] < mean[0] / 5 and mean[1] < 0.8 * mean[0], mean
 
 
+def test_the_per_seat_model_s_worlds_fit_a_table_of_heuristics_too() -> None:
+    """The per-seat player model (each seat's share of moves off the heuristic learned from its plays, replayed
+    through the engine in Foolery) still concentrates the chain on worlds that fit a table of heuristics."""
+    model = PlayerModel(support(), per_seat=True)
+    uniform, chained = [], []
+    for seed, moves in POSITIONS:
+        state = heuristic_position(seed, moves)
+        me = state.current_player()
+        sample = state.game.determinizer(state.observation(me))
+        rng = random.Random(seed)
+        uniform += [disagreements(sample(rng), me, support()) for _ in range(40)]
+        chain = InferredChain(sample, me, model, 4)
+        for _ in range(300):  # burn-in
+            chain(rng)
+        chained += [disagreements(chain(rng), me, support()) for _ in range(40)]
+    assert sum(1 for m in chained if m == 0) / len(chained) >= 0.25
+    assert sum(chained) < sum(uniform) / 5
+
+
 def later_heuristic_position(seed: int, moves: int) -> fy.FooleryState:
     """The second hand of a five-heuristic Foolery match, ``moves`` moves after its deal (the exchange in them)."""
     game = motley.load_game("foolery(players=5,hands=2)")
@@ -453,7 +472,8 @@ def test_inferred_worlds_are_fixed_by_the_seed() -> None:
 
 # ---- ISMCTS with inference plays Foolery ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["ismcts(simulations=50,infer=4)", "ismcts(simulations=50,infer_chain=2)"])
+@pytest.mark.parametrize("spec", ["ismcts(simulations=50,infer=4)", "ismcts(simulations=50,infer_chain=2)",
+                                  "ismcts(simulations=50,infer_chain=2,infer_trust=per_seat)"])
 def test_ismcts_with_inference_plays_a_later_hand_and_is_fixed_by_the_seed(spec: str) -> None:
     """The bot (seat 0) plays the second hand of a match, exchange included, the others the heuristic."""
     game = motley.load_game("foolery(players=4,hands=2)")
