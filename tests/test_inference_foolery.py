@@ -9,8 +9,10 @@ Positions cover 3 to 7 players and later hands, where the exchange happens.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -388,6 +390,28 @@ def test_inferred_worlds_fit_the_plays_and_the_unseen_exchange_in_a_later_hand()
     fit = [sum(1 for m in found if m == 0) / len(found) for found in (uniform, chained)]
     assert fit[0] <= 0.1 and fit[1] >= 0.5, fit
     assert sum(chained) < sum(uniform) / 5
+
+
+def test_with_a_likelihood_that_weighs_every_world_alike_the_chain_draws_the_sampler_s_worlds() -> None:
+    """The swap proposal is symmetric (within the hard constraints): a chain whose likelihood is flat has the
+    game's sampler's distribution, here each hidden card's chance of being in each seat's hand."""
+    flat = dataclasses.replace(support(), log_likelihood=lambda world, observer, model: 0.0)
+    state = heuristic_position(0, 30)
+    me = state.current_player()
+    sample = state.game.determinizer(state.observation(me))
+    rng = random.Random(1)
+
+    def where(worlds: list[State]) -> Counter[tuple[int, int]]:
+        return Counter((seat, card) for w in worlds for seat, hand in enumerate(foolery(w).hands) if seat != me
+                       for card in range(fyc.NUM_CARDS) if hand >> card & 1)
+
+    uniform = where([sample(rng) for _ in range(4000)])
+    chain = InferredChain(sample, me, PlayerModel(flat), 4)
+    for _ in range(300):
+        chain(rng)
+    chained = where([chain(rng) for _ in range(2000)])
+    gaps = [abs(chained[key] / 2000 - uniform[key] / 4000) for key in uniform.keys() | chained.keys()]
+    assert max(gaps) < 0.1, max(gaps)
 
 
 def test_the_chain_worlds_vary() -> None:
