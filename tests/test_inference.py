@@ -154,18 +154,18 @@ def test_perturb_and_the_chain_accept_a_single_hidden_hand() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7, "per_seat"]),
+@given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7, "per_seat", "table"]),
        st.sampled_from([0.01, 0.2]))
 def test_the_game_s_likelihood_is_the_replay_s_exactly(state: fl.FoolState, seat: int, seed: int,
                                                        temperature: float | str, epsilon: float) -> None:
     """``policy.play_log_likelihood`` (no replay, each seat's terms kept per hand) gives the very floats of
     ``replay_log_likelihood``: for a world, for worlds a swap away (two seats' terms new, the others kept), and
     for the true deal, from any seat's view, at 4-8 players and in later rounds; for the fixed models and the
-    per-seat one."""
+    learned ones (trust per seat, or one for the table)."""
     state = live(state)
     seat %= state.game.num_players
-    per_seat = temperature == "per_seat"
-    model = PlayerModel(support(), 0.0 if per_seat else float(temperature), epsilon, per_seat=per_seat)
+    model = (PlayerModel(support(), 0.0, epsilon, trust=temperature) if isinstance(temperature, str)
+             else PlayerModel(support(), temperature, epsilon))
     assert support().log_likelihood is policy.play_log_likelihood
     world = state.game.sample_state(state.observation(seat), random.Random(seed))
     perturb = support().perturb
@@ -240,10 +240,12 @@ def test_player_model_refuses_bad_parameters() -> None:
         with pytest.raises(MotleyError):
             PlayerModel(support(), temperature, epsilon)
     with pytest.raises(MotleyError, match="temperature"):
-        PlayerModel(support(), 0.5, 0.05, per_seat=True)
+        PlayerModel(support(), 0.5, 0.05, trust="per_seat")
+    with pytest.raises(MotleyError, match="trust"):
+        PlayerModel(support(), trust="some")
     state = heuristic_position(0, 25)
-    with pytest.raises(MotleyError, match="seat_log_likelihood"):  # no per-move probability: a seat's plays together
-        PlayerModel(support(), per_seat=True).log_prob(state, policy.move(state))
+    with pytest.raises(MotleyError, match="shared_log_likelihood"):  # no per-move probability: a seat's plays together
+        PlayerModel(support(), trust="per_seat").log_prob(state, policy.move(state))
     with pytest.raises(MotleyError):
         InferredSampler(lambda rng: heuristic_position(0, 0), 0, PlayerModel(support()), 0)
     with pytest.raises(MotleyError):
@@ -283,28 +285,28 @@ def test_resample_draws_in_proportion_to_the_weights() -> None:
 def test_the_per_seat_model_is_a_distribution_over_a_seat_s_plays(epsilon: float) -> None:
     """Summed over every way a seat can play a sequence of decisions (each the heuristic's move or one of the
     ``n - 1`` others), the per-seat likelihoods add up to 1: the prior over the seat's share is a distribution."""
-    model = PlayerModel(support(), 0.0, epsilon, per_seat=True)
+    model = PlayerModel(support(), 0.0, epsilon, trust="per_seat")
     moves = [2, 3, 5, 4]  # legal moves at each of the seat's decisions
     total = 0.0
     for pattern in range(1 << len(moves)):  # bit i set: the i-th play is not the heuristic's move
         off = [n for i, n in enumerate(moves) if pattern >> i & 1]
         log_choices = -sum(math.log(n - 1) for n in off)
-        likelihood = math.exp(model.seat_log_likelihood(len(moves) - len(off), len(off), log_choices))
+        likelihood = math.exp(model.shared_log_likelihood(len(moves) - len(off), len(off), log_choices))
         total += likelihood * math.prod(n - 1 for n in off)  # every other move of a play is as likely
     assert total == pytest.approx(1.0)
-    assert model.seat_log_likelihood(0, 0, 0.0) == 0.0
+    assert model.shared_log_likelihood(0, 0, 0.0) == 0.0
 
 
 def test_the_per_seat_model_trusts_a_seat_by_its_own_record() -> None:
     """One more play off the heuristic costs a seat that always played the heuristic's move about what the fixed
     model charges, and less the more often that seat played otherwise (a searching bot, a person): how far a
     seat's plays are read as the heuristic's is learned per seat."""
-    per_seat, fixed = PlayerModel(support(), per_seat=True), PlayerModel(support(), 0.0, 0.05)
+    per_seat, fixed = PlayerModel(support(), trust="per_seat"), PlayerModel(support(), 0.0, 0.05)
 
     def cost(agreements: int, disagreements: int) -> float:
         """The log-likelihood lost when one of the seat's heuristic plays (of 4 legal moves) is another move."""
-        return (per_seat.seat_log_likelihood(agreements, disagreements, 0.0)
-                - per_seat.seat_log_likelihood(agreements - 1, disagreements + 1, -math.log(3)))
+        return (per_seat.shared_log_likelihood(agreements, disagreements, 0.0)
+                - per_seat.shared_log_likelihood(agreements - 1, disagreements + 1, -math.log(3)))
 
     costs = [cost(10 - d, d) for d in range(6)]
     assert all(a > b for a, b in itertools.pairwise(costs)), costs
@@ -334,24 +336,25 @@ def chain_mismatches(state: fl.FoolState, model: PlayerModel, seed: int) -> list
     return [mismatches(chain(rng), me) for _ in range(60)]
 
 
-def test_the_per_seat_model_follows_heuristics_and_does_not_read_random_players_as_heuristics() -> None:
-    """Against a table of heuristics the per-seat chain's worlds mostly fit the plays exactly, as the fixed
-    model's do; against a table of random players the fixed model explains their plays away (its worlds have far
-    fewer plays off the heuristic than the true deal), the per-seat model's worlds stay near the true deal's
-    count."""
-    per_seat, fixed = PlayerModel(support(), per_seat=True), PlayerModel(support(), 0.0, 0.05)
+@pytest.mark.parametrize("trust", ["per_seat", "table"])
+def test_a_learned_trust_follows_heuristics_and_does_not_read_random_players_as_heuristics(trust: str) -> None:
+    """Against a table of heuristics the chain's worlds under a learned trust mostly fit the plays exactly, as the
+    fixed model's do; against a table of random players the fixed model explains their plays away (its worlds
+    have far fewer plays off the heuristic than the true deal), the learned trust's worlds stay near the true
+    deal's count."""
+    learned, fixed = PlayerModel(support(), trust=trust), PlayerModel(support(), 0.0, 0.05)
     fits: list[bool] = []
     gaps: dict[bool, list[int]] = {False: [], True: []}
     for seed, moves in POSITIONS:
-        fits += [m == 0 for m in chain_mismatches(heuristic_position(seed, moves), per_seat, seed)]
+        fits += [m == 0 for m in chain_mismatches(heuristic_position(seed, moves), learned, seed)]
         state = random_position(seed, moves)
         true = mismatches(state, state.current_player())
         assert true >= 5  # random players leave the heuristic often
-        for is_per_seat, model in ((False, fixed), (True, per_seat)):
-            gaps[is_per_seat] += [true - m for m in chain_mismatches(state, model, seed)]
+        for is_learned, model in ((False, fixed), (True, learned)):
+            gaps[is_learned] += [true - m for m in chain_mismatches(state, model, seed)]
     assert sum(fits) / len(fits) >= 0.7
-    fixed_gap, per_seat_gap = (sum(gaps[k]) / len(gaps[k]) for k in (False, True))
-    assert fixed_gap > 3.0 and per_seat_gap < fixed_gap / 2, (fixed_gap, per_seat_gap)
+    fixed_gap, learned_gap = (sum(gaps[k]) / len(gaps[k]) for k in (False, True))
+    assert fixed_gap > 3.0 and learned_gap < fixed_gap / 2, (fixed_gap, learned_gap)
 
 
 # ---- the property of the issue: the posterior concentrates on the worlds that fit the plays -----------------
@@ -491,7 +494,8 @@ def test_ismcts_with_inference_off_searches_as_before() -> None:
 
 @pytest.mark.parametrize("spec", ["ismcts(simulations=40,infer=3)", "ismcts(simulations=40,infer_chain=2)",
                                   "ismcts(simulations=40,infer=2,infer_chain=1,infer_temperature=0.5)",
-                                  "ismcts(simulations=40,infer_chain=2,infer_trust=per_seat)"])
+                                  "ismcts(simulations=40,infer_chain=2,infer_trust=per_seat)",
+                                  "ismcts(simulations=40,infer_chain=2,infer_trust=table)"])
 def test_ismcts_with_inference_plays_a_round_and_is_fixed_by_the_seed(spec: str) -> None:
     game = motley.load_game("fool(players=5,rounds=1)")
 

@@ -335,7 +335,7 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
 def test_the_per_seat_model_s_worlds_fit_a_table_of_heuristics_too() -> None:
     """The per-seat player model (each seat's share of moves off the heuristic learned from its plays, replayed
     through the engine in Foolery) still concentrates the chain on worlds that fit a table of heuristics."""
-    model = PlayerModel(support(), per_seat=True)
+    model = PlayerModel(support(), trust="per_seat")
     uniform, chained = [], []
     for seed, moves in POSITIONS:
         state = heuristic_position(seed, moves)

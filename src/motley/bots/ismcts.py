@@ -62,7 +62,7 @@ from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
-from motley.core.inference import InferredChain, InferredSampler, PlayerModel
+from motley.core.inference import TRUSTS, InferredChain, InferredSampler, PlayerModel
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
@@ -155,9 +155,9 @@ class ISMCTSBot(Bot):
         infer_temperature: the player model's softmax temperature; 0 (the default) is the deterministic model.
         infer_epsilon: the player model's share of uniformly random play, in (0, 1).
         infer_trust: ``"fixed"`` (the default: every other seat plays the heuristic's move with ``1 -
-            infer_epsilon``) or ``"per_seat"`` (each seat's share of other moves is its own and learned from
-            its plays, ``PlayerModel.per_seat``: a table of searchers or people is not read as heuristics);
-            the deterministic model only.
+            infer_epsilon``), ``"per_seat"`` (each seat's share of other moves is its own and learned from its
+            plays) or ``"table"`` (one share learned from all the other seats' plays): a table of searchers or
+            people is not read as heuristics (``PlayerModel.trust``); the deterministic model only.
     Raises:
         MotleyError: for a bad parameter.
     """
@@ -378,17 +378,17 @@ def _player_model(game: Game, infer: int | str, chain: int | str, temperature: f
     if candidates < 0 or steps < 0 or not t >= 0.0 or not 0.0 < eps < 1.0:
         raise MotleyError(f"ismcts needs infer >= 0, infer_chain >= 0, infer_temperature >= 0 and infer_epsilon "
                           f"in (0, 1); got {candidates}, {steps}, {t}, {eps}")
-    if trust not in ("fixed", "per_seat"):
-        raise MotleyError(f"ismcts infer_trust must be 'fixed' or 'per_seat', got {trust!r}")
-    if trust == "per_seat" and t != 0.0:
-        raise MotleyError("ismcts infer_trust=per_seat is the deterministic model: it takes no infer_temperature")
+    if trust not in TRUSTS:
+        raise MotleyError(f"ismcts infer_trust must be one of {', '.join(TRUSTS)}, got {trust!r}")
+    if trust != "fixed" and t != 0.0:
+        raise MotleyError(f"ismcts infer_trust={trust} is the deterministic model: it takes no infer_temperature")
     if candidates <= 1 and not steps:
         return None
     support = game_spec(game.name).inference
     if support is None or (steps and support.perturb is None):
         raise MotleyError(f"ismcts infer{'_chain' if steps else ''} needs a game with inference support "
                           f"(GameSpec.inference{' with perturb' if steps else ''}); {game.name} has none")
-    return PlayerModel(support, t, eps, per_seat=trust == "per_seat")
+    return PlayerModel(support, t, eps, trust)
 
 
 class _EpsilonBot(Bot):

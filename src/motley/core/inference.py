@@ -9,9 +9,10 @@ the other seats' actual plays are what the model expects is more likely than one
 * :class:`PlayerModel` -- the likelihood of one move at a full state: ``temperature == 0`` is the
   deterministic model (``1 - epsilon`` for the move the game's heuristic makes, the rest of ``epsilon`` spread
   over the other legal moves), ``temperature > 0`` a softmax over the heuristic's move scores at that
-  temperature, mixed with ``epsilon`` of uniform play. With ``per_seat`` each seat's share of plays that are not
-  the heuristic's move is its own and unknown (:meth:`PlayerModel.seat_log_likelihood`): a table of heuristics
-  is trusted as before, a seat that often plays otherwise (a searching bot, a person) soon is not.
+  temperature, mixed with ``epsilon`` of uniform play. With ``trust="per_seat"`` each seat's share of plays that
+  are not the heuristic's move is its own and unknown, with ``trust="table"`` one unknown share is the other
+  seats' together (:meth:`PlayerModel.shared_log_likelihood`): a table of heuristics is trusted nearly as
+  before, a table that often plays otherwise (searching bots, people) soon is not.
 * :func:`log_likelihood` -- the sum of the log-likelihoods of the other seats' decisions of the deal in a
   sampled world: :func:`replay_log_likelihood` replays the deal from its start (the game's ``rewind``); a game
   may give the same figure faster from its own hands and tricks (``InferenceSupport.log_likelihood``; the
@@ -79,6 +80,10 @@ class InferenceSupport:
     log_likelihood: Callable[[State, int, PlayerModel], float] | None = None
 
 
+#: The player models' trusts (:class:`PlayerModel`).
+TRUSTS = ("fixed", "per_seat", "table")
+
+
 @dataclass(frozen=True)
 class PlayerModel:
     """How likely a seat's move is at a full state (see the module docstring).
@@ -87,45 +92,53 @@ class PlayerModel:
         support: the game's heuristic as :class:`InferenceSupport`.
         temperature: 0 for the deterministic model, else the softmax temperature in score units; >= 0.
         epsilon: the share of uniformly random play mixed in, so no legal move has likelihood 0; in (0, 1).
-        per_seat: each seat's share of plays that are not the heuristic's move is unknown and its own
-            (:meth:`seat_log_likelihood`; ``epsilon`` is then the mean of the prior's heuristic part);
-            deterministic model only.
+        trust: ``"fixed"`` (the share of plays off the heuristic is ``epsilon`` for every seat), ``"per_seat"``
+            (each seat's share is unknown and its own) or ``"table"`` (one unknown share for all the other seats),
+            the unknown share weighed by :meth:`shared_log_likelihood` (``epsilon`` the mean of the prior's
+            heuristic part); the deterministic model only.
     Raises:
-        MotleyError: a temperature below 0, an epsilon outside (0, 1), or ``per_seat`` with a temperature.
+        MotleyError: a temperature below 0, an epsilon outside (0, 1), an unknown ``trust``, or a learned trust
+            with a temperature.
     """
 
     support: InferenceSupport
     temperature: float = 0.0
     epsilon: float = 0.05
-    per_seat: bool = False
+    trust: str = "fixed"
 
     def __post_init__(self) -> None:
         if not self.temperature >= 0.0:
             raise MotleyError(f"player model temperature must be >= 0, got {self.temperature}")
         if not 0.0 < self.epsilon < 1.0:
             raise MotleyError(f"player model epsilon must be in (0, 1), got {self.epsilon}")
-        if self.per_seat and self.temperature != 0.0:
-            raise MotleyError("the per-seat player model is the deterministic one: it takes no temperature")
+        if self.trust not in TRUSTS:
+            raise MotleyError(f"player model trust must be one of {', '.join(TRUSTS)}, got {self.trust!r}")
+        if self.learned and self.temperature != 0.0:
+            raise MotleyError(f"the {self.trust} player model is the deterministic one: it takes no temperature")
 
-    def seat_log_likelihood(self, agreements: int, disagreements: int, log_choices: float) -> float:
-        """The per-seat model's log-likelihood of all of one seat's unforced plays of the deal.
+    @property
+    def learned(self) -> bool:
+        """Whether the share of plays off the heuristic is unknown (``trust`` per seat or table), not ``epsilon``."""
+        return self.trust != "fixed"
 
-        Given the seat's share ``e`` of plays that are not the heuristic's move, a play is the heuristic's move
-        with probability ``1 - e`` and each other legal move with ``e / (n - 1)``. The share is unknown: its
-        prior is half a heuristic seat, ``Beta(1, (1 - epsilon) / epsilon)`` (mean ``epsilon``), and half any
-        seat, ``Beta(1, 1)``; integrated out, the plays' likelihood is ``sum_k w_k B(a_k + d, b_k + g) /
-        B(a_k, b_k)`` times ``prod 1 / (n_i - 1)`` over the disagreeing plays, for ``g`` agreeing and ``d``
-        disagreeing plays. A seat that played the heuristic every time is trusted nearly as the fixed model
-        trusts it; one that often did not (a searching bot agrees about half the time) hardly weighs the
-        worlds at all.
+    def shared_log_likelihood(self, agreements: int, disagreements: int, log_choices: float) -> float:
+        """The log-likelihood of unforced plays that share one unknown share of moves off the heuristic (one
+        seat's under ``trust="per_seat"``, all the other seats' under ``"table"``).
+
+        Given the share ``e``, a play is the heuristic's move with probability ``1 - e`` and each other legal
+        move with ``e / (n - 1)``. The share is unknown: its prior is half a heuristic player,
+        ``Beta(1, (1 - epsilon) / epsilon)`` (mean ``epsilon``), and half any player, ``Beta(1, 1)``;
+        integrated out, the plays' likelihood is ``sum_k w_k B(a_k + d, b_k + g) / B(a_k, b_k)`` times
+        ``prod 1 / (n_i - 1)`` over the disagreeing plays, for ``g`` agreeing and ``d`` disagreeing plays. Plays
+        that were the heuristic's every time are trusted nearly as the fixed model trusts them; plays that often
+        were not (a searching bot agrees about half the time) hardly weigh the worlds at all.
 
         Args:
-            agreements: the seat's unforced plays that were the heuristic's move; >= 0.
+            agreements: the unforced plays that were the heuristic's move; >= 0.
             disagreements: the others; >= 0.
-            log_choices: ``-sum log(n_i - 1)`` over the disagreeing plays, ``n_i`` their legal moves, summed
-                in play order.
+            log_choices: ``-sum log(n_i - 1)`` over the disagreeing plays, ``n_i`` their legal moves.
         Returns:
-            A log-likelihood <= 0 (0 for a seat without unforced plays).
+            A log-likelihood <= 0 (0 without unforced plays).
         """
         if agreements == disagreements == 0:
             return 0.0
@@ -133,6 +146,21 @@ class PlayerModel:
                  for weight, a, b in ((0.5, 1.0, (1.0 - self.epsilon) / self.epsilon), (0.5, 1.0, 1.0))]
         top = max(parts)
         return top + math.log(sum(math.exp(p - top) for p in parts)) + log_choices
+
+    def counts_log_likelihood(self, counts: Sequence[Sequence[float]]) -> float:
+        """The learned trust's log-likelihood of the other seats' plays from each seat's ``(agreements,
+        disagreements, log_choices)`` (:meth:`shared_log_likelihood`), seat by seat in seat order: their sum
+        per seat, or one term of the counts added up (``"table"``)."""
+        if self.trust == "per_seat":
+            total = 0.0
+            for agreements, disagreements, log_choices in counts:
+                total += self.shared_log_likelihood(int(agreements), int(disagreements), log_choices)
+            return total
+        agreed = disagreed = 0
+        choices = 0.0
+        for agreements, disagreements, log_choices in counts:
+            agreed, disagreed, choices = agreed + int(agreements), disagreed + int(disagreements), choices + log_choices
+        return self.shared_log_likelihood(agreed, disagreed, choices)
 
     def log_prob(self, state: State, action: int) -> float:
         """The natural log of the probability that the seat to move of ``state`` plays ``action``.
@@ -142,10 +170,10 @@ class PlayerModel:
         Returns:
             A log-probability <= 0 (0 for a forced move).
         Raises:
-            MotleyError: the per-seat model, whose plays are not independent (:meth:`seat_log_likelihood`).
+            MotleyError: a learned trust, whose plays are not independent (:meth:`shared_log_likelihood`).
         """
-        if self.per_seat:
-            raise MotleyError("the per-seat player model weighs a seat's plays together (seat_log_likelihood)")
+        if self.learned:
+            raise MotleyError("a learned player model weighs plays together (shared_log_likelihood)")
         n = len(state.legal_actions())
         if n == 1:
             return 0.0
@@ -194,13 +222,13 @@ def log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
 def replay_log_likelihood(world: State, observer: int, model: PlayerModel) -> float:
     """:func:`log_likelihood` by replaying the deal: from its start (the game's ``rewind``, ``model.support``),
     at each decision of a seat other than ``observer`` the model's log-probability of the move actually made
-    (:meth:`PlayerModel.log_prob`) is added, in play order; for the per-seat model each seat's unforced plays
-    are counted in play order and its :meth:`PlayerModel.seat_log_likelihood` added, seat by seat from seat 0.
-    ``world`` is unchanged."""
+    (:meth:`PlayerModel.log_prob`) is added, in play order; for a learned trust each seat's unforced plays are
+    counted in play order and :meth:`PlayerModel.counts_log_likelihood` weighs the counts. ``world`` is
+    unchanged."""
     state, actions = model.support.rewind(world)
     apply = state.apply_legal if isinstance(state, SearchState) else state.apply_action  # rewind's moves are legal
-    if model.per_seat:
-        return _replay_per_seat(state, actions, observer, model, apply)
+    if model.learned:
+        return _replay_counts(state, actions, observer, model, apply)
     total = 0.0
     for action in actions:
         if state.current_player() != observer:
@@ -209,9 +237,9 @@ def replay_log_likelihood(world: State, observer: int, model: PlayerModel) -> fl
     return total
 
 
-def _replay_per_seat(state: State, actions: Sequence[int], observer: int, model: PlayerModel,
-                     apply: Callable[[int], object]) -> float:
-    """:func:`replay_log_likelihood` of the per-seat model from the deal's start ``state``."""
+def _replay_counts(state: State, actions: Sequence[int], observer: int, model: PlayerModel,
+                   apply: Callable[[int], object]) -> float:
+    """:func:`replay_log_likelihood` of a learned trust from the deal's start ``state``."""
     counts: dict[int, list[float]] = {}  # seat -> [agreements, disagreements, log_choices]
     for action in actions:
         seat = state.current_player()
@@ -224,11 +252,7 @@ def _replay_per_seat(state: State, actions: Sequence[int], observer: int, model:
                 count[1] += 1
                 count[2] -= math.log(n - 1)
         apply(action)
-    total = 0.0
-    for seat in sorted(counts):
-        agreements, disagreements, log_choices = counts[seat]
-        total += model.seat_log_likelihood(int(agreements), int(disagreements), log_choices)
-    return total
+    return model.counts_log_likelihood([counts[seat] for seat in sorted(counts)])
 
 
 def disagreements(world: State, observer: int, support: InferenceSupport) -> int:

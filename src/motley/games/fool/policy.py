@@ -200,18 +200,15 @@ def play_log_likelihood(world: State, observer: int, model: PlayerModel) -> floa
     """
     assert isinstance(world, FoolState)
     tricks = tuple(trick[0] for trick in world.tricks) + (tuple(world.trick),)
-    key = (id(world.game), tricks, model.temperature, model.epsilon, model.per_seat)  # the entry holds the game
+    key = (id(world.game), tricks, model.temperature, model.epsilon, model.trust)  # the entry holds the game
     history = _ROUNDS.get(key)
     if history is None:
         if len(_ROUNDS) >= _ROUNDS_KEPT:
             del _ROUNDS[next(iter(_ROUNDS))]
         history = _ROUNDS[key] = _RoundPlays(world, tricks)
-    if model.per_seat:  # one term a seat, from seat 0 (core.inference.replay_log_likelihood)
-        total = 0.0
-        for seat in range(len(world.hands)):
-            if seat != observer:
-                total += history.terms(seat, world.hands[seat], model)[0]
-        return total
+    if model.learned:  # each seat's counts, from seat 0 (core.inference.replay_log_likelihood)
+        return model.counts_log_likelihood([history.terms(seat, world.hands[seat], model)
+                                            for seat in range(len(world.hands)) if seat != observer])
     terms = [history.terms(seat, world.hands[seat], model) if seat != observer else None
              for seat in range(len(world.hands))]
     total = 0.0
@@ -254,13 +251,13 @@ class _RoundPlays:
 
     def terms(self, seat: int, hand_now: Sequence[Sequence[int]], model: PlayerModel) -> list[float]:
         """The model's log-probability of each play of ``seat`` (0 for a forced one) if it holds ``hand_now``; for
-        the per-seat model one term, all the seat's plays together (``PlayerModel.seat_log_likelihood``)."""
+        a learned trust the seat's (agreements, disagreements, log_choices) (``PlayerModel.counts_log_likelihood``)."""
         key = (seat, tuple(c for col in hand_now for c in col))
         found = self.known.get(key)
         if found is not None:
             return found
         fools = self.fools
-        if model.per_seat:
+        if model.learned:
             agreements = disagreements = 0
             log_choices = 0.0
             for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now):
@@ -269,7 +266,7 @@ class _RoundPlays:
                 elif n > 1:
                     disagreements += 1
                     log_choices -= math.log(n - 1)
-            out = [model.seat_log_likelihood(agreements, disagreements, log_choices)]
+            out = [agreements, disagreements, log_choices]
         elif model.temperature == 0.0:
             out = [0.0 if n == 1 else model.log_prob_given_move(n, card, choose(hand, groups, trick, lead, fools))
                    for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now)]
