@@ -9,11 +9,11 @@ alone (tested for every game: it does not change when the hidden cards are dealt
 the same tensor. ``explain()`` lists the legal moves with their Q values, best first. A network trained with the
 heuristic's choice as an input (``hint``) asks the ``heuristic`` bot's policy for it, on the same observation.
 
-``best`` is the game's strongest bot as measured against the heuristic by win share (``GameSpec.best_bot``, with
-its figures in the README's Strength section and docs/reports/; of two bots level within their 95% intervals, the
-faster); a game that names none gets ISMCTS at 1,000 simulations. Its budget stays within one second per
-decision on one core. A ``network`` best plays the network the game ships for the configuration, and ISMCTS
-where it ships none (another player count, a whole match).
+``best`` is the game's strongest bot as measured by win share against the heuristic and against ISMCTS
+(``GameSpec.best_bot``, with its figures in the README's Strength section and docs/reports/; of two bots level
+within their 95% intervals against both, the faster); a game that names none gets ISMCTS at 1,000 simulations. Its
+budget stays within one second per decision on one core. A ``network`` best plays the network the game ships for the
+configuration, and ISMCTS where it ships none (another player count, a whole match).
 """
 
 from __future__ import annotations
