@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +13,7 @@ import pytest
 
 import motley
 from motley.core import State
+from motley.core.inference import InferenceSupport, InferredChain, PlayerModel
 
 #: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
 #: networking: this machine's closed network refuses it).
@@ -94,3 +98,21 @@ def children(pid: int) -> list[int]:
         except (OSError, ValueError, IndexError):
             continue
     return found
+
+
+def flat_chain_gap(state: State, observer: int, support: InferenceSupport,
+                   holdings: Callable[[State], Iterable[tuple[int, int]]]) -> float:
+    """The largest gap between an inference chain with a flat likelihood and the game's sampler at ``state``:
+    over every (seat, card) that ``holdings(world)`` lists for a world, the difference of the share of the
+    chain's worlds (2,000, after 300 of burn-in) and of the sampler's (4,000) in which it holds. ``support`` is
+    the game's ``InferenceSupport``; a symmetric proposal gives sampling noise alone (a few hundredths)."""
+    flat = dataclasses.replace(support, log_likelihood=lambda world, seat, model: 0.0)
+    sample = state.game.determinizer(state.observation(observer))
+    rng = random.Random(1)
+    uniform = Counter(key for _ in range(4000) for key in holdings(sample(rng)))
+    chain = InferredChain(sample, observer, PlayerModel(flat), 4)
+    for _ in range(300):
+        chain(rng)
+    chained = Counter(key for _ in range(2000) for key in holdings(chain(rng)))
+    return max(abs(chained[key] / 2000 - uniform[key] / 4000) for key in uniform.keys() | chained.keys())
+

@@ -35,6 +35,7 @@ from motley.core.registry import game_spec
 from motley.games.fool import cards as flc
 from motley.games.fool import observe, policy
 from motley.games.fool import rules as fl
+from tests.support import flat_chain_gap
 from tests.test_fool_properties import deck_cards, reachable_states, world_cards
 
 
@@ -389,24 +390,14 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
 def test_with_a_likelihood_that_weighs_every_world_alike_the_chain_draws_the_sampler_s_worlds() -> None:
     """The swap proposal is symmetric (within the voids): a chain whose likelihood is flat has the game's
     sampler's distribution, here each hidden card's chance of being in each seat's hand (a position with voids)."""
-    flat = dataclasses.replace(support(), log_likelihood=lambda world, observer, model: 0.0)
     state = heuristic_position(3, 37)
     me = state.current_player()
     assert any(state.voids())
-    sample = state.game.determinizer(state.observation(me))
-    rng = random.Random(1)
 
-    def where(worlds: list[State]) -> Counter[tuple[int, int]]:
-        return Counter((seat, card) for w in worlds for seat, hand in enumerate(hands(w)) if seat != me
-                       for col in hand for card in col)
+    def holdings(world: State) -> list[tuple[int, int]]:
+        return [(seat, card) for seat, hand in enumerate(hands(world)) if seat != me for col in hand for card in col]
 
-    uniform = where([sample(rng) for _ in range(4000)])
-    chain = InferredChain(sample, me, PlayerModel(flat), 4)
-    for _ in range(300):
-        chain(rng)
-    chained = where([chain(rng) for _ in range(2000)])
-    gaps = [abs(chained[key] / 2000 - uniform[key] / 4000) for key in uniform.keys() | chained.keys()]
-    assert max(gaps) < 0.1, max(gaps)
+    assert flat_chain_gap(state, me, support(), holdings) < 0.1
 
 
 def test_the_chain_worlds_vary() -> None:

@@ -9,10 +9,8 @@ Positions cover 3 to 7 players and later hands, where the exchange happens.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -37,7 +35,7 @@ from motley.games.foolery import policy
 from motley.games.foolery import rules as fy
 from motley.games.foolery import sample as fy_sample
 from motley.games.foolery.moves import A_KIND, K_TRUMP
-from tests.support import play_random
+from tests.support import flat_chain_gap, play_random
 from tests.test_foolery_properties import FULL, exchange_breaches, pack, reachable_states
 
 SUIT_CARDS = (1 << 56) - 1
@@ -310,8 +308,9 @@ def test_disagreements_count_the_moves_that_are_not_the_heuristic_s() -> None:
 POSITIONS = [(0, 30), (1, 40), (2, 50), (3, 35), (4, 45), (5, 55)]
 
 
-def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not() -> None:
-    model = PlayerModel(support(), 0.0, 0.01)  # a near-deterministic model of a deterministic opponent
+def fit_draws(model: PlayerModel, resampled_too: bool = True) -> tuple[list[int], list[int], list[int]]:
+    """:func:`disagreements` of worlds at :data:`POSITIONS`: 40 of the game's sampler, 20 of importance resampling
+    (32 candidates; none unless ``resampled_too``) and 40 of a chain (4 steps a world, after 300 of burn-in)."""
     uniform, resampled, chained = [], [], []
     for seed, moves in POSITIONS:
         state = heuristic_position(seed, moves)
@@ -319,12 +318,18 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
         sample = state.game.determinizer(state.observation(me))
         rng = random.Random(seed)
         uniform += [disagreements(sample(rng), me, support()) for _ in range(40)]
-        sir = InferredSampler(sample, me, model, 32)
-        resampled += [disagreements(sir(rng), me, support()) for _ in range(20)]
+        if resampled_too:
+            sir = InferredSampler(sample, me, model, 32)
+            resampled += [disagreements(sir(rng), me, support()) for _ in range(20)]
         chain = InferredChain(sample, me, model, 4)
         for _ in range(300):  # burn-in
             chain(rng)
         chained += [disagreements(chain(rng), me, support()) for _ in range(40)]
+    return uniform, resampled, chained
+
+
+def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not() -> None:
+    uniform, resampled, chained = fit_draws(PlayerModel(support(), 0.0, 0.01))  # a near-deterministic model
     fit = [sum(1 for m in found if m == 0) / len(found) for found in (uniform, resampled, chained)]
     mean = [sum(found) / len(found) for found in (uniform, resampled, chained)]
     # the uniform sampler's worlds nearly never fit every play; the chain's often do, and miss by little
@@ -335,18 +340,7 @@ def test_inferred_worlds_fit_a_deterministic_opponent_where_uniform_ones_do_not(
 def test_the_per_seat_model_s_worlds_fit_a_table_of_heuristics_too() -> None:
     """The per-seat player model (each seat's share of moves off the heuristic learned from its plays, replayed
     through the engine in Foolery) still concentrates the chain on worlds that fit a table of heuristics."""
-    model = PlayerModel(support(), trust="per_seat")
-    uniform, chained = [], []
-    for seed, moves in POSITIONS:
-        state = heuristic_position(seed, moves)
-        me = state.current_player()
-        sample = state.game.determinizer(state.observation(me))
-        rng = random.Random(seed)
-        uniform += [disagreements(sample(rng), me, support()) for _ in range(40)]
-        chain = InferredChain(sample, me, model, 4)
-        for _ in range(300):  # burn-in
-            chain(rng)
-        chained += [disagreements(chain(rng), me, support()) for _ in range(40)]
+    uniform, _, chained = fit_draws(PlayerModel(support(), trust="per_seat"), resampled_too=False)
     assert sum(1 for m in chained if m == 0) / len(chained) >= 0.25
     assert sum(chained) < sum(uniform) / 5
 
@@ -395,23 +389,14 @@ def test_inferred_worlds_fit_the_plays_and_the_unseen_exchange_in_a_later_hand()
 def test_with_a_likelihood_that_weighs_every_world_alike_the_chain_draws_the_sampler_s_worlds() -> None:
     """The swap proposal is symmetric (within the hard constraints): a chain whose likelihood is flat has the
     game's sampler's distribution, here each hidden card's chance of being in each seat's hand."""
-    flat = dataclasses.replace(support(), log_likelihood=lambda world, observer, model: 0.0)
     state = heuristic_position(0, 30)
     me = state.current_player()
-    sample = state.game.determinizer(state.observation(me))
-    rng = random.Random(1)
 
-    def where(worlds: list[State]) -> Counter[tuple[int, int]]:
-        return Counter((seat, card) for w in worlds for seat, hand in enumerate(foolery(w).hands) if seat != me
-                       for card in range(fyc.NUM_CARDS) if hand >> card & 1)
+    def holdings(world: State) -> list[tuple[int, int]]:
+        return [(seat, card) for seat, hand in enumerate(foolery(world).hands) if seat != me
+                for card in range(fyc.NUM_CARDS) if hand >> card & 1]
 
-    uniform = where([sample(rng) for _ in range(4000)])
-    chain = InferredChain(sample, me, PlayerModel(flat), 4)
-    for _ in range(300):
-        chain(rng)
-    chained = where([chain(rng) for _ in range(2000)])
-    gaps = [abs(chained[key] / 2000 - uniform[key] / 4000) for key in uniform.keys() | chained.keys()]
-    assert max(gaps) < 0.1, max(gaps)
+    assert flat_chain_gap(state, me, support(), holdings) < 0.1
 
 
 def test_the_chain_worlds_vary() -> None:
