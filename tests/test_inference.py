@@ -35,7 +35,7 @@ from motley.core.registry import game_spec
 from motley.games.fool import cards as flc
 from motley.games.fool import observe, policy
 from motley.games.fool import rules as fl
-from tests.support import flat_chain_gap
+from tests.support import flat_chain_gap, play_random
 from tests.test_fool_properties import deck_cards, reachable_states, world_cards
 
 
@@ -320,10 +320,7 @@ def random_position(seed: int, moves: int) -> fl.FoolState:
     game = motley.load_game("fool(players=5,rounds=1)")
     state = game.new_initial_state(seed=seed)
     assert isinstance(state, fl.FoolState)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    play_random(state, random.Random(seed), moves)
     return state
 
 

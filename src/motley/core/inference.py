@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from motley.core.errors import MotleyError
@@ -241,18 +241,27 @@ def _replay_counts(state: State, actions: Sequence[int], observer: int, model: P
                    apply: Callable[[int], object]) -> float:
     """:func:`replay_log_likelihood` of a learned trust from the deal's start ``state``."""
     counts: dict[int, list[float]] = {}  # seat -> [agreements, disagreements, log_choices]
+    for seat, n, agreed in _unforced_plays(state, actions, observer, model.support, apply):
+        count = counts.setdefault(seat, [0, 0, 0.0])
+        if agreed:
+            count[0] += 1
+        else:
+            count[1] += 1
+            count[2] -= math.log(n - 1)
+    return model.counts_log_likelihood([counts[seat] for seat in sorted(counts)])
+
+
+def _unforced_plays(state: State, actions: Sequence[int], observer: int, support: InferenceSupport,
+                    apply: Callable[[int], object]) -> Iterator[tuple[int, int, bool]]:
+    """Plays ``actions`` from ``state`` (with ``apply``); for each decision of a seat other than ``observer`` with
+    more than one legal move, its seat, its number of legal moves and whether it was the heuristic's move."""
     for action in actions:
         seat = state.current_player()
-        n = len(state.legal_actions())
-        if seat != observer and n > 1:
-            count = counts.setdefault(seat, [0, 0, 0.0])
-            if model.support.move(state) == action:
-                count[0] += 1
-            else:
-                count[1] += 1
-                count[2] -= math.log(n - 1)
+        if seat != observer:
+            n = len(state.legal_actions())
+            if n > 1:
+                yield seat, n, support.move(state) == action
         apply(action)
-    return model.counts_log_likelihood([counts[seat] for seat in sorted(counts)])
 
 
 def disagreements(world: State, observer: int, support: InferenceSupport) -> int:
@@ -262,12 +271,7 @@ def disagreements(world: State, observer: int, support: InferenceSupport) -> int
     A diagnostic of samplers (tests, benchmarks); ``world`` is unchanged.
     """
     state, actions = support.rewind(world)
-    count = 0
-    for action in actions:
-        if state.current_player() != observer and len(state.legal_actions()) > 1 and support.move(state) != action:
-            count += 1
-        state.apply_action(action)
-    return count
+    return sum(not agreed for _, _, agreed in _unforced_plays(state, actions, observer, support, state.apply_action))
 
 
 def resample(log_weights: Sequence[float], rng: random.Random) -> int:

@@ -261,9 +261,11 @@ class _RoundPlays:
             agreements = disagreements = 0
             log_choices = 0.0
             for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now):
-                if n > 1 and card == choose(hand, groups, trick, lead, fools):
+                if n == 1:
+                    continue  # forced: no evidence
+                if card == choose(hand, groups, trick, lead, fools):
                     agreements += 1
-                elif n > 1:
+                else:
                     disagreements += 1
                     log_choices -= math.log(n - 1)
             out = [agreements, disagreements, log_choices]
