@@ -6,6 +6,11 @@ of ``motley.core.inference``). The fixed model assumes every other seat agrees `
 (0.95 by default); a table whose seats agree far less is what ``infer_trust=per_seat`` / ``table`` are for. The
 interval is over deals (a deal's decisions are not independent), 95%, normal approximation.
 
+Where the bot's move is not the heuristic's, its rank among the other legal moves in the heuristic's order
+(``core.inference.deviation_rank`` of the game's move scores: 1 = the heuristic's next choice) is counted, and the
+``decay`` of ``PlayerModel`` (``infer_decay``) that makes those ranks most likely is given: 1 means the moves off
+the heuristic are spread evenly over the others, less that they lean to its next choices.
+
     .venv/bin/python benchmarks/agreement.py "fool(players=5,rounds=1)" --bot "ismcts(simulations=1000)" --deals 6
     .venv/bin/python benchmarks/agreement.py "foolery(players=5,hands=1)" --bot heuristic --deals 20
 """
@@ -15,15 +20,21 @@ from __future__ import annotations
 import argparse
 import math
 import random
+from collections import Counter
 
 import motley
 from motley.bots import make_bot
+from motley.core.inference import deviation_rank
 from motley.core.play import choose
 from motley.core.registry import game_spec
 
+#: The decays tried for the fit of the ranks (``PlayerModel.decay``).
+DECAYS = [round(0.05 * k, 2) for k in range(1, 21)]
 
-def deal_agreements(game: motley.Game, bot: str, seed: int) -> tuple[int, int]:
-    """(decisions where the bot played the heuristic's move, decisions) of one deal, the bot in every seat."""
+
+def deal_agreements(game: motley.Game, bot: str, seed: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """(decisions where the bot played the heuristic's move, decisions, ``(legal moves, rank)`` of each other
+    move) of one deal, the bot in every seat."""
     support = game_spec(game.name).inference
     if support is None:
         raise SystemExit(f"{game.name} has no inference support (GameSpec.inference): no heuristic move to compare")
@@ -31,14 +42,26 @@ def deal_agreements(game: motley.Game, bot: str, seed: int) -> tuple[int, int]:
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed)
     agreed = decisions = 0
+    off: list[tuple[int, int]] = []
     while not state.is_terminal():
         legal = state.legal_actions()
         action = choose(state, players[state.current_player()], rng)
         if len(legal) > 1:
             decisions += 1
-            agreed += support.move(state) == action
+            move = support.move(state)
+            if move == action:
+                agreed += 1
+            else:
+                off.append((len(legal), deviation_rank(support.scores(state), move, action)))
         state.apply_action(action)
-    return agreed, decisions
+    return agreed, decisions, off
+
+
+def rank_log_likelihood(off: list[tuple[int, int]], decay: float) -> float:
+    """The log-likelihood of the ranks ``off`` (``(legal moves, rank)``) under ``PlayerModel.log_choice``."""
+    if decay == 1.0:
+        return -sum(math.log(n - 1) for n, _ in off)
+    return sum((rank - 1) * math.log(decay) + math.log1p(-decay) - math.log1p(-decay ** (n - 1)) for n, rank in off)
 
 
 def main() -> None:
@@ -50,9 +73,11 @@ def main() -> None:
     args = parser.parse_args()
     game = motley.load_game(args.game)
     shares, total_agreed, total = [], 0, 0
+    off: list[tuple[int, int]] = []
     for i in range(args.deals):
-        agreed, decisions = deal_agreements(game, args.bot, args.seed + i)
+        agreed, decisions, deal_off = deal_agreements(game, args.bot, args.seed + i)
         total_agreed, total = total_agreed + agreed, total + decisions
+        off += deal_off
         if decisions:
             shares.append(agreed / decisions)
         print(f"deal {i}: {agreed} of {decisions}", flush=True)
@@ -63,6 +88,15 @@ def main() -> None:
     print(f"{args.bot} in {args.game}: plays the heuristic's move at {total_agreed} of {total} decisions "
           f"({total_agreed / total:.3f}); per deal {mean:.3f} [{mean - 1.96 * spread:.3f}, {mean + 1.96 * spread:.3f}] "
           f"over {len(shares)} deals")
+    if off:
+        ranks = Counter(min(rank, 4) for _, rank in off)
+        by_rank = ", ".join(f"{'4+' if k == 4 else k}: {ranks[k] / len(off):.2f}" for k in range(1, 5))
+        even = sum(1 / (n - 1) for n, _ in off) / len(off)
+        fit = max(DECAYS, key=lambda decay: rank_log_likelihood(off, decay))
+        best, flat = rank_log_likelihood(off, fit) / len(off), rank_log_likelihood(off, 1.0) / len(off)
+        print(f"its {len(off)} other moves by rank in the heuristic's order: {by_rank} (the next choice's share if "
+              f"they were even: {even:.2f}); the most likely decay {fit}, log-likelihood per move {best:+.3f} "
+              f"against {flat:+.3f} at 1")
 
 
 if __name__ == "__main__":
