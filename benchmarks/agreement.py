@@ -7,9 +7,10 @@ of ``motley.core.inference``). The fixed model assumes every other seat agrees `
 interval is over deals (a deal's decisions are not independent), 95%, normal approximation.
 
 Where the bot's move is not the heuristic's, its rank among the other legal moves in the heuristic's order
-(``core.inference.deviation_rank`` of the game's move scores: 1 = the heuristic's next choice) is counted, and the
-``decay`` of ``PlayerModel`` (``infer_decay``) that makes those ranks most likely is given: 1 means the moves off
-the heuristic are spread evenly over the others, less that they lean to its next choices.
+(:func:`deviation_rank` of the game's move scores: 1 = the heuristic's next choice) is counted, and the ``decay``
+that makes those ranks most likely if the ``k``-th other move is played in proportion to ``decay ** (k - 1)``:
+1 means the moves off the heuristic are spread evenly over the others, as the learned trust of
+``core.inference.PlayerModel`` assumes, less that they lean to the heuristic's next choices.
 
     .venv/bin/python benchmarks/agreement.py "fool(players=5,rounds=1)" --bot "ismcts(simulations=1000)" --deals 6
     .venv/bin/python benchmarks/agreement.py "foolery(players=5,hands=1)" --bot heuristic --deals 20
@@ -21,15 +22,24 @@ import argparse
 import math
 import random
 from collections import Counter
+from collections.abc import Mapping
 
 import motley
 from motley.bots import make_bot
-from motley.core.inference import deviation_rank
 from motley.core.play import choose
 from motley.core.registry import game_spec
 
-#: The decays tried for the fit of the ranks (``PlayerModel.decay``).
+#: The decays tried for the fit of the ranks.
 DECAYS = [round(0.05 * k, 2) for k in range(1, 21)]
+
+
+def deviation_rank(scores: Mapping[int, float], move: int, action: int) -> int:
+    """Where ``action`` stands among the legal moves other than the heuristic's ``move``, in the heuristic's order:
+    1 for its next choice. The order is by ``scores`` (``core.inference.MoveScores``), higher first, equal scores
+    by the smaller action id."""
+    score = scores[action]
+    return 1 + sum(1 for a, s in scores.items()
+                   if a != move and a != action and (s > score or (s == score and a < action)))
 
 
 def deal_agreements(game: motley.Game, bot: str, seed: int) -> tuple[int, int, list[tuple[int, int]]]:
@@ -58,7 +68,8 @@ def deal_agreements(game: motley.Game, bot: str, seed: int) -> tuple[int, int, l
 
 
 def rank_log_likelihood(off: list[tuple[int, int]], decay: float) -> float:
-    """The log-likelihood of the ranks ``off`` (``(legal moves, rank)``) under ``PlayerModel.log_choice``."""
+    """The log-likelihood of the ranks ``off`` (``(legal moves n, rank k)``) if the ``k``-th of the ``n - 1`` other
+    moves is played with probability ``decay ** (k - 1) * (1 - decay) / (1 - decay ** (n - 1))`` (evenly at 1)."""
     if decay == 1.0:
         return -sum(math.log(n - 1) for n, _ in off)
     return sum((rank - 1) * math.log(decay) + math.log1p(-decay) - math.log1p(-decay ** (n - 1)) for n, rank in off)

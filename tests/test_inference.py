@@ -8,7 +8,6 @@ the uniform sampler's are mostly not; every inferred world keeps the hard constr
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import math
 import random
@@ -27,7 +26,6 @@ from motley.core.inference import (
     InferredChain,
     InferredSampler,
     PlayerModel,
-    deviation_rank,
     disagreements,
     log_likelihood,
     replay_log_likelihood,
@@ -158,16 +156,16 @@ def test_perturb_and_the_chain_accept_a_single_hidden_hand() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16), st.sampled_from([0.0, 0.7, "per_seat", "table"]),
-       st.sampled_from([0.01, 0.2]), st.sampled_from([1.0, 0.4]))
+       st.sampled_from([0.01, 0.2]))
 def test_the_game_s_likelihood_is_the_replay_s_exactly(state: fl.FoolState, seat: int, seed: int,
-                                                       temperature: float | str, epsilon: float, decay: float) -> None:
+                                                       temperature: float | str, epsilon: float) -> None:
     """``policy.play_log_likelihood`` (no replay, each seat's terms kept per hand) gives the very floats of
     ``replay_log_likelihood``: for a world, for worlds a swap away (two seats' terms new, the others kept), and
     for the true deal, from any seat's view, at 4-8 players and in later rounds; for the fixed models and the
-    learned ones (trust per seat, or one for the table; plays off the heuristic spread evenly or by its order)."""
+    learned ones (trust per seat, or one for the table)."""
     state = live(state)
     seat %= state.game.num_players
-    model = (PlayerModel(support(), 0.0, epsilon, trust=temperature, decay=decay) if isinstance(temperature, str)
+    model = (PlayerModel(support(), 0.0, epsilon, trust=temperature) if isinstance(temperature, str)
              else PlayerModel(support(), temperature, epsilon))
     assert support().log_likelihood is policy.play_log_likelihood
     world = state.game.sample_state(state.observation(seat), random.Random(seed))
@@ -246,11 +244,6 @@ def test_player_model_refuses_bad_parameters() -> None:
         PlayerModel(support(), 0.5, 0.05, trust="per_seat")
     with pytest.raises(MotleyError, match="trust"):
         PlayerModel(support(), trust="some")
-    for decay in (0.0, -0.5, 1.5, math.nan):
-        with pytest.raises(MotleyError, match="decay"):
-            PlayerModel(support(), trust="table", decay=decay)
-    with pytest.raises(MotleyError, match="learned trust"):  # the fixed model spreads epsilon evenly
-        PlayerModel(support(), 0.0, 0.05, decay=0.5)
     state = heuristic_position(0, 25)
     with pytest.raises(MotleyError, match="shared_log_likelihood"):  # no per-move probability: a seat's plays together
         PlayerModel(support(), trust="per_seat").log_prob(state, policy.move(state))
@@ -289,51 +282,6 @@ def test_resample_draws_in_proportion_to_the_weights() -> None:
     assert 0.70 < counts[1] / 4000 < 0.80
 
 
-def ranked_scores(n: int) -> dict[int, float]:
-    """Scores of ``n`` moves ``0..n-1``, the heuristic's order being the ids' (move 0 its choice)."""
-    return {a: float(n - a) for a in range(n)}
-
-
-@pytest.mark.parametrize("decay", [1.0, 0.6, 0.2])
-def test_the_plays_off_the_heuristic_are_a_distribution_leaning_to_its_next_choices(decay: float) -> None:
-    """The shares of :meth:`PlayerModel.log_choice` over the ``n - 1`` other moves add up to 1; at ``decay`` 1
-    they are even (``-log(n - 1)``, the floats the learned trust had before the decay), below 1 each move is
-    ``decay`` times as likely as the one the heuristic prefers to it; ``scores`` is asked only then."""
-    model = PlayerModel(support(), trust="table", decay=decay)
-    asked = []
-
-    def scores_of(n: int) -> Callable[[], dict[int, float]]:
-        def scores() -> dict[int, float]:
-            asked.append(n)
-            return ranked_scores(n)
-        return scores
-
-    for n in (2, 3, 7, 12):
-        shares = [math.exp(model.log_choice(n, 0, a, scores_of(n))) for a in range(1, n)]
-        assert sum(shares) == pytest.approx(1.0)
-        if decay == 1.0:
-            assert all(model.log_choice(n, 0, a, scores_of(n)) == -math.log(n - 1) for a in range(1, n))
-        else:
-            assert all(later == pytest.approx(decay * earlier) for earlier, later in itertools.pairwise(shares))
-    assert bool(asked) == (decay != 1.0)
-
-
-def test_deviation_rank_orders_the_other_moves_by_the_heuristic_s_scores() -> None:
-    """The heuristic's move is left out; higher scores first, equal scores by the smaller id; at a Fool!
-    position with a choice, the heuristic's next choice is rank 1 and every other move has its own rank."""
-    scores = {4: 1.0, 9: 3.0, 2: 2.5, 7: 2.5, 5: -1.0}
-    assert [deviation_rank(scores, 9, a) for a in (2, 7, 4, 5)] == [1, 2, 3, 4]
-    assert [deviation_rank(scores, 2, a) for a in (9, 7, 4, 5)] == [1, 2, 3, 4]
-    with pytest.raises(KeyError):
-        deviation_rank(scores, 9, 3)
-    state = next(p for p in (heuristic_position(2, k) for k in range(20, 40)) if len(p.legal_actions()) >= 3)
-    move, found = policy.move(state), policy.move_scores(state)
-    others = [a for a in state.legal_actions() if a != move]
-    assert sorted(deviation_rank(found, move, a) for a in others) == list(range(1, len(others) + 1))
-    first = next(a for a in others if deviation_rank(found, move, a) == 1)
-    assert (found[first], -first) == max((found[a], -a) for a in others)
-
-
 @pytest.mark.parametrize("epsilon", [0.01, 0.05, 0.3])
 def test_the_per_seat_model_is_a_distribution_over_a_seat_s_plays(epsilon: float) -> None:
     """Summed over every way a seat can play a sequence of decisions (each the heuristic's move or one of the
@@ -348,15 +296,6 @@ def test_the_per_seat_model_is_a_distribution_over_a_seat_s_plays(epsilon: float
         total += likelihood * math.prod(n - 1 for n in off)  # every other move of a play is as likely
     assert total == pytest.approx(1.0)
     assert model.shared_log_likelihood(0, 0, 0.0) == 0.0
-    leaning = PlayerModel(support(), 0.0, epsilon, trust="per_seat", decay=0.5)
-    total = 0.0
-    for pattern in range(1 << len(moves)):  # and with the plays off the heuristic leaning to its next choices
-        off = [n for i, n in enumerate(moves) if pattern >> i & 1]
-        for choice in itertools.product(*(range(1, n) for n in off)):
-            log_choices = sum(leaning.log_choice(n, 0, a, functools.partial(ranked_scores, n))
-                              for n, a in zip(off, choice, strict=True))
-            total += math.exp(leaning.shared_log_likelihood(len(moves) - len(off), len(off), log_choices))
-    assert total == pytest.approx(1.0)
 
 
 def test_the_per_seat_model_trusts_a_seat_by_its_own_record() -> None:
@@ -517,9 +456,7 @@ def test_ismcts_inference_options_refuse_bad_values() -> None:
     game = motley.load_game("fool(players=5)")
     for spec in ("ismcts(infer=-1)", "ismcts(infer=x)", "ismcts(infer=4,infer_temperature=-1)",
                  "ismcts(infer=4,infer_epsilon=0)", "ismcts(infer_chain=-2)", "ismcts(infer_chain=2,infer_trust=x)",
-                 "ismcts(infer_chain=2,infer_trust=per_seat,infer_temperature=0.5)",
-                 "ismcts(infer_chain=2,infer_trust=table,infer_decay=0)", "ismcts(infer_chain=2,infer_decay=0.5)",
-                 "ismcts(infer_chain=2,infer_trust=table,infer_decay=x)"):
+                 "ismcts(infer_chain=2,infer_trust=per_seat,infer_temperature=0.5)"):
         with pytest.raises(MotleyError):
             make_bot(spec, game)
     for name in ("foolery", "fools_errand"):  # games without inference support say so
@@ -546,8 +483,7 @@ def test_ismcts_with_inference_off_searches_as_before() -> None:
 @pytest.mark.parametrize("spec", ["ismcts(simulations=40,infer=3)", "ismcts(simulations=40,infer_chain=2)",
                                   "ismcts(simulations=40,infer=2,infer_chain=1,infer_temperature=0.5)",
                                   "ismcts(simulations=40,infer_chain=2,infer_trust=per_seat)",
-                                  "ismcts(simulations=40,infer_chain=2,infer_trust=table)",
-                                  "ismcts(simulations=40,infer_chain=2,infer_trust=table,infer_decay=0.5)"])
+                                  "ismcts(simulations=40,infer_chain=2,infer_trust=table)"])
 def test_ismcts_with_inference_plays_a_round_and_is_fixed_by_the_seed(spec: str) -> None:
     game = motley.load_game("fool(players=5,rounds=1)")
 

@@ -482,8 +482,7 @@ def test_inferred_worlds_are_fixed_by_the_seed() -> None:
 # ---- ISMCTS with inference plays Foolery ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("spec", ["ismcts(simulations=50,infer=4)", "ismcts(simulations=50,infer_chain=2)",
-                                  "ismcts(simulations=50,infer_chain=2,infer_trust=per_seat)",
-                                  "ismcts(simulations=50,infer_chain=2,infer_trust=table,infer_decay=0.5)"])
+                                  "ismcts(simulations=50,infer_chain=2,infer_trust=per_seat)"])
 def test_ismcts_with_inference_plays_a_later_hand_and_is_fixed_by_the_seed(spec: str) -> None:
     """The bot (seat 0) plays the second hand of a match, exchange included, the others the heuristic."""
     game = motley.load_game("foolery(players=4,hands=2)")

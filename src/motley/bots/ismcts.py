@@ -158,9 +158,6 @@ class ISMCTSBot(Bot):
             infer_epsilon``), ``"per_seat"`` (each seat's share of other moves is its own and learned from its
             plays) or ``"table"`` (one share learned from all the other seats' plays): a table of searchers or
             people is not read as heuristics (``PlayerModel.trust``); the deterministic model only.
-        infer_decay: with a learned trust, how the plays off the heuristic spread over the other moves: 1 (the
-            default) evenly, below 1 leaning to the heuristic's next choices, the ``k``-th in proportion to
-            ``infer_decay ** (k - 1)`` (``PlayerModel.decay``); in (0, 1].
     Raises:
         MotleyError: for a bad parameter.
     """
@@ -171,11 +168,10 @@ class ISMCTSBot(Bot):
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
-                 infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", infer_decay: float | str = 1.0,
-                 points: float | str = 0.0, tree: str = "own") -> None:
+                 infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
+                 tree: str = "own") -> None:
         super().__init__(game)
-        self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust,
-                                    infer_decay)
+        self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
         try:
             self.simulations = int(simulations)
@@ -373,10 +369,10 @@ class ISMCTSBot(Bot):
 
 
 def _player_model(game: Game, infer: int | str, chain: int | str, temperature: float | str,
-                  epsilon: float | str, trust: str = "fixed", decay: float | str = 1.0) -> PlayerModel | None:
+                  epsilon: float | str, trust: str = "fixed") -> PlayerModel | None:
     """The player model of the inference options (None when inference is off), or MotleyError for a bad one."""
     try:
-        candidates, steps, t, eps, lean = int(infer), int(chain), float(temperature), float(epsilon), float(decay)
+        candidates, steps, t, eps = int(infer), int(chain), float(temperature), float(epsilon)
     except ValueError as exc:
         raise MotleyError(f"bad ismcts inference parameter: {exc}") from None
     if candidates < 0 or steps < 0 or not t >= 0.0 or not 0.0 < eps < 1.0:
@@ -386,16 +382,13 @@ def _player_model(game: Game, infer: int | str, chain: int | str, temperature: f
         raise MotleyError(f"ismcts infer_trust must be one of {', '.join(TRUSTS)}, got {trust!r}")
     if trust != "fixed" and t != 0.0:
         raise MotleyError(f"ismcts infer_trust={trust} is the deterministic model: it takes no infer_temperature")
-    if not 0.0 < lean <= 1.0 or (lean != 1.0 and trust == "fixed"):
-        raise MotleyError(f"ismcts infer_decay must be in (0, 1], and below 1 only with infer_trust per_seat or "
-                          f"table; got {lean} with infer_trust={trust}")
     if candidates <= 1 and not steps:
         return None
     support = game_spec(game.name).inference
     if support is None or (steps and support.perturb is None):
         raise MotleyError(f"ismcts infer{'_chain' if steps else ''} needs a game with inference support "
                           f"(GameSpec.inference{' with perturb' if steps else ''}); {game.name} has none")
-    return PlayerModel(support, t, eps, trust, lean)
+    return PlayerModel(support, t, eps, trust)
 
 
 class _EpsilonBot(Bot):

@@ -12,10 +12,7 @@ the other seats' actual plays are what the model expects is more likely than one
   temperature, mixed with ``epsilon`` of uniform play. With ``trust="per_seat"`` each seat's share of plays that
   are not the heuristic's move is its own and unknown, with ``trust="table"`` one unknown share is the other
   seats' together (:meth:`PlayerModel.shared_log_likelihood`): a table of heuristics is trusted nearly as
-  before, a table that often plays otherwise (searching bots, people) soon is not. With ``decay < 1`` a play
-  off the heuristic leans to its next choices: the ``k``-th of the other moves in the heuristic's order
-  (:func:`deviation_rank`) has probability proportional to ``decay ** (k - 1)`` (:meth:`PlayerModel.log_choice`);
-  a searching bot's moves off the heuristic are its second choice about half the time.
+  before, a table that often plays otherwise (searching bots, people) soon is not.
 * :func:`log_likelihood` -- the sum of the log-likelihoods of the other seats' decisions of the deal in a
   sampled world: :func:`replay_log_likelihood` replays the deal from its start (the game's ``rewind``); a game
   may give the same figure faster from its own hands and tricks (``InferenceSupport.log_likelihood``; the
@@ -99,19 +96,15 @@ class PlayerModel:
             (each seat's share is unknown and its own) or ``"table"`` (one unknown share for all the other seats),
             the unknown share weighed by :meth:`shared_log_likelihood` (``epsilon`` the mean of the prior's
             heuristic part); the deterministic model only.
-        decay: how a learned trust's plays off the heuristic spread over the other legal moves
-            (:meth:`log_choice`): 1 (the default) evenly, below 1 leaning to the heuristic's next choices;
-            in (0, 1], below 1 for a learned trust only.
     Raises:
-        MotleyError: a temperature below 0, an epsilon outside (0, 1), an unknown ``trust``, a learned trust
-            with a temperature, or a decay outside (0, 1] or below 1 with the fixed trust.
+        MotleyError: a temperature below 0, an epsilon outside (0, 1), an unknown ``trust``, or a learned trust
+            with a temperature.
     """
 
     support: InferenceSupport
     temperature: float = 0.0
     epsilon: float = 0.05
     trust: str = "fixed"
-    decay: float = 1.0
 
     def __post_init__(self) -> None:
         if not self.temperature >= 0.0:
@@ -122,10 +115,6 @@ class PlayerModel:
             raise MotleyError(f"player model trust must be one of {', '.join(TRUSTS)}, got {self.trust!r}")
         if self.learned and self.temperature != 0.0:
             raise MotleyError(f"the {self.trust} player model is the deterministic one: it takes no temperature")
-        if not 0.0 < self.decay <= 1.0:
-            raise MotleyError(f"player model decay must be in (0, 1], got {self.decay}")
-        if self.decay != 1.0 and not self.learned:
-            raise MotleyError("a player model decay below 1 needs a learned trust (per_seat or table)")
 
     @property
     def learned(self) -> bool:
@@ -136,20 +125,18 @@ class PlayerModel:
         """The log-likelihood of unforced plays that share one unknown share of moves off the heuristic (one
         seat's under ``trust="per_seat"``, all the other seats' under ``"table"``).
 
-        Given the share ``e``, a play is the heuristic's move with probability ``1 - e`` and another legal move
-        with ``e`` times that move's share of the plays off the heuristic (:meth:`log_choice`: ``1 / (n - 1)``
-        each at ``decay == 1``). The share is unknown: its prior is half a heuristic player,
+        Given the share ``e``, a play is the heuristic's move with probability ``1 - e`` and each other legal
+        move with ``e / (n - 1)``. The share is unknown: its prior is half a heuristic player,
         ``Beta(1, (1 - epsilon) / epsilon)`` (mean ``epsilon``), and half any player, ``Beta(1, 1)``;
         integrated out, the plays' likelihood is ``sum_k w_k B(a_k + d, b_k + g) / B(a_k, b_k)`` times
-        the product of those shares over the disagreeing plays, for ``g`` agreeing and ``d`` disagreeing plays.
-        Plays that were the heuristic's every time are trusted nearly as the fixed model trusts them; plays that
-        often were not (a searching bot agrees about half the time) hardly weigh the worlds at all.
+        ``prod 1 / (n_i - 1)`` over the disagreeing plays, for ``g`` agreeing and ``d`` disagreeing plays. Plays
+        that were the heuristic's every time are trusted nearly as the fixed model trusts them; plays that often
+        were not (a searching bot agrees about half the time) hardly weigh the worlds at all.
 
         Args:
             agreements: the unforced plays that were the heuristic's move; >= 0.
             disagreements: the others; >= 0.
-            log_choices: the sum of :meth:`log_choice` over the disagreeing plays (``-sum log(n_i - 1)`` at
-                ``decay == 1``, ``n_i`` their legal moves).
+            log_choices: ``-sum log(n_i - 1)`` over the disagreeing plays, ``n_i`` their legal moves.
         Returns:
             A log-likelihood <= 0 (0 without unforced plays).
         """
@@ -159,20 +146,6 @@ class PlayerModel:
                  for weight, a, b in ((0.5, 1.0, (1.0 - self.epsilon) / self.epsilon), (0.5, 1.0, 1.0))]
         top = max(parts)
         return top + math.log(sum(math.exp(p - top) for p in parts)) + log_choices
-
-    def log_choice(self, n: int, move: int, action: int, scores: Callable[[], Mapping[int, float]]) -> float:
-        """The log of the share of a learned trust's plays off the heuristic that go to ``action``, at a decision
-        of ``n`` > 1 legal moves where the heuristic plays ``move`` != ``action``.
-
-        At ``decay == 1`` every other move alike: ``-log(n - 1)``. Below 1 the ``k``-th other move in the
-        heuristic's order (:func:`deviation_rank` of ``scores()``, asked only then) has
-        ``decay ** (k - 1) * (1 - decay) / (1 - decay ** (n - 1))``: the shares of the ``n - 1`` moves add up
-        to 1.
-        """
-        if self.decay == 1.0:
-            return -math.log(n - 1)
-        rank = deviation_rank(scores(), move, action)
-        return (rank - 1) * math.log(self.decay) + math.log1p(-self.decay) - math.log1p(-self.decay ** (n - 1))
 
     def counts_log_likelihood(self, counts: Sequence[Sequence[float]]) -> float:
         """The learned trust's log-likelihood of the other seats' plays from each seat's ``(agreements,
@@ -224,19 +197,6 @@ class PlayerModel:
         return math.log((1.0 - eps) * weights.get(action, 0.0) / sum(weights.values()) + eps / n)
 
 
-def deviation_rank(scores: Mapping[int, float], move: int, action: int) -> int:
-    """Where ``action`` stands among the legal moves other than the heuristic's ``move``, in the heuristic's order:
-    1 for its next choice, up to ``len(scores) - 1``. The order is by ``scores`` (:data:`MoveScores`), higher
-    first, equal scores by the smaller action id.
-
-    Raises:
-        KeyError: ``action`` not in ``scores`` (not a legal move).
-    """
-    score = scores[action]
-    return 1 + sum(1 for a, s in scores.items()
-                   if a != move and a != action and (s > score or (s == score and a < action)))
-
-
 def _log_beta(a: float, b: float) -> float:
     """The natural log of the beta function ``B(a, b)``; ``a, b > 0``."""
     return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
@@ -281,28 +241,26 @@ def _replay_counts(state: State, actions: Sequence[int], observer: int, model: P
                    apply: Callable[[int], object]) -> float:
     """:func:`replay_log_likelihood` of a learned trust from the deal's start ``state``."""
     counts: dict[int, list[float]] = {}  # seat -> [agreements, disagreements, log_choices]
-    scores = model.support.scores
-    for seat, n, move, action in _unforced_plays(state, actions, observer, model.support, apply):
+    for seat, n, agreed in _unforced_plays(state, actions, observer, model.support, apply):
         count = counts.setdefault(seat, [0, 0, 0.0])
-        if move == action:
+        if agreed:
             count[0] += 1
         else:
             count[1] += 1
-            count[2] += model.log_choice(n, move, action, lambda: scores(state))
+            count[2] -= math.log(n - 1)
     return model.counts_log_likelihood([counts[seat] for seat in sorted(counts)])
 
 
 def _unforced_plays(state: State, actions: Sequence[int], observer: int, support: InferenceSupport,
-                    apply: Callable[[int], object]) -> Iterator[tuple[int, int, int, int]]:
+                    apply: Callable[[int], object]) -> Iterator[tuple[int, int, bool]]:
     """Plays ``actions`` from ``state`` (with ``apply``); for each decision of a seat other than ``observer`` with
-    more than one legal move, its seat, its number of legal moves, the heuristic's move and the move made, while
-    ``state`` is at that decision."""
+    more than one legal move, its seat, its number of legal moves and whether it was the heuristic's move."""
     for action in actions:
         seat = state.current_player()
         if seat != observer:
             n = len(state.legal_actions())
             if n > 1:
-                yield seat, n, support.move(state), action
+                yield seat, n, support.move(state) == action
         apply(action)
 
 
@@ -313,8 +271,7 @@ def disagreements(world: State, observer: int, support: InferenceSupport) -> int
     A diagnostic of samplers (tests, benchmarks); ``world`` is unchanged.
     """
     state, actions = support.rewind(world)
-    return sum(move != action for _, _, move, action in _unforced_plays(state, actions, observer, support,
-                                                                        state.apply_action))
+    return sum(not agreed for _, _, agreed in _unforced_plays(state, actions, observer, support, state.apply_action))
 
 
 def resample(log_weights: Sequence[float], rng: random.Random) -> int:

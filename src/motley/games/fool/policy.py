@@ -30,10 +30,10 @@ own observation (standard ISMCTS).
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right, insort
 from collections.abc import Iterator, Sequence
-from functools import partial
 from typing import TYPE_CHECKING
 
 from motley.core import Game, Observation, State
@@ -200,7 +200,7 @@ def play_log_likelihood(world: State, observer: int, model: PlayerModel) -> floa
     """
     assert isinstance(world, FoolState)
     tricks = tuple(trick[0] for trick in world.tricks) + (tuple(world.trick),)
-    key = (id(world.game), tricks, model.temperature, model.epsilon, model.trust, model.decay)  # holds the game
+    key = (id(world.game), tricks, model.temperature, model.epsilon, model.trust)  # the entry holds the game
     history = _ROUNDS.get(key)
     if history is None:
         if len(_ROUNDS) >= _ROUNDS_KEPT:
@@ -263,12 +263,11 @@ class _RoundPlays:
             for n, card, hand, groups, trick, lead in self._decisions(seat, hand_now):
                 if n == 1:
                     continue  # forced: no evidence
-                move = choose(hand, groups, trick, lead, fools)
-                if card == move:
+                if card == choose(hand, groups, trick, lead, fools):
                     agreements += 1
                 else:
                     disagreements += 1
-                    log_choices += model.log_choice(n, move, card, partial(scores, hand, groups, trick, lead, fools))
+                    log_choices -= math.log(n - 1)
             out = [agreements, disagreements, log_choices]
         elif model.temperature == 0.0:
             out = [0.0 if n == 1 else model.log_prob_given_move(n, card, choose(hand, groups, trick, lead, fools))
