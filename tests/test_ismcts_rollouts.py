@@ -274,3 +274,47 @@ def test_public_tree_gives_every_hidden_move_one_edge() -> None:
 def test_ismcts_refuses_a_bad_tree_option() -> None:
     with pytest.raises(motley.MotleyError, match="tree"):
         make_bot("ismcts(tree=full)", motley.load_game("fool"))
+
+
+def _rollout_moves(bot: ISMCTSBot, seed: int) -> tuple[int, list[tuple[int, bool]]]:
+    """One ``_roll_out_apart`` of a Fool! round from its start: the observer and each move's (seat, whether it
+    was the heuristic's move there)."""
+    state = motley.load_game("fool(players=5,rounds=1)").new_initial_state(seed=seed)
+    replay = state.clone()
+    bot._me = state.current_player()
+    bot._roll_out_apart(state, random.Random(seed), state.deal_number())  # type: ignore[arg-type]
+    assert state.is_terminal()
+    moves = []
+    for action in state.history()[len(replay.history()):]:
+        moves.append((replay.current_player(), action == fool_policy.move(replay)))
+        replay.apply_action(action)
+    return bot._me, moves
+
+
+def test_others_epsilon_randomises_the_other_seats_alone() -> None:
+    """``others_epsilon``: the other seats' moves in the rollouts are random at that share, the observer's at
+    ``epsilon``; equal to ``epsilon`` (the default) the search is the one it was."""
+    game = motley.load_game("fool(players=5,rounds=1)")
+    others_random = ISMCTSBot(game, epsilon=0.0, others_epsilon=1.0)
+    observer_random = ISMCTSBot(game, epsilon=1.0, others_epsilon=0.0)
+    off = {"others": [0, 0], "observer": [0, 0]}  # moves off the heuristic, of the other seats and the observer's
+    for seed in range(6):
+        for name, bot in (("others", others_random), ("observer", observer_random)):
+            me, moves = _rollout_moves(bot, seed)
+            for seat, heuristic in moves:
+                off[name][seat == me] += not heuristic
+    assert off["others"][1] == 0 and off["others"][0] > 20
+    assert off["observer"][0] == 0 and off["observer"][1] > 5
+    state = game.new_initial_state(seed=3)
+    obs, legal = state.observation(state.current_player()), state.legal_actions()
+    explained = []
+    for spec in ("ismcts(simulations=150)", "ismcts(simulations=150,others_epsilon=0.1)"):
+        searcher = make_bot(spec, game)
+        explained.append((searcher.act(obs, legal, random.Random(2)), searcher.explain()))
+    assert explained[0] == explained[1]
+    apart = make_bot("ismcts(simulations=150,others_epsilon=0.5)", game)
+    assert apart.act(obs, legal, random.Random(2)) in legal
+    with pytest.raises(motley.MotleyError, match="others_epsilon"):
+        make_bot("ismcts(others_epsilon=1.5)", game)
+    with pytest.raises(motley.MotleyError, match="others_epsilon"):  # no fast heuristic to roll out with
+        make_bot("ismcts(others_epsilon=0.5)", motley.load_game("fools_errand"))

@@ -140,6 +140,8 @@ class ISMCTSBot(Bot):
             its heuristic bot on observations (much slower), or ``"auto"`` (the default): the fast policy
             when the game has one, else random.
         epsilon: with heuristic rollouts, the share of rollout moves played at random instead; 0..1.
+        others_epsilon: the same share for the other seats alone, in the rollouts and (``opponents="policy"``) in
+            the tree: how unpredictable the search takes the table to be; ``None`` (the default): ``epsilon``.
         reward: shaping of a deal end, ``"spread"``, ``"linear"`` or ``"rank"`` (see :func:`deal_rewards`).
         opponents: ``"search"`` (the other seats' moves are tree nodes chosen by UCB1), ``"policy"`` (they
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
@@ -166,6 +168,7 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, simulations: int | str = 1000, seconds: float | str | None = None,
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
+                 others_epsilon: float | str | None = None,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
                  infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
@@ -178,13 +181,14 @@ class ISMCTSBot(Bot):
             self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
             self.uct_c = float(uct_c)
             self.epsilon = float(epsilon)
+            self.others_epsilon = self.epsilon if others_epsilon in (None, "", "none") else float(str(others_epsilon))
             self.points = float(points)
         except ValueError as exc:
             raise MotleyError(f"bad ismcts parameter: {exc}") from None
         if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
             raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
-            raise MotleyError("ismcts epsilon and points must be in 0..1")
+        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.others_epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
+            raise MotleyError("ismcts epsilon, others_epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
                 or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
                 or tree not in ("own", "public"):
@@ -202,6 +206,9 @@ class ISMCTSBot(Bot):
         if rollout == "heuristic" and self._policy is None:
             heuristic = make_bot("heuristic", game)
             self._rollout_bot = _EpsilonBot(heuristic, self.epsilon) if self.epsilon else heuristic
+        if self.others_epsilon != self.epsilon and self._move is None:
+            raise MotleyError("ismcts others_epsilon needs heuristic rollouts of a game with a fast heuristic "
+                              f"(GameSpec.search_policy); {game.name} with rollout={rollout} has none")
         if opponents == "auto":
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
@@ -211,6 +218,7 @@ class ISMCTSBot(Bot):
         self._last: list[dict[str, Any]] = []
         self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
+        self._me = -1  # the observer of the current iteration
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
@@ -266,7 +274,8 @@ class ISMCTSBot(Bot):
         c = self.uct_c
         log = math.log
         sqrt = math.sqrt
-        me = world.current_player() if self.opponents == "policy" else -1
+        self._me = world.current_player()
+        me = self._me if self.opponents == "policy" else -1
         public = self.tree == "public"
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
@@ -342,7 +351,10 @@ class ISMCTSBot(Bot):
         if world.is_terminal() or world.deal_number() != deal:
             return
         if self._policy is not None:
-            self._policy(world, rng, self.epsilon)
+            if self.others_epsilon == self.epsilon:
+                self._policy(world, rng, self.epsilon)
+            else:
+                self._roll_out_apart(world, rng, deal)
             return
         if self._rollout_bot is None:
             world.playout(rng)
@@ -354,9 +366,28 @@ class ISMCTSBot(Bot):
             action = legal[0] if len(legal) == 1 else bot.act(world.observation(seat), legal, rng)
             world.apply_legal(action)
 
+    def _roll_out_apart(self, world: SearchState, rng: random.Random, deal: int) -> None:
+        """A rollout by the game's heuristic (``GameSpec.search_policy.move``) with ``epsilon`` of the observer's
+        moves and ``others_epsilon`` of the other seats' at random (the observer: the seat to move at the start of
+        the iteration's world, ``self._me``)."""
+        move, me = self._move, self._me
+        assert move is not None
+        rand = rng.random
+        is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
+        legal_actions, apply_legal = world.legal_actions, world.apply_legal
+        mine, others = self.epsilon, self.others_epsilon
+        while not is_terminal() and deal_number() == deal:
+            share = mine if current_player() == me else others
+            if share and rand() < share:
+                legal = legal_actions()
+                apply_legal(legal[rng.randrange(len(legal))])
+            else:
+                apply_legal(move(world))
+
     def _model_move(self, world: State, rng: random.Random) -> int:
-        """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, epsilon-greedy."""
-        if self._move is not None and not (self.epsilon and rng.random() < self.epsilon):
+        """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, with ``others_epsilon``
+        of the moves at random."""
+        if self._move is not None and not (self.others_epsilon and rng.random() < self.others_epsilon):
             return self._move(world)
         legal = world.legal_actions()
         if len(legal) > 1 and self._rollout_bot is not None:
