@@ -28,7 +28,7 @@ import numpy as np
 import motley
 from motley.bots import make_bot
 from motley.bots.base import Bot
-from motley.bots.ismcts import ISMCTSBot, Node
+from motley.bots.ismcts import ISMCTSBot
 from motley.bots.network import NetworkBot
 from motley.core import MotleyError, game_spec
 from motley.core.options import parse_game_string
@@ -49,20 +49,15 @@ class NetworkRollouts(ISMCTSBot):
             raise MotleyError(f"{game.name} has no heuristic on full states for the other seats' rollout moves")
         self.policy: SearchPolicy = policy
         self.network = NetworkBot(game)
-        self._me = -1
 
-    def _iterate(self, root: Node, world: SearchState, rng: random.Random) -> None:
-        self._me = world.current_player()
-        super()._iterate(root, world, rng)
-
-    def _roll_out(self, world: SearchState, rng: random.Random, deal: int) -> None:
+    def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         move, net, table = self.policy.move, self.network.net, self.network.table
         while not world.is_terminal() and world.deal_number() == deal:
             legal = world.legal_actions()
             seat = world.current_player()
             if len(legal) > 1 and self.epsilon and rng.random() < self.epsilon:
                 action = legal[rng.randrange(len(legal))]
-            elif len(legal) > 1 and seat == self._me:
+            elif len(legal) > 1 and seat == observer:
                 hints = net.hints_for(legal, move(world))
                 q = net.q_values(world.observation_tensor(seat), legal, table, hints)
                 action = legal[int(np.argmax(q))]

@@ -281,14 +281,14 @@ def _rollout_moves(bot: ISMCTSBot, seed: int) -> tuple[int, list[tuple[int, bool
     was the heuristic's move there)."""
     state = motley.load_game("fool(players=5,rounds=1)").new_initial_state(seed=seed)
     replay = state.clone()
-    bot._me = state.current_player()
-    bot._roll_out_apart(state, random.Random(seed), state.deal_number())  # type: ignore[arg-type]
+    me = state.current_player()
+    bot._roll_out_apart(state, random.Random(seed), state.deal_number(), me)  # type: ignore[arg-type]
     assert state.is_terminal()
     moves = []
     for action in state.history()[len(replay.history()):]:
         moves.append((replay.current_player(), action == fool_policy.move(replay)))
         replay.apply_action(action)
-    return bot._me, moves
+    return me, moves
 
 
 def test_others_epsilon_randomises_the_other_seats_alone() -> None:

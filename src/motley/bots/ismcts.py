@@ -218,7 +218,6 @@ class ISMCTSBot(Bot):
         self._last: list[dict[str, Any]] = []
         self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
-        self._me = -1  # the observer of the current iteration
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
@@ -274,8 +273,8 @@ class ISMCTSBot(Bot):
         c = self.uct_c
         log = math.log
         sqrt = math.sqrt
-        self._me = world.current_player()
-        me = self._me if self.opponents == "policy" else -1
+        observer = world.current_player()
+        me = observer if self.opponents == "policy" else -1
         public = self.tree == "public"
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
@@ -311,7 +310,7 @@ class ISMCTSBot(Bot):
             node = best
             apply_legal(best_action)
             path.append(node)
-        self._roll_out(world, rng, deal)
+        self._roll_out(world, rng, deal, observer)
         rewards = self._rewards(world, start_scores)
         for n in path:
             n.visits += 1
@@ -347,14 +346,14 @@ class ISMCTSBot(Bot):
             return [(1.0 - w) * r + w * g for r, g in zip(world.returns(), shaped, strict=True)]
         return deal_rewards(world, start_scores, self.reward)
 
-    def _roll_out(self, world: SearchState, rng: random.Random, deal: int) -> None:
+    def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         if world.is_terminal() or world.deal_number() != deal:
             return
         if self._policy is not None:
             if self.others_epsilon == self.epsilon:
                 self._policy(world, rng, self.epsilon)
             else:
-                self._roll_out_apart(world, rng, deal)
+                self._roll_out_apart(world, rng, deal, observer)
             return
         if self._rollout_bot is None:
             world.playout(rng)
@@ -366,18 +365,18 @@ class ISMCTSBot(Bot):
             action = legal[0] if len(legal) == 1 else bot.act(world.observation(seat), legal, rng)
             world.apply_legal(action)
 
-    def _roll_out_apart(self, world: SearchState, rng: random.Random, deal: int) -> None:
-        """A rollout by the game's heuristic (``GameSpec.search_policy.move``) with ``epsilon`` of the observer's
-        moves and ``others_epsilon`` of the other seats' at random (the observer: the seat to move at the start of
-        the iteration's world, ``self._me``)."""
-        move, me = self._move, self._me
+    def _roll_out_apart(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
+        """A rollout by the game's heuristic (``GameSpec.search_policy.move``) with ``epsilon`` of ``observer``'s
+        moves (the seat to move at the start of the iteration's world) and ``others_epsilon`` of the other seats' at
+        random."""
+        move = self._move
         assert move is not None
         rand = rng.random
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal = world.legal_actions, world.apply_legal
         mine, others = self.epsilon, self.others_epsilon
         while not is_terminal() and deal_number() == deal:
-            share = mine if current_player() == me else others
+            share = mine if current_player() == observer else others
             if share and rand() < share:
                 legal = legal_actions()
                 apply_legal(legal[rng.randrange(len(legal))])
