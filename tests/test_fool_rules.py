@@ -446,6 +446,19 @@ def test_unknown_card_codes(text: str) -> None:
     assert state.serialize() == before
 
 
+@pytest.mark.parametrize("players", range(4, 9))
+def test_an_unknown_code_is_answered_with_the_codes_of_this_deck(players: int) -> None:
+    """The error names each colour's run as this player count's deck has it (FL-R3, FL-D1), not the whole pack."""
+    state = motley.load_game(f"fool(players={players})").new_initial_state(seed=players)
+    with pytest.raises(motley.IllegalMoveError) as info:
+        state.string_to_action("X5")
+    deck = state.game.deck  # type: ignore[attr-defined]
+    for colour, letter in enumerate("GRYB"):
+        top = max(flc.VALUE[c] for c in deck if flc.COLOUR[c] == colour)
+        assert f"{letter}2..{letter}{top}" in str(info.value)
+    assert str(info.value).endswith("and W1")
+
+
 def test_codes_are_case_insensitive_and_w1_is_one_action() -> None:
     state = position([["W1", "W1", "G2"], ["G3"], ["G4"], ["G5"]], leader=0)
     assert state.legal_actions() == [flc.CODE_INDEX["G2"], flc.W1]

@@ -43,10 +43,10 @@ def words(value: Any) -> set[str]:
 
 
 @cache
-def notation_words(game: str) -> frozenset[str]:
-    """Words of the game's help on its notation (the reply to an unknown move): the same in every state,
-    so they reveal nothing (e.g. "codes are G2..G27, ... and W1")."""
-    state = motley.load_game(game).new_initial_state(seed=0)
+def notation_words(game: motley.Game) -> frozenset[str]:
+    """Words of the game's help on its notation (the reply to an unknown move): the same in every state of
+    the game, so they reveal nothing (e.g. "the codes at 5 players are G2..G20, ... and W1")."""
+    state = game.new_initial_state(seed=0)
     try:
         state.string_to_action("banana")
     except motley.IllegalMoveError as exc:
@@ -126,7 +126,7 @@ class CheckingConnection:
         fresh = [e for e in message.get("log", []) if e["n"] > self.log_checked]
         seen = words(body)
         if message["type"] == "error":
-            seen -= notation_words(self.table.game.name)
+            seen -= notation_words(self.table.game)
         hidden = cached_hidden(self.table, self.seat)
         leaked = seen & hidden
         before = self.before if self.before is not None else hidden

@@ -226,6 +226,10 @@ class Fool(Game):
         self.deck: tuple[int, ...] = tuple(coloured) + (W1,) * self.ones
         kept = set(coloured)
         self.in_deck: tuple[bool, ...] = tuple(i in kept or (i >= W1 and self.ones > 0) for i in range(NUM_CARDS))
+        runs = [f"{COLOUR_LETTERS[c]}2..{COLOUR_LETTERS[c]}{entry[COLOUR_LETTERS[c]]}" for c in range(4)
+                if entry[COLOUR_LETTERS[c]] >= 2] + (["W1"] if self.ones else [])
+        #: The card codes of this deck in words, for errors ("G2..G20, R2..R16, ... and W1").
+        self.deck_codes: str = ", ".join(runs[:-1]) + " and " + runs[-1] if len(runs) > 1 else "".join(runs)
         self.hand_size: int = hand_size(n)
         #: Fool discs per trick (FL-R4, FL-R11, FL-D2).
         self.num_fools: int = 2 if n >= self.params["two_fools_from_players"] else 1
@@ -645,7 +649,8 @@ class FoolState(SearchState):
     def _parse_move(self, text: str) -> Action:
         action = CODE_INDEX.get("".join(text.split()).upper())
         if action is None:
-            raise IllegalMoveError(text, "unknown card code; codes are G2..G27, R2..R23, Y2..Y21, B2..B15 and W1")
+            raise IllegalMoveError(text, f"unknown card code; the codes at {self.game.num_players} players are "
+                                         f"{self.game.deck_codes}")
         return action
 
     # ---- results -----------------------------------------------------------------------------
