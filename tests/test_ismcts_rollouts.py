@@ -153,8 +153,6 @@ def test_ismcts_refuses_bad_rollout_options() -> None:
         make_bot("ismcts(opponents=minimax)", game)
     with pytest.raises(motley.MotleyError, match="points"):
         make_bot("ismcts(points=1.5)", game)
-    with pytest.raises(motley.MotleyError, match="win"):
-        make_bot("ismcts(win=-0.1)", game)
 
 
 def _finished_round(seed: int) -> motley.State:
@@ -190,38 +188,6 @@ def test_points_weigh_the_last_deals_gain_into_the_reward_at_the_end_of_the_matc
     again = bot._rewards(state, start)  # type: ignore[arg-type]
     expected = [0.5 * r + 0.5 * max(-1.0, min(1.0, (s - mean) / scale)) for r, s in zip(returns, scores, strict=True)]
     assert again == pytest.approx(expected)
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_win_weighs_first_place_alone_into_the_reward_at_the_end_of_the_match(seed: int) -> None:
-    """``win=F``: (1 - F) * returns + F * (+1 for the best return, -1 for the others). Foolery's returns rank every
-    seat (FY-D28): with F = 1 only the winner's reward is above the others', all of whom get -1; with F = 0.5 the
-    order of the ranks is kept and the gap between first and second place is wider than between the others."""
-    state = motley.load_game("foolery(players=5,hands=1)").new_initial_state(seed=seed)
-    foolery_policy.rollout(state, random.Random(seed), 0.1)
-    assert state.is_terminal()
-    returns = state.returns()
-    assert ISMCTSBot(state.game)._rewards(state, [0] * 5) == returns  # type: ignore[arg-type]
-    winner = returns.index(max(returns))
-    only = ISMCTSBot(state.game, win=1.0)._rewards(state, [0] * 5)  # type: ignore[arg-type]
-    assert only == [1.0 if s == winner else -1.0 for s in range(5)]
-    half = ISMCTSBot(state.game, win=0.5)._rewards(state, [0] * 5)  # type: ignore[arg-type]
-    order = sorted(range(5), key=lambda s: -returns[s])
-    assert sorted(range(5), key=lambda s: -half[s]) == order
-    gaps = [half[order[i]] - half[order[i + 1]] for i in range(4)]
-    assert gaps[0] > max(gaps[1:])
-    assert all(-1.0 <= r <= 1.0 for r in half)
-
-
-def test_win_keeps_a_draw_a_draw() -> None:
-    """A drawn match (every return equal) is no win for anyone under ``win``."""
-    bot = ISMCTSBot(motley.load_game("fools_errand"), win=1.0)
-
-    class Drawn:
-        def returns(self) -> list[float]:
-            return [0.0, 0.0]
-
-    assert bot._match_rewards(Drawn()) == [0.0, 0.0]  # type: ignore[arg-type]
 
 
 def test_opponent_model_defaults_to_the_policy_where_there_is_one() -> None:

@@ -55,10 +55,7 @@ on the mean gain and scaled by the largest deviation, so it lies in [-1, 1]. Wit
 at the end of the match is ``(1 - W) * returns + W * gain``, the gain of the last deal centred and scaled
 by the mean largest deviation of the decision's rollouts (as ``reward="linear"``): a win/loss reward alone
 says nothing about the points of a deal that is lost anyway, and in a one-round match of Fool! the search
-then gave away more points than the heuristic (docs/reports: "Points in the reward"). With ``win=F`` the
-returns themselves become ``(1 - F) * returns + F * won`` (``won`` +1 for the seats with the best return, -1 for
-the others, 0 in a draw): Foolery's returns rank every seat (FY-D28), so the search values a second place at half
-a win, while a table's win share counts first places alone.
+then gave away more points than the heuristic (docs/reports: "Points in the reward").
 """
 
 from __future__ import annotations
@@ -164,8 +161,6 @@ class ISMCTSBot(Bot):
             alone) or ``"public"`` (every move the observer sees is an edge; module docstring).
         points: the weight of the last deal's points in the reward at the end of the match (module
             docstring), 0..1; 0 (the default): the match outcome alone.
-        win: the weight of winning alone in the reward at the end of the match (module docstring), 0..1; 0 (the
-            default): ``state.returns()`` as the game ranks the seats.
         infer: candidate worlds per determinization for inference from play (module docstring); 0 (the
             default) or 1 samples uniformly over the hard constraints as before; >= 0.
         infer_chain: Metropolis-Hastings steps per determinization (module docstring); 0 (the default): none.
@@ -187,7 +182,7 @@ class ISMCTSBot(Bot):
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
                  infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
-                 win: float | str = 0.0, tree: str = "own") -> None:
+                 tree: str = "own") -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
@@ -201,13 +196,12 @@ class ISMCTSBot(Bot):
             self.others_epsilon = self.epsilon if others_epsilon in (None, "", "none", "learned") \
                 else float(str(others_epsilon))
             self.points = float(points)
-            self.win = float(win)
         except ValueError as exc:
             raise MotleyError(f"bad ismcts parameter: {exc}") from None
         if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
             raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if not all(0.0 <= x <= 1.0 for x in (self.epsilon, self.others_epsilon, self.points, self.win)):
-            raise MotleyError("ismcts epsilon, others_epsilon, points and win must be in 0..1")
+        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.others_epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
+            raise MotleyError("ismcts epsilon, others_epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
                 or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
                 or tree not in ("own", "public"):
@@ -375,8 +369,7 @@ class ISMCTSBot(Bot):
         return child
 
     def _rewards(self, world: SearchState, start_scores: Sequence[int]) -> list[float]:
-        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``,
-        ``win``)."""
+        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``)."""
         terminal = world.is_terminal()
         linear = self.reward == "linear" and not terminal
         if linear or (terminal and self.points):
@@ -387,20 +380,8 @@ class ISMCTSBot(Bot):
             if linear:
                 return shaped
             w = self.points
-            return [(1.0 - w) * r + w * g for r, g in zip(self._match_rewards(world), shaped, strict=True)]
-        if terminal:
-            return self._match_rewards(world)
+            return [(1.0 - w) * r + w * g for r, g in zip(world.returns(), shaped, strict=True)]
         return deal_rewards(world, start_scores, self.reward)
-
-    def _match_rewards(self, world: SearchState) -> list[float]:
-        """``world.returns()`` at the end of the match, with ``win`` of the weight on winning alone: +1 for the seats
-        with the best return, -1 for the others (a game whose returns rank every seat, Foolery's FY-D28, otherwise
-        values a second place at half a win)."""
-        returns = world.returns()
-        if not self.win or min(returns) == max(returns):  # a draw stays a draw
-            return list(returns)
-        best, w = max(returns), self.win
-        return [(1.0 - w) * r + w * (1.0 if r == best else -1.0) for r in returns]
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         if world.is_terminal() or world.deal_number() != deal:
