@@ -28,7 +28,6 @@ from motley.core.inference import (
     PlayerModel,
     disagreements,
     log_likelihood,
-    play_counts,
     replay_log_likelihood,
     resample,
 )
@@ -314,67 +313,6 @@ def test_the_per_seat_model_trusts_a_seat_by_its_own_record() -> None:
     assert all(a > b for a, b in itertools.pairwise(costs)), costs
     fixed_cost = fixed.log_prob_given_move(4, 1, 1) - fixed.log_prob_given_move(4, 2, 1)
     assert costs[0] > 0.5 * fixed_cost and costs[5] < 0.25 * fixed_cost
-
-
-@pytest.mark.parametrize("epsilon", [0.02, 0.05, 0.2])
-def test_the_posterior_share_is_the_mean_of_the_prior_updated_by_the_counts(epsilon: float) -> None:
-    """``posterior_share`` against the posterior mean by quadrature of the prior (half ``Beta(1, (1 - e) / e)``,
-    half uniform) times ``e ** d * (1 - e) ** g``; with no plays it is the prior's mean, more plays off the heuristic
-    raise it, and many plays of the heuristic's move bring it below ``epsilon``."""
-    model = PlayerModel(support(), 0.0, epsilon, trust="table")
-    b = (1.0 - epsilon) / epsilon
-
-    def by_quadrature(g: int, d: int) -> float:
-        grid = [(i + 0.5) / 20000 for i in range(20000)]
-        dens = [(0.5 * b * (1.0 - e) ** (b - 1.0) + 0.5) * e ** d * (1.0 - e) ** g for e in grid]
-        return float(sum(e * w for e, w in zip(grid, dens, strict=True)) / sum(dens))
-
-    for g, d in [(0, 0), (10, 0), (40, 0), (5, 5), (20, 20), (3, 12)]:
-        assert model.posterior_share(g, d) == pytest.approx(by_quadrature(g, d), rel=1e-3, abs=1e-5)
-    assert model.posterior_share(0, 0) == pytest.approx(0.5 * epsilon + 0.25)
-    shares = [model.posterior_share(30 - d, d) for d in range(0, 31, 3)]
-    assert all(a < c for a, c in itertools.pairwise(shares))
-    assert model.posterior_share(60, 0) < epsilon
-    assert abs(model.posterior_share(100, 100) - 0.5) < 0.02
-
-
-def test_play_counts_are_the_other_seats_unforced_plays_split_by_the_heuristic() -> None:
-    """In a round of five heuristics the true world has every other seat's unforced play the heuristic's; the
-    counts add up to the plays with more than one legal card, and a seat's own plays are not counted."""
-    state = heuristic_position(4, 27)
-    unforced = []
-    replay = motley.load_game("fool(players=5,rounds=1)").new_initial_state(seed=4)
-    for action in state.history():
-        unforced.append((replay.current_player(), len(replay.legal_actions()) > 1))
-        replay.apply_action(action)
-    for observer in range(5):
-        expected = sum(1 for seat, free in unforced if free and seat != observer)
-        assert play_counts(state, observer, support()) == (expected, 0)
-    played = random_position(4, 27)
-    agreed, disagreed = play_counts(played, 0, support())
-    assert disagreed > agreed / 2 and disagreed == disagreements(played, 0, support())
-
-
-def test_a_learned_others_epsilon_reads_a_heuristic_table_as_predictable_and_a_random_one_as_not() -> None:
-    """``ismcts(others_epsilon=learned)``: the share of the other seats' random moves a decision ends with is low
-    against a table of heuristics and high against one of random players; the first iterations use ``epsilon``."""
-    spec = "ismcts(simulations=400,infer_chain=2,infer_trust=table,others_epsilon=learned)"
-    game = motley.load_game("fool(players=5,rounds=1)")
-    shares: dict[str, list[float]] = {"heuristic": [], "random": []}
-    for seed in range(3):
-        for table, make in (("heuristic", heuristic_position), ("random", random_position)):
-            state = next(p for moves in range(28, 40) if len((p := make(seed, moves)).legal_actions()) > 1)
-            bot = make_bot(spec, game)
-            me = state.current_player()
-            bot.act(state.observation(me), state.legal_actions(), random.Random(seed))
-            shares[table].append(bot.last_others_epsilon)  # type: ignore[attr-defined]
-    assert max(shares["heuristic"]) < 0.1 < 0.3 < min(shares["random"]), shares
-    short = make_bot(spec.replace("400", "50"), game)
-    state = heuristic_position(0, 28)
-    short.act(state.observation(state.current_player()), state.legal_actions(), random.Random(0))
-    assert short.last_others_epsilon == short.epsilon  # type: ignore[attr-defined]
-    with pytest.raises(MotleyError, match="others_epsilon"):
-        make_bot("ismcts(others_epsilon=learned)", motley.load_game("fools_errand"))
 
 
 def random_position(seed: int, moves: int) -> fl.FoolState:

@@ -23,13 +23,7 @@ the root see a handful of visits each, so in the tree they play close to uniform
 poor model of the table as random rollouts, one trick deep. With ``opponents="policy"`` the other seats
 move by the rollout policy (epsilon-greedy heuristic) in the tree as well, so the tree holds only the
 observer's own decisions and every iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is
-``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise. ``others_epsilon`` gives the
-other seats a share of random moves of their own (default ``epsilon``, the observer's); ``others_epsilon="learned"``
-reads it from their plays of the deal: every :data:`LEARN_EVERY`-th world of the decision counts how many of
-their unforced plays were the heuristic's move in it, and the share for the rest of the decision is the mean over
-those worlds of the posterior share of plays off the heuristic (the learned trust's prior,
-:meth:`motley.core.inference.PlayerModel.posterior_share`): near 0 for a table of heuristics, about a half for one
-of searchers; the first :data:`LEARN_EVERY` iterations use ``epsilon``.
+``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise.
 
 Tree keys. Under ``opponents="policy"`` the tree is keyed by the observer's moves alone by default
 (``tree="own"``): the node of the observer's next decision is the same whatever the other seats played
@@ -68,14 +62,12 @@ from typing import Any
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
-from motley.core.inference import TRUSTS, InferredChain, InferredSampler, PlayerModel, play_counts
+from motley.core.inference import TRUSTS, InferredChain, InferredSampler, PlayerModel
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
 #: The one tree edge of every move the observer does not see (``tree="public"``).
 HIDDEN_EDGE = -(1 << 40)
-#: With ``others_epsilon="learned"``, every this many iterations' world tells the table's share once.
-LEARN_EVERY = 100
 
 
 class Node:
@@ -148,10 +140,6 @@ class ISMCTSBot(Bot):
             its heuristic bot on observations (much slower), or ``"auto"`` (the default): the fast policy
             when the game has one, else random.
         epsilon: with heuristic rollouts, the share of rollout moves played at random instead; 0..1.
-        others_epsilon: the same share for the other seats alone, in the rollouts and (``opponents="policy"``) in
-            the tree: how unpredictable the search takes the table to be; ``None`` (the default): ``epsilon``;
-            ``"learned"``: the table's share of plays off the heuristic, learned from its plays of the deal in the
-            decision's worlds (module docstring; a game with inference support).
         reward: shaping of a deal end, ``"spread"``, ``"linear"`` or ``"rank"`` (see :func:`deal_rewards`).
         opponents: ``"search"`` (the other seats' moves are tree nodes chosen by UCB1), ``"policy"`` (they
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
@@ -178,7 +166,6 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, simulations: int | str = 1000, seconds: float | str | None = None,
                  uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
-                 others_epsilon: float | str | None = None,
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
                  infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
@@ -191,17 +178,13 @@ class ISMCTSBot(Bot):
             self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
             self.uct_c = float(uct_c)
             self.epsilon = float(epsilon)
-            #: Whether the other seats' share is learned from their plays (``others_epsilon="learned"``).
-            self.learn_others = others_epsilon == "learned"
-            self.others_epsilon = self.epsilon if others_epsilon in (None, "", "none", "learned") \
-                else float(str(others_epsilon))
             self.points = float(points)
         except ValueError as exc:
             raise MotleyError(f"bad ismcts parameter: {exc}") from None
         if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
             raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.others_epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
-            raise MotleyError("ismcts epsilon, others_epsilon and points must be in 0..1")
+        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
+            raise MotleyError("ismcts epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
                 or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
                 or tree not in ("own", "public"):
@@ -219,19 +202,6 @@ class ISMCTSBot(Bot):
         if rollout == "heuristic" and self._policy is None:
             heuristic = make_bot("heuristic", game)
             self._rollout_bot = _EpsilonBot(heuristic, self.epsilon) if self.epsilon else heuristic
-        if (self.others_epsilon != self.epsilon or self.learn_others) and self._move is None:
-            raise MotleyError("ismcts others_epsilon needs heuristic rollouts of a game with a fast heuristic "
-                              f"(GameSpec.search_policy); {game.name} with rollout={rollout} has none")
-        self._share_model: PlayerModel | None = None
-        if self.learn_others:
-            support = game_spec(game.name).inference
-            if support is None:
-                raise MotleyError(f"ismcts others_epsilon=learned needs a game with inference support "
-                                  f"(GameSpec.inference); {game.name} has none")
-            self._share_model = PlayerModel(support, 0.0, float(infer_epsilon), "table")
-        self._others = self.others_epsilon  # the other seats' share in this decision
-        #: The other seats' share of random moves the last decision ended with.
-        self.last_others_epsilon = self.others_epsilon
         if opponents == "auto":
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
@@ -249,8 +219,6 @@ class ISMCTSBot(Bot):
         root = self._root = Node(-1)
         self._edges = {}
         self._spread_sum, self._spread_count = 0.0, 0
-        self._others = self.others_epsilon
-        shares: list[float] = []
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
         iterations = 0
@@ -262,12 +230,9 @@ class ISMCTSBot(Bot):
                                   f"{self.game.name} has none")
             if not names:
                 names = {a: world.action_to_string(a) for a in legal_actions}
-            if self._share_model is not None and iterations % LEARN_EVERY == LEARN_EVERY - 1:
-                self._others = self._learn_share(world, shares)
             self._iterate(root, world, rng)
             iterations += 1
         self.last_iterations = iterations
-        self.last_others_epsilon = self._others
         legal = set(legal_actions)
         stats = [(a, child) for a, child in root.children.items() if a in legal]
         self._last = sorted(
@@ -280,15 +245,6 @@ class ISMCTSBot(Bot):
         if self.final == "value":
             return max(stats, key=lambda ac: (ac[1].value / max(ac[1].visits, 1), ac[1].visits))[0]
         return max(stats, key=lambda ac: (ac[1].visits, ac[1].value))[0]
-
-    def _learn_share(self, world: State, shares: list[float]) -> float:
-        """The other seats' share of random moves for the rest of the decision (``others_epsilon="learned"``): the
-        mean over the decision's worlds so far (one in :data:`LEARN_EVERY`) of the posterior share of the table's
-        plays off the heuristic in each (:meth:`PlayerModel.posterior_share`); ``shares`` collects them."""
-        model = self._share_model
-        assert model is not None
-        shares.append(model.posterior_share(*play_counts(world, world.current_player(), model.support)))
-        return sum(shares) / len(shares)
 
     def _sampler(self, observation: Observation) -> Callable[[random.Random], State]:
         """The determinizations of one decision: the game's sampler, or inferred worlds (module docstring)."""
@@ -384,13 +340,12 @@ class ISMCTSBot(Bot):
         return deal_rewards(world, start_scores, self.reward)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
+        """Plays ``world`` on to the end of ``deal`` by the rollout policy; ``observer`` is the seat the iteration
+        searches for (a searcher whose rollouts play that seat apart from the others overrides this)."""
         if world.is_terminal() or world.deal_number() != deal:
             return
         if self._policy is not None:
-            if self._others == self.epsilon:
-                self._policy(world, rng, self.epsilon)
-            else:
-                self._roll_out_apart(world, rng, deal, observer)
+            self._policy(world, rng, self.epsilon)
             return
         if self._rollout_bot is None:
             world.playout(rng)
@@ -402,28 +357,9 @@ class ISMCTSBot(Bot):
             action = legal[0] if len(legal) == 1 else bot.act(world.observation(seat), legal, rng)
             world.apply_legal(action)
 
-    def _roll_out_apart(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
-        """A rollout by the game's heuristic (``GameSpec.search_policy.move``) with ``epsilon`` of ``observer``'s
-        moves (the seat to move at the start of the iteration's world) and ``others_epsilon`` of the other seats' at
-        random."""
-        move = self._move
-        assert move is not None
-        rand = rng.random
-        is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
-        legal_actions, apply_legal = world.legal_actions, world.apply_legal
-        mine, others = self.epsilon, self._others
-        while not is_terminal() and deal_number() == deal:
-            share = mine if current_player() == observer else others
-            if share and rand() < share:
-                legal = legal_actions()
-                apply_legal(legal[rng.randrange(len(legal))])
-            else:
-                apply_legal(move(world))
-
     def _model_move(self, world: State, rng: random.Random) -> int:
-        """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, with ``others_epsilon``
-        of the moves at random."""
-        if self._move is not None and not (self._others and rng.random() < self._others):
+        """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, epsilon-greedy."""
+        if self._move is not None and not (self.epsilon and rng.random() < self.epsilon):
             return self._move(world)
         legal = world.legal_actions()
         if len(legal) > 1 and self._rollout_bot is not None:

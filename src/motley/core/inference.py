@@ -142,30 +142,10 @@ class PlayerModel:
         """
         if agreements == disagreements == 0:
             return 0.0
-        parts = [log_weight for log_weight, _ in self._share_posterior(agreements, disagreements)]
+        parts = [math.log(weight) + _log_beta(a + disagreements, b + agreements) - _log_beta(a, b)
+                 for weight, a, b in ((0.5, 1.0, (1.0 - self.epsilon) / self.epsilon), (0.5, 1.0, 1.0))]
         top = max(parts)
         return top + math.log(sum(math.exp(p - top) for p in parts)) + log_choices
-
-    def _share_posterior(self, agreements: int, disagreements: int) -> list[tuple[float, float]]:
-        """Per part of the share's prior (:meth:`shared_log_likelihood`): the log of its weight times the
-        evidence of the counts (without the ``log_choices``), and the mean of its posterior."""
-        return [(math.log(weight) + _log_beta(a + disagreements, b + agreements) - _log_beta(a, b),
-                 (a + disagreements) / (a + b + disagreements + agreements))
-                for weight, a, b in ((0.5, 1.0, (1.0 - self.epsilon) / self.epsilon), (0.5, 1.0, 1.0))]
-
-    def posterior_share(self, agreements: int, disagreements: int) -> float:
-        """The posterior mean of a learned trust's share of plays off the heuristic, given ``agreements`` plays
-        that were the heuristic's move and ``disagreements`` that were not (the prior of
-        :meth:`shared_log_likelihood`): about ``epsilon / 2 + 1/4`` with no plays, near 0 after many plays of the
-        heuristic's move, near the share seen after many plays otherwise.
-
-        Returns:
-            A share in (0, 1).
-        """
-        parts = self._share_posterior(agreements, disagreements)
-        top = max(log_weight for log_weight, _ in parts)
-        weights = [math.exp(log_weight - top) for log_weight, _ in parts]
-        return sum(w * mean for w, (_, mean) in zip(weights, parts, strict=True)) / sum(weights)
 
     def counts_log_likelihood(self, counts: Sequence[Sequence[float]]) -> float:
         """The learned trust's log-likelihood of the other seats' plays from each seat's ``(agreements,
@@ -290,21 +270,8 @@ def disagreements(world: State, observer: int, support: InferenceSupport) -> int
 
     A diagnostic of samplers (tests, benchmarks); ``world`` is unchanged.
     """
-    return play_counts(world, observer, support)[1]
-
-
-def play_counts(world: State, observer: int, support: InferenceSupport) -> tuple[int, int]:
-    """The other seats' decisions of the current deal in ``world`` (forced ones not counted) that were the
-    heuristic's move (``support.move``) and that were not: ``(agreements, disagreements)``; ``world`` is
-    unchanged."""
     state, actions = support.rewind(world)
-    agreed = disagreed = 0
-    for _, _, agreement in _unforced_plays(state, actions, observer, support, state.apply_action):
-        if agreement:
-            agreed += 1
-        else:
-            disagreed += 1
-    return agreed, disagreed
+    return sum(not agreed for _, _, agreed in _unforced_plays(state, actions, observer, support, state.apply_action))
 
 
 def resample(log_weights: Sequence[float], rng: random.Random) -> int:
