@@ -151,14 +151,15 @@ def against_bots(server: ServerThread, game: str, bot: str = "random", **extra: 
     return create(server, game, [{"kind": "human", "name": "Ann"}, *bots], **extra)
 
 
-def seat_page(server: ServerThread, browser: Browser, game: str, deciding: bool = False
-              ) -> tuple[dict[str, Any], Page, dict[str, str]]:
-    """A new table of ``game``, Ann (seat 0) against random bots: the table, Ann's page on it, and the spoken
-    name of every card code. With ``deciding``, tables are made until Ann has a decision to make: the server
-    draws the seed, and a deal of The Fool's Errand may be played out by the bots and forced moves alone."""
+def seat_page(server: ServerThread, browser: Browser, game: str, deciding: bool = False,
+              viewport: ViewportSize | None = None) -> tuple[dict[str, Any], Page, dict[str, str]]:
+    """A new table of ``game``, Ann (seat 0) against random bots: the table, Ann's page on it (``viewport``:
+    desktop size by default), and the spoken name of every card code. With ``deciding``, tables are made until
+    Ann has a decision to make: the server draws the seed, and a deal of The Fool's Errand may be played out by
+    the bots and forced moves alone."""
     for _ in range(20):
         table = against_bots(server, game)
-        page = new_page(browser)
+        page = new_page(browser, viewport)
         page.goto(server.base + table["seats"][0]["link"])
         if not deciding or decision(page) is not None:
             return table, page, card_names(page)
@@ -207,12 +208,9 @@ def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser
 
 @pytest.mark.parametrize("game", ["fool", "foolery", "fools_errand"])
 def test_the_table_fits_a_phone(server: ServerThread, browser: Browser, shots: Path, game: str) -> None:
-    table = against_bots(server, game)
-    page = new_page(browser, PHONE)
-    page.goto(server.base + table["seats"][0]["link"])
+    _, page, _ = seat_page(server, browser, game, deciding=True, viewport=PHONE)
     page.get_by_role("region", name="Your hand").wait_for()
-    pending = decision(page)
-    assert pending is not None
+    assert decision(page) is not None
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     assert page.locator("meta[name=viewport]").count() == 1
     for button in page.get_by_role("button").all():
