@@ -55,8 +55,9 @@ SPEC = register_spec(GameSpec(
     # The trust in the other seats' plays learned for the table (infer_trust=table): against four ISMCTS(1000) paired
     # +0.059 [+0.007, +0.111] (50 deals, 0.219 against 0.160), against four heuristics -0.012 [-0.045, +0.021]
     # (120 deals); 0.66 s a decision, at most 0.91 s (docs/reports: "A trust learned from play"). With it, half the
-    # points weight (points=0.25): against four ISMCTS(1000) paired +0.031 [-0.007, +0.068] (100 deals; 0.221 [0.200,
-    # 0.242] over 150), against four heuristics 0.391 [0.361, 0.422], +0.011 [-0.017, +0.039] (120 deals), points level.
+    # points weight (points=0.25): against four ISMCTS(1000) paired +0.031 [-0.007, +0.068] (100 deals; 0.217 [0.199,
+    # 0.235] over 200), against four heuristics +0.011 [-0.017, +0.039] (120 deals), points level; over 300 deals
+    # 0.393 [0.375, 0.412], +0.001 [-0.018, +0.021] against the fixed trust's points=0.5 (docs/reports).
     best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",
 ))
 
