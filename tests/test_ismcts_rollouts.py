@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import motley
 from motley.bots import make_bot
-from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node, deal_rewards
+from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node, deal_rewards, split_ties
 from motley.core import game_spec
-from motley.eval.simulate import play_game
+from motley.eval.simulate import outcome_shares, play_game
 from motley.games.fool import policy as fool_policy
 from motley.games.foolery import policy as foolery_policy
 
@@ -153,6 +155,8 @@ def test_ismcts_refuses_bad_rollout_options() -> None:
         make_bot("ismcts(opponents=minimax)", game)
     with pytest.raises(motley.MotleyError, match="points"):
         make_bot("ismcts(points=1.5)", game)
+    with pytest.raises(motley.MotleyError, match="ties"):
+        make_bot("ismcts(ties=share)", game)
 
 
 def _finished_round(seed: int) -> motley.State:
@@ -188,6 +192,59 @@ def test_points_weigh_the_last_deals_gain_into_the_reward_at_the_end_of_the_matc
     again = bot._rewards(state, start)  # type: ignore[arg-type]
     expected = [0.5 * r + 0.5 * max(-1.0, min(1.0, (s - mean) / scale)) for r, s in zip(returns, scores, strict=True)]
     assert again == pytest.approx(expected)
+
+
+@given(st.lists(st.sampled_from([-1.0, 1.0]), min_size=2, max_size=8))
+def test_split_ties_makes_a_win_loss_reward_affine_in_the_win_share(returns: list[float]) -> None:
+    """``ties="split"``: with returns of +1 / -1 (Fool!, FL-D15) each seat's reward is ``2 * share - 1`` of the win
+    share the evaluation counts (``outcome_shares``: 1/k to each of k tied winners); a draw keeps its returns."""
+    shares, drawn = outcome_shares(returns)
+    got = split_ties(returns)
+    if drawn:
+        assert got == returns
+    else:
+        assert got == pytest.approx([2.0 * share - 1.0 for share in shares])
+
+
+@given(st.lists(st.floats(-1.0, 1.0), min_size=2, max_size=8))
+def test_split_ties_changes_only_the_seats_tied_on_the_best_return(returns: list[float]) -> None:
+    """Only the seats tied on the best return change, to a value between the lowest return and the best, lower the
+    more seats share the win; a sole winner and a draw are left as they are."""
+    got = split_ties(returns)
+    best, lowest = max(returns), min(returns)
+    tied = [i for i, r in enumerate(returns) if r == best]
+    for i, (before, after) in enumerate(zip(returns, got, strict=True)):
+        if i not in tied or len(tied) == 1 or best == lowest:
+            assert after == before
+        else:
+            assert lowest <= after < best
+            assert after == pytest.approx(lowest + (best - lowest) / len(tied))
+
+
+def test_split_ties_is_the_reward_at_the_end_of_a_shared_round() -> None:
+    """On finished Fool! rounds with a shared win, ``ties="split"`` gives the winners 1/k of a win in the reward, with
+    and without the points weight; rounds won alone are rewarded as before."""
+    start = [0] * 5
+    shared = alone = 0
+    for seed in range(40):
+        state = _finished_round(seed)
+        returns = state.returns()
+        plain = ISMCTSBot(state.game, points=0.25)._rewards(state, start)  # type: ignore[arg-type]
+        split = ISMCTSBot(state.game, points=0.25, ties="split")._rewards(state, start)  # type: ignore[arg-type]
+        bare = ISMCTSBot(state.game, ties="split")._rewards(state, start)  # type: ignore[arg-type]
+        winners = sum(1 for r in returns if r == 1.0)
+        assert bare == split_ties(returns)
+        if winners == 1:
+            alone += 1
+            assert split == plain
+            continue
+        shared += 1
+        for seat, r in enumerate(returns):
+            if r == 1.0:  # the outcome's part of the reward falls from 0.75 * 1 to 0.75 * (2 / k - 1)
+                assert split[seat] == pytest.approx(plain[seat] - 0.75 * (2.0 - 2.0 / winners))
+            else:
+                assert split[seat] == pytest.approx(plain[seat])
+    assert shared and alone  # both kinds of round were checked
 
 
 def test_opponent_model_defaults_to_the_policy_where_there_is_one() -> None:

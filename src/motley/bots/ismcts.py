@@ -50,6 +50,13 @@ at the end of the match is ``(1 - W) * returns + W * gain``, the gain of the las
 by the mean largest deviation of the decision's rollouts (as ``reward="linear"``): a win/loss reward alone
 says nothing about the points of a deal that is lost anyway, and in a one-round match of Fool! the search
 then gave away more points than the heuristic (docs/reports: "Points in the reward").
+
+Shared wins. A game's returns may give every seat of a shared win the winner's return (Fool!: +1 to each, FL-D8,
+FL-D15), so the search is indifferent between winning alone and sharing the win, while a win share counts a win
+shared by ``k`` seats as ``1/k`` (``motley.eval.simulate.outcome_shares``). With ``ties="split"`` the ``k`` seats
+tied on the best return get ``lowest + (best - lowest) / k`` instead (:func:`split_ties`): the reward is then
+affine in the seat's win share wherever the returns are +1/-1, and a round the searcher would share is worth
+playing on to win alone.
 """
 
 from __future__ import annotations
@@ -96,6 +103,24 @@ def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "sprea
     if state.is_terminal():
         return list(state.returns())
     return gain_rewards(score_gains(state, start_scores), reward, scale)
+
+
+def split_ties(returns: Sequence[float]) -> list[float]:
+    """``returns`` with a win shared by ``k >= 2`` seats split (module docstring, "Shared wins").
+
+    The seats tied on the best return get ``lowest + (best - lowest) / k``; every other seat keeps its return, and so
+    does a draw (all seats tied) and a sole winner. Returns in [-1, 1] stay in [-1, 1].
+    Args:
+        returns: one return per seat.
+    Returns:
+        A new list, one value per seat.
+    """
+    best, lowest = max(returns), min(returns)
+    k = sum(1 for r in returns if r == best)
+    if k < 2 or best == lowest:
+        return list(returns)
+    shared = lowest + (best - lowest) / k
+    return [shared if r == best else r for r in returns]
 
 
 def score_gains(state: State, start_scores: Sequence[int]) -> list[int]:
@@ -158,6 +183,8 @@ class ISMCTSBot(Bot):
             infer_epsilon``), ``"per_seat"`` (each seat's share of other moves is its own and learned from its
             plays) or ``"table"`` (one share learned from all the other seats' plays): a table of searchers or
             people is not read as heuristics (``PlayerModel.trust``); the deterministic model only.
+        ties: ``"returns"`` (the default: the game's returns at the end of the match as they are) or ``"split"``
+            (a win shared by ``k`` seats is worth ``1/k`` of a win: :func:`split_ties`).
     Raises:
         MotleyError: for a bad parameter.
     """
@@ -169,7 +196,7 @@ class ISMCTSBot(Bot):
                  reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
                  infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
                  infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
-                 tree: str = "own") -> None:
+                 tree: str = "own", ties: str = "returns") -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
         self.infer, self.infer_chain = int(infer), int(infer_chain)
@@ -187,10 +214,10 @@ class ISMCTSBot(Bot):
             raise MotleyError("ismcts epsilon and points must be in 0..1")
         if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
                 or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
-                or tree not in ("own", "public"):
+                or tree not in ("own", "public") or ties not in ("returns", "split"):
             raise MotleyError("ismcts rollout must be 'auto', 'random' or 'heuristic', reward 'spread', 'linear' or "
                               "'rank', opponents 'auto', 'search' or 'policy', final 'visits' or 'value', tree "
-                              "'own' or 'public'")
+                              "'own' or 'public', ties 'returns' or 'split'")
         self.rollout = rollout
         self.reward = reward
         self._spread_sum, self._spread_count = 0.0, 0
@@ -206,6 +233,7 @@ class ISMCTSBot(Bot):
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
         self.tree = tree
+        self._outcome: Callable[[Sequence[float]], list[float]] = split_ties if ties == "split" else list
         self._public_move = game_spec(game.name).public_move
         self._edges: dict[int, int] = {}  # another seat's action -> its edge in a tree="public" tree
         self._last: list[dict[str, Any]] = []
@@ -325,7 +353,8 @@ class ISMCTSBot(Bot):
         return child
 
     def _rewards(self, world: SearchState, start_scores: Sequence[int]) -> list[float]:
-        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``)."""
+        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``,
+        ``ties``)."""
         terminal = world.is_terminal()
         linear = self.reward == "linear" and not terminal
         if linear or (terminal and self.points):
@@ -336,7 +365,9 @@ class ISMCTSBot(Bot):
             if linear:
                 return shaped
             w = self.points
-            return [(1.0 - w) * r + w * g for r, g in zip(world.returns(), shaped, strict=True)]
+            return [(1.0 - w) * r + w * g for r, g in zip(self._outcome(world.returns()), shaped, strict=True)]
+        if terminal:
+            return self._outcome(world.returns())
         return deal_rewards(world, start_scores, self.reward)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
