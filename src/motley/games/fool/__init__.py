@@ -59,7 +59,7 @@ SPEC = register_spec(GameSpec(
     # 0.235] over 200), against four heuristics +0.011 [-0.017, +0.039] (120 deals), points level; over 300 deals
     # 0.393 [0.375, 0.412], +0.001 [-0.018, +0.021] against the fixed trust's points=0.5 (docs/reports). With shared
     # wins split (ties=split) 0.410 [0.392, 0.428] on the same 300 deals, paired +0.017 [-0.001, +0.034], but against
-    # four ISMCTS(1000) 0.198, -0.045 [-0.099, +0.008] (50 deals): not adopted until it is shown level against them.
+    # four ISMCTS(1000) 0.195, -0.049 [-0.089, -0.009] (100 deals): not adopted.
     best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",
 ))
 
