@@ -233,7 +233,7 @@ class ISMCTSBot(Bot):
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
         self.tree = tree
-        self._outcome: Callable[[Sequence[float]], list[float]] = split_ties if ties == "split" else list
+        self.ties = ties
         self._public_move = game_spec(game.name).public_move
         self._edges: dict[int, int] = {}  # another seat's action -> its edge in a tree="public" tree
         self._last: list[dict[str, Any]] = []
@@ -365,10 +365,15 @@ class ISMCTSBot(Bot):
             if linear:
                 return shaped
             w = self.points
-            return [(1.0 - w) * r + w * g for r, g in zip(self._outcome(world.returns()), shaped, strict=True)]
+            return [(1.0 - w) * r + w * g for r, g in zip(self._outcome(world), shaped, strict=True)]
         if terminal:
-            return self._outcome(world.returns())
+            return self._outcome(world)
         return deal_rewards(world, start_scores, self.reward)
+
+    def _outcome(self, world: SearchState) -> list[float]:
+        """The outcome of a finished ``world`` in the reward: its returns, a shared win split if ``ties="split"``."""
+        returns = world.returns()
+        return split_ties(returns) if self.ties == "split" else returns
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         """Plays ``world`` on to the end of ``deal`` by the rollout policy; ``observer`` is the seat the iteration
