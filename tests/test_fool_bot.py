@@ -8,8 +8,8 @@ import pytest
 
 import motley
 from motley.bots import HeuristicBot, RandomBot, make_bot
+from motley.games.fool import game as fl
 from motley.games.fool import policy as fool_policy
-from motley.games.fool import rules as fl
 from tests.test_fool_rules import play, position
 
 

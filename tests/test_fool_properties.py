@@ -16,11 +16,12 @@ from motley.games.fool import cards as flc
 from motley.games.fool import observe as flo
 from motley.games.fool import rules as fl
 from motley.games.fool import sample as fls
+from motley.games.fool.game import Fool, FoolState
 from tests.support import play_out, play_random
 
 
 @st.composite
-def reachable_states(draw: st.DrawFn, max_steps: int = 400) -> fl.FoolState:
+def reachable_states(draw: st.DrawFn, max_steps: int = 400) -> FoolState:
     players = draw(st.integers(4, 8))
     params = {
         "players": players,
@@ -31,11 +32,11 @@ def reachable_states(draw: st.DrawFn, max_steps: int = 400) -> fl.FoolState:
     game = motley.load_game("fool", **params)
     state = game.new_initial_state(seed=draw(st.integers(0, 2**32)))
     play_random(state, random.Random(draw(st.integers(0, 2**16))), draw(st.integers(0, max_steps)))
-    assert isinstance(state, fl.FoolState)
+    assert isinstance(state, FoolState)
     return state
 
 
-def world_cards(state: fl.FoolState) -> Counter[str]:
+def world_cards(state: FoolState) -> Counter[str]:
     """Every card of the round in a world: hands, completed tricks and the current trick."""
     cards: Counter[str] = Counter(flc.CODES[c] for hand in state.hands for col in hand for c in col)
     cards.update(flc.CODES[t & 127] for t in state.trick)
@@ -44,13 +45,13 @@ def world_cards(state: fl.FoolState) -> Counter[str]:
 
 
 def deck_cards(game: motley.Game) -> Counter[str]:
-    assert isinstance(game, fl.Fool)
+    assert isinstance(game, Fool)
     return Counter(flc.CODES[c] for c in game.deck)
 
 
 @settings(max_examples=200, deadline=None)
 @given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16))
-def test_sampled_world_matches_observation_and_holds_the_deck(state: fl.FoolState, seat: int, seed: int) -> None:
+def test_sampled_world_matches_observation_and_holds_the_deck(state: FoolState, seat: int, seed: int) -> None:
     seat %= state.game.num_players
     obs = state.observation(seat)
     sampled = state.game.sample_state(obs, random.Random(seed))
@@ -66,13 +67,13 @@ def test_sampled_world_matches_observation_and_holds_the_deck(state: fl.FoolStat
 
 @settings(max_examples=150, deadline=None)
 @given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16))
-def test_card_by_card_deal_respects_voids(state: fl.FoolState, seat: int, seed: int) -> None:
+def test_card_by_card_deal_respects_voids(state: FoolState, seat: int, seed: int) -> None:
     """The deal used when plain deals keep missing the voids: consistent, conserving, every time."""
     seat %= state.game.num_players
     obs = state.observation(seat)
     with patch.object(fls._HiddenDeal, "TRIES", 0):
         sampled = state.game.sample_state(obs, random.Random(seed))
-    assert isinstance(sampled, fl.FoolState)
+    assert isinstance(sampled, FoolState)
     assert sampled.observation(seat) == obs
     assert world_cards(sampled) == deck_cards(state.game)
     for s, voids in enumerate(obs["voids"]):
@@ -83,7 +84,7 @@ def test_card_by_card_deal_respects_voids(state: fl.FoolState, seat: int, seed: 
 
 @settings(max_examples=40, deadline=None)
 @given(reachable_states(max_steps=30), st.integers(0, 7))
-def test_hidden_cards_vary_across_samples(state: fl.FoolState, seat: int) -> None:
+def test_hidden_cards_vary_across_samples(state: FoolState, seat: int) -> None:
     seat %= state.game.num_players
     obs = state.observation(seat)
     holders = [s for s in range(state.game.num_players) if s != seat and obs["hand_sizes"][s] > 0]
@@ -93,14 +94,14 @@ def test_hidden_cards_vary_across_samples(state: fl.FoolState, seat: int) -> Non
     worlds = set()
     for i in range(20):
         sampled = state.game.sample_state(obs, random.Random(i))
-        assert isinstance(sampled, fl.FoolState)
+        assert isinstance(sampled, FoolState)
         worlds.add(tuple(tuple(map(tuple, hand)) for hand in sampled.hands))
     assert len(worlds) > 1
 
 
 @settings(max_examples=200, deadline=None)
 @given(reachable_states(), st.integers(0, 7), st.integers(0, 2**16))
-def test_views_ignore_how_hidden_cards_are_split(state: fl.FoolState, seat: int, seed: int) -> None:
+def test_views_ignore_how_hidden_cards_are_split(state: FoolState, seat: int, seed: int) -> None:
     """Permuting the other seats' cards among the other hands (sizes kept) changes none of ``seat``'s views."""
     seat %= state.game.num_players
     rng = random.Random(seed)
@@ -119,7 +120,7 @@ def test_views_ignore_how_hidden_cards_are_split(state: fl.FoolState, seat: int,
 
 @settings(max_examples=60, deadline=None)
 @given(reachable_states(), st.integers(0, 2**16))
-def test_serialize_and_clone_continue_identically(state: fl.FoolState, seed: int) -> None:
+def test_serialize_and_clone_continue_identically(state: FoolState, seed: int) -> None:
     copy = state.game.deserialize_state(state.serialize())
     twin = state.clone()
     assert copy.serialize() == state.serialize() == twin.serialize()
@@ -130,13 +131,13 @@ def test_serialize_and_clone_continue_identically(state: fl.FoolState, seed: int
 
 @settings(max_examples=30, deadline=None)
 @given(reachable_states())
-def test_record_replays_to_the_same_state(state: fl.FoolState) -> None:
+def test_record_replays_to_the_same_state(state: FoolState) -> None:
     assert motley.records.load(motley.records.dump(state)).serialize() == state.serialize()
 
 
 @settings(max_examples=80, deadline=None)
 @given(reachable_states())
-def test_tensor_shape_range_and_legal_actions(state: fl.FoolState) -> None:
+def test_tensor_shape_range_and_legal_actions(state: FoolState) -> None:
     n = state.game.num_players
     for seat in range(n):
         tensor = state.observation_tensor(seat)
@@ -160,7 +161,7 @@ def test_tensor_shape_does_not_depend_on_other_options(players: int) -> None:
 
 def test_observation_hides_other_hands() -> None:
     state = motley.load_game("fool", players=5).new_initial_state(seed=4)
-    assert isinstance(state, fl.FoolState)
+    assert isinstance(state, FoolState)
     obs = state.observation(2)
     mine = sorted(flc.CODES[c] for col in state.hands[2] for c in col)
     assert sorted(obs["hand"]) == mine
@@ -238,7 +239,7 @@ def test_terminal_view_renders_every_position() -> None:
         play_random(state, rng, 1)
 
 
-def reference_playout(state: fl.FoolState, rng: random.Random) -> None:
+def reference_playout(state: FoolState, rng: random.Random) -> None:
     """The generic loop with the draw rule of ``FoolState.playout``, every move checked by apply_action, to the
     end of the round (or of the match)."""
     deal = state.deal_number()
@@ -249,7 +250,7 @@ def reference_playout(state: fl.FoolState, rng: random.Random) -> None:
 
 @settings(max_examples=120, deadline=None)
 @given(reachable_states(), st.integers(0, 2**16), st.booleans())
-def test_fast_playout_plays_the_legal_moves_of_the_generic_loop(state: fl.FoolState, seed: int, stop: bool) -> None:
+def test_fast_playout_plays_the_legal_moves_of_the_generic_loop(state: FoolState, seed: int, stop: bool) -> None:
     if stop:  # a search world: the next round is not dealt
         state.stop_at_deal_end()
     fast, slow = state.clone(), state.clone()
@@ -308,7 +309,7 @@ def test_the_fools_of_each_trick_hold_the_worst_cards_by_the_plain_rule(players:
     ``badness`` (FL-R9, FL-R11, FL-D3, FL-D4), and its winner played the highest lead-colour card (FL-R8, FL-D5)."""
     game = motley.load_game("fool", players=players, rounds=1)
     state = play_out(game.new_initial_state(seed=seed), random.Random(seed))
-    assert isinstance(state, fl.FoolState)
+    assert isinstance(state, FoolState)
     assert state.tricks
     for plays, lead, winner, fools in state.tricks:
         ranked = sorted(range(len(plays)), key=lambda i: fl.badness(plays[i] & 127, lead, i))

@@ -12,6 +12,7 @@ import pytest
 import motley
 from motley.games.fool import cards as flc
 from motley.games.fool import rules as fl
+from motley.games.fool.game import Fool, FoolState
 from tests.support import play_out
 
 #: A 4-player deck table holding the cards of the 1995 examples (B9, B10: FL-T1) and Y14 (FL-T7).
@@ -26,7 +27,7 @@ def make_deal(game: motley.Game, fixed: Sequence[Sequence[str]], dealer: int,
     ``lacking`` maps a seat to colour letters it must not receive (to make it void); restricted seats are
     filled first. Fails (assert) if the deck cannot satisfy the request.
     """
-    assert isinstance(game, fl.Fool)
+    assert isinstance(game, Fool)
     rest = [flc.CODES[c] for c in game.deck]
     for hand in fixed:
         for code in hand:
@@ -44,10 +45,10 @@ def make_deal(game: motley.Game, fixed: Sequence[Sequence[str]], dealer: int,
 
 
 def dealt(fixed: Sequence[Sequence[str]], dealer: int, lacking: dict[int, str] | None = None,
-          **params: Any) -> fl.FoolState:
+          **params: Any) -> FoolState:
     game = motley.load_game("fool", **params)
     state = game.new_initial_state(seed=5, deal=make_deal(game, fixed, dealer, lacking))
-    assert isinstance(state, fl.FoolState)
+    assert isinstance(state, FoolState)
     return state
 
 
@@ -63,11 +64,11 @@ def last_trick(state: motley.State, seat: int = 0) -> dict[str, Any]:
 
 def position(hands: Sequence[Sequence[str]], leader: int, out: Sequence[int] = (),
              totals: Sequence[int] | None = None, bonuses: Sequence[int] | None = None,
-             **params: Any) -> fl.FoolState:
+             **params: Any) -> FoolState:
     """A constructed mid-round position: small hands, ``leader`` to lead, ``out`` sitting out."""
     game = motley.load_game("fool", players=len(hands), **params)
-    assert isinstance(game, fl.Fool)
-    state = fl.FoolState(game, None)
+    assert isinstance(game, Fool)
+    state = FoolState(game, None)
     state.hands = [flc.split_hand([flc.CODE_INDEX[c] for c in h]) for h in hands]
     state.sizes = [len(h) for h in hands]
     state.out = tuple(out)
@@ -84,7 +85,7 @@ def legal_codes(state: motley.State) -> list[str]:
 
 
 # ---- FL-T1, FL-T2: the 1995 examples (Anja 0, Bettina 1, Uwe 2, Ilja 3) -----------------------------
-def t1_state() -> fl.FoolState:
+def t1_state() -> FoolState:
     # Trick 1 makes Ilja the Fool and Anja the winner, so FL-T1 starts as the source describes it.
     fixed = [["G15", "B9", "Y2"], ["G10", "B5"], ["G9", "B10", "Y11"], ["G2", "R5"]]
     state = dealt(fixed, dealer=3, lacking={3: "Y"}, players=4, deck_table=T1_TABLE)
@@ -408,7 +409,7 @@ def test_deck_table_option_and_assumed_flag() -> None:
 
 
 # ---- bad input: a clear error naming the problem, and the state unchanged ----------------------------------
-def started() -> fl.FoolState:
+def started() -> FoolState:
     state = dealt([["G12", "G3"], ["G4", "R5"], ["B3"], ["G2"]], dealer=3, players=4, first_dealer=3)
     play(state, "G12", "G4", "B3", "G2")  # seat 2 discards B3 and sits out; seat 0 leads
     return state
@@ -594,7 +595,7 @@ def test_the_observation_holds_every_finished_round_s_points_which_sum_to_the_to
     game = motley.load_game("fool", players=5)
     rng = random.Random(11)
     state = game.new_initial_state(seed=11)
-    assert isinstance(state, fl.FoolState)
+    assert isinstance(state, FoolState)
     rounds_seen = 0
     while not state.is_terminal():
         before = state.round_number

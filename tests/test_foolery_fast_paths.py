@@ -21,8 +21,8 @@ import pytest
 
 import motley
 from motley.games.foolery import cards as fyc
+from motley.games.foolery import game as fy
 from motley.games.foolery import moves as fym
-from motley.games.foolery import rules as fy
 
 _LOW = np.array([m & (1 << 64) - 1 for m in fym.A_MASK], dtype=np.uint64)
 _HIGH = np.array([m >> 64 for m in fym.A_MASK], dtype=np.uint64)

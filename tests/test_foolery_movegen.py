@@ -15,8 +15,8 @@ import pytest
 
 import motley
 from motley.games.foolery import cards as fyc
+from motley.games.foolery import game as fy
 from motley.games.foolery import moves as fym
-from motley.games.foolery import rules as fy
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K"]
 ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",

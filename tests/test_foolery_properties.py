@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import motley
 from motley.games.foolery import cards as fyc
-from motley.games.foolery import rules as fy
+from motley.games.foolery import game as fy
 from motley.games.foolery import sample as fy_sample
 from motley.games.foolery.moves import A_MASK
 from tests.support import play_random

@@ -13,6 +13,7 @@ import motley
 from motley.games.foolery import cards as fyc
 from motley.games.foolery import moves as fym
 from motley.games.foolery import rules as fy
+from motley.games.foolery.game import FooleryState
 from tests.support import play_out, play_random
 
 ALL = list(fyc.CODES)
@@ -32,26 +33,26 @@ def deal(players: int, dealer: int, fixed: dict[int, list[str]]) -> dict[str, An
     return {"hands": hands, "dealer": dealer}
 
 
-def start(players: int, fixed: dict[int, list[str]], dealer: int = 0, **params: Any) -> fy.FooleryState:
+def start(players: int, fixed: dict[int, list[str]], dealer: int = 0, **params: Any) -> FooleryState:
     state = motley.load_game("foolery", players=players, **params).new_initial_state(
         seed=3, deal=deal(players, dealer, fixed))
-    assert isinstance(state, fy.FooleryState)
+    assert isinstance(state, FooleryState)
     return state
 
 
-def set_hand(state: fy.FooleryState, seat: int, codes: list[str]) -> None:
+def set_hand(state: FooleryState, seat: int, codes: list[str]) -> None:
     """Constructed position: give ``seat`` exactly ``codes`` (the rest of the pack is irrelevant here)."""
     state.hands[seat] = fyc.mask_of([fyc.CODE_INDEX[c] for c in codes])
     state.sizes[seat] = len(codes)
     state._legal = None
 
 
-def play(state: fy.FooleryState, *moves: str) -> None:
+def play(state: FooleryState, *moves: str) -> None:
     for move in moves:
         state.apply_action(state.string_to_action(move))
 
 
-def _legal_text(state: fy.FooleryState, move: str) -> bool:
+def _legal_text(state: FooleryState, move: str) -> bool:
     try:
         state.string_to_action(move)
     except motley.IllegalMoveError:
@@ -67,7 +68,7 @@ def beats(table: str, play_: str, players: int = 4, **params: Any) -> bool:
     return _legal_text(state, play_)
 
 
-def events(state: fy.FooleryState) -> list[tuple[str, int]]:
+def events(state: FooleryState) -> list[tuple[str, int]]:
     return [(e["event"], e["seat"]) for e in state.observation(0)["log"]]
 
 
@@ -286,7 +287,7 @@ def test_fy_t17_deal_sizes(players: int) -> None:
     expected = {3: [26] * 3, 4: [20, 20, 19, 19], 5: [16, 16, 16, 15, 15], 6: [13] * 6, 7: [12] + [11] * 6}
     for seed in range(3):
         state = motley.load_game("foolery", players=players).new_initial_state(seed=seed)
-        assert isinstance(state, fy.FooleryState)
+        assert isinstance(state, FooleryState)
         d = state.dealer
         assert [state.sizes[(d + 1 + i) % players] for i in range(players)] == expected[players]
         assert sum(state.sizes) == 78 and state.current_player() == d  # FY-R1: the dealer leads
@@ -304,7 +305,7 @@ def test_fy_t18_positional_points() -> None:
 def test_single_hand_scores_by_place_and_returns_rank() -> None:
     """``hands=1`` plays one hand (FY-D27); scores are FY-D21 points, returns FY-D28."""
     state = play_out(motley.load_game("foolery(hands=1)").new_initial_state(seed=5), random.Random(5))
-    assert isinstance(state, fy.FooleryState)
+    assert isinstance(state, FooleryState)
     places = state.results[0]
     assert sorted(places) == list(range(5)) and state.scores() == [5 - p for p in places]
     assert state.returns() == [1.0 - 0.5 * p for p in places]
@@ -315,7 +316,7 @@ def test_full_match_to_the_end(players: int) -> None:
     """FY-D22: 2 x N hands, totals add up, the Merchant (Peasant with 3) deals, the King leads."""
     game = motley.load_game("foolery", players=players)
     state = game.new_initial_state(seed=11)
-    assert isinstance(state, fy.FooleryState)
+    assert isinstance(state, FooleryState)
     rng = random.Random(11)
     seen_hands = 1
     while not state.is_terminal():
@@ -339,14 +340,14 @@ def test_target_score_ends_the_match() -> None:
     state = play_out(motley.load_game("foolery(players=4,match_end=target,target_score=20)").new_initial_state(
         seed=2), random.Random(2))
     assert max(state.scores()) >= 20
-    assert isinstance(state, fy.FooleryState)
+    assert isinstance(state, FooleryState)
     assert max(sum(4 - r[q] for r in state.results[:-1]) for q in range(4)) < 20
 
 
 # ---- the exchange (FY-R13, FY-D15, FY-D17, FY-D26) ---------------------------------------------------------
-def first_exchange(seed: int, players: int = 5, **params: Any) -> fy.FooleryState:
+def first_exchange(seed: int, players: int = 5, **params: Any) -> FooleryState:
     state = motley.load_game("foolery", players=players, **params).new_initial_state(seed=seed)
-    assert isinstance(state, fy.FooleryState)
+    assert isinstance(state, FooleryState)
     rng = random.Random(seed)
     while state.hand_number == 1:
         legal = state.legal_actions()
@@ -404,12 +405,12 @@ def test_three_players_exchange_and_dealer_options() -> None:
     assert state.dealer == state.titles.index(fyc.PEASANT)
     other = first_exchange(4, players=3, dealer_3p="previous_dealer_left")
     first = motley.load_game("foolery(players=3)").new_initial_state(seed=4)
-    assert isinstance(first, fy.FooleryState)
+    assert isinstance(first, FooleryState)
     assert other.dealer == (first.dealer + 1) % 3
 
 
 
-def exchange_with(hands: dict[int, list[str]], titles: list[int], **params: Any) -> fy.FooleryState:
+def exchange_with(hands: dict[int, list[str]], titles: list[int], **params: Any) -> FooleryState:
     """A later hand that starts at the exchange (FY-R13): ``titles`` in force, ``hands[q]`` held by seat ``q``.
 
     Seats not in ``hands`` share the rest of the pack (deal sizes do not matter to the exchange).
@@ -499,7 +500,7 @@ def test_fy_d17_exchange_ties_ask_is_the_engine_before_the_ruling() -> None:
     assert motley.load_game("foolery").params["exchange_ties"] == "auto"  # FY-D17 is the default
 
 
-def _exact_fill_decision(state: fy.FooleryState) -> bool:
+def _exact_fill_decision(state: FooleryState) -> bool:
     """Is the giver to move asked among tied highest cards that exactly fill its give (what FY-D17 removed)?"""
     if state.phase != fyc.EXCHANGE:
         return False
@@ -517,7 +518,7 @@ def test_records_made_before_fy_d17_still_replay() -> None:
     rng = random.Random(seed)
     asked = False
     while not state.is_terminal():
-        assert isinstance(state, fy.FooleryState)
+        assert isinstance(state, FooleryState)
         asked = asked or _exact_fill_decision(state)
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])

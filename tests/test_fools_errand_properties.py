@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import motley
 from motley.games.fools_errand import cards as fec
-from motley.games.fools_errand import rules as fe
+from motley.games.fools_errand import game as fe
 from tests.support import play_random
 
 OPTION_VALUES = {o.name: list(o.choices) for o in fe.FoolsErrand.options if o.choices and len(o.choices) > 1}

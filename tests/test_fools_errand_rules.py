@@ -9,7 +9,7 @@ import pytest
 
 import motley
 from motley.games.fools_errand import cards as fec
-from motley.games.fools_errand import rules as fe
+from motley.games.fools_errand import game as fe
 from tests.support import play_out
 
 ALL = [r + s for s in "CDHS" for r in fec.RANKS]

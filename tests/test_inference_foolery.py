@@ -31,8 +31,8 @@ from motley.core.inference import (
 )
 from motley.core.registry import game_spec
 from motley.games.foolery import cards as fyc
+from motley.games.foolery import game as fy
 from motley.games.foolery import policy
-from motley.games.foolery import rules as fy
 from motley.games.foolery import sample as fy_sample
 from motley.games.foolery.moves import A_KIND, K_TRUMP
 from tests.support import flat_chain_gap, play_random

@@ -26,7 +26,7 @@ from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.fool import batch, cards, drawing, facts, features, policy, sample, views
 from motley.games.fool.cards import CODES
-from motley.games.fool.rules import Fool, FoolState
+from motley.games.fool.game import Fool, FoolState
 
 SPEC = register_spec(GameSpec(
     game=Fool,

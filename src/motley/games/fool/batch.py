@@ -28,7 +28,7 @@ from motley.games.fool.observe import H, tensor_size
 
 if TYPE_CHECKING:
     from motley.core.game import Game, State
-    from motley.games.fool.rules import Fool, FoolState
+    from motley.games.fool.game import Fool, FoolState
 
 
 def _w1_sums(count: int) -> list[float]:

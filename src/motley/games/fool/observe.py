@@ -8,16 +8,14 @@ tensor length (:func:`tensor_size`) from here too. Nothing here changes a state.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from motley.core.game import Observation
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
-
-if TYPE_CHECKING:
-    from motley.games.fool.rules import FoolState
+from motley.games.fool.rules import FoolRules
 
 H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
@@ -43,7 +41,7 @@ def deck_block(deck: Sequence[Card]) -> npt.NDArray[np.float32]:
     return block
 
 
-def voids(state: FoolState) -> list[int]:
+def voids(state: FoolRules) -> list[int]:
     """Per seat a bitmask of colours (bit 0..3 = G R Y B) the seat is known to lack this round.
 
     A non-1 card of another colour played after the lead colour was set shows a void (FL-R6); the card
@@ -54,7 +52,7 @@ def voids(state: FoolState) -> list[int]:
     return found
 
 
-def plays_voids(state: FoolState) -> list[int]:
+def plays_voids(state: FoolRules) -> list[int]:
     """:func:`voids` read from the round's plays alone, without the tensor fields cached beside them (for the
     many short-lived copies of one position that inference makes: ``sample.perturb``)."""
     found = [0] * len(state.hands)
@@ -81,7 +79,7 @@ class _Completed:
         self.result: object = None  # ``state.last`` the bases were made with (a new dict when a round ends)
         self.bases: list[npt.NDArray[np.float32] | None] = [None] * n
 
-    def round_base(self, state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+    def round_base(self, state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
         """``_round_base(state, seat)``, kept until the round's result (``state.last``) changes."""
         if state.last is not self.result:
             self.result, self.bases = state.last, [None] * len(self.bases)
@@ -112,7 +110,7 @@ _COMPLETED: dict[int, _Completed] = {}
 _COMPLETED_LIMIT = 1024
 
 
-def _completed_tricks(state: FoolState) -> _Completed:
+def _completed_tricks(state: FoolRules) -> _Completed:
     """The reading of ``state``'s completed tricks this round, brought up to date (cached, see ``_COMPLETED``)."""
     tricks = state.tricks
     entry = _COMPLETED.get(id(tricks))
@@ -126,7 +124,7 @@ def _completed_tricks(state: FoolState) -> _Completed:
     return entry
 
 
-def observation(state: FoolState, seat: Seat) -> Observation:
+def observation(state: FoolRules, seat: Seat) -> Observation:
     """The information state of ``seat``: its hand and everything public (FL-D11: hand sizes).
 
     Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
@@ -177,7 +175,7 @@ def observation(state: FoolState, seat: Seat) -> Observation:
     }
 
 
-def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+def observation_tensor(state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
     """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 12n + 5, from ``seat``'s view.
 
     Seats are relative: index ``r`` is seat ``(seat + r) % n`` (r = 0 is me, then clockwise). A *card
@@ -243,7 +241,7 @@ def observation_tensor(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
     return out
 
 
-def _round_base(state: FoolState, seat: Seat) -> npt.NDArray[np.float32]:
+def _round_base(state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
     """The part of ``seat``'s tensor after its card blocks (from ``H * (1 + 2n)`` on) with the fields that stay
     the same through a round (the rest 0): dealer, totals, bonus counts, last round's scores, the deck block,
     round number, deck table assumed, two Fools. (Only this part: a batch of matches keeps every seat's.)"""

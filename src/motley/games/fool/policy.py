@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from motley.core import Game, Observation, State
 from motley.core.search import SearchPolicy
 from motley.games.fool.cards import CODE_INDEX, COLOUR, COLOUR_NAMES, VALUE, W1, W, split_hand
-from motley.games.fool.rules import BADNESS, Fool, FoolState
+from motley.games.fool.rules import BADNESS, FoolGameRules, FoolRules
 
 if TYPE_CHECKING:
     from motley.core.inference import PlayerModel
@@ -173,7 +173,7 @@ def scores(hand: Sequence[Sequence[int]], unseen: Sequence[Sequence[Sequence[int
 
 def move_scores(state: State) -> dict[int, float]:
     """:func:`scores` for the seat to move in a full state, the other hands as the unseen cards (as :func:`move`)."""
-    assert isinstance(state, FoolState)
+    assert isinstance(state, FoolRules)
     hands = state.hands
     return scores(hands[state.order[state.pos]], hands, state.trick, state.lead, state.game.num_fools)
 
@@ -198,7 +198,7 @@ def play_log_likelihood(world: State, observer: int, model: PlayerModel) -> floa
     Returns:
         A log-likelihood <= 0. ``world`` is unchanged.
     """
-    assert isinstance(world, FoolState)
+    assert isinstance(world, FoolRules)
     tricks = tuple(trick[0] for trick in world.tricks) + (tuple(world.trick),)
     key = (id(world.game), tricks, model.temperature, model.epsilon, model.trust)  # the entry holds the game
     history = _ROUNDS.get(key)
@@ -228,7 +228,7 @@ class _RoundPlays:
 
     __slots__ = ("fools", "game", "known", "plays", "sequence")
 
-    def __init__(self, world: FoolState, tricks: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, world: FoolRules, tricks: tuple[tuple[int, ...], ...]) -> None:
         self.game = world.game  # its deck is the cards dealt (FL-R3); held, so its id is not reused
         self.fools = world.game.num_fools
         players = len(world.hands)
@@ -308,7 +308,7 @@ def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: r
     being the deck less the hand and every card played this round."""
     if len(legal) == 1:
         return legal[0]
-    assert isinstance(game, Fool)
+    assert isinstance(game, FoolGameRules)
     mine = [CODE_INDEX[c] for c in observation["hand"]]
     trick_obs = observation["trick"]
     trick = [CODE_INDEX[p["card"]] | int(p["seat"]) << 7 for p in trick_obs["plays"]]
@@ -323,7 +323,7 @@ def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: r
 
 def move(state: State) -> int:
     """The heuristic for the seat to move in a full state: :func:`choose` with the other hands as the unseen cards."""
-    assert isinstance(state, FoolState)
+    assert isinstance(state, FoolRules)
     hands = state.hands
     return choose(hands[state.order[state.pos]], hands, state.trick, state.lead, state.game.num_fools)
 
@@ -331,7 +331,7 @@ def move(state: State) -> int:
 def rollout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play a Fool! state to the end of its round with :func:`move`, a uniformly random card with probability
     ``epsilon`` (epsilon-greedy, so rollouts still see the moves the heuristic never makes)."""
-    assert isinstance(state, FoolState)
+    assert isinstance(state, FoolRules)
     round_number = state.round_number
     rand, apply_legal = rng.random, state.apply_legal
     fools = state.game.num_fools

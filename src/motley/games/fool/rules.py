@@ -3,8 +3,9 @@
 The game (options, the deck table, deals) and the rules its State plays by: every FL-R / FL-D rule of
 rules/fool.md is carried out here, once; the other modules of the package only cite the ids they rely on.
 The pack's card ids and codes are in ``cards.py`` (a card id is also the action "play this card", FL-R6;
-every W1 is held and played as id 82, FL-D12); what a seat sees is in ``observe.py`` and the determinizer
-in ``sample.py``, which the State's and the Game's methods of the same names call.
+every W1 is held and played as id 82, FL-D12). The rules are the bases :class:`FoolGameRules` and
+:class:`FoolRules`; what a seat sees is in ``observe.py`` and the determinizer in ``sample.py``, and
+``game.py`` assembles the public ``Fool`` and ``FoolState`` from the three (so this module imports neither).
 
 A game is a match of rounds (FL-R14); ``rounds=N`` stops after N rounds (``rounds=1`` is a single deal).
 
@@ -22,18 +23,17 @@ the seats playing the current trick in turn order (leader first, sitting-out sea
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes
 from motley.core.errors import DealError, IllegalMoveError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, rng_from_json
+from motley.core.game import TERMINAL, Game, rng_from_json
 from motley.core.options import Option
 from motley.core.search import SearchState
-from motley.games.fool import observe
 from motley.games.fool.cards import (
     BASES,
     CODE_INDEX,
@@ -166,7 +166,7 @@ class _SeatOrRandom(Option):
             raise OptionError(f"option {self.name!r} takes 'random' or a seat number; got {value!r}") from None
 
 
-class Fool(Game):
+class FoolGameRules(Game):
     """Fool! (FL-R1 to FL-R14, rulings FL-D1 to FL-D12), seats 0..players-1 clockwise.
 
     Options: ``players`` 4-8 (FL-R3), ``deck_table`` (FL-D1), ``two_fools_from_players`` 7|8 (FL-D2),
@@ -179,9 +179,17 @@ class Fool(Game):
     gives +1 to every winner (each of a shared win, FL-D8) and -1 to everyone else, also when ``rounds``
     stops the match early (winners = highest totals then).
 
+    The options, the deck and the deals; the public game is ``game.Fool``, which adds the observation's size
+    and the determinizer.
+
     Raises (constructor):
         OptionError: for a bad option value, a bad deck table, or a ``first_dealer`` seat out of range.
     """
+
+    #: The class of this game's states (set by ``game.py`` to the assembled ``FoolState``).
+    state_class: ClassVar[type[FoolRules]]
+    #: The deck's block of the observation tensor (``observe.deck_block``; set by ``game.Fool``).
+    deck_block: npt.NDArray[np.float32]
 
     name = "fool"
     title = "Fool!"
@@ -238,12 +246,10 @@ class Fool(Game):
         #: The seats of the next trick after each (winner, Fools) (FL-R10, FL-D6), filled as met; the lists
         #: are shared by states and never changed in place.
         self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-        #: The deck's block of the observation tensor (see ``observe.observation_tensor``).
-        self.deck_block = observe.deck_block(self.deck)
 
-    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolState:
+    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolRules:
         rng = random.Random(seed)
-        state = FoolState(self, {"seed": seed, "deal": None if deal is None else self._deal_to_json(deal)}, rng)
+        state = self.state_class(self, {"seed": seed, "deal": None if deal is None else self._deal_to_json(deal)}, rng)
         if deal is None:
             first = self.params["first_dealer"]
             dealer = rng.randrange(self.num_players) if first == "random" else int(first)  # FL-D7
@@ -298,9 +304,6 @@ class Fool(Game):
             raise DealError(f"the deal holds {ones} W1 but the deck at {n} players has {self.ones}")
         return hands, dealer
 
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (observe.tensor_size(self.num_players),)
-
     def num_distinct_actions(self) -> int:
         return NUM_CARDS
 
@@ -321,34 +324,8 @@ class Fool(Game):
             rounds = min(rounds, int(p["rounds"]))
         return max(rounds, 1) * n * hand_size(n)
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> FoolState:
-        """A world consistent with ``observation``: the hidden cards dealt to the other seats at random.
-
-        Hidden cards are the deck (FL-R3) minus the observer's hand minus every card played this round.
-        They are dealt by the public hand sizes (FL-D11), respecting voids revealed by play: a seat that
-        played a card of another colour (not a 1) after the lead colour was set holds no card of that
-        colour (FL-R6); a W1 reveals nothing (FL-R7). A uniformly random deal is kept when it respects the
-        voids; after a few misses the cards of void colours are placed one by one, each where the rest stays
-        feasible (a Hall check over colour sets), so it never fails on a consistent observation (see
-        ``sample._HiddenDeal``).
-
-        Raises:
-            MotleyError: for an observation of another game or player count, or with inconsistent counts.
-        """
-        return self.determinizer(observation)(rng)
-
-    def determinizer(self, observation: Observation) -> Callable[[random.Random], FoolState]:
-        """A sampler distributed as :meth:`sample_state`, parsing ``observation`` once (for search).
-
-        Raises:
-            MotleyError: as :meth:`sample_state`: a malformed or inconsistent observation.
-        """
-        from motley.games.fool.sample import determinizer  # sample.py builds FoolStates: imported here
-
-        return determinizer(self, observation)
-
-    def _state_from_dict(self, data: Mapping[str, Any]) -> FoolState:
-        state = FoolState(self, data["origin"])
+    def _state_from_dict(self, data: Mapping[str, Any]) -> FoolRules:
+        state = self.state_class(self, data["origin"])
         state._set_history(data["history"])
         state.use_rng(rng_from_json(data["rng"]))
         state.hands = [[[int(c) for c in col] for col in hand] for hand in data["hands"]]
@@ -388,15 +365,17 @@ def trick_winner(trick: Sequence[int], lead: int) -> int:
     return winner
 
 
-class FoolState(SearchState):
-    """A position of a Fool! match. See the module docstring for the layout, ``cards.py`` for the card ids."""
+class FoolRules(SearchState):
+    """A position of a Fool! match and the rules it plays by. See the module docstring for the layout,
+    ``cards.py`` for the card ids; the public State is ``game.FoolState``, which adds what a seat sees."""
 
     __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_number",
                  "rounds", "sizes", "totals", "trick", "tricks")
 
-    game: Fool
+    game: FoolGameRules
 
-    def __init__(self, game: Fool, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
+    def __init__(self, game: FoolGameRules, origin: dict[str, Any] | None,
+                 rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
         n = game.num_players
         self.hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(n)]
@@ -679,22 +658,10 @@ class FoolState(SearchState):
         won = self.winners()
         return [1.0 if s in won else -1.0 for s in range(self.game.num_players)]
 
-    # ---- information (observe.py) -------------------------------------------------------------
-    def voids(self) -> list[int]:
-        """Per seat a bitmask of colours (bit 0..3 = G R Y B) the seat is known to lack: ``observe.voids``."""
-        return observe.voids(self)
-
-    def observation(self, seat: Seat) -> Observation:
-        """The information state of ``seat``: its hand and everything public (``observe.observation``)."""
-        return observe.observation(self, seat)
-
-    def observation_tensor(self, seat: Seat) -> npt.NDArray[np.float32]:
-        """float32 vector of ``observe.tensor_size(players)`` from ``seat``'s view (``observe.observation_tensor``)."""
-        return observe.observation_tensor(self, seat)
-
     # ---- copies and persistence --------------------------------------------------------------
-    def clone(self) -> FoolState:
-        new = FoolState.__new__(FoolState)
+    def clone(self) -> Self:
+        cls = type(self)
+        new = cls.__new__(cls)
         self._clone_base(new)
         new.hands = [[list(col) for col in hand] for hand in self.hands]
         new.sizes = list(self.sizes)

@@ -17,10 +17,10 @@ from motley.core.errors import MotleyError
 from motley.core.game import Observation, State
 from motley.games.fool.cards import CODE_INDEX, CODES, COLOUR, COLOUR_NAMES, Card, Seat, W, split_hand
 from motley.games.fool.observe import _copy_last, plays_voids, voids
-from motley.games.fool.rules import Fool, FoolState
+from motley.games.fool.rules import FoolGameRules, FoolRules
 
 
-def determinizer(game: Fool, observation: Observation) -> Callable[[random.Random], FoolState]:
+def determinizer(game: FoolGameRules, observation: Observation) -> Callable[[random.Random], FoolRules]:
     """The body of :meth:`Fool.determinizer`: parse ``observation`` once, return the sampler.
 
     Raises:
@@ -54,7 +54,7 @@ def determinizer(game: Fool, observation: Observation) -> Callable[[random.Rando
     template.sizes = sizes
     template.hands = []
 
-    def sample(rng: random.Random) -> FoolState:
+    def sample(rng: random.Random) -> FoolRules:
         hands = deals.deal(rng)
         hands[me] = [list(part) for part in my_hand]
         state = template.clone()
@@ -183,7 +183,7 @@ class _HiddenDeal:
         return [split_hand(h) for h in hands]
 
 
-def rewind(state: State) -> tuple[FoolState, list[int]]:
+def rewind(state: State) -> tuple[FoolRules, list[int]]:
     """A Fool! world at the start of its round and the cards played since (``InferenceSupport.rewind``).
 
     The hands at the deal are the hands now plus each seat's cards in the round's tricks and the current
@@ -195,7 +195,7 @@ def rewind(state: State) -> tuple[FoolState, list[int]]:
     Returns:
         ``(start, cards)``: a new state, and card ids in play order (W1s as ``W1``, FL-D12).
     """
-    assert isinstance(state, FoolState)
+    assert isinstance(state, FoolRules)
     plays = [t for trick in state.tricks for t in trick[0]] + list(state.trick)
     hands = [[c for col in hand for c in col] for hand in state.hands]
     for t in plays:
@@ -205,7 +205,7 @@ def rewind(state: State) -> tuple[FoolState, list[int]]:
     return start, [t & 127 for t in plays]
 
 
-def perturb(state: State, observer: int, rng: random.Random) -> FoolState | None:
+def perturb(state: State, observer: int, rng: random.Random) -> FoolRules | None:
     """Two hidden cards swapped between two seats other than ``observer`` (``InferenceSupport.perturb``).
 
     Two such seats holding cards are drawn (an unordered pair, uniformly), then one card of each hand
@@ -214,7 +214,7 @@ def perturb(state: State, observer: int, rng: random.Random) -> FoolState | None
     proposal is symmetric. Late in a round fewer than two other seats may hold cards (the others went out
     in the current trick, FL-R12): then nothing can be swapped, and the answer is ``None`` every time.
     """
-    assert isinstance(state, FoolState)
+    assert isinstance(state, FoolRules)
     seats = [s for s in range(len(state.hands)) if s != observer and state.sizes[s]]
     if len(seats) < 2:
         return None
@@ -246,9 +246,9 @@ def _plays_from_json(plays: Sequence[Mapping[str, Any]]) -> list[int]:
     return [CODE_INDEX[p["card"]] | int(p["seat"]) << 7 for p in plays]
 
 
-def _public_state(game: Fool, obs: Mapping[str, Any]) -> FoolState:
+def _public_state(game: FoolGameRules, obs: Mapping[str, Any]) -> FoolRules:
     """A state holding every public field of an observation (hands left empty)."""
-    state = FoolState(game, None)
+    state = game.state_class(game, None)
     state.dealer, state.round_number = int(obs["dealer"]), int(obs["round_number"])
     trick = obs["trick"]
     state.order = [int(s) for s in trick["order"]]

@@ -28,7 +28,7 @@ from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.foolery import cards, drawing, facts, features, policy, sample, views
 from motley.games.foolery.cards import CODES
-from motley.games.foolery.rules import Foolery, FooleryState
+from motley.games.foolery.game import Foolery, FooleryState
 
 
 def _public_move(move: str) -> bool:

@@ -10,7 +10,7 @@ a state (a new one).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,9 +37,7 @@ from motley.games.foolery.cards import (
     mask_of,
 )
 from motley.games.foolery.moves import A_KIND, A_MASK, A_SIZE, A_TEXT, K_FIVE, K_NORMAL, MASK_TO_ACTION, play_kind
-
-if TYPE_CHECKING:
-    from motley.games.foolery.rules import FooleryState
+from motley.games.foolery.rules import FooleryRules
 
 OBS_CARD_BLOCKS = 5
 SEAT_BLOCK = 13
@@ -53,7 +51,7 @@ def tensor_size(players: int) -> int:
     return OBS_CARD_BLOCKS * NUM_CARDS + players * (SEAT_BLOCK + 1) + 3 + 1 + 9 + 1
 
 
-def observation(state: FooleryState, seat: Seat) -> Observation:
+def observation(state: FooleryRules, seat: Seat) -> Observation:
     """The information state of ``seat``.
 
     Keys: ``game``, ``seat``, ``phase`` (``exchange``/``play``/``over``), ``current_player``,
@@ -122,7 +120,7 @@ def observation(state: FooleryState, seat: Seat) -> Observation:
     }
 
 
-def observation_tensor(state: FooleryState, seat: Seat) -> npt.NDArray[np.float32]:
+def observation_tensor(state: FooleryRules, seat: Seat) -> npt.NDArray[np.float32]:
     """float32 vector of ``tensor_size(N)`` = 404 + 14 N, from ``seat``'s point of view.
 
     Layout (seats relative: index ``i`` is seat ``(seat + i) % N``, 0 = me):
@@ -183,7 +181,7 @@ def _play_action(text: str) -> Action:
     return MASK_TO_ACTION[mask_of(cards)]
 
 
-def read_observation(state: FooleryState, obs: Mapping[str, Any]) -> None:
+def read_observation(state: FooleryRules, obs: Mapping[str, Any]) -> None:
     """Set every field of a new ``state`` that an observation shows (the inverse of :func:`observation`);
     the other seats' hands are left empty, and so are the exchange records of the seats not observing.
 

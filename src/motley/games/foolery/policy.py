@@ -42,7 +42,7 @@ from motley.games.foolery.moves import (
     MASK_TO_ACTION,
     PASS,
 )
-from motley.games.foolery.rules import FooleryState
+from motley.games.foolery.rules import FooleryRules
 
 _POP = tuple(m.bit_count() for m in range(16))
 _TOP_VALUE: dict[int, int] = {}
@@ -210,7 +210,7 @@ def scores(hand: int, size: int, top: int, legal: Sequence[int]) -> dict[int, fl
 
 def move_scores(state: State) -> dict[int, float]:
     """:func:`scores` for the seat to move in a full state (as :func:`move`)."""
-    assert isinstance(state, FooleryState)
+    assert isinstance(state, FooleryRules)
     p = state.to_move
     return scores(state.hands[p], state.sizes[p], state.top, state.legal_actions())
 
@@ -235,7 +235,7 @@ def heuristic(game: Game, observation: Observation, legal: Sequence[int], rng: r
 
 def move(state: State) -> int:
     """The heuristic for the seat to move in a full state."""
-    assert isinstance(state, FooleryState)
+    assert isinstance(state, FooleryRules)
     p = state.to_move
     return choose(state.hands[p], state.sizes[p], state.top, state.legal_actions())
 
@@ -243,7 +243,7 @@ def move(state: State) -> int:
 def rollout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play a Foolery state to the end of its hand with :func:`choose` (a uniformly random action with
     probability ``epsilon``)."""
-    assert isinstance(state, FooleryState)
+    assert isinstance(state, FooleryRules)
     hand_number = state.hand_number
     rand = rng.random
     while state.phase != OVER and state.hand_number == hand_number:

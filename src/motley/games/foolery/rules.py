@@ -2,9 +2,10 @@
 
 The game (options, deals, match end) and the rules its State plays by: dealing, the card exchange, whose
 turn it is, which plays beat the table, tricks, places and titles, scoring and the match. The pack is in
-``cards.py``; every play is an entry of the fixed action table in ``moves.py`` (its shape and strength);
-what a seat sees is in ``observe.py`` and the determinizer in ``sample.py``, which the State's and the
-Game's methods of the same names call.
+``cards.py``; every play is an entry of the fixed action table in ``moves.py`` (its shape and strength).
+The rules are the bases :class:`FooleryGameRules` and :class:`FooleryRules`; what a seat sees is in
+``observe.py`` and the determinizer in ``sample.py``, and ``game.py`` assembles the public ``Foolery`` and
+``FooleryState`` from the three (so this module imports neither).
 
 
 Extra rulings (not in the rules file, FY-D23 onward):
@@ -35,18 +36,16 @@ Extra rulings (not in the rules file, FY-D23 onward):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
 import numpy as np
-import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
 from motley.core.errors import DealError, IllegalMoveError, OptionError
-from motley.core.game import TERMINAL, Game, Observation, rng_from_json, seeded_rng
+from motley.core.game import TERMINAL, Game, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
-from motley.games.foolery import observe
 from motley.games.foolery.cards import (
     ANY,
     BIT,
@@ -154,7 +153,7 @@ def hand_points(places: Sequence[int], scoring: str) -> list[int]:
     return [value[title_of(p, n)] for p in places]
 
 
-class Foolery(Game):
+class FooleryGameRules(Game):
     """Foolery (FY-R1 to FY-R14, rulings FY-D1 to FY-D22 and the module's FY-D23..D29), 3-7 seats.
 
     Options: ``players`` (3-7), ``ace_high_straight`` (FY-D2), ``five_kind_trump`` (FY-D3), ``skip_rule``
@@ -164,7 +163,13 @@ class Foolery(Game):
     Raises (constructor):
         OptionError: for a bad option, ``match_end=target`` without a positive ``target_score``, or a
             ``target_score`` given with ``match_end=hands``.
+
+    The options, the deals and the match end; the public game is ``game.Foolery``, which adds the
+    observation's size and the determinizer.
     """
+
+    #: The class of this game's states (set by ``game.py`` to the assembled ``FooleryState``).
+    state_class: ClassVar[type[FooleryRules]]
 
     name = "foolery"
     title = "Foolery"
@@ -233,9 +238,9 @@ class Foolery(Game):
             tuple(next((q for q in after if live >> q & 1), -1) for after in self.seats_after)
             for live in range(1 << n))
 
-    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryState:
+    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FooleryRules:
         rng = seeded_rng(seed)  # random.Random(seed)
-        state = FooleryState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
+        state = self.state_class(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
         if deal is None:
             dealer = rng.randrange(self.num_players)  # FY-D20
             hands = state.shuffle_deal(dealer)
@@ -244,38 +249,8 @@ class Foolery(Game):
         state.start_hand(hands, dealer, first=True)
         return state
 
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (observe.tensor_size(self.num_players),)
-
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
-
-    def sample_state(self, observation: Observation, rng: random.Random) -> FooleryState:
-        """A world consistent with ``observation``: the unseen cards dealt at random to the other seats,
-        keeping every constraint the observer knows of the exchange (FY-R13, FY-D15, FY-D17, FY-D25).
-
-        Known: the observer's hand, every card played this hand (out), and the cards the observer gave in
-        the exchange that it does not hold and that were not played: those are in the receiver's hand. The
-        rest is dealt by the public hand sizes such that every upward give was the giver's highest cards: a
-        receiving King or Prince caps the giver's hidden cards at the lowest card it received; during the
-        exchange, a third party's worlds are ones in which the upward give was possible (``sample.py`` says
-        how, and its one documented limitation). The receiver's exchange record mirrors the observer's;
-        exchange records between two other seats are unknown and left empty.
-
-        Raises:
-            MotleyError: for an observation of another game or with inconsistent counts.
-        """
-        return self.determinizer(observation)(rng)  # the sampler of sample.py
-
-    def determinizer(self, observation: Observation) -> Callable[[random.Random], FooleryState]:
-        """A sampler distributed as :meth:`sample_state`, parsing ``observation`` once (for search).
-
-        Raises:
-            MotleyError: as :meth:`sample_state`.
-        """
-        from motley.games.foolery.sample import determinizer  # sample.py builds FooleryStates: imported here
-
-        return determinizer(self, observation)
 
     def max_decisions(self) -> int | None:
         """At most ``hands x (78 x N + 6)`` decisions for N players, or ``None`` (no finite bound).
@@ -300,18 +275,6 @@ class Foolery(Game):
     def points(self, places: Sequence[int]) -> list[int]:
         """FY-D21: the points of one hand's finishing places under this game's ``scoring`` (:func:`hand_points`)."""
         return hand_points(places, self.params["scoring"])
-
-    def _state_from_dict(self, data: Mapping[str, Any]) -> FooleryState:
-        state = FooleryState(self, None)
-        observe.read_observation(state, data["observation"])
-        state.origin = data["origin"]
-        state.hands = [int(h) for h in data["hands"]]
-        state.gave = [[int(c) for c in g] for g in data["gave"]]
-        state.received = [[int(c) for c in r] for r in data["received"]]
-        state._set_history(data["history"])
-        state.use_rng(rng_from_json(data["rng"]))
-        return state
-
 
 def _deal_to_json(deal: Mapping[str, Any]) -> dict[str, Any]:
     try:
@@ -350,7 +313,7 @@ def _hands_from_deal(deal: Mapping[str, Any], players: int) -> tuple[list[int], 
 
 #: A hand's trumps and its Fool as bits of ``hand >> HIGH_SHIFT``: the Fool is held when that is ``_FOOL_HIGH`` or more.
 _HIGH_TRUMPS, _FOOL_HIGH = TRUMP_MASK >> HIGH_SHIFT, FOOL_BIT >> HIGH_SHIFT
-#: The legal actions when only a pass is (FY-R10), as :meth:`FooleryState.legal_actions` caches them.
+#: The legal actions when only a pass is (FY-R10), as :meth:`FooleryRules.legal_actions` caches them.
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
 #: ``LEAD_TABLES[i][byte]``: every play of one rank in byte ``i`` of a hand (ranks ``2 i``, ``2 i + 1``), ascending.
 LEAD_TABLES = BYTE_TABLES[0]
@@ -361,16 +324,18 @@ _SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SK
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
 
-class FooleryState(SearchState):
-    """A position of a Foolery match. The cards are laid out in ``cards.py``, the actions in ``moves.py``."""
+class FooleryRules(SearchState):
+    """A position of a Foolery match and the rules it plays by. The cards are laid out in ``cards.py``, the
+    actions in ``moves.py``; the public State is ``game.FooleryState``, which adds what a seat sees."""
 
     __slots__ = ("_fives", "_legal", "_locked", "_next", "dealer", "gave", "hand_number", "hands", "log", "next_place",
                  "phase", "places", "played", "received", "results", "sizes", "step_given", "step_index",
                  "steps", "titles", "to_move", "top", "top_seat", "totals")
 
-    def __init__(self, game: Foolery, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
+    def __init__(self, game: FooleryGameRules, origin: dict[str, Any] | None,
+                 rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
-        self.game: Foolery = game
+        self.game: FooleryGameRules = game
         n = game.num_players
         self.hands: list[int] = [0] * n
         self.sizes: list[int] = [0] * n
@@ -583,8 +548,7 @@ class FooleryState(SearchState):
             IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
         """
         if type(action) is int and action in (self._legal or self._generate()):
-            self._apply(action)
-            self._history.append(action)
+            self.apply_legal(action)  # checked just now: the base's unchecked application records it
         else:  # another integer type, or not legal: the base class converts, or raises with the reason
             super().apply_action(action)
 
@@ -954,18 +918,10 @@ class FooleryState(SearchState):
             out[q] = 1.0 - 2.0 * i / (n - 1)
         return out
 
-    # ---- information (observe.py) -----------------------------------------------------------------
-    def observation(self, seat: Seat) -> Observation:
-        """The information state of ``seat``: its hand and everything public (``observe.observation``)."""
-        return observe.observation(self, seat)
-
-    def observation_tensor(self, seat: Seat) -> npt.NDArray[np.float32]:
-        """float32 vector of ``observe.tensor_size(N)`` from ``seat``'s view (``observe.observation_tensor``)."""
-        return observe.observation_tensor(self, seat)
-
     # ---- copies and persistence -----------------------------------------------------------------
-    def clone(self) -> FooleryState:
-        new = FooleryState.__new__(FooleryState)
+    def clone(self) -> Self:
+        cls = type(self)
+        new = cls.__new__(cls)
         self._clone_base(new)
         new.hands, new.sizes = list(self.hands), list(self.sizes)
         new.phase, new.to_move, new.top, new.top_seat = self.phase, self.to_move, self.top, self.top_seat

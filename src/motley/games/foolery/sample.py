@@ -36,13 +36,13 @@ from motley.games.foolery.cards import (
 from motley.games.foolery.moves import A_KIND, A_MASK, GIVE_BASE, K_TRUMP, PASS
 from motley.games.foolery.observe import read_observation
 from motley.games.foolery.policy import choose
-from motley.games.foolery.rules import Foolery, FooleryState
+from motley.games.foolery.rules import FooleryGameRules, FooleryRules
 
 #: Rejection tries for the exchange constraints between two hidden seats before a world is built instead.
 TRIES = 8
 
 
-def exchange_keys(game: Foolery) -> tuple[int, ...]:
+def exchange_keys(game: FooleryGameRules) -> tuple[int, ...]:
     """The order the upward gives follow, as one key per card: a giver gives its cards of highest key.
 
     ``trumps_high`` (FY-D15): trumps above suit cards (``EXCHANGE_VALUE``). ``suit_cards_only`` (FY-D25):
@@ -54,7 +54,7 @@ def exchange_keys(game: Foolery) -> tuple[int, ...]:
     return tuple(v + 200 if c < 56 else v for c, v in enumerate(EXCHANGE_VALUE[:FOOL])) + (-1,)
 
 
-def _upward_progress(template: FooleryState, index: int) -> tuple[int, int]:
+def _upward_progress(template: FooleryRules, index: int) -> tuple[int, int]:
     """(cards given so far at exchange step ``index``, cards given so far at its downward step)."""
     giver, receiver, count, _ = template.steps[index]
     down = next((i for i, s in enumerate(template.steps) if s[0] == receiver and s[1] == giver), -1)
@@ -67,7 +67,7 @@ def _upward_progress(template: FooleryState, index: int) -> tuple[int, int]:
     return given(index, count), (given(down, count) if down >= 0 else count)
 
 
-def determinizer(game: Foolery, observation: Observation) -> Callable[[random.Random], FooleryState]:
+def determinizer(game: FooleryGameRules, observation: Observation) -> Callable[[random.Random], FooleryRules]:
     """The body of :meth:`Foolery.determinizer`: parse ``observation`` once, return the sampler.
 
     Known: the observer's hand, every card played this hand (out), and the cards the observer gave in the
@@ -110,7 +110,7 @@ def determinizer(game: Foolery, observation: Observation) -> Callable[[random.Ra
     if not isinstance(observation, Mapping) or observation.get("game") != game.name:
         raise MotleyError(f"not a {game.name} observation")
     try:
-        template = FooleryState(game, None)
+        template = game.state_class(game, None)
         read_observation(template, observation)
         me = int(observation["seat"])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -178,7 +178,7 @@ def determinizer(game: Foolery, observation: Observation) -> Callable[[random.Ra
             pos += need[q]
         return hands
 
-    def sample(rng: random.Random) -> FooleryState:
+    def sample(rng: random.Random) -> FooleryRules:
         hands = deal(rng)
         if pairs:
             for _ in range(TRIES - 1):
@@ -271,7 +271,7 @@ def _replay_exchange(hands: list[int], pair: tuple[int, int, int, int], keys: Se
 _Plan = tuple[list[int], bool] | None
 
 
-def rewind(state: State) -> tuple[FooleryState, list[int]]:
+def rewind(state: State) -> tuple[FooleryRules, list[int]]:
     """A Foolery world at the start of its hand and the moves since (``InferenceSupport.rewind``).
 
     The hands at the deal are the hands now plus every card each seat played this hand (the log, FY-R3; the
@@ -304,7 +304,7 @@ def rewind(state: State) -> tuple[FooleryState, list[int]]:
             seat that is not to move during the exchange may be one (its documented limitation); search
             samples for the seat to move, and :func:`perturb` keeps a world explained.
     """
-    assert isinstance(state, FooleryState)
+    assert isinstance(state, FooleryRules)
     hands = list(state.hands)
     plays: list[int] = []
     for kind, seat, value in state.log:
@@ -328,7 +328,7 @@ def rewind(state: State) -> tuple[FooleryState, list[int]]:
     return start, gives + plays
 
 
-def _undo_exchange(state: FooleryState, hands: list[int]) -> dict[int, _Plan]:
+def _undo_exchange(state: FooleryRules, hands: list[int]) -> dict[int, _Plan]:
     """Turn the hands after the exchange (``hands``, changed in place) into the hands of the deal, and say how
     each giver's cards are chosen on the replay (:data:`_Plan`, by giver). See :func:`rewind`."""
     keys = exchange_keys(state.game)
@@ -403,7 +403,7 @@ def _highest(hand: int, count: int, keys: Sequence[int]) -> list[int]:
     return sorted(cards_of(hand & ~FOOL_BIT), key=lambda c: (-keys[c], c))[:count]
 
 
-def _next_give(replay: FooleryState, plans: Mapping[int, _Plan]) -> int:
+def _next_give(replay: FooleryRules, plans: Mapping[int, _Plan]) -> int:
     """The ``give`` action of the seat to move in the exchange of a replay, by its plan (:func:`rewind`)."""
     seat = replay.to_move
     legal = replay.legal_actions()
@@ -424,7 +424,7 @@ def _next_give(replay: FooleryState, plans: Mapping[int, _Plan]) -> int:
     return choice if choice in options else options[0]
 
 
-def perturb(state: State, observer: int, rng: random.Random) -> FooleryState | None:
+def perturb(state: State, observer: int, rng: random.Random) -> FooleryRules | None:
     """Two hidden cards swapped between two seats other than ``observer`` (``InferenceSupport.perturb``).
 
     The cards that may move are the other seats' cards less the ones ``observer`` gave in the exchange (it
@@ -433,7 +433,7 @@ def perturb(state: State, observer: int, rng: random.Random) -> FooleryState | N
     the observer knows of (:func:`_swap_allowed`). Hand sizes and the movable cards per seat do not change,
     so the reverse swap is exactly as likely: the proposal is symmetric. ``state`` is unchanged.
     """
-    assert isinstance(state, FooleryState)
+    assert isinstance(state, FooleryRules)
     fixed = mask_of(state.gave[observer])
     movable = [state.hands[s] & ~fixed if s != observer else 0 for s in range(len(state.hands))]
     seats = [s for s, m in enumerate(movable) if m]
@@ -453,7 +453,7 @@ def perturb(state: State, observer: int, rng: random.Random) -> FooleryState | N
     return world
 
 
-def _swap_allowed(state: FooleryState, observer: int, hands: Sequence[int],
+def _swap_allowed(state: FooleryRules, observer: int, hands: Sequence[int],
                   moves: Sequence[tuple[int, int]]) -> bool:
     """Do ``hands`` (``state``'s after a swap, ``moves`` = (seat, card it gets)) keep what ``observer`` knows?
 
@@ -482,7 +482,7 @@ def _swap_allowed(state: FooleryState, observer: int, hands: Sequence[int],
     return not (state.phase == PLAY and state.top < 0 and hands[leader] == FOOL_BIT)
 
 
-def _trump_leaders(state: FooleryState) -> int:
+def _trump_leaders(state: FooleryRules) -> int:
     """The seats (a bitmask) that led trumps this hand: they held no suit card then, nor since (FY-R8)."""
     seats, lead = 0, True
     for kind, seat, value in state.log:

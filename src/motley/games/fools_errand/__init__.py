@@ -22,7 +22,7 @@ from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
 from motley.games.fools_errand import cards, drawing, facts, features, policy, views
 from motley.games.fools_errand.cards import CODES
-from motley.games.fools_errand.rules import FoolsErrand, FoolsErrandState
+from motley.games.fools_errand.game import FoolsErrand, FoolsErrandState
 
 SPEC = register_spec(GameSpec(
     game=FoolsErrand,

@@ -10,7 +10,7 @@ the states of its determinizer and of stored text with :func:`read_observation`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,14 +27,12 @@ from motley.games.fools_errand.cards import (
     Card,
     Seat,
 )
-
-if TYPE_CHECKING:
-    from motley.games.fools_errand.rules import FoolsErrandState
+from motley.games.fools_errand.rules import FoolsErrandRules
 
 OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
 
 
-def observation(state: FoolsErrandState, seat: Seat) -> Observation:
+def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
     """The information state of ``seat`` (FE-R9 announcements in the log).
 
     Everything but the order and split of the decks is public: cards are played face up, scooped
@@ -69,7 +67,7 @@ def observation(state: FoolsErrandState, seat: Seat) -> Observation:
     }
 
 
-def observation_tensor(state: FoolsErrandState, seat: Seat) -> npt.NDArray[np.float32]:
+def observation_tensor(state: FoolsErrandRules, seat: Seat) -> npt.NDArray[np.float32]:
     """float32 vector of length 274, from ``seat``'s point of view ("me" first, then the opponent).
 
     Layout: [0] scale for me / 50 (clipped to [-1, 1]); [1:261] per card (52, id order) a one-hot of
@@ -101,7 +99,7 @@ def observation_tensor(state: FoolsErrandState, seat: Seat) -> npt.NDArray[np.fl
     return out
 
 
-def read_observation(state: FoolsErrandState, obs: Mapping[str, Any]) -> None:
+def read_observation(state: FoolsErrandRules, obs: Mapping[str, Any]) -> None:
     """Set every field of a new ``state`` that an observation shows (the inverse of :func:`observation`):
     all but the decks, which are left empty.
 

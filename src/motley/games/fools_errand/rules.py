@@ -9,9 +9,10 @@ plays it at once. The engine runs those plays itself and stops only at a decisio
 Forced Joker plays (FE-D6) happen automatically. Every play is logged with its announcement (FE-R9), so
 the log is the public history of the match.
 
-The pack's ids and codes, the moves and the Joker's places are in ``cards.py``; what a seat sees is in
-``observe.py`` and the determinizer in ``sample.py``, which the State's and the Game's methods of the same
-names call.
+The pack's ids and codes, the moves and the Joker's places are in ``cards.py``. This module holds the rules
+only, as the bases :class:`FoolsErrandGameRules` and :class:`FoolsErrandRules`; what a seat sees is in
+``observe.py`` and the determinizer in ``sample.py``, and ``game.py`` assembles the public ``FoolsErrand`` and
+``FoolsErrandState`` from the three (so this module imports neither).
 
 State layout (compact, for speed): cards are ints (``cards.py``). Decks are lists with the top card at
 the *end*. The ``scale`` is kept from seat 0's (A's) point of view (FE-R3).
@@ -20,18 +21,14 @@ the *end*. The ``scale`` is kept from seat 0's (A's) point of view (FE-R3).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
 from motley.core.errors import DealError, IllegalMoveError
-from motley.core.game import TERMINAL, Game, Observation, rng_from_json
+from motley.core.game import TERMINAL, Game
 from motley.core.options import Option
 from motley.core.search import SearchState
-from motley.games.fools_errand import observe
 from motley.games.fools_errand.cards import (
     CODE_INDEX,
     CODES,
@@ -64,12 +61,16 @@ def _card_points(cards: list[Card]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
 
-class FoolsErrand(Game):
-    """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D15), two seats: 0 = A, 1 = B.
+class FoolsErrandGameRules(Game):
+    """The Fool's Errand (FE-R1 to FE-R10, rulings FE-D1 to FE-D15), two seats: 0 = A, 1 = B: the options and
+    the deal. The public game is ``game.FoolsErrand``, which adds the observation's size and the determinizer.
 
     Options (CONFIG rulings): ``opening_tie`` (FE-D1), ``after_scoop`` (FE-D2), ``reveal_joker`` (FE-D3),
     ``end_when`` (FE-D7), ``unclaimed_at_end`` (FE-D8), ``tie_break`` (FE-D9).
     """
+
+    #: The class of this game's states (set by ``game.py`` to the assembled ``FoolsErrandState``).
+    state_class: ClassVar[type[FoolsErrandRules]]
 
     name = "fools_errand"
     title = "The Fool's Errand"
@@ -105,7 +106,7 @@ class FoolsErrand(Game):
         self.either_deck_ends = self.params["end_when"] == "either_deck_joker_only"  # FE-D7
         self.reveal_after_scoop = self.params["after_scoop"] == "simultaneous_reveal"  # FE-D2
 
-    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolsErrandState:
+    def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolsErrandRules:
         rng = random.Random(seed)
         if deal is None:
             cards = list(range(52))
@@ -115,14 +116,11 @@ class FoolsErrand(Game):
                 deck.insert(rng.randrange(len(deck) + 1), JOKER_A + seat)
         else:
             decks = _decks_from_deal(deal)
-        state = FoolsErrandState(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
+        state = self.state_class(self, {"seed": seed, "deal": None if deal is None else _deal_to_json(deal)}, rng)
         state.decks = decks
         state.reveal()
         state.run()
         return state
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        return (observe.OBSERVATION_SIZE,)
 
     def max_decisions(self) -> None:
         """No finite bound: a played Joker goes back into its owner's deck at a random place (FE-R8, FE-D13),
@@ -132,38 +130,6 @@ class FoolsErrand(Game):
 
     def num_distinct_actions(self) -> int:
         return len(MOVES)
-
-    def sample_state(self, observation: Observation, rng: random.Random) -> FoolsErrandState:
-        """A world consistent with ``observation``: the unseen cards dealt at random into the two decks.
-
-        Every card not yet played is unseen by both players (decks are face down, FE-R1), so the unseen
-        cards are shuffled and split by the public deck sizes; a Joker still in its deck goes to a random
-        place in it (FE-D4).
-
-        Raises:
-            MotleyError: for an observation of another game or with inconsistent counts.
-        """
-        from motley.games.fools_errand.sample import sample_state  # sample.py builds states: imported here
-
-        return sample_state(self, observation, rng)
-
-    def determinizer(self, observation: Observation) -> Callable[[random.Random], FoolsErrandState]:
-        """A sampler distributed as :meth:`sample_state`, reading ``observation`` once (for search).
-
-        Raises:
-            MotleyError: as :meth:`sample_state`.
-        """
-        from motley.games.fools_errand.sample import determinizer
-
-        return determinizer(self, observation)
-
-    def _state_from_dict(self, data: Mapping[str, Any]) -> FoolsErrandState:
-        state = FoolsErrandState(self, None)
-        observe.read_observation(state, data["observation"])
-        state.origin = data["origin"]
-        state.decks = [[int(c) for c in data["decks"][q]] for q in range(2)]
-        state.use_rng(rng_from_json(data["rng"]))
-        return state
 
 
 def _deal_to_json(deal: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,14 +162,16 @@ def _decks_from_deal(deal: Mapping[str, Any]) -> list[list[Card]]:
     return decks
 
 
-class FoolsErrandState(SearchState):
-    """A position of The Fool's Errand. See the module docstring for the layout, ``cards.py`` for the cards."""
+class FoolsErrandRules(SearchState):
+    """A position of The Fool's Errand and the rules it plays by. See the module docstring for the layout,
+    ``cards.py`` for the cards; the public State is ``game.FoolsErrandState``, which adds what a seat sees."""
 
     __slots__ = ("decks", "joker", "log", "piles", "scale", "table", "to_move", "unclaimed")
 
-    game: FoolsErrand
+    game: FoolsErrandGameRules
 
-    def __init__(self, game: FoolsErrand, origin: dict[str, Any] | None, rng: random.Random | None = None) -> None:
+    def __init__(self, game: FoolsErrandGameRules, origin: dict[str, Any] | None,
+                 rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng re-inserts Jokers (FE-D4)
         self.decks: list[list[Card]] = [[], []]
         self.scale = 0
@@ -453,18 +421,10 @@ class FoolsErrandState(SearchState):
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
-    # ---- information (observe.py) ------------------------------------------------------------
-    def observation(self, seat: Seat) -> Observation:
-        """The information state of ``seat`` (FE-R9 announcements in the log): ``observe.observation``."""
-        return observe.observation(self, seat)
-
-    def observation_tensor(self, seat: Seat) -> npt.NDArray[np.float32]:
-        """float32 vector of length 274 from ``seat``'s point of view (``observe.observation_tensor``)."""
-        return observe.observation_tensor(self, seat)
-
     # ---- copies and persistence --------------------------------------------------------------
-    def clone(self) -> FoolsErrandState:
-        new = FoolsErrandState.__new__(FoolsErrandState)
+    def clone(self) -> Self:
+        cls = type(self)
+        new = cls.__new__(cls)
         self._clone_base(new)
         new.decks = [list(self.decks[0]), list(self.decks[1])]
         new.scale, new.table, new.unclaimed = self.scale, list(self.table), list(self.unclaimed)

@@ -14,10 +14,10 @@ from motley.core.errors import MotleyError
 from motley.core.game import Observation
 from motley.games.fools_errand.cards import IN_DECK, JOKER_A
 from motley.games.fools_errand.observe import read_observation
-from motley.games.fools_errand.rules import FoolsErrand, FoolsErrandState
+from motley.games.fools_errand.rules import FoolsErrandGameRules, FoolsErrandRules
 
 
-def sample_state(game: FoolsErrand, observation: Observation, rng: random.Random) -> FoolsErrandState:
+def sample_state(game: FoolsErrandGameRules, observation: Observation, rng: random.Random) -> FoolsErrandRules:
     """The body of :meth:`FoolsErrand.sample_state`: the unseen cards dealt at random into the two decks
     (FE-R1: decks are face down), a Joker still in its deck at a random place in it (FE-D4).
 
@@ -27,7 +27,7 @@ def sample_state(game: FoolsErrand, observation: Observation, rng: random.Random
     return determinizer(game, observation)(rng)
 
 
-def determinizer(game: FoolsErrand, observation: Observation) -> Callable[[random.Random], FoolsErrandState]:
+def determinizer(game: FoolsErrandGameRules, observation: Observation) -> Callable[[random.Random], FoolsErrandRules]:
     """A sampler of :func:`sample_state`'s worlds that reads ``observation`` once (search draws thousands of
     worlds from one observation): each call shuffles the unseen cards and deals them, nothing else.
 
@@ -36,7 +36,7 @@ def determinizer(game: FoolsErrand, observation: Observation) -> Callable[[rando
     """
     if observation.get("game") != game.name:
         raise MotleyError(f"not a {game.name} observation")
-    template = FoolsErrandState(game, None)
+    template = game.state_class(game, None)
     read_observation(template, observation)
     seen = {c for q in range(2) for c in template.piles[q]} | {t & 63 for t in template.table}
     seen |= set(template.unclaimed)
@@ -46,7 +46,7 @@ def determinizer(game: FoolsErrand, observation: Observation) -> Callable[[rando
     if first + observation["deck_sizes"][1] - in_deck[1] != len(hidden) or min(first, len(hidden) - first) < 0:
         raise MotleyError("observation deck sizes do not match the unseen cards")
 
-    def sample(rng: random.Random) -> FoolsErrandState:
+    def sample(rng: random.Random) -> FoolsErrandRules:
         unseen = list(hidden)
         rng.shuffle(unseen)
         decks = [unseen[:first], unseen[first:]]
