@@ -135,7 +135,7 @@ def answering_bot(tmp_path: Path, answers: str, decisions: int) -> ExternalBot:
 def test_illegal_and_malformed_answers_fall_back_per_decision(tmp_path: Path) -> None:
     bot = answering_bot(tmp_path, "['{\"move\": \"fly\"}', '{oops', 'keep joker', '{\"action\": 99}']", 4)
     assert not bot.failed
-    assert "illegal move 'fly'" in bot.errors[0]
+    assert "invalid move 'fly'" in bot.errors[0]
     assert "malformed JSON" in bot.errors[1]
     assert "illegal action 99" in bot.errors[-1]
     assert len(bot.errors) in (3, 4)  # 'keep joker' is legal exactly when a Joker was just drawn

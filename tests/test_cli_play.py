@@ -70,7 +70,7 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game: str, players: int | 
         if first:
             term.type("not a move")
             assert term.read_to_prompt() is not None
-            assert "illegal move 'not a move'" in term.transcript
+            assert "invalid move 'not a move'" in term.transcript
             first = False
         term.type("?")
         text = term.read_to_prompt()

@@ -416,15 +416,18 @@ def started() -> FoolState:
 
 
 @pytest.mark.parametrize(
-    ("move", "words"),
-    [(88, "unknown action id"), (-1, "unknown action id"), ("G3", "whole number"), (True, "whole number"),
-     (None, "whole number"), (2.0, "whole number"), (flc.CODE_INDEX["G4"], "you do not hold G4"),
-     (flc.CODE_INDEX["G20"], "G20 is not in the deck at 4 players")],
+    ("move", "words", "error"),
+    [(88, "unknown action id", motley.InvalidMoveError), (-1, "unknown action id", motley.InvalidMoveError),
+     ("G3", "whole number", motley.InvalidMoveError), (True, "whole number", motley.InvalidMoveError),
+     (None, "whole number", motley.InvalidMoveError), (2.0, "whole number", motley.InvalidMoveError),
+     (flc.CODE_INDEX["G4"], "you do not hold G4", motley.IllegalMoveError),
+     (flc.CODE_INDEX["G20"], "G20 is not in the deck at 4 players", motley.IllegalMoveError)],
 )
-def test_bad_actions_name_the_problem(move: Any, words: str) -> None:
+def test_bad_actions_name_the_problem(move: Any, words: str, error: type[motley.MoveError]) -> None:
+    """An action that is no action of the game is invalid; a card id this state's rules refuse is illegal."""
     state = started()
     before = state.serialize()
-    with pytest.raises(motley.IllegalMoveError, match=words):
+    with pytest.raises(error, match=words):
         state.apply_action(move)
     assert state.serialize() == before
 
@@ -442,7 +445,7 @@ def test_not_following_colour_is_refused() -> None:
 def test_unknown_card_codes(text: str) -> None:
     state = started()
     before = state.serialize()
-    with pytest.raises(motley.IllegalMoveError, match="unknown card code"):
+    with pytest.raises(motley.InvalidMoveError, match="unknown card code"):
         state.string_to_action(text)
     assert state.serialize() == before
 
@@ -451,7 +454,7 @@ def test_unknown_card_codes(text: str) -> None:
 def test_an_unknown_code_is_answered_with_the_codes_of_this_deck(players: int) -> None:
     """The error names each colour's run as this player count's deck has it (FL-R3, FL-D1), not the whole pack."""
     state = motley.load_game(f"fool(players={players})").new_initial_state(seed=players)
-    with pytest.raises(motley.IllegalMoveError) as info:
+    with pytest.raises(motley.InvalidMoveError) as info:
         state.string_to_action("X5")
     deck = state.game.deck  # type: ignore[attr-defined]
     for colour, letter in enumerate("GRYB"):

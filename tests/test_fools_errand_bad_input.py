@@ -27,7 +27,7 @@ def decision_state() -> motley.State:
 def test_bad_action_ids(move: Any, words: str) -> None:
     state = decision_state()
     before = state.serialize()
-    with pytest.raises(motley.IllegalMoveError, match=words):
+    with pytest.raises(motley.InvalidMoveError, match=words):
         state.apply_action(move)
     assert state.serialize() == before
 
@@ -48,7 +48,7 @@ def test_move_not_legal_in_this_phase_names_the_reason() -> None:
 def test_unknown_move_strings(text: str) -> None:
     state = decision_state()
     before = state.serialize()
-    with pytest.raises(motley.IllegalMoveError, match="unknown move"):
+    with pytest.raises(motley.InvalidMoveError, match="unknown move"):
         state.string_to_action(text)
     assert state.serialize() == before
 

@@ -49,7 +49,7 @@ def notation_words(game: motley.Game) -> frozenset[str]:
     state = game.new_initial_state(seed=0)
     try:
         state.string_to_action("banana")
-    except motley.IllegalMoveError as exc:
+    except motley.InvalidMoveError as exc:
         return frozenset(words(str(exc)))
     return frozenset()
 

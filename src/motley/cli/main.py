@@ -282,7 +282,7 @@ def ask_move(state: motley.State, moves: list[str]) -> bool:
         try:
             state.apply_action(state.string_to_action(text))
             return True
-        except motley.IllegalMoveError as exc:
+        except motley.MoveError as exc:  # unreadable or not allowed now: say so and ask again
             console.print(f"[red]{escape(str(exc))}[/] — type '?' for the legal moves")
 
 

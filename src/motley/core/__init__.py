@@ -1,6 +1,14 @@
 """The core layer: Game / State base, errors, options, registry and records. Imports nothing else of motley."""
 
-from motley.core.errors import DealError, IllegalMoveError, MotleyError, OptionError, RecordError
+from motley.core.errors import (
+    DealError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MotleyError,
+    MoveError,
+    OptionError,
+    RecordError,
+)
 from motley.core.game import TERMINAL, Game, Observation, State
 from motley.core.options import Option
 from motley.core.registry import game_spec, load_game, register_spec, registered_games
@@ -12,7 +20,9 @@ __all__ = [
     "Game",
     "GameSpec",
     "IllegalMoveError",
+    "InvalidMoveError",
     "MotleyError",
+    "MoveError",
     "Observation",
     "Option",
     "OptionError",

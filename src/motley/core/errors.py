@@ -11,18 +11,37 @@ class MotleyError(ValueError):
     """Base class of every user-facing motley error."""
 
 
-class IllegalMoveError(MotleyError):
-    """A move that is unknown, malformed, or not legal in the current state.
+class MoveError(MotleyError):
+    """A move refused: one that cannot be read (:class:`InvalidMoveError`) or one the rules forbid now
+    (:class:`IllegalMoveError`). Catch this where a move could be either (a person's typing, a bot's answer).
 
     Attributes:
         move: the move as given (an action id or a move string).
-        reason: why it is refused, in plain words.
+        reason: why it is refused, in plain words (with the rule id where a rule forbids it).
     """
+
+    #: The first words of the message, naming the kind of refusal.
+    refusal = "bad move"
 
     def __init__(self, move: object, reason: str) -> None:
         self.move = move
         self.reason = reason
-        super().__init__(f"illegal move {move!r}: {reason}")
+        super().__init__(f"{self.refusal} {move!r}: {reason}")
+
+
+class InvalidMoveError(MoveError):
+    """A move that cannot be read: an unknown card code or word, malformed text, a value that is not a move
+    string or a whole number, an action id outside the game's action space. It names no move of the game,
+    in any state (as python-chess's ``InvalidMoveError`` for text that does not parse)."""
+
+    refusal = "invalid move"
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules forbid in the current state (not this seat's turn, the game over, a
+    card that does not follow, a play that does not beat the table), with the rule's id in the reason."""
+
+    refusal = "illegal move"
 
 
 class OptionError(MotleyError):

@@ -13,13 +13,13 @@ import abc
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 
 from motley.core import jsonsafe
-from motley.core.errors import IllegalMoveError, MotleyError, RecordError
+from motley.core.errors import IllegalMoveError, InvalidMoveError, MotleyError, RecordError
 from motley.core.options import Option, format_game_string, resolve
 
 #: ``current_player()`` of a finished match (the value OpenSpiel uses too).
@@ -187,7 +187,13 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def _parse_move(self, text: str) -> int:
-        """The action a move string names, legal or not; raises IllegalMoveError if it names none."""
+        """The action a move string names, legal or not.
+
+        Raises:
+            InvalidMoveError: if it names none (an unknown word or card code, malformed text), saying why.
+            IllegalMoveError: for well-formed text that names no action because the rules forbid what it names
+                (with the rule id).
+        """
 
     @abc.abstractmethod
     def _apply(self, action: int) -> None:
@@ -204,10 +210,11 @@ class State(abc.ABC):
         """The legal action a move string names (case-insensitive).
 
         Raises:
-            IllegalMoveError: for a malformed or unknown string, or a move not legal now, with the reason.
+            InvalidMoveError: for a value that is not a string, or a malformed or unknown move string.
+            IllegalMoveError: for a move the rules do not allow now (the game over included), with the reason.
         """
         if not isinstance(text, str):
-            raise IllegalMoveError(text, "a move must be a string")
+            raise InvalidMoveError(text, "a move must be a string")
         if self.is_terminal():
             raise IllegalMoveError(text, "the game is over")
         action = self._parse_move(text)
@@ -219,16 +226,23 @@ class State(abc.ABC):
         """Play ``action`` for the player to move.
 
         Raises:
-            IllegalMoveError: if it is not legal now; the state is then unchanged.
+            InvalidMoveError: for a value that is not a whole number, or an id outside the action space.
+            IllegalMoveError: if it is not legal now. Either way the state is unchanged.
         """
         if type(action) is not int:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise IllegalMoveError(action, "an action must be a whole number")
+                raise InvalidMoveError(action, "an action must be a whole number")
             action = int(action)
         if not self._is_legal(action):
-            raise IllegalMoveError(action, self.why_illegal(action))
+            self._refuse(action)
         self._apply(action)
         self._history.append(action)
+
+    def _refuse(self, action: int) -> NoReturn:
+        """Raise the error for ``action``, not legal now: InvalidMoveError for an id outside the action space,
+        IllegalMoveError for the others, each with :meth:`why_illegal`'s reason."""
+        invalid = not 0 <= action < self.game.num_distinct_actions()
+        raise (InvalidMoveError if invalid else IllegalMoveError)(action, self.why_illegal(action))
 
     def play(self, seat: int, action: int) -> None:
         """Play ``action`` for ``seat``, checking first that it is that seat's turn (for surfaces where a seat

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from motley.core import IllegalMoveError, MotleyError, Observation, State
+from motley.core import IllegalMoveError, MotleyError, MoveError, Observation, State
 from motley.core.play import replay
 from motley.core.registry import game_spec, load_recorded_game
 from motley.server import privacy, protocol
@@ -341,7 +341,7 @@ class Table:
         try:
             action = state.string_to_action(msg.move) if msg.move is not None else int(msg.action or 0)
             return self.prepare(seat, action, actor)
-        except IllegalMoveError as exc:
+        except MoveError as exc:  # an unreadable move or a forbidden one: both answer "illegal"
             raise protocol.ProtocolError("illegal", str(exc)) from None
 
     def why(self, seat: int, text: str) -> str | None:

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes
-from motley.core.errors import DealError, IllegalMoveError, OptionError
+from motley.core.errors import DealError, InvalidMoveError, OptionError
 from motley.core.game import TERMINAL, Game, rng_from_json
 from motley.core.options import Option
 from motley.core.search import SearchState
@@ -622,13 +622,13 @@ class FoolRules(SearchState):
 
     def action_to_string(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_CARDS:
-            raise IllegalMoveError(action, f"unknown action id; actions are card ids 0..{NUM_CARDS - 1}")
+            raise InvalidMoveError(action, f"unknown action id; actions are card ids 0..{NUM_CARDS - 1}")
         return CODES[action]
 
     def _parse_move(self, text: str) -> Action:
         action = CODE_INDEX.get("".join(text.split()).upper())
         if action is None:
-            raise IllegalMoveError(text, f"unknown card code; the codes at {self.game.num_players} players are "
+            raise InvalidMoveError(text, f"unknown card code; the codes at {self.game.num_players} players are "
                                          f"{self.game.deck_codes}")
         return action
 

@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
-from motley.core.errors import DealError, IllegalMoveError, OptionError
+from motley.core.errors import DealError, IllegalMoveError, InvalidMoveError, OptionError
 from motley.core.game import TERMINAL, Game, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
@@ -545,7 +545,8 @@ class FooleryRules(SearchState):
         legal list: the state's own legality check, done once.
 
         Raises:
-            IllegalMoveError: if it is not legal now (with the rule's reason); the state is then unchanged.
+            InvalidMoveError: for a value that is not a whole number, or an id outside the action space.
+            IllegalMoveError: if it is not legal now (with the rule's reason). Either way the state is unchanged.
         """
         if type(action) is int and action in (self._legal or self._generate()):
             self.apply_legal(action)  # checked just now: the base's unchecked application records it
@@ -633,30 +634,30 @@ class FooleryRules(SearchState):
 
     def action_to_string(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
-            raise IllegalMoveError(action, f"unknown action id; actions are 0..{NUM_ACTIONS - 1}")
+            raise InvalidMoveError(action, f"unknown action id; actions are 0..{NUM_ACTIONS - 1}")
         return A_TEXT[action]
 
     def _parse_move(self, text: str) -> Action:
         words = split_codes(text)
         if not words:
-            raise IllegalMoveError(text, "empty move; play card codes joined by spaces, 'pass', or 'give CODE'")
+            raise InvalidMoveError(text, "empty move; play card codes joined by spaces, 'pass', or 'give CODE'")
         if words == ["PASS"]:
             return PASS
         if words[0] == "GIVE":
             if len(words) != 2:
-                raise IllegalMoveError(text, "give one card at a time: 'give CODE' (FY-R13)")
+                raise InvalidMoveError(text, "give one card at a time: 'give CODE' (FY-R13)")
             card = CODE_INDEX.get(words[1])
             if card is None:
-                raise IllegalMoveError(text, f"unknown card code {words[1]!r}")
+                raise InvalidMoveError(text, f"unknown card code {words[1]!r}")
             return GIVE_BASE + card
         cards = []
         for w in words:
             card = CODE_INDEX.get(w)
             if card is None:
-                raise IllegalMoveError(text, f"unknown card code {w!r} (suit cards like 7S, CH, 10D; trumps I..XXI; "
+                raise InvalidMoveError(text, f"unknown card code {w!r} (suit cards like 7S, CH, 10D; trumps I..XXI; "
                                              "FOOL)")
             if card in cards:
-                raise IllegalMoveError(text, f"{w} is named twice")
+                raise InvalidMoveError(text, f"{w} is named twice")
             cards.append(card)
         action = MASK_TO_ACTION.get(mask_of(cards))
         if action is None:

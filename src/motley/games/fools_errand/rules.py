@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
 from motley.core.cards import cards_from_codes, check_no_duplicates
-from motley.core.errors import DealError, IllegalMoveError
+from motley.core.errors import DealError, InvalidMoveError
 from motley.core.game import TERMINAL, Game
 from motley.core.options import Option
 from motley.core.search import SearchState
@@ -370,13 +370,13 @@ class FoolsErrandRules(SearchState):
 
     def action_to_string(self, action: Action) -> str:
         if not 0 <= action < len(MOVES):
-            raise IllegalMoveError(action, f"unknown action id; actions are 0..{len(MOVES) - 1}")
+            raise InvalidMoveError(action, f"unknown action id; actions are 0..{len(MOVES) - 1}")
         return MOVES[action]
 
     def _parse_move(self, text: str) -> Action:
         action = _MOVE_WORDS.get(" ".join(text.lower().split()))
         if action is None:
-            raise IllegalMoveError(text, "unknown move; the moves are 'draw', 'play joker' and 'keep joker'")
+            raise InvalidMoveError(text, "unknown move; the moves are 'draw', 'play joker' and 'keep joker'")
         return action
 
     def why_illegal(self, action: Action) -> str:
