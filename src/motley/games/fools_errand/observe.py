@@ -48,6 +48,12 @@ LAYOUT = TensorLayout([
     Piece("pile_points", (2,), "points in each score pile / 340: mine, the opponent's", "[0, 1]", per_seat=True),
 ])
 OBSERVATION_SIZE = LAYOUT.size
+
+
+def tensor_layout(players: int = 2) -> TensorLayout:
+    """:data:`LAYOUT` (the one player count, 2: the same call as the other games')."""
+    return LAYOUT
+
 _SCALE, _PLACES, _DECK_SIZES, _JOKERS, _PHASE, _PILE_POINTS = LAYOUT.offsets(
     "scale", "places", "deck_sizes", "jokers", "phase", "pile_points")
 
