@@ -18,13 +18,15 @@ element writes per card played.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from motley.core.tensors import TensorLayout
 from motley.games.fool.cards import COLOUR, W1, W
-from motley.games.fool.observe import H, tensor_size
+from motley.games.fool.observe import H, tensor_layout
 
 if TYPE_CHECKING:
     from motley.core.game import Game, State
@@ -46,48 +48,59 @@ def _w1_sums(count: int) -> list[float]:
 W1_SUM = _w1_sums(8)
 
 
+#: The card-block pieces of the tensor (its first pieces): the absolute row keeps them per seat (``hand``) or
+#: twice over (``played``, ``trick``) so that the blocks of any seat's relative order are one window.
+_CARD_PIECES = ("hand", "played", "trick")
+
+
 class _Layout:
     """Places of the absolute row of ``n`` seats and, per seat, where its relative tensor's entries are in it.
 
-    Absolute row: n hand blocks (H each, seat order); the n played blocks twice (seat 0 .. n-1, then again),
-    so that the n blocks in relative order of any seat are one slice (a window); the n trick blocks likewise;
-    then the *small* fields: lead (4), per seat hand sizes, sitting out, to move, dealer, leader (n each), voids
-    (4n), totals, bonus counts, last round's scores (n each), the deck block (H) and the 5 scalars: the fields
-    of ``observe.observation_tensor`` in the same order, each seat-indexed field in absolute seat order.
+    Derived from ``observe.tensor_layout(n)`` (:attr:`relative`): the absolute row (:attr:`absolute`) has the
+    same pieces in the same order, with the hand kept per seat (n blocks, seat order) and the n played blocks
+    twice (seat 0 .. n-1, then again), so that the n blocks in relative order of any seat are one slice (a
+    window); the n trick blocks likewise; the *small* pieces after them (from ``lead`` on) are the same size,
+    each per-seat piece in absolute seat order.
     """
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.hand, self.played, self.trick = 0, n * H, 3 * n * H
-        self.small = self.lead = 5 * n * H
-        self.sizes = self.lead + 4
-        self.out, self.move, self.dealer, self.leader = (self.sizes + k * n for k in range(1, 5))
-        self.voids = self.sizes + 5 * n
-        self.totals = self.voids + 4 * n
-        self.bonuses, self.last = self.totals + n, self.totals + 2 * n
-        self.deck = self.totals + 3 * n
-        self.scalars = self.deck + H
-        self.size = self.scalars + 5
-        #: ``index[seat]``: intp (tensor_size(n),), the absolute place of each relative tensor entry.
+        self.relative = relative = tensor_layout(n)
+        if relative.offsets(*_CARD_PIECES) != (0, H, H * (1 + n)):
+            raise AssertionError("the card blocks are the tensor's first pieces: hand, played, trick")
+        copies = {"hand": n, "played": 2 * n, "trick": 2 * n}
+        self.absolute = absolute = TensorLayout(
+            [replace(p, shape=(copies[p.name], H)) if p.name in copies else p for p in relative])
+        self.hand, self.played, self.trick = absolute.offsets(*_CARD_PIECES)
+        self.small = self.lead = absolute.offset("lead")
+        self.sizes, self.out, self.move, self.dealer, self.leader, self.voids = absolute.offsets(
+            "hand_sizes", "sitting_out", "to_move", "dealer", "leader", "voids")
+        self.totals, self.bonuses, self.last, self.deck = absolute.offsets(
+            "totals", "bonus_counts", "last_round", "deck")
+        self.round, self.tricks_done, self.over, self.deck_assumed, self.two_fools = absolute.offsets(
+            "round", "tricks_done", "over", "deck_assumed", "two_fools")
+        self.size = absolute.size
+        #: ``index[seat]``: intp (relative.size,), the absolute place of each relative tensor entry.
         self.index = np.stack([self._gather(seat) for seat in range(n)])
-        #: ``small_index[seat]``: intp, the same for the entries after the card blocks (from H (1 + 2n) on).
-        self.small_index = self.index[:, H * (1 + 2 * n):]
+        #: ``small_index[seat]``: intp, the same for the entries after the card blocks (from ``lead`` on).
+        self.small_index = self.index[:, relative.offset("lead"):]
 
     def _gather(self, seat: int) -> npt.NDArray[np.intp]:
+        """The absolute place of each entry of ``seat``'s relative tensor, piece by piece."""
         n = self.n
-        block = np.arange(H)
         order = [(seat + r) % n for r in range(n)]
-        parts = [self.hand + seat * H + block, self.played + seat * H + np.arange(n * H),
-                 self.trick + seat * H + np.arange(n * H), self.lead + np.arange(4)]
-        for base in (self.sizes, self.out, self.move, self.dealer, self.leader):
-            parts.append(base + np.array(order))
-        parts += [self.voids + 4 * s + np.arange(4) for s in order]
-        for base in (self.totals, self.bonuses, self.last):
-            parts.append(base + np.array(order))
-        parts.append(self.deck + block)
-        parts.append(self.scalars + np.arange(5))
+        parts = []
+        for piece in self.relative:
+            at = self.absolute.offset(piece.name)
+            if piece.name in _CARD_PIECES:  # seat's own block, or the window of n blocks from seat's on
+                parts.append(at + seat * H + np.arange(piece.size))
+            elif piece.per_seat:
+                width = piece.size // n
+                parts += [at + width * s + np.arange(width) for s in order]
+            else:
+                parts.append(at + np.arange(piece.size))
         index = np.concatenate(parts).astype(np.intp)
-        assert len(index) == tensor_size(n)
+        assert len(index) == self.relative.size
         return index
 
 
@@ -95,18 +108,18 @@ class _Slot:
     """What a slot's row holds: the state it was read from and how far (completed tricks, plays of the trick
     after them), the one-hot fields last written (lead, to move, leader, sitting out: cleared when they change),
     the voids and W1 cards played this round per seat, and the row's places in the batch's flat array
-    (``base`` its start; ``hand`` ... ``scalars`` the start of each field of ``_Layout``)."""
+    (``base`` its start; ``hand`` ... ``tricks_done_at`` the start of the pieces it updates, ``_Layout``'s)."""
 
     __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
-                 "out_at", "played", "scalars", "sizes", "state", "trick", "trick_at", "tricks", "voids", "voids_at",
-                 "w1_played")
+                 "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at", "voids",
+                 "voids_at", "w1_played")
 
     def __init__(self, layout: _Layout, base: int) -> None:
         self.base = base
         self.hand, self.played, self.trick_at = base + layout.hand, base + layout.played, base + layout.trick
         self.lead_at, self.sizes, self.out_at = base + layout.lead, base + layout.sizes, base + layout.out
         self.move_at, self.leader_at = base + layout.move, base + layout.leader
-        self.voids_at, self.scalars = base + layout.voids, base + layout.scalars
+        self.voids_at, self.tricks_done_at = base + layout.voids, base + layout.tricks_done
         self.state: Any = None
         self.tricks: Any = None
         self.trick: Any = None
@@ -140,7 +153,8 @@ class BatchTensors:
         #: ``windows[k][i, seat]``: the card blocks of slot i in seat's relative order (k: hand, played, trick).
         self.windows = [np.lib.stride_tricks.as_strided(self.rows[:, at:], shape=(slots, n, width),
                                                         strides=(row, H * item, item), writeable=False)
-                        for at, width in ((layout.hand, H), (layout.played, n * H), (layout.trick, n * H))]
+                        for at, width in ((layout.absolute.offset(name), layout.relative.piece(name).size)
+                                          for name in _CARD_PIECES)]
         #: ``small_places[seat, i]``: intp, the places in ``flat`` of slot i's entries after the card blocks.
         self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
         self.totals_scale = float(game.params["end_bonus_count"])
@@ -152,7 +166,7 @@ class BatchTensors:
         Args:
             states: FoolStates of this game, at most ``slots``; slot i is told ``states[i]`` at every write.
             seats: the seat whose view each row is (0..n-1).
-            out: float32 (len(states), tensor_size(n)), C-contiguous.
+            out: float32 (len(states), observe.tensor_size(n)), C-contiguous.
         Raises:
             motley.MotleyError: for a seat out of range (as ``observation_tensor``).
         """
@@ -205,7 +219,7 @@ class BatchTensors:
                 self._plays(slot, state, plays, lead, False)
             self.flat[slot.trick_at:slot.trick_at + 2 * self.twice] = 0.0  # the trick blocks, both copies
             self._plays(slot, state, trick, state.lead, True)
-            view[slot.scalars + 1] = min(1.0, nt / 12.0)
+            view[slot.tricks_done_at] = min(1.0, nt / 12.0)
             if state.out != slot.out:
                 for s in slot.out:
                     view[slot.out_at + s] = 0.0
@@ -305,9 +319,8 @@ class BatchTensors:
             for s in range(n):
                 view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
         self.flat[base + layout.deck:base + layout.deck + H] = game.deck_block
-        at = slot.scalars
-        view[at] = min(1.0, state.round_number / 20.0)
-        view[at + 1] = min(1.0, len(state.tricks) / 12.0)
-        view[at + 2] = float(state.done)
-        view[at + 3] = float(game.deck_assumed)
-        view[at + 4] = float(game.num_fools == 2)
+        view[base + layout.round] = min(1.0, state.round_number / 20.0)
+        view[base + layout.tricks_done] = min(1.0, len(state.tricks) / 12.0)
+        view[base + layout.over] = float(state.done)
+        view[base + layout.deck_assumed] = float(game.deck_assumed)
+        view[base + layout.two_fools] = float(game.num_fools == 2)

@@ -1,19 +1,23 @@
 """What a seat of Fool! sees: the observation dict, the observation tensor and the voids shown by play.
 
 ``FoolState.observation``, ``FoolState.observation_tensor`` and ``FoolState.voids`` (the core API) hand
-their state to the functions here; ``Fool`` takes its deck's tensor block (:func:`deck_block`) and the
-tensor length (:func:`tensor_size`) from here too. Nothing here changes a state.
+their state to the functions here; the tensor's pieces are declared once, per player count, by
+:func:`tensor_layout` (the batch observer and the docs' table read them there too). ``Fool`` takes its deck's
+tensor block (:func:`deck_block`) and the tensor length (:func:`tensor_size`) from here too. Nothing here
+changes a state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from motley.core.game import Observation
+from motley.core.tensors import Piece, TensorLayout
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
 from motley.games.fool.rules import FoolRules
 
@@ -26,9 +30,67 @@ _RELATIVE = [[[(s - seat) % n for s in range(n)] for seat in range(n)] for n in 
 Trick = tuple[tuple[int, ...], int, int, tuple[int, ...]]
 
 
+@cache
+def tensor_layout(players: int) -> TensorLayout:
+    """The observation tensor's pieces at ``players`` seats, from the observer's point of view.
+
+    Per-seat pieces are in relative order (index ``r`` is seat ``(seat + r) % n``: 0 is me, then clockwise).
+    A *card block* is H = 83 floats: 82 one-hot coloured cards (card id order), then the number of W1 / 6.
+    The batch observer (``batch.py``) keeps the same pieces in absolute seat order.
+    """
+    n = players
+    return TensorLayout([
+        Piece("hand", (H,), "card block: my hand", "[0, 1]"),
+        Piece("played", (n, H), "card block per relative seat: cards it played this round (completed tricks "
+              "and the current trick)", "[0, 1]", per_seat=True),
+        Piece("trick", (n, H), "card block per relative seat: the card it played in the current trick", "[0, 1]",
+              per_seat=True),
+        Piece("lead", (4,), "lead colour one-hot (G R Y B; all 0 = not set)"),
+        Piece("hand_sizes", (n,), "hand sizes / 12", "[0, 1]", per_seat=True),
+        Piece("sitting_out", (n,), "sitting out this round (holds a Fool disc, FL-R10)", per_seat=True),
+        Piece("to_move", (n,), "to move, one-hot (all 0 when the match is over)", per_seat=True),
+        Piece("dealer", (n,), "dealer, one-hot", per_seat=True),
+        Piece("leader", (n,), "leader of the current trick, one-hot (all 0 when the match is over)", per_seat=True),
+        Piece("voids", (n, 4), "known voids per relative seat, colours G R Y B (revealed by not following, FL-R6)",
+              per_seat=True),
+        Piece("totals", (n,), "match totals / 100, clipped", "[-1, 1]", per_seat=True),
+        Piece("bonus_counts", (n,), "+10 bonus counts / `end_bonus_count`, clipped", "[0, 1]", per_seat=True),
+        Piece("last_round", (n,), "last round's scores / 100, clipped (0 before the first round ends)", "[-1, 1]",
+              per_seat=True),
+        Piece("deck", (H,), "card block: the deck in use at this player count (1 per coloured card present, "
+              "W1 count / 6)", "[0, 1]"),
+        Piece("round", (1,), "round number / 20, clipped", "[0, 1]"),
+        Piece("tricks_done", (1,), "completed tricks this round / 12", "[0, 1]"),
+        Piece("over", (1,), "the match is over"),
+        Piece("deck_assumed", (1,), "the deck table is the ASSUMED default (FL-D1)"),
+        Piece("two_fools", (1,), "two Fools in play"),
+    ])
+
+
 def tensor_size(players: int) -> int:
-    """Length of the observation tensor at ``players`` seats (see :func:`observation_tensor`)."""
-    return H * (2 + 2 * players) + 4 + players * 12 + 5
+    """Length of the observation tensor at ``players`` seats (the size of :func:`tensor_layout`)."""
+    return tensor_layout(players).size
+
+
+#: ``_OFFSETS[n]``: the offsets the tensor functions write at, at ``n`` players (see :func:`_offsets`).
+_OFFSETS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+#: The pieces :func:`observation_tensor` writes, whose offsets it reads (after the tensor's size).
+_TENSOR_FIELDS = ("hand", "played", "trick", "lead", "hand_sizes", "sitting_out", "to_move", "leader", "voids",
+                  "tricks_done", "over")
+#: The pieces of a round base (:func:`_round_base`), whose offsets it takes from the ``lead`` piece on.
+_BASE_FIELDS = ("dealer", "totals", "bonus_counts", "last_round", "deck", "round", "deck_assumed", "two_fools")
+
+
+def _offsets(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """At ``players`` seats: the tensor's size and the offsets of ``_TENSOR_FIELDS``; the offsets of
+    ``_BASE_FIELDS`` less the ``lead`` piece's, and the length of a round base (computed once per player count)."""
+    found = _OFFSETS.get(players)
+    if found is None:
+        layout = tensor_layout(players)
+        lead = layout.offset("lead")
+        found = _OFFSETS[players] = ((layout.size, *layout.offsets(*_TENSOR_FIELDS)),
+                                     (*(at - lead for at in layout.offsets(*_BASE_FIELDS)), layout.size - lead))
+    return found
 
 
 def deck_block(deck: Sequence[Card]) -> npt.NDArray[np.float32]:
@@ -176,36 +238,22 @@ def observation(state: FoolRules, seat: Seat) -> Observation:
 
 
 def observation_tensor(state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
-    """float32 vector of ``tensor_size(players)`` = 83·(2+2n) + 4 + 12n + 5, from ``seat``'s view.
-
-    Seats are relative: index ``r`` is seat ``(seat + r) % n`` (r = 0 is me, then clockwise). A *card
-    block* is 83 floats: 82 one-hot coloured cards (card id order) + the number of W1 / 6. In order:
-
-    * card block: my hand;
-    * n card blocks: cards each relative seat played this round (completed tricks and current trick);
-    * n card blocks: the card each relative seat played in the current trick;
-    * 4: lead colour one-hot (G R Y B; all 0 = not set);
-    * n: hand sizes / 12;  n: sitting out (holds a disc);  n: to move one-hot;  n: dealer one-hot;
-      n: leader of the current trick one-hot;
-    * 4n: known voids (per relative seat, G R Y B);
-    * n: totals / 100 clipped to [-1, 1];  n: bonus counts / end_bonus_count clipped to [0, 1];
-      n: last round's scores / 100 clipped (0 before the first round ends);
-    * card block: the deck in use (1 per coloured card present, W1 count / 6);
-    * 5: round / 20 clipped, completed tricks this round / 12, terminal, deck table assumed, two Fools.
-    """
+    """float32 vector of ``tensor_size(players)`` from ``seat``'s view: the pieces of :func:`tensor_layout`
+    (table in docs/observation_tensors.md)."""
     state.check_seat(seat)
     n = state.game.num_players
     completed = _completed_tricks(state)
-    out = np.zeros(tensor_size(n), dtype=np.float32)
-    out[H * (1 + 2 * n):] = completed.round_base(state, seat)
+    (size, hand_at, played_base, trick_base, lead, sizes_at, out_at, move_at, leader_at, voids_at, tricks_at,
+     over) = _offsets(n)[0]
+    out = np.zeros(size, dtype=np.float32)
+    out[lead:] = completed.round_base(state, seat)  # the pieces from the lead on, as they stand this round
     rel = _RELATIVE[n][seat]
     hand = state.hands[seat]
     for colour in (hand[0], hand[1], hand[2], hand[3]):
         for c in colour:  # scalar writes: cheaper than one fancy-indexed write for a dozen cards
-            out[c] = 1.0
-    out[W1] = len(hand[4]) / 6.0
-    played_base, trick_base = H, H * (1 + n)
-    out[played_base:trick_base] = completed.played[seat:seat + n].reshape(n * H)  # seat, seat + 1, ...
+            out[hand_at + c] = 1.0
+    out[hand_at + W1] = len(hand[4]) / 6.0
+    out[played_base:played_base + n * H] = completed.played[seat:seat + n].reshape(n * H)  # seat, seat + 1, ...
     for t in state.trick:
         c = t & 127
         r = H * rel[t >> 7]
@@ -215,55 +263,48 @@ def observation_tensor(state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
         else:
             out[played_base + r + c] = 1.0
             out[trick_base + r + c] = 1.0
-    i = H * (1 + 2 * n)
     if state.lead >= 0:
-        out[i + state.lead] = 1.0
-    i += 4
+        out[lead + state.lead] = 1.0
     sizes = state.sizes
     for s in range(n):
-        out[i + rel[s]] = sizes[s] / 12.0
+        out[sizes_at + rel[s]] = sizes[s] / 12.0
     for s in state.out:
-        out[i + n + rel[s]] = 1.0
+        out[out_at + rel[s]] = 1.0
     if not state.done:
-        out[i + 2 * n + rel[state.order[state.pos]]] = 1.0
-        out[i + 4 * n + rel[state.order[0]]] = 1.0
-    i += 5 * n
+        out[move_at + rel[state.order[state.pos]]] = 1.0
+        out[leader_at + rel[state.order[0]]] = 1.0
     found = list(completed.voids)
     _mark_voids(state.trick, found)
     for s, v in enumerate(found):
         if v:
             for c in range(4):
                 if v >> c & 1:
-                    out[i + 4 * rel[s] + c] = 1.0
-    i = len(out) - 5
-    out[i + 1] = min(1.0, len(state.tricks) / 12.0)
-    out[i + 2] = float(state.done)
+                    out[voids_at + 4 * rel[s] + c] = 1.0
+    out[tricks_at] = min(1.0, len(state.tricks) / 12.0)
+    out[over] = float(state.done)
     return out
 
 
 def _round_base(state: FoolRules, seat: Seat) -> npt.NDArray[np.float32]:
-    """The part of ``seat``'s tensor after its card blocks (from ``H * (1 + 2n)`` on) with the fields that stay
+    """The part of ``seat``'s tensor from the ``lead`` piece on (after the card blocks) with the fields that stay
     the same through a round (the rest 0): dealer, totals, bonus counts, last round's scores, the deck block,
     round number, deck table assumed, two Fools. (Only this part: a batch of matches keeps every seat's.)"""
     game = state.game
     n = game.num_players
-    out = np.zeros(tensor_size(n) - H * (1 + 2 * n), dtype=np.float32)
+    dealer, totals, bonuses, last_round, deck, round_at, assumed, two_fools, size = _offsets(n)[1]
+    out = np.zeros(size, dtype=np.float32)
     order = [(seat + r) % n for r in range(n)]  # relative seat r -> seat
-    i = 4
-    out[i + 3 * n + (state.dealer - seat) % n] = 1.0
-    i += 9 * n
+    out[dealer + (state.dealer - seat) % n] = 1.0
     bonus_scale = float(game.params["end_bonus_count"])
-    out[i:i + n] = [max(-1.0, min(1.0, state.totals[s] / 100.0)) for s in order]
-    out[i + n:i + 2 * n] = [min(1.0, state.bonuses[s] / bonus_scale) for s in order]
+    out[totals:totals + n] = [max(-1.0, min(1.0, state.totals[s] / 100.0)) for s in order]
+    out[bonuses:bonuses + n] = [min(1.0, state.bonuses[s] / bonus_scale) for s in order]
     if state.last is not None:
         last = state.last["scores"]
-        out[i + 2 * n:i + 3 * n] = [max(-1.0, min(1.0, last[s] / 100.0)) for s in order]
-    i += 3 * n
-    out[i:i + H] = game.deck_block
-    i += H
-    out[i] = min(1.0, state.round_number / 20.0)
-    out[i + 3] = float(game.deck_assumed)
-    out[i + 4] = float(game.num_fools == 2)
+        out[last_round:last_round + n] = [max(-1.0, min(1.0, last[s] / 100.0)) for s in order]
+    out[deck:deck + H] = game.deck_block
+    out[round_at] = min(1.0, state.round_number / 20.0)
+    out[assumed] = float(game.deck_assumed)
+    out[two_fools] = float(game.num_fools == 2)
     out.setflags(write=False)
     return out
 

@@ -2,7 +2,8 @@
 observation back into a state.
 
 ``FooleryState.observation`` and ``FooleryState.observation_tensor`` (the core API) hand their state to the
-functions here; ``Foolery`` takes the tensor length (:func:`tensor_size`) from here, and fills the states
+functions here; the tensor's pieces are declared once, per player count, by :func:`tensor_layout`;
+``Foolery`` takes the tensor length (:func:`tensor_size`) from here, and fills the states
 of its determinizer and of stored text with :func:`read_observation`. Only :func:`read_observation` changes
 a state (a new one).
 """
@@ -10,6 +11,7 @@ a state (a new one).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -17,6 +19,7 @@ import numpy.typing as npt
 
 from motley.core.cards import split_codes
 from motley.core.game import Observation
+from motley.core.tensors import Piece, TensorLayout
 from motley.games.foolery.cards import (
     CODE_INDEX,
     CODES,
@@ -39,16 +42,59 @@ from motley.games.foolery.cards import (
 from motley.games.foolery.moves import A_KIND, A_MASK, A_SIZE, A_TEXT, K_FIVE, K_NORMAL, MASK_TO_ACTION, play_kind
 from motley.games.foolery.rules import FooleryRules
 
-OBS_CARD_BLOCKS = 5
-SEAT_BLOCK = 13
+#: The card sets at the head of the tensor, in order: one-hot (multi-hot) over the 78 card ids each.
+CARD_BLOCKS = ("hand", "played", "top", "gave", "received")
 _MASK_BYTES = (NUM_CARDS + 7) // 8  # a card bitmask as little-endian bytes
 #: The title one-hot of the seat block (none, King, Prince, Noble, Merchant, Peasant) by title + 1.
 _TITLE_ONE_HOT = tuple(tuple(1.0 if k == t else 0.0 for k in range(len(TITLES) + 1)) for t in range(len(TITLES) + 1))
 
 
+@cache
+def tensor_layout(players: int) -> TensorLayout:
+    """The observation tensor's pieces at ``players`` seats (N), from the observer's point of view.
+
+    Per-seat pieces are in relative order (index ``i`` is seat ``(seat + i) % N``: 0 is me). The card sets
+    (:data:`CARD_BLOCKS`) are one-hot over the 78 card ids.
+    """
+    n = players
+    return TensorLayout([
+        Piece("hand", (NUM_CARDS,), "my hand"),
+        Piece("played", (NUM_CARDS,), "cards out (played) this hand"),
+        Piece("top", (NUM_CARDS,), "cards of the play on top of the trick"),
+        Piece("gave", (NUM_CARDS,), "cards I gave in the exchange"),
+        Piece("received", (NUM_CARDS,), "cards I received in the exchange"),
+        Piece("seats", (n, 13), "block per relative seat `i`: +0 hand size / 28 (26 dealt + 2 from the exchange "
+              "at most); +1 finished; +2 finishing place / (N - 1) (0 if not finished); +3..+8 title one-hot "
+              "(none, King, Prince, Noble, Merchant, Peasant); +9 passed this trick; +10 made the top play; "
+              "+11 to move; +12 dealer", "[0, 1]", per_seat=True),
+        Piece("scores", (n,), "match scores / (2N²), clipped, per relative seat", "[-1, 1]", per_seat=True),
+        Piece("phase", (3,), "phase one-hot: exchange, play, match over"),
+        Piece("hand_number", (1,), "hand number / hands in the match (1 when the match ends at a target score)",
+              "[0, 1]"),
+        Piece("top_kind", (9,), "kind of the top play, one-hot: none, 1, 2, 3, 4 cards of a rank, 5-card hand, "
+              "1, 2, 3 trumps (the Fool never stays on the table)"),
+        Piece("top_strength", (1,), "strength of the top play / 80 (0 when none)", "[0, 1]"),
+    ])
+
+
 def tensor_size(players: int) -> int:
-    """Length of the observation tensor for ``players`` seats (see :func:`observation_tensor`)."""
-    return OBS_CARD_BLOCKS * NUM_CARDS + players * (SEAT_BLOCK + 1) + 3 + 1 + 9 + 1
+    """Length of the observation tensor for ``players`` seats (the size of :func:`tensor_layout`)."""
+    return tensor_layout(players).size
+
+
+#: ``_SEATS_OFFSET[n]``: :func:`_seats_offset` at ``n`` players.
+_SEATS_OFFSET: dict[int, tuple[int, int]] = {}
+
+
+def _seats_offset(players: int) -> tuple[int, int]:
+    """The tensor's size and where its ``seats`` piece starts, after the card sets (computed once per count)."""
+    found = _SEATS_OFFSET.get(players)
+    if found is None:
+        layout = tensor_layout(players)
+        if layout.offsets(*CARD_BLOCKS) != tuple(k * NUM_CARDS for k in range(len(CARD_BLOCKS))):
+            raise AssertionError("the card sets are the tensor's first pieces, in CARD_BLOCKS order")
+        found = _SEATS_OFFSET[players] = (layout.size, layout.offset("seats"))
+    return found
 
 
 def observation(state: FooleryRules, seat: Seat) -> Observation:
@@ -121,32 +167,23 @@ def observation(state: FooleryRules, seat: Seat) -> Observation:
 
 
 def observation_tensor(state: FooleryRules, seat: Seat) -> npt.NDArray[np.float32]:
-    """float32 vector of ``tensor_size(N)`` = 404 + 14 N, from ``seat``'s point of view.
-
-    Layout (seats relative: index ``i`` is seat ``(seat + i) % N``, 0 = me):
-    [0:78] my hand (card ids); [78:156] cards out this hand; [156:234] cards of the top play;
-    [234:312] cards I gave in the exchange; [312:390] cards I received;
-    then per relative seat a block of 13: hand size / 28, finished, place / (N - 1) (0 if not
-    finished), title one-hot (none, King, Prince, Noble, Merchant, Peasant), passed this trick,
-    made the top play, to move, dealer; then N scores / (2 N^2) clipped to [-1, 1]; phase one-hot
-    (exchange, play, over); hand number / hands total (1 with a target score); top play kind one-hot
-    (none, 1, 2, 3, 4 cards of a rank, 5-card hand, 1, 2, 3 trumps; the Fool never stays on the table);
-    top play strength / 80.
+    """float32 vector of ``tensor_size(N)`` from ``seat``'s point of view: the pieces of :func:`tensor_layout`
+    (table in docs/observation_tensors.md), the card sets at once, then the pieces from ``seats`` on in order.
     """
     state.check_seat(seat)
     n = state.game.num_players
-    out = np.empty(tensor_size(n), dtype=np.float32)
+    size, base = _seats_offset(n)
+    out = np.empty(size, dtype=np.float32)
     top = state.top
     masks = (state.hands[seat], state.played, A_MASK[top] if top >= 0 else 0, mask_of(state.gave[seat]),
              mask_of(state.received[seat]))
     raw = np.frombuffer(b"".join(m.to_bytes(_MASK_BYTES, "little") for m in masks), dtype=np.uint8)
-    bits = np.unpackbits(raw, bitorder="little").reshape(OBS_CARD_BLOCKS, 8 * _MASK_BYTES)
-    base = OBS_CARD_BLOCKS * NUM_CARDS
+    bits = np.unpackbits(raw, bitorder="little").reshape(len(masks), 8 * _MASK_BYTES)
     out[:base] = bits[:, :NUM_CARDS].ravel()
     to_move = state.current_player()
     sizes, places, titles, passed = state.sizes, state.places, state.titles, state.passed
     top_seat, dealer = state.top_seat, state.dealer
-    tail: list[float] = []
+    tail: list[float] = []  # the pieces from ``seats`` on: seats, scores, phase, hand number, top kind, strength
     for i in range(n):
         q = (seat + i) % n
         place = places[q]

@@ -2,7 +2,8 @@
 an observation back into a state.
 
 ``FoolsErrandState.observation`` and ``FoolsErrandState.observation_tensor`` (the core API) hand their state
-to the functions here; ``FoolsErrand`` takes the tensor length (``OBSERVATION_SIZE``) from here, and fills
+to the functions here; the tensor's pieces are declared once in :data:`LAYOUT`; ``FoolsErrand`` takes the
+tensor length (``OBSERVATION_SIZE``) from here, and fills
 the states of its determinizer and of stored text with :func:`read_observation`. Only
 :func:`read_observation` changes a state (a new one).
 """
@@ -16,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core.game import TERMINAL, Observation
+from motley.core.tensors import Piece, TensorLayout
 from motley.games.fools_errand.cards import (
     CODE_INDEX,
     CODES,
@@ -29,7 +31,29 @@ from motley.games.fools_errand.cards import (
 )
 from motley.games.fools_errand.rules import FoolsErrandRules
 
-OBSERVATION_SIZE = 1 + 52 * 5 + 2 + 6 + 3 + 2
+#: The observation tensor, from the observer's point of view ("me" first, then the opponent). Card ids:
+#: ``suit * 13 + rank``; everything but the order and split of the two decks is public (FE-R1, FE-R9).
+LAYOUT = TensorLayout([
+    Piece("scale", (1,), "the scale from my side / 50, clipped (positive = tipped towards me)", "[-1, 1]"),
+    Piece("places", (52, 5), "per card (id order) a one-hot of its public place: in play by me, in play by the "
+          "opponent, in my score pile, in the opponent's pile, unclaimed (discarded at the end); all 0 = unseen "
+          "(still in a deck)"),
+    Piece("deck_sizes", (2,), "cards left in each deck / 27: mine, the opponent's", "[0, 1]", per_seat=True),
+    Piece("jokers", (2, 3), "Joker place one-hot (in deck, set aside, drawn): mine, then the opponent's",
+          per_seat=True),
+    Piece("phase", (3,), "one-hot: my turn decision (draw / play my set-aside Joker), my drawn-Joker "
+          "decision (play / keep), match over; all 0 while the opponent is to move"),
+    Piece("pile_points", (2,), "points in each score pile / 340: mine, the opponent's", "[0, 1]", per_seat=True),
+])
+OBSERVATION_SIZE = LAYOUT.size
+
+
+def tensor_layout(players: int = 2) -> TensorLayout:
+    """:data:`LAYOUT` (the one player count, 2: the same call as the other games')."""
+    return LAYOUT
+
+_SCALE, _PLACES, _DECK_SIZES, _JOKERS, _PHASE, _PILE_POINTS = LAYOUT.offsets(
+    "scale", "places", "deck_sizes", "jokers", "phase", "pile_points")
 
 
 def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
@@ -68,34 +92,29 @@ def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
 
 
 def observation_tensor(state: FoolsErrandRules, seat: Seat) -> npt.NDArray[np.float32]:
-    """float32 vector of length 274, from ``seat``'s point of view ("me" first, then the opponent).
-
-    Layout: [0] scale for me / 50 (clipped to [-1, 1]); [1:261] per card (52, id order) a one-hot of
-    its public place: in play by me, in play by opponent, my pile, opponent's pile, unclaimed (all
-    zero = unseen); [261:263] deck sizes / 27 (me, opponent); [263:269] Joker place one-hot
-    (deck, set aside, drawn) for me then opponent; [269:272] phase one-hot (my turn decision,
-    my drawn-Joker decision, game over); [272:274] pile points / 340 (me, opponent).
-    """
+    """float32 vector of ``OBSERVATION_SIZE`` (274) from ``seat``'s point of view: the pieces of :data:`LAYOUT`
+    (table in docs/observation_tensors.md)."""
     state.check_seat(seat)
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     me = seat
-    out[0] = max(-1.0, min(1.0, (state.scale if me == 0 else -state.scale) / 50.0))
+    places, jokers = _PLACES, _JOKERS
+    out[_SCALE] = max(-1.0, min(1.0, (state.scale if me == 0 else -state.scale) / 50.0))
     for t in state.table:
-        out[1 + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
+        out[places + (t & 63) * 5 + (0 if t >> 6 == me else 1)] = 1.0
     for q in range(2):
         for c in state.piles[q]:
-            out[1 + c * 5 + (2 if q == me else 3)] = 1.0
+            out[places + c * 5 + (2 if q == me else 3)] = 1.0
     for c in state.unclaimed:
-        out[1 + c * 5 + 4] = 1.0
+        out[places + c * 5 + 4] = 1.0
     for i, q in enumerate((me, 1 - me)):
-        out[261 + i] = len(state.decks[q]) / DECK_SIZE
-        out[263 + 3 * i + state.joker[q]] = 1.0
+        out[_DECK_SIZES + i] = len(state.decks[q]) / DECK_SIZE
+        out[jokers + 3 * i + state.joker[q]] = 1.0
     if state.to_move == TERMINAL:
-        out[271] = 1.0
+        out[_PHASE + 2] = 1.0
     elif state.to_move == me:
-        out[269 if state.joker[me] == SET_ASIDE else 270] = 1.0
+        out[_PHASE if state.joker[me] == SET_ASIDE else _PHASE + 1] = 1.0
     points = state.scores()
-    out[272], out[273] = points[me] / TOTAL_POINTS, points[1 - me] / TOTAL_POINTS
+    out[_PILE_POINTS], out[_PILE_POINTS + 1] = points[me] / TOTAL_POINTS, points[1 - me] / TOTAL_POINTS
     return out
 
 
