@@ -13,9 +13,9 @@ import pytest
 import motley
 from motley.bots import make_bot
 from motley.bots.network import BEST_DEFAULT, NetworkBot, best_spec, shipped_network
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
-from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load, random_network, save
 from motley.learn.selfplay import continue_deal, play_deals, random_seatings, target_values
 

@@ -28,8 +28,8 @@ import numpy as np
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
-from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load
 
 __all__ = ["BEST_DEFAULT", "NetworkBot", "best_spec", "shipped_network"]

@@ -8,11 +8,11 @@ Each adapter lives in its own module and imports its third-party library only th
                                                     # the import also registers the ids "motley/<game>-v0"
     from motley.envs import openspiel; openspiel.register()   # pyspiel.load_game("motley_fool(players=5)")
     from motley.envs.vector import VectorEnv        # N matches stepped together as NumPy batches (gymnasium)
-    from motley.envs.features import action_feature_table     # per-action feature rows of a game (NumPy)
 
 The adapters use only the core API (``motley.load_game``, ``State.legal_actions``, ``observation_tensor``,
-``returns``, ...) and the game's spec (its action feature table), never a game's internals, so every
-registered game works with each of them.
+``returns``, ...) and the game's spec (its action feature table, read by
+``motley.core.features.action_feature_table``), never a game's internals, so every registered game works with
+each of them.
 """
 
 from __future__ import annotations

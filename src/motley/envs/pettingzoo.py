@@ -74,8 +74,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from motley.core import Game, State
+from motley.core.features import action_feature_table
 from motley.envs import as_game, deal_rewards, match_seed
-from motley.envs.features import action_feature_table
 from motley.envs.tensors import game_observer
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]

@@ -72,8 +72,8 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
 from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
+from motley.core.features import action_feature_table
 from motley.envs import as_game, deal_rewards, match_seed
-from motley.envs.features import action_feature_table
 from motley.envs.tensors import batch_observer
 
 __all__ = ["VectorEnv"]

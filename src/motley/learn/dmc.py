@@ -42,8 +42,8 @@ import numpy.typing as npt
 
 from motley.core import Game, MotleyError, load_game
 from motley.core.extras import require
+from motley.core.features import action_feature_table
 from motley.core.processes import exit_with_parent
-from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load, random_network, save
 from motley.learn.selfplay import Samples, Tally, play_deals, random_seatings
 

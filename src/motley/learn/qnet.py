@@ -2,7 +2,7 @@
 
 The network scores each legal action of a decision (Deep Monte-Carlo, as DouZero does for Dou Dizhu): its input is
 the seat's observation tensor ``s`` (``state.observation_tensor(seat)``, ``D`` floats, docs/observation_tensors.md)
-beside the action's feature row ``a`` (``motley.envs.features.action_feature_table(game)[action]``, ``F``
+beside the action's feature row ``a`` (``motley.core.features.action_feature_table(game)[action]``, ``F``
 floats), and its output is one float, the expected return of the seat after playing ``a``
 (:mod:`motley.learn.dmc` trains it on the returns of self-play). It is a multi-layer perceptron with ReLU
 between layers::
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core import Game, MotleyError
-from motley.envs.features import action_feature_table
+from motley.core.features import action_feature_table
 
 __all__ = ["QNetwork", "load", "save"]
 

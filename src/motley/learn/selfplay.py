@@ -51,10 +51,10 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core import Game, MotleyError, State
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
 from motley.core.search import SearchPolicy, SearchState
 from motley.envs import deal_rewards
-from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork
 
 __all__ = ["CONTROLLERS", "Samples", "Tally", "play_deals", "random_seatings"]
