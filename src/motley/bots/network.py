@@ -1,6 +1,6 @@
 """Bots of learned policies: ``network`` (a Q(s, a) network, NumPy only) and ``best`` (the strongest bot of a game).
 
-``network(weights=PATH)`` plays the legal action of highest Q (:mod:`motley.learn.qnet`); without ``weights`` it
+``network(weights=PATH)`` plays the legal action of highest Q (:mod:`motley.bots.qnet`); without ``weights`` it
 plays the network the game ships for its configuration (``GameSpec.networks``: file names under the game's
 package, keyed by the game string, e.g. ``"fool(players=5,rounds=1)"``). It needs the seat's observation tensor,
 and a bot is given only the seat's observation: it draws any world consistent with the observation
@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.qnet import QNetwork, load
 from motley.core import Game, MotleyError, Observation, State
 from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
-from motley.learn.qnet import QNetwork, load
 
 __all__ = ["BEST_DEFAULT", "NetworkBot", "best_spec", "shipped_network"]
 
@@ -52,7 +52,7 @@ class NetworkBot(Bot):
 
     Args:
         game: the game.
-        weights: a network file (:func:`motley.learn.qnet.save`); default: the one the game ships.
+        weights: a network file (:func:`motley.bots.qnet.save`); default: the one the game ships.
     Raises (constructor):
         MotleyError: no weights given and none shipped for this configuration, or a file that is not a network
             for this game.

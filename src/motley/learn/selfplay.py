@@ -11,7 +11,7 @@ A *seating* names the controller of each seat of a deal:
 * ``"heuristic"``: the game's heuristic, not recorded (an opponent).
 
 Every deal of a batch is stepped together: the positions where a network seat is to move are scored in one
-NumPy call (:meth:`motley.learn.qnet.QNetwork.q_batch`). When a deal ends, each recorded decision gets its
+NumPy call (:meth:`motley.bots.qnet.QNetwork.q_batch`). When a deal ends, each recorded decision gets its
 seat's **target**, the Monte-Carlo return of the deal::
 
     target = (1 - points_weight) * returns[seat] + points_weight * centred_gain[seat]
@@ -50,12 +50,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from motley.bots.qnet import QNetwork
 from motley.core import Game, MotleyError, State
 from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
 from motley.core.search import SearchPolicy, SearchState
 from motley.envs import deal_rewards
-from motley.learn.qnet import QNetwork
 
 __all__ = ["CONTROLLERS", "Samples", "Tally", "play_deals", "random_seatings"]
 
