@@ -12,7 +12,8 @@ import pytest
 
 import motley
 from motley.bots import make_bot
-from motley.bots.network import BEST_DEFAULT, NetworkBot, best_spec, shipped_network
+from motley.bots.best import BEST_DEFAULT, best_spec
+from motley.bots.network import NetworkBot, shipped_network
 from motley.bots.qnet import QNetwork, load, save
 from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
