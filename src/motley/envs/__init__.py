@@ -18,12 +18,11 @@ each of them.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from motley.core import Game, load_game
 
-__all__ = ["as_game", "deal_rewards", "match_seed"]
+__all__ = ["as_game", "match_seed"]
 
 
 def as_game(game: Game | str, **params: Any) -> Game:
@@ -59,13 +58,3 @@ def match_seed(rng: random.Random | None, seed: int | None) -> tuple[random.Rand
     rng = random.Random() if rng is None else rng
     return rng, rng.randrange(2**63)
 
-
-def deal_rewards(start: Sequence[int], end: Sequence[int]) -> list[float]:
-    """Per-seat rewards of a deal from the scores at its start and end: ``(gain - mean gain) / max |gain - mean
-    gain|``, in [-1, 1] (all 0 when every gain is equal)."""
-    gains = [b - a for a, b in zip(start, end, strict=True)]
-    mean = sum(gains) / len(gains)
-    spread = max(abs(g - mean) for g in gains)
-    if spread == 0:
-        return [0.0] * len(gains)
-    return [(g - mean) / spread for g in gains]
