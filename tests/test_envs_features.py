@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import motley
 from motley.core import State, registry
-from motley.envs.features import action_feature_table
+from motley.core.features import action_feature_table
 from motley.envs.gymnasium import SingleSeatEnv
 from motley.envs.pettingzoo import env, raw_env
 from motley.games.fool import cards as flc

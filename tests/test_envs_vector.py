@@ -12,7 +12,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import motley
-from motley.envs.features import action_feature_table
+from motley.core.features import action_feature_table
 from motley.envs.pettingzoo import MotleyAECEnv, raw_env
 from motley.envs.vector import VectorEnv
 

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 import motley
 from motley.bots import make_bot
-from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node, deal_rewards, split_ties
+from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node
 from motley.core import game_spec
+from motley.core.rewards import rollout_rewards, split_ties
 from motley.eval.simulate import outcome_shares, play_game
 from motley.games.fool import policy as fool_policy
 from motley.games.foolery import policy as foolery_policy
@@ -122,14 +123,14 @@ def test_ismcts_heuristic_rollouts_explain_consistently(spec: str, reward: str) 
     assert decisions == 3
 
 
-def test_deal_rewards_spread_and_rank() -> None:
+def test_rollout_rewards_spread_and_rank() -> None:
     game = motley.load_game("fool(players=4,rounds=2)")
     state = game.new_initial_state(seed=1)
     fool_policy.rollout(state, random.Random(0), 0.0)  # one round played, the match goes on
     assert not state.is_terminal()
     gains = state.scores()
-    spread = deal_rewards(state, [0, 0, 0, 0])
-    rank = deal_rewards(state, [0, 0, 0, 0], "rank")
+    spread = rollout_rewards(state, [0, 0, 0, 0])
+    rank = rollout_rewards(state, [0, 0, 0, 0], "rank")
     assert max(abs(r) for r in spread) == pytest.approx(1.0)
     assert sum(spread) == pytest.approx(0.0)
     assert sum(rank) == pytest.approx(0.0)

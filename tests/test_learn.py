@@ -12,11 +12,13 @@ import pytest
 
 import motley
 from motley.bots import make_bot
-from motley.bots.network import BEST_DEFAULT, NetworkBot, best_spec, shipped_network
+from motley.bots.best import BEST_DEFAULT, best_spec
+from motley.bots.network import NetworkBot, shipped_network
+from motley.bots.qnet import QNetwork, load, save
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
-from motley.envs.features import action_feature_table
-from motley.learn.qnet import QNetwork, load, random_network, save
+from motley.learn.qnet import random_network
 from motley.learn.selfplay import continue_deal, play_deals, random_seatings, target_values
 
 SINGLE_DEALS = ["fool(players=5,rounds=1)", "foolery(players=4,hands=1)"]

@@ -71,6 +71,7 @@ from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
 from motley.core.inference import TRUSTS, InferredChain, InferredSampler, PlayerModel
 from motley.core.registry import game_spec
+from motley.core.rewards import centre, match_outcome, rollout_rewards, score_gains, shape_gains, with_points
 from motley.core.search import SearchState
 
 #: The one tree edge of every move the observer does not see (``tree="public"``).
@@ -88,68 +89,6 @@ class Node:
         self.avail = 0
         self.value = 0.0  # sum of rewards of ``player``
         self.children: dict[int, Node] = {}
-
-
-def deal_rewards(state: State, start_scores: Sequence[int], reward: str = "spread",
-                 scale: float = 0.0) -> list[float]:
-    """Rewards in [-1, 1] at the end of a rollout (see the module docstring).
-
-    ``reward`` shapes a deal end: ``"spread"``, the gain centred on the mean and scaled by the largest
-    deviation of this rollout; ``"linear"``, the centred gain divided by ``scale`` (the search passes the
-    mean largest deviation of its rollouts so far: one scale for the whole decision, so rewards stay
-    proportional to points) and clipped to [-1, 1]; ``"rank"``, the seat's rank by gain in the deal,
-    ``1 - 2 i / (n - 1)`` for rank ``i`` (ties share the mean of their ranks' values).
-    """
-    if state.is_terminal():
-        return list(state.returns())
-    return gain_rewards(score_gains(state, start_scores), reward, scale)
-
-
-def split_ties(returns: Sequence[float]) -> list[float]:
-    """``returns`` with a win shared by ``k >= 2`` seats split (module docstring, "Shared wins").
-
-    The seats tied on the best return get ``lowest + (best - lowest) / k``; every other seat keeps its return, and so
-    does a draw (all seats tied) and a sole winner. Returns in [-1, 1] stay in [-1, 1].
-    Args:
-        returns: one return per seat.
-    Returns:
-        A new list, one value per seat.
-    """
-    best, lowest = max(returns), min(returns)
-    k = sum(1 for r in returns if r == best)
-    if k < 2 or best == lowest:
-        return list(returns)
-    shared = lowest + (best - lowest) / k
-    return [shared if r == best else r for r in returns]
-
-
-def score_gains(state: State, start_scores: Sequence[int]) -> list[int]:
-    """Each seat's score gain since ``start_scores``."""
-    return [b - a for a, b in zip(start_scores, state.scores(), strict=True)]
-
-
-def _centre(gains: Sequence[int]) -> tuple[float, float]:
-    """The mean of ``gains`` and their largest deviation from it."""
-    mean = sum(gains) / len(gains)
-    return mean, max(max(gains) - mean, mean - min(gains))
-
-
-def gain_rewards(gains: Sequence[int], reward: str = "spread", scale: float = 0.0) -> list[float]:
-    """Score gains shaped as :func:`deal_rewards` shapes a deal end (also at the end of the match), in [-1, 1]."""
-    n = len(gains)
-    if reward == "rank":
-        out = []
-        for g in gains:
-            above = sum(1 for x in gains if x > g)
-            ties = sum(1 for x in gains if x == g)
-            out.append(1.0 - (2.0 * above + ties - 1) / (n - 1))
-        return out
-    mean, deviation = _centre(gains)
-    if reward == "linear":
-        scale = scale or deviation or 1.0
-        return [max(-1.0, min(1.0, (g - mean) / scale)) for g in gains]
-    deviation = deviation or 1.0
-    return [(g - mean) / deviation for g in gains]
 
 
 class ISMCTSBot(Bot):
@@ -358,22 +297,20 @@ class ISMCTSBot(Bot):
         terminal = world.is_terminal()
         linear = self.reward == "linear" and not terminal
         if linear or (terminal and self.points):
-            gains = score_gains(world, start_scores)
-            self._spread_sum += _centre(gains)[1]
+            gains = score_gains(start_scores, world.scores())
+            self._spread_sum += centre(gains)[1]
             self._spread_count += 1
-            shaped = gain_rewards(gains, "linear", self._spread_sum / self._spread_count or 1.0)
+            shaped = shape_gains(gains, "linear", self._spread_sum / self._spread_count or 1.0)
             if linear:
                 return shaped
-            w = self.points
-            return [(1.0 - w) * r + w * g for r, g in zip(self._outcome(world), shaped, strict=True)]
+            return with_points(self._outcome(world), shaped, self.points)
         if terminal:
             return self._outcome(world)
-        return deal_rewards(world, start_scores, self.reward)
+        return rollout_rewards(world, start_scores, self.reward)
 
     def _outcome(self, world: SearchState) -> list[float]:
         """The outcome of a finished ``world`` in the reward: its returns, a shared win split if ``ties="split"``."""
-        returns = world.returns()
-        return split_ties(returns) if self.ties == "split" else returns
+        return match_outcome(world.returns(), self.ties)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         """Plays ``world`` on to the end of ``deal`` by the rollout policy; ``observer`` is the seat the iteration

@@ -1,50 +1,37 @@
-"""Bots of learned policies: ``network`` (a Q(s, a) network, NumPy only) and ``best`` (the strongest bot of a game).
+"""The ``network`` bot: plays a learned Q(s, a) network (NumPy only, :mod:`motley.bots.qnet`).
 
-``network(weights=PATH)`` plays the legal action of highest Q (:mod:`motley.learn.qnet`); without ``weights`` it
-plays the network the game ships for its configuration (``GameSpec.networks``: file names under the game's
-package, keyed by the game string, e.g. ``"fool(players=5,rounds=1)"``). It needs the seat's observation tensor,
+``network(weights=PATH)`` plays the legal action of highest Q; without ``weights`` it plays the network the game
+ships for its configuration (``GameSpec.networks``: files in the game's package, keyed by the game string, e.g.
+``"fool(players=5,rounds=1)"``). It needs the seat's observation tensor,
 and a bot is given only the seat's observation: it draws any world consistent with the observation
 (``game.sample_state``) and reads the seat's tensor there. The tensor is a function of what the seat has seen
 alone (tested for every game: it does not change when the hidden cards are dealt otherwise), so any world gives
 the same tensor. ``explain()`` lists the legal moves with their Q values, best first. A network trained with the
 heuristic's choice as an input (``hint``) asks the ``heuristic`` bot's policy for it, on the same observation.
-
-``best`` is the game's strongest bot as measured by win share against the heuristic and against ISMCTS
-(``GameSpec.best_bot``, with its figures in the README's Strength section and docs/reports/; of two bots level
-within their 95% intervals against both, the faster); a game that names none gets ISMCTS at 1,000 simulations. Its
-budget stays within one second per decision on one core. A ``network`` best plays the network the game ships for the
-configuration, and ISMCTS where it ships none (another player count, a whole match).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.base import Bot, register_bot_kind
+from motley.bots.qnet import QNetwork, load
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
-from motley.envs.features import action_feature_table
-from motley.learn.qnet import QNetwork, load
 
-__all__ = ["BEST_DEFAULT", "NetworkBot", "best_spec", "shipped_network"]
-
-#: The ``best`` bot of a game whose spec names none.
-BEST_DEFAULT = "ismcts(simulations=1000)"
+__all__ = ["NetworkBot", "shipped_network"]
 
 
 def shipped_network(game: Game) -> Path | None:
-    """The network file the game's package ships for ``game``'s configuration, or None."""
-    name = game_spec(game.name).networks.get(str(game))
-    if name is None:
-        return None
-    path = resources.files(f"motley.games.{game.name}").joinpath("networks", name)
-    return Path(str(path))
+    """The network file the game's package ships for ``game``'s configuration (``GameSpec.networks``), or None."""
+    shipped = game_spec(game.name).networks.get(str(game))
+    return None if shipped is None else Path(str(shipped))
 
 
 class NetworkBot(Bot):
@@ -52,7 +39,7 @@ class NetworkBot(Bot):
 
     Args:
         game: the game.
-        weights: a network file (:func:`motley.learn.qnet.save`); default: the one the game ships.
+        weights: a network file (:func:`motley.bots.qnet.save`); default: the one the game ships.
     Raises (constructor):
         MotleyError: no weights given and none shipped for this configuration, or a file that is not a network
             for this game.
@@ -99,26 +86,8 @@ class NetworkBot(Bot):
         return list(self._last)
 
 
-def best_spec(game: Game) -> str:
-    """The bot spec ``best`` stands for in ``game``: ``GameSpec.best_bot``, else :data:`BEST_DEFAULT`, which also
-    stands in for a ``network`` best where the game ships no network for this configuration."""
-    spec = game_spec(game.name).best_bot or BEST_DEFAULT
-    if spec == "network" and shipped_network(game) is None:
-        return BEST_DEFAULT
-    return spec
-
-
-def _best(game: Game, **options: Any) -> Bot:
-    if options:
-        raise MotleyError(f"best takes no options (it is {best_spec(game)}); give that bot's options to it instead")
-    bot = make_bot(best_spec(game), game)
-    bot.name = "best"
-    return bot
-
-
 def _network(game: Game, **options: Any) -> Bot:
     return NetworkBot(game, **options)
 
 
 register_bot_kind("network", _network)
-register_bot_kind("best", _best)

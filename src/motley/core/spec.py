@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from motley.core.game import Game, Observation, State
@@ -122,10 +124,11 @@ class GameSpec:
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
-        networks: the trained Q networks the package ships (``games/<game>/networks/``), file name by game string
-            (``{"fool(players=5,rounds=1)": "fool-5-round.npz"}``): the ``network`` bot's default weights.
+        networks: the trained Q networks the package ships (``games/<game>/networks/``), each file by game string
+            (:meth:`shipped_networks` locates them in the package: ``{"fool(rounds=1)": <.../fool-5-round.npz>}``):
+            the ``network`` bot's default weights.
         best_bot: the bot spec of the game's strongest bot as measured (docs/reports/), which ``best`` plays; None:
-            :data:`motley.bots.network.BEST_DEFAULT`.
+            :data:`motley.bots.best.BEST_DEFAULT`.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -150,10 +153,25 @@ class GameSpec:
     card_info: CardInfo | None = None
     how_to_play: tuple[str, ...] = ()
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
-    networks: Mapping[str, str] = field(default_factory=dict)
+    networks: Mapping[str, Traversable] = field(default_factory=dict)
     best_bot: str | None = None
 
     @property
     def name(self) -> str:
         """The game's registry name."""
         return self.game.name
+
+    @staticmethod
+    def shipped_networks(package: str, files: Mapping[str, str]) -> dict[str, Traversable]:
+        """The ``networks`` of a game package: each file name of ``files`` (by game string) located in the package's
+        ``networks/`` folder. A game package calls it with its own ``__name__``, so nothing else of motley builds
+        the path of a game's package.
+
+        Args:
+            package: the game package's module name (``__name__`` in its ``__init__.py``).
+            files: file name under ``networks/`` by game string (``{"fool(rounds=1)": "fool-5-round.npz"}``).
+        Returns:
+            The files as ``importlib.resources`` Traversables, by game string (nothing is read).
+        """
+        root = resources.files(package).joinpath("networks")
+        return {key: root.joinpath(name) for key, name in files.items()}

@@ -8,22 +8,21 @@ Each adapter lives in its own module and imports its third-party library only th
                                                     # the import also registers the ids "motley/<game>-v0"
     from motley.envs import openspiel; openspiel.register()   # pyspiel.load_game("motley_fool(players=5)")
     from motley.envs.vector import VectorEnv        # N matches stepped together as NumPy batches (gymnasium)
-    from motley.envs.features import action_feature_table     # per-action feature rows of a game (NumPy)
 
 The adapters use only the core API (``motley.load_game``, ``State.legal_actions``, ``observation_tensor``,
-``returns``, ...) and the game's spec (its action feature table), never a game's internals, so every
-registered game works with each of them.
+``returns``, ...) and the game's spec (its action feature table, read by
+``motley.core.features.action_feature_table``), never a game's internals, so every registered game works with
+each of them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from motley.core import Game, load_game
 
-__all__ = ["as_game", "deal_rewards", "match_seed"]
+__all__ = ["as_game", "match_seed"]
 
 
 def as_game(game: Game | str, **params: Any) -> Game:
@@ -59,13 +58,3 @@ def match_seed(rng: random.Random | None, seed: int | None) -> tuple[random.Rand
     rng = random.Random() if rng is None else rng
     return rng, rng.randrange(2**63)
 
-
-def deal_rewards(start: Sequence[int], end: Sequence[int]) -> list[float]:
-    """Per-seat rewards of a deal from the scores at its start and end: ``(gain - mean gain) / max |gain - mean
-    gain|``, in [-1, 1] (all 0 when every gain is equal)."""
-    gains = [b - a for a, b in zip(start, end, strict=True)]
-    mean = sum(gains) / len(gains)
-    spread = max(abs(g - mean) for g in gains)
-    if spread == 0:
-        return [0.0] * len(gains)
-    return [(g - mean) / spread for g in gains]

@@ -56,9 +56,9 @@ from gymnasium import spaces
 
 from motley.bots import Bot, make_bot
 from motley.core import Game, IllegalMoveError, State
+from motley.core.features import action_feature_table
 from motley.core.play import play
 from motley.envs import as_game
-from motley.envs.features import action_feature_table
 from motley.envs.tensors import game_observer
 
 __all__ = ["SingleSeatEnv", "env_id", "register"]

@@ -74,8 +74,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from motley.core import Game, State
-from motley.envs import as_game, deal_rewards, match_seed
-from motley.envs.features import action_feature_table
+from motley.core.features import action_feature_table
+from motley.core.rewards import deal_points
+from motley.envs import as_game, match_seed
 from motley.envs.tensors import game_observer
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]
@@ -282,7 +283,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         over = state.is_terminal()
         if self.reward_mode == "deal" and (over or state.deal_number() != self._deal):
             scores = list(state.scores())
-            for seat, r in enumerate(deal_rewards(self._deal_start_scores, scores)):
+            for seat, r in enumerate(deal_points(self._deal_start_scores, scores)):
                 self.rewards[self.possible_agents[seat]] += self.deal_weight * r
             self._deal, self._deal_start_scores = state.deal_number(), scores
             self._paid = True

@@ -72,8 +72,9 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
 from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
-from motley.envs import as_game, deal_rewards, match_seed
-from motley.envs.features import action_feature_table
+from motley.core.features import action_feature_table
+from motley.core.rewards import deal_points
+from motley.envs import as_game, match_seed
 from motley.envs.tensors import batch_observer
 
 __all__ = ["VectorEnv"]
@@ -155,7 +156,7 @@ class _Slots:
             state.apply_action(action)
             if deal_mode and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
-                rewards[j] += np.multiply(self.deal_weight, deal_rewards(self.deal_scores[j], scores),
+                rewards[j] += np.multiply(self.deal_weight, deal_points(self.deal_scores[j], scores),
                                           dtype=np.float32)
                 self.deals[j], self.deal_scores[j] = state.deal_number(), scores
             if state.is_terminal():

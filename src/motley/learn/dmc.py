@@ -14,7 +14,7 @@ rounds=1)``, ``foolery(players=5,hands=1)``):
   ``reuse`` times; after every batch it hands the new weights to the actors.
 * **Every** ``eval_every`` seconds the greedy network plays ``eval_deals`` fixed deals against the heuristic,
   in each seat once (duplicate deals): the win share and mean points go to the learning curve
-  (``curve.csv``, ``curve.png``), and the network to ``network.npz`` (the format of :mod:`motley.learn.qnet`) with
+  (``curve.csv``, ``curve.png``), and the network to ``network.npz`` (the format of :mod:`motley.bots.qnet`) with
   ``checkpoint.pt`` (model and optimiser, for ``resume``).
 
 Everything is drawn from ``seed``: the deals, the seatings, the initial weights. The actors' timing decides which
@@ -40,11 +40,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from motley.bots.qnet import QNetwork, load, save
 from motley.core import Game, MotleyError, load_game
 from motley.core.extras import require
+from motley.core.features import action_feature_table
 from motley.core.processes import exit_with_parent
-from motley.envs.features import action_feature_table
-from motley.learn.qnet import QNetwork, load, random_network, save
+from motley.learn.qnet import random_network
 from motley.learn.selfplay import Samples, Tally, play_deals, random_seatings
 
 __all__ = ["TrainConfig", "evaluate", "train"]

@@ -11,14 +11,14 @@ A *seating* names the controller of each seat of a deal:
 * ``"heuristic"``: the game's heuristic, not recorded (an opponent).
 
 Every deal of a batch is stepped together: the positions where a network seat is to move are scored in one
-NumPy call (:meth:`motley.learn.qnet.QNetwork.q_batch`). When a deal ends, each recorded decision gets its
+NumPy call (:meth:`motley.bots.qnet.QNetwork.q_batch`). When a deal ends, each recorded decision gets its
 seat's **target**, the Monte-Carlo return of the deal::
 
     target = (1 - points_weight) * returns[seat] + points_weight * centred_gain[seat]
 
 where ``returns`` is ``state.returns()`` (+1 for every winner, -1 otherwise, in single-deal games) and
 ``centred_gain`` the seat's score gain less the mean gain, divided by the largest such deviation (in [-1, 1],
-``motley.envs.deal_rewards``), so a seat also learns to lose fewer points when it cannot win.
+``motley.core.rewards.deal_points``), so a seat also learns to lose fewer points when it cannot win.
 
 **Rollout targets** (``rollouts=True``): instead of the one return of the move played, every legal action of a
 recorded decision (at most ``max_actions`` of them, the one played always among them) gets the return of playing
@@ -50,12 +50,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from motley.bots.qnet import QNetwork
 from motley.core import Game, MotleyError, State
+from motley.core.features import action_feature_table
 from motley.core.registry import game_spec
+from motley.core.rewards import deal_points, with_points
 from motley.core.search import SearchPolicy, SearchState
-from motley.envs import deal_rewards
-from motley.envs.features import action_feature_table
-from motley.learn.qnet import QNetwork
 
 __all__ = ["CONTROLLERS", "Samples", "Tally", "play_deals", "random_seatings"]
 
@@ -185,8 +185,7 @@ def continue_deal(world: SearchState, seat: int, net: QNetwork, table: npt.NDArr
 
 def target_values(start: Sequence[int], state: State, points_weight: float) -> list[float]:
     """Every seat's target at the end of a deal that started with scores ``start`` (module docstring)."""
-    centred = deal_rewards(start, state.scores())
-    return [(1.0 - points_weight) * r + points_weight * c for r, c in zip(state.returns(), centred, strict=True)]
+    return with_points(state.returns(), deal_points(start, state.scores()), points_weight)
 
 
 def random_seatings(players: int, count: int, net_share: float, rng: random.Random,

@@ -47,7 +47,7 @@ SPEC = register_spec(GameSpec(
     batch_observer=batch.BatchTensors,
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
-    networks={"fool(rounds=1)": "fool-5-round.npz"},  # docs/training/dmc.md: how it was trained
+    networks=GameSpec.shipped_networks(__name__, {"fool(rounds=1)": "fool-5-round.npz"}),  # docs/training/dmc.md
     # best: against four heuristics, one round at 5 players, ISMCTS with inferred worlds and the round's points in its
     # reward wins 0.386 [0.371, 0.400] of the rounds at 4,000 simulations (480 deals, 0.64 s a decision, at most
     # 0.93 s), paired +0.034 [+0.004, +0.065] over the same search at 1,000 (120 deals; 0.353 over 200); plain ISMCTS

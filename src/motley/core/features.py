@@ -1,8 +1,8 @@
-"""Action features for the RL environments, read generically from the game's spec.
+"""Action features of a game, read generically from its spec: the RL environments and the network bot use them.
 
 A game's spec may give an action feature table (:data:`motley.core.spec.ActionFeatures`): row ``a`` is the
-fixed-size float32 feature vector of action id ``a`` at the game's options. The environments hand out the
-rows of the legal actions, in the order of the legal action list (``table[legal]``, a gather). A game
+fixed-size float32 feature vector of action id ``a`` at the game's options. The environments and the network
+bot read the rows of the legal actions, in the order of the legal action list (``table[legal]``, a gather). A game
 without a table gets the action id one-hot (``F = num_distinct_actions``). Layouts per game:
 docs/observation_tensors.md, "Action features".
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from motley.core import Game
+from motley.core.game import Game
 from motley.core.registry import game_spec
 
 __all__ = ["action_feature_table"]
