@@ -28,6 +28,7 @@ import numpy as np
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.options import Option
 from motley.core.registry import game_spec
 from motley.envs.features import action_feature_table
 from motley.learn.qnet import QNetwork, load
@@ -108,17 +109,14 @@ def best_spec(game: Game) -> str:
     return spec
 
 
-def _best(game: Game, **options: Any) -> Bot:
-    if options:
-        raise MotleyError(f"best takes no options (it is {best_spec(game)}); give that bot's options to it instead")
+def _best(game: Game) -> Bot:
     bot = make_bot(best_spec(game), game)
     bot.name = "best"
     return bot
 
 
-def _network(game: Game, **options: Any) -> Bot:
-    return NetworkBot(game, **options)
-
-
-register_bot_kind("network", _network)
-register_bot_kind("best", _best)
+register_bot_kind("network", NetworkBot, (
+    Option("weights", None, "a network file; none: the one the game ships for its configuration"),
+), doc="the legal move of highest Q of a learned network (NumPy)")
+register_bot_kind("best", _best, doc="the game's strongest bot as measured (GameSpec.best_bot); it takes no options",
+                  web=True)
