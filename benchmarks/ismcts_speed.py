@@ -24,6 +24,7 @@ import random
 import time
 
 import motley
+from motley.bots import BotSpec
 from motley.bots.ismcts import ISMCTSBot
 from motley.core.search import SearchState
 
@@ -39,8 +40,8 @@ def measure(spec: str, decisions: int, simulations: int, options: str = "") -> t
     ``options``: more ISMCTS options, ``"rollout=random,opponents=search"`` (default: the bot's defaults).
     """
     game = motley.load_game(spec)
-    extra = dict(item.split("=", 1) for item in options.split(",") if item)
-    bot = ISMCTSBot(game, simulations=simulations, **extra)
+    extra = BotSpec.parse(f"ismcts({options})").options
+    bot = ISMCTSBot(game, **{**extra, "simulations": simulations})
     rng = random.Random(0)
     total = 0
     cpu = wall = 0.0

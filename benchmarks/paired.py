@@ -10,7 +10,7 @@ the deal cancels.
 
     motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000),heuristic' \\
         --seed 1 --duplicate --workers 2 --out-json a.json
-    motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000,tree=public),heuristic' \\
+    motley simulate 'fool(players=5,rounds=1)' -n 300 --bots 'ismcts(simulations=1000,infer_chain=2),heuristic' \\
         --seed 1 --duplicate --workers 2 --out-json b.json
     .venv/bin/python benchmarks/paired.py a.json b.json
     .venv/bin/python benchmarks/paired.py a.json b.json a-seed2.json b-seed2.json   # pooled over both seeds
@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from motley.eval.simulate import outcome_shares
+from motley.core.rewards import outcome_shares
 from motley.eval.stats import figure
 
 

@@ -12,7 +12,7 @@ table's, and each row's paired difference from the first row over the same deals
 
     .venv/bin/python benchmarks/search_ablation.py --deals 40 --workers 2 \\
         --rows 'best=ismcts(simulations=1000,infer_chain=2,points=0.5)' \\
-        --rows 'public=ismcts(simulations=1000,infer_chain=2,points=0.5,tree=public)' \\
+        --rows 'sims3000=ismcts(simulations=3000,infer_chain=2,points=0.5)' \\
         --rows 'network=ismcts(simulations=1000,infer_chain=2,points=0.5)+network'
 """
 
@@ -26,12 +26,11 @@ from typing import Any
 import numpy as np
 
 import motley
-from motley.bots import make_bot
+from motley.bots import BotSpec, make_bot
 from motley.bots.base import Bot
 from motley.bots.ismcts import ISMCTSBot
 from motley.bots.network import NetworkBot
 from motley.core import MotleyError, game_spec
-from motley.core.options import parse_game_string
 from motley.core.play import play_match
 from motley.core.search import SearchPolicy, SearchState
 from motley.eval.simulate import game_seed
@@ -69,10 +68,10 @@ class NetworkRollouts(ISMCTSBot):
 def make_searcher(game: motley.Game, bot: str) -> Bot:
     """The searching seat of a row's ``BOT`` (module docstring)."""
     spec, network = (bot[: -len("+network")], True) if bot.endswith("+network") else (bot, False)
-    kind, options = parse_game_string(spec)
-    if kind != "ismcts":
+    parsed = BotSpec.parse(spec)
+    if parsed.kind != "ismcts":
         raise SystemExit(f"a row must be an ismcts(...) spec, optionally with +network; got {bot!r}")
-    return NetworkRollouts(game, **options) if network else ISMCTSBot(game, **options)
+    return NetworkRollouts(game, **parsed.options) if network else ISMCTSBot(game, **parsed.options)
 
 
 def play_one(job: tuple[str, str, str, str, int, int, int]) -> tuple[str, int, float, float, float]:

@@ -25,12 +25,12 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import motley
-from motley.bots import make_bot
+from motley.bots import BotSpec, make_bot
 from motley.bots.ismcts import ISMCTSBot
 from motley.core import Observation, State
-from motley.core.options import parse_game_string
 from motley.core.play import play
-from motley.eval.simulate import game_seed, outcome_shares
+from motley.core.rewards import outcome_shares
+from motley.eval.simulate import game_seed
 from motley.eval.stats import figure
 
 ROWS = ("uniform", "inferred", "true", "true-late", "true-early")
@@ -58,9 +58,9 @@ def _hand_size(observation: Observation) -> int:
 
 def make_searcher(game: motley.Game, bot: str, row: str, hand: int) -> SeeingISMCTS:
     """The searching seat of ``row`` (module docstring), from the ``ismcts(...)`` spec ``bot``."""
-    kind, raw = parse_game_string(bot)
-    options: dict[str, Any] = dict(raw)
-    if kind != "ismcts":
+    parsed = BotSpec.parse(bot)
+    options: dict[str, Any] = dict(parsed.options)
+    if parsed.kind != "ismcts":
         raise SystemExit(f"--bot must be an ismcts(...) spec, got {bot!r}")
     if row == "inferred":
         options = {**options, "infer_chain": 2}

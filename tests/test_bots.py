@@ -24,9 +24,9 @@ def test_make_bot_refuses_unknown_kinds_and_bad_options() -> None:
     game = motley.load_game("fools_errand")
     with pytest.raises(motley.MotleyError, match="unknown bot 'genius'"):
         make_bot("genius", game)
-    with pytest.raises(motley.MotleyError, match="simulations >= 1"):
+    with pytest.raises(motley.MotleyError, match="'simulations' must be at least 1"):
         make_bot("ismcts(simulations=0)", game)
-    with pytest.raises(motley.MotleyError, match="bad options"):
+    with pytest.raises(motley.MotleyError, match="unknown option 'depth' for bot ismcts"):
         make_bot("ismcts(depth=3)", game)
 
 
@@ -146,7 +146,7 @@ def test_external_bot_refuses_bad_configuration() -> None:
     with pytest.raises(motley.MotleyError, match="needs a command"):
         ExternalBot(game, cmd="  ")
     with pytest.raises(motley.MotleyError, match="timeout"):
-        ExternalBot(game, cmd="node x.js", timeout=0)
+        make_bot("external(cmd='node x.js',timeout=0)", game)
     bot = ExternalBot(game, cmd="/no/such/program")
     state, action = one_decision(bot)
     assert action in state.legal_actions() and "cannot start" in bot.errors[0] and bot.failed

@@ -5,15 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import motley
 from motley.bots import make_bot
-from motley.bots.ismcts import HIDDEN_EDGE, ISMCTSBot, Node
+from motley.bots.ismcts import ISMCTSBot, Node
 from motley.core import game_spec
-from motley.core.rewards import rollout_rewards, split_ties
-from motley.eval.simulate import outcome_shares, play_game
+from motley.core.rewards import rollout_rewards
+from motley.eval.simulate import play_game
 from motley.games.fool import policy as fool_policy
 from motley.games.foolery import policy as foolery_policy
 
@@ -86,7 +84,7 @@ def test_rollout_policies_exist_only_for_their_games() -> None:
 
 @pytest.mark.parametrize("spec", ["fool(players=5)", "foolery(players=4)", "fools_errand"])
 @pytest.mark.parametrize("options", ["rollout=random", "rollout=heuristic", "rollout=heuristic,epsilon=0,reward=rank",
-                                     "opponents=search", "opponents=policy,reward=linear", "tree=public"])
+                                     "opponents=search", "opponents=policy,reward=linear"])
 def test_ismcts_plays_whole_matches_with_each_rollout(spec: str, options: str) -> None:
     game = motley.load_game(spec)
     bots = [make_bot(f"ismcts(simulations=12,{options})", game), make_bot("heuristic", game)]
@@ -156,8 +154,6 @@ def test_ismcts_refuses_bad_rollout_options() -> None:
         make_bot("ismcts(opponents=minimax)", game)
     with pytest.raises(motley.MotleyError, match="points"):
         make_bot("ismcts(points=1.5)", game)
-    with pytest.raises(motley.MotleyError, match="ties"):
-        make_bot("ismcts(ties=share)", game)
 
 
 def _finished_round(seed: int) -> motley.State:
@@ -195,59 +191,6 @@ def test_points_weigh_the_last_deals_gain_into_the_reward_at_the_end_of_the_matc
     assert again == pytest.approx(expected)
 
 
-@given(st.lists(st.sampled_from([-1.0, 1.0]), min_size=2, max_size=8))
-def test_split_ties_makes_a_win_loss_reward_affine_in_the_win_share(returns: list[float]) -> None:
-    """``ties="split"``: with returns of +1 / -1 (Fool!, FL-D15) each seat's reward is ``2 * share - 1`` of the win
-    share the evaluation counts (``outcome_shares``: 1/k to each of k tied winners); a draw keeps its returns."""
-    shares, drawn = outcome_shares(returns)
-    got = split_ties(returns)
-    if drawn:
-        assert got == returns
-    else:
-        assert got == pytest.approx([2.0 * share - 1.0 for share in shares])
-
-
-@given(st.lists(st.floats(-1.0, 1.0), min_size=2, max_size=8))
-def test_split_ties_changes_only_the_seats_tied_on_the_best_return(returns: list[float]) -> None:
-    """Only the seats tied on the best return change, to a value between the lowest return and the best, lower the
-    more seats share the win; a sole winner and a draw are left as they are."""
-    got = split_ties(returns)
-    best, lowest = max(returns), min(returns)
-    tied = [i for i, r in enumerate(returns) if r == best]
-    for i, (before, after) in enumerate(zip(returns, got, strict=True)):
-        if i not in tied or len(tied) == 1 or best == lowest:
-            assert after == before
-        else:
-            assert lowest <= after < best
-            assert after == pytest.approx(lowest + (best - lowest) / len(tied))
-
-
-def test_split_ties_is_the_reward_at_the_end_of_a_shared_round() -> None:
-    """On finished Fool! rounds with a shared win, ``ties="split"`` gives the winners 1/k of a win in the reward, with
-    and without the points weight; rounds won alone are rewarded as before."""
-    start = [0] * 5
-    shared = alone = 0
-    for seed in range(40):
-        state = _finished_round(seed)
-        returns = state.returns()
-        plain = ISMCTSBot(state.game, points=0.25)._rewards(state, start)  # type: ignore[arg-type]
-        split = ISMCTSBot(state.game, points=0.25, ties="split")._rewards(state, start)  # type: ignore[arg-type]
-        bare = ISMCTSBot(state.game, ties="split")._rewards(state, start)  # type: ignore[arg-type]
-        winners = sum(1 for r in returns if r == 1.0)
-        assert bare == split_ties(returns)
-        if winners == 1:
-            alone += 1
-            assert split == plain
-            continue
-        shared += 1
-        for seat, r in enumerate(returns):
-            if r == 1.0:  # the outcome's part of the reward falls from 0.75 * 1 to 0.75 * (2 / k - 1)
-                assert split[seat] == pytest.approx(plain[seat] - 0.75 * (2.0 - 2.0 / winners))
-            else:
-                assert split[seat] == pytest.approx(plain[seat])
-    assert shared and alone  # both kinds of round were checked
-
-
 def test_opponent_model_defaults_to_the_policy_where_there_is_one() -> None:
     assert ISMCTSBot(motley.load_game("fool")).opponents == "policy"
     assert ISMCTSBot(motley.load_game("foolery")).opponents == "policy"
@@ -279,56 +222,3 @@ def test_policy_opponents_keep_only_the_observers_moves_in_the_tree(spec: str) -
     search = ISMCTSBot(game, simulations=400, opponents="search")
     search.act(obs, legal, random.Random(1))
     assert len(_tree_seats(search._root)) > 1
-
-
-def _edges(node: Node) -> list[tuple[int, Node]]:
-    """Every (key, child) of the tree below ``node``."""
-    out = []
-    for key, child in node.children.items():
-        out += [(key, child), *_edges(child)]
-    return out
-
-
-def test_public_tree_keys_the_observers_decisions_by_the_moves_it_saw() -> None:
-    """``tree=public``: the other seats' moves are edges (keys ``-1 - action``), so the observer's later decisions
-    are split by what the table played before them; each edge is a card the observer does not hold, and only the
-    observer's own moves (keys >= 0) carry statistics. ``tree=own`` has no such edges."""
-    game = motley.load_game("fool(players=5)")
-    state = game.new_initial_state(seed=4)
-    seat = state.current_player()
-    obs, legal = state.observation(seat), state.legal_actions()
-    mine = {state.action_to_string(a) for a in legal} - {"W1"}  # six identical 1s (FL-D12): others may hold one
-    bot = ISMCTSBot(game, simulations=400, tree="public")
-    bot.act(obs, legal, random.Random(2))
-    edges = [(key, child) for key, child in _edges(bot._root) if key < 0]
-    assert edges
-    for key, child in edges:
-        assert state.action_to_string(-1 - key) not in mine
-        assert child.visits == 0 and child.player == -1
-    # somewhere the observer's next decision hangs below different plays of the same seat
-    assert any(sum(1 for k in child.children if k < 0) > 1 for _, child in edges)
-    assert sum(e["visits"] for e in bot.explain()) == 400
-    assert {c.player for k, c in _edges(bot._root) if k >= 0} == {seat}
-    own = ISMCTSBot(game, simulations=400)
-    own.act(obs, legal, random.Random(2))
-    assert all(key >= 0 for key, _ in _edges(own._root))
-
-
-def test_public_tree_gives_every_hidden_move_one_edge() -> None:
-    """A move no other seat sees (a card given in Foolery's exchange, FY-R13) is the one edge ``HIDDEN_EDGE``
-    whatever the card; a play is its own edge."""
-    game = motley.load_game("foolery(players=4)")
-    state = game.new_initial_state(seed=1)
-    bot = ISMCTSBot(game, tree="public")
-    root = Node(-1)
-    gives = [state._parse_move(f"give {code}") for code in ("5H", "9S")]
-    assert gives[0] != gives[1]
-    assert bot._descend(root, state, gives[0]) is bot._descend(root, state, gives[1]) is root.children[HIDDEN_EDGE]
-    play = state.legal_actions()[-1]
-    assert bot._descend(root, state, play) is root.children[-1 - play]
-    assert len(root.children) == 2
-
-
-def test_ismcts_refuses_a_bad_tree_option() -> None:
-    with pytest.raises(motley.MotleyError, match="tree"):
-        make_bot("ismcts(tree=full)", motley.load_game("fool"))

@@ -1,18 +1,20 @@
-"""The Bot protocol (DESIGN.md, Bots) and the bot registry.
+"""The Bot protocol (DESIGN.md, Bots), the random and heuristic bots.
 
 A bot sees only what a player sees: ``act`` receives the seat's observation and the legal action ids,
-never the State. The ``heuristic`` bot of a game plays the heuristic its package gives in its spec.
+never the State. The ``heuristic`` bot of a game plays the heuristic its package gives in its spec. The registry of
+bot kinds and their declared options is :mod:`motley.bots.spec` (``make_bot`` and ``register_bot_kind`` are
+importable from here too).
 """
 
 from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from motley.bots.spec import bot_kinds, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation
-from motley.core.options import parse_game_string
 from motley.core.registry import game_spec
 from motley.core.spec import Heuristic
 
@@ -75,32 +77,8 @@ class HeuristicBot(Bot):
         return self.policy(self.game, observation, legal_actions, rng)
 
 
-BotFactory = Callable[..., Bot]
-_KINDS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
+register_bot_kind("random", RandomBot, doc="a uniformly random legal move", web=True)
+register_bot_kind("heuristic", HeuristicBot, doc="the game's heuristic (GameSpec.heuristic)", web=True,
+                  needs_heuristic=True)
 
-
-def register_bot_kind(kind: str, factory: BotFactory) -> None:
-    """Make ``make_bot(kind, ...)`` build bots with ``factory(game, **options)``."""
-    _KINDS[kind] = factory
-
-
-def bot_kinds() -> list[str]:
-    """Every bot kind ``make_bot`` accepts."""
-    return list(_KINDS)
-
-
-def make_bot(spec: str, game: Game) -> Bot:
-    """A bot from its spec: ``"random"``, ``"heuristic"``, or ``"kind(key=value,...)"``.
-
-    Raises:
-        MotleyError: for an unknown kind, a game without a heuristic, or bad options.
-    """
-    kind, raw = parse_game_string(spec)
-    if kind in _KINDS:
-        factory = _KINDS[kind]
-    else:
-        raise MotleyError(f"unknown bot {kind!r}; known bots: {', '.join(bot_kinds())}")
-    try:
-        return factory(game, **raw)
-    except TypeError as exc:
-        raise MotleyError(f"bad options for bot {spec!r}: {exc}") from None
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "bot_kinds", "make_bot", "register_bot_kind"]

@@ -9,11 +9,10 @@ configuration, and ISMCTS where it ships none (another player count, a whole mat
 
 from __future__ import annotations
 
-from typing import Any
-
-from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.base import Bot
 from motley.bots.network import shipped_network
-from motley.core import Game, MotleyError
+from motley.bots.spec import make_bot, register_bot_kind
+from motley.core import Game
 from motley.core.registry import game_spec
 
 __all__ = ["BEST_DEFAULT", "best_spec"]
@@ -31,12 +30,11 @@ def best_spec(game: Game) -> str:
     return spec
 
 
-def _best(game: Game, **options: Any) -> Bot:
-    if options:
-        raise MotleyError(f"best takes no options (it is {best_spec(game)}); give that bot's options to it instead")
+def _best(game: Game) -> Bot:
     bot = make_bot(best_spec(game), game)
     bot.name = "best"
     return bot
 
 
-register_bot_kind("best", _best)
+register_bot_kind("best", _best, doc="the game's strongest bot as measured (GameSpec.best_bot); it takes no options",
+                  web=True)

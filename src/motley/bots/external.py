@@ -30,7 +30,10 @@ from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
 from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.spec import parse_bot_spec
 from motley.core import Game, MotleyError, Observation, jsonsafe
+from motley.core.errors import OptionError
+from motley.core.options import Option
 
 PROTOCOL = "motley-bot/1"
 log = logging.getLogger(__name__)
@@ -52,25 +55,20 @@ class ExternalBot(Bot):
     Args:
         game: the game to play.
         cmd: the command line, split like a shell would (``"node examples/bots/random_bot.js"``).
-        timeout: seconds allowed per answer (> 0).
+        timeout: seconds allowed per answer (> 0; checked by the declaration, through ``make_bot``).
         fallback: spec of the bot that plays when the program fails (``"random"``, ``"heuristic"``...).
     Raises:
-        MotleyError: for an empty command, a bad timeout or an unknown fallback bot.
+        MotleyError: for an empty command or a fallback bot that cannot be built.
     """
 
     name = "external"
 
-    def __init__(self, game: Game, cmd: str, timeout: float | str = 5.0, fallback: str = "random") -> None:
+    def __init__(self, game: Game, cmd: str = "", timeout: float = 5.0, fallback: str = "random") -> None:
         super().__init__(game)
         self.argv = shlex.split(cmd.strip().strip("\"'"))
         if not self.argv:
             raise MotleyError("external bot needs a command: external(cmd='node my_bot.js')")
-        try:
-            self.timeout = float(timeout)
-        except ValueError:
-            raise MotleyError(f"external bot timeout must be a number of seconds; got {timeout!r}") from None
-        if self.timeout <= 0:
-            raise MotleyError("external bot timeout must be > 0 seconds")
+        self.timeout = timeout
         self.fallback = make_bot(fallback, game)
         self.errors: list[str] = []
         self.failed = False
@@ -180,8 +178,19 @@ class ExternalBot(Bot):
         return action
 
 
-def _factory(game: Game, **options: Any) -> Bot:
-    return ExternalBot(game, **options)
+def _positive_seconds(value: float) -> float:
+    if not value > 0.0:
+        raise OptionError(f"option 'timeout' must be above 0 seconds; got {value!r}")
+    return value
 
 
-register_bot_kind("external", _factory)
+def _bot_spec(value: str) -> str:
+    """A fallback bot's spec, checked and written canonically."""
+    return str(parse_bot_spec(value))
+
+
+register_bot_kind("external", ExternalBot, (
+    Option("cmd", "", "the program's command line, quoted: cmd='node my_bot.js'"),
+    Option("timeout", 5.0, "seconds allowed per answer", kind="float", check=_positive_seconds),
+    Option("fallback", "random", "spec of the bot that plays when the program fails", check=_bot_spec),
+), doc="a program speaking JSON lines on stdin/stdout (docs/external_bots.md)")

@@ -10,28 +10,16 @@ actions only, never the State -- and walks one tree of
 *actions* shared by all determinizations. Selection is UCB1 with availability counts (a child's
 exploration term uses the number of iterations in which it was legal, not its parent's visits).
 
-Rollouts. By default (``rollout="auto"``) a game with a search policy (``GameSpec.search_policy``: Fool!,
-Foolery, their heuristic written once in the game's ``policy.py``) is rolled out by that heuristic played on
-the sampled state, with ``epsilon`` of the moves random:
-uniformly random rollouts model the table as random players, and with them the search was weaker than the
-heuristic bot it plays against; other games roll out uniformly at random (``rollout="random"``, the game's
-fast ``playout``).
+Rollouts (``rollout``). By default (``"auto"``) a game with a search policy (``GameSpec.search_policy``: Fool!,
+Foolery, their heuristic written once in the game's ``policy.py``) is rolled out by that heuristic played on the
+sampled state, with ``epsilon`` of the moves random; other games roll out uniformly at random (``"random"``, the
+game's fast ``playout``).
 
-Opponent model. With ``opponents="search"`` (SO-ISMCTS as published) every seat's moves are tree nodes and
-each seat picks by UCB1 on its own reward. With a budget of ~1,000 iterations the other seats' nodes near
-the root see a handful of visits each, so in the tree they play close to uniformly at random -- the same
-poor model of the table as random rollouts, one trick deep. With ``opponents="policy"`` the other seats
-move by the rollout policy (epsilon-greedy heuristic) in the tree as well, so the tree holds only the
-observer's own decisions and every iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is
-``"policy"`` when the game has a fast heuristic policy and ``"search"`` otherwise.
-
-Tree keys. Under ``opponents="policy"`` the tree is keyed by the observer's moves alone by default
-(``tree="own"``): the node of the observer's next decision is the same whatever the other seats played
-before it, so that decision is searched as if their moves were unseen. With ``tree="public"`` the other
-seats' moves are edges too (chosen by the model, not by UCB1): a node is the observer's information state,
-the sequence of moves it saw, and its statistics gather only the worlds in which the table played so. A
-move the observer does not see (``GameSpec.public_move``: cards given in Foolery's exchange) is one edge
-whatever it was.
+Opponent model (``opponents``). With ``"search"`` (SO-ISMCTS as published) every seat's moves are tree nodes and
+each seat picks by UCB1 on its own reward. With ``"policy"`` the other seats move by the rollout policy
+(epsilon-greedy heuristic) in the tree as well, so the tree is keyed by the observer's own decisions alone and every
+iteration refines them (a heuristic opponent model). ``"auto"`` (the default) is ``"policy"`` when the game has a
+fast heuristic policy and ``"search"`` otherwise.
 
 Inference (``infer=K``, off by default). Each determinization is drawn by importance resampling from ``K``
 worlds of the game's sampler, weighted by how likely the other seats' plays of the deal so far are in each
@@ -43,20 +31,14 @@ it starts from one world (of ``K`` candidates), and each iteration's world is th
 proposed swaps of hidden cards, accepted by the same likelihood (:class:`motley.core.inference.InferredChain`).
 
 Rewards. A rollout runs until the match ends or, in matches of several deals, until the current deal
-ends (searching past the deal would mostly measure the next shuffle). At the end of the match the
-reward is ``state.returns()``; at the end of a deal it is each seat's score gain over the deal, centred
-on the mean gain and scaled by the largest deviation, so it lies in [-1, 1]. With ``points=W`` the reward
-at the end of the match is ``(1 - W) * returns + W * gain``, the gain of the last deal centred and scaled
-by the mean largest deviation of the decision's rollouts (as ``reward="linear"``): a win/loss reward alone
-says nothing about the points of a deal that is lost anyway, and in a one-round match of Fool! the search
-then gave away more points than the heuristic (docs/reports: "Points in the reward").
+ends (the next shuffle is not searched). At the end of the match the reward is ``state.returns()``; at the end of
+a deal it is each seat's score gain over the deal, centred on the mean gain and scaled by the largest deviation, so
+it lies in [-1, 1] (``reward`` shapes it otherwise). With ``points=W`` the reward at the end of the match is
+``(1 - W) * returns + W * gain``, the gain of the last deal centred and scaled by the mean largest deviation of the
+decision's rollouts (as ``reward="linear"``).
 
-Shared wins. A game's returns may give every seat of a shared win the winner's return (Fool!: +1 to each, FL-D8,
-FL-D15), so the search is indifferent between winning alone and sharing the win, while a win share counts a win
-shared by ``k`` seats as ``1/k`` (``motley.eval.simulate.outcome_shares``). With ``ties="split"`` the ``k`` seats
-tied on the best return get ``lowest + (best - lowest) / k`` instead (:func:`split_ties`): the reward is then
-affine in the seat's win share wherever the returns are +1/-1, and a round the searcher would share is worth
-playing on to win alone.
+Why the defaults are what they are, and the options measured and taken out:
+docs/reports/README.md#ismcts-the-reasons-for-its-defaults.
 """
 
 from __future__ import annotations
@@ -67,15 +49,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from motley.bots.base import Bot, make_bot, register_bot_kind
+from motley.bots.base import Bot
+from motley.bots.spec import make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
+from motley.core.errors import OptionError
 from motley.core.inference import TRUSTS, InferredChain, InferredSampler, PlayerModel
+from motley.core.options import Option
 from motley.core.registry import game_spec
-from motley.core.rewards import centre, match_outcome, rollout_rewards, score_gains, shape_gains, with_points
+from motley.core.rewards import centre, rollout_rewards, score_gains, shape_gains, with_points
 from motley.core.search import SearchState
-
-#: The one tree edge of every move the observer does not see (``tree="public"``).
-HIDDEN_EDGE = -(1 << 40)
 
 
 class Node:
@@ -109,8 +91,6 @@ class ISMCTSBot(Bot):
             move by the rollout policy; the tree holds the observer's moves only) or ``"auto"`` (the
             default: ``"policy"`` for a game with a fast heuristic policy, else ``"search"``).
         final: ``"visits"`` (most visited move, the usual choice) or ``"value"`` (best mean).
-        tree: ``"own"`` (the default: under ``opponents="policy"`` the tree is keyed by the observer's moves
-            alone) or ``"public"`` (every move the observer sees is an edge; module docstring).
         points: the weight of the last deal's points in the reward at the end of the match (module
             docstring), 0..1; 0 (the default): the match outcome alone.
         infer: candidate worlds per determinization for inference from play (module docstring); 0 (the
@@ -122,41 +102,25 @@ class ISMCTSBot(Bot):
             infer_epsilon``), ``"per_seat"`` (each seat's share of other moves is its own and learned from its
             plays) or ``"table"`` (one share learned from all the other seats' plays): a table of searchers or
             people is not read as heuristics (``PlayerModel.trust``); the deterministic model only.
-        ties: ``"returns"`` (the default: the game's returns at the end of the match as they are) or ``"split"``
-            (a win shared by ``k`` seats is worth ``1/k`` of a win: :func:`split_ties`).
+
+    The values are checked by the declaration (:data:`OPTIONS`, through :func:`motley.bots.make_bot`).
+
     Raises:
-        MotleyError: for a bad parameter.
+        MotleyError: for inference the game does not support, or ``infer_trust`` other than ``"fixed"`` with
+            ``infer_temperature`` above 0.
     """
 
     name = "ismcts"
 
-    def __init__(self, game: Game, simulations: int | str = 1000, seconds: float | str | None = None,
-                 uct_c: float | str = 1.0, rollout: str = "auto", epsilon: float | str = 0.1,
-                 reward: str = "spread", opponents: str = "auto", final: str = "visits", infer: int | str = 0,
-                 infer_chain: int | str = 0, infer_temperature: float | str = 0.0,
-                 infer_epsilon: float | str = 0.05, infer_trust: str = "fixed", points: float | str = 0.0,
-                 tree: str = "own", ties: str = "returns") -> None:
+    def __init__(self, game: Game, simulations: int = 1000, seconds: float | None = None, uct_c: float = 1.0,
+                 rollout: str = "auto", epsilon: float = 0.1, reward: str = "spread", points: float = 0.0,
+                 opponents: str = "auto", final: str = "visits", infer: int = 0, infer_chain: int = 0,
+                 infer_temperature: float = 0.0, infer_epsilon: float = 0.05, infer_trust: str = "fixed") -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
-        self.infer, self.infer_chain = int(infer), int(infer_chain)
-        try:
-            self.simulations = int(simulations)
-            self.seconds = None if seconds in (None, "", "none") else float(str(seconds))
-            self.uct_c = float(uct_c)
-            self.epsilon = float(epsilon)
-            self.points = float(points)
-        except ValueError as exc:
-            raise MotleyError(f"bad ismcts parameter: {exc}") from None
-        if self.simulations < 1 or (self.seconds is not None and self.seconds <= 0) or self.uct_c < 0:
-            raise MotleyError("ismcts needs simulations >= 1, seconds > 0 and uct_c >= 0")
-        if not 0.0 <= self.epsilon <= 1.0 or not 0.0 <= self.points <= 1.0:
-            raise MotleyError("ismcts epsilon and points must be in 0..1")
-        if rollout not in ("auto", "random", "heuristic") or final not in ("visits", "value") \
-                or reward not in ("spread", "linear", "rank") or opponents not in ("auto", "search", "policy") \
-                or tree not in ("own", "public") or ties not in ("returns", "split"):
-            raise MotleyError("ismcts rollout must be 'auto', 'random' or 'heuristic', reward 'spread', 'linear' or "
-                              "'rank', opponents 'auto', 'search' or 'policy', final 'visits' or 'value', tree "
-                              "'own' or 'public', ties 'returns' or 'split'")
+        self.infer, self.infer_chain = infer, infer_chain
+        self.simulations, self.seconds, self.uct_c = simulations, seconds, uct_c
+        self.epsilon, self.points = epsilon, points
         self.rollout = rollout
         self.reward = reward
         self._spread_sum, self._spread_count = 0.0, 0
@@ -171,10 +135,6 @@ class ISMCTSBot(Bot):
         if opponents == "auto":
             opponents = "policy" if self._move is not None else "search"
         self.opponents = opponents
-        self.tree = tree
-        self.ties = ties
-        self._public_move = game_spec(game.name).public_move
-        self._edges: dict[int, int] = {}  # another seat's action -> its edge in a tree="public" tree
         self._last: list[dict[str, Any]] = []
         self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
@@ -184,7 +144,6 @@ class ISMCTSBot(Bot):
             self._last = []
             return legal_actions[0]
         root = self._root = Node(-1)
-        self._edges = {}
         self._spread_sum, self._spread_count = 0.0, 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         names: dict[int, str] = {}
@@ -235,16 +194,12 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         observer = world.current_player()
         me = observer if self.opponents == "policy" else -1
-        public = self.tree == "public"
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
         while not is_terminal() and deal_number() == deal:
             if me >= 0 and current_player() != me:
-                action = model_move(world, rng)
-                if public:
-                    node = self._descend(node, world, action)
-                apply_legal(action)
+                apply_legal(model_move(world, rng))
                 continue
             children = node.children
             unexpanded = []
@@ -276,24 +231,8 @@ class ISMCTSBot(Bot):
             n.visits += 1
             n.value += rewards[n.player]
 
-    def _descend(self, node: Node, world: State, action: int) -> Node:
-        """The child of ``node`` along another seat's ``action`` in a ``tree="public"`` tree (made if new).
-
-        Its key is ``-1 - action`` (the observer's own moves are keys >= 0), or :data:`HIDDEN_EDGE` for a move
-        the observer does not see; its statistics are never read (the other seats move by the model).
-        """
-        key = self._edges.get(action)
-        if key is None:
-            seen = self._public_move(world.action_to_string(action))
-            key = self._edges[action] = -1 - action if seen else HIDDEN_EDGE
-        child = node.children.get(key)
-        if child is None:
-            child = node.children[key] = Node(-1)
-        return child
-
     def _rewards(self, world: SearchState, start_scores: Sequence[int]) -> list[float]:
-        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``,
-        ``ties``)."""
+        """Each seat's reward at the end of an iteration's rollout (module docstring, ``reward``, ``points``)."""
         terminal = world.is_terminal()
         linear = self.reward == "linear" and not terminal
         if linear or (terminal and self.points):
@@ -303,14 +242,10 @@ class ISMCTSBot(Bot):
             shaped = shape_gains(gains, "linear", self._spread_sum / self._spread_count or 1.0)
             if linear:
                 return shaped
-            return with_points(self._outcome(world), shaped, self.points)
+            return with_points(world.returns(), shaped, self.points)
         if terminal:
-            return self._outcome(world)
+            return world.returns()
         return rollout_rewards(world, start_scores, self.reward)
-
-    def _outcome(self, world: SearchState) -> list[float]:
-        """The outcome of a finished ``world`` in the reward: its returns, a shared win split if ``ties="split"``."""
-        return match_outcome(world.returns(), self.ties)
 
     def _roll_out(self, world: SearchState, rng: random.Random, deal: int, observer: int) -> None:
         """Plays ``world`` on to the end of ``deal`` by the rollout policy; ``observer`` is the seat the iteration
@@ -344,19 +279,14 @@ class ISMCTSBot(Bot):
         return list(self._last)
 
 
-def _player_model(game: Game, infer: int | str, chain: int | str, temperature: float | str,
-                  epsilon: float | str, trust: str = "fixed") -> PlayerModel | None:
-    """The player model of the inference options (None when inference is off), or MotleyError for a bad one."""
-    try:
-        candidates, steps, t, eps = int(infer), int(chain), float(temperature), float(epsilon)
-    except ValueError as exc:
-        raise MotleyError(f"bad ismcts inference parameter: {exc}") from None
-    if candidates < 0 or steps < 0 or not t >= 0.0 or not 0.0 < eps < 1.0:
-        raise MotleyError(f"ismcts needs infer >= 0, infer_chain >= 0, infer_temperature >= 0 and infer_epsilon "
-                          f"in (0, 1); got {candidates}, {steps}, {t}, {eps}")
-    if trust not in TRUSTS:
-        raise MotleyError(f"ismcts infer_trust must be one of {', '.join(TRUSTS)}, got {trust!r}")
-    if trust != "fixed" and t != 0.0:
+def _player_model(game: Game, candidates: int, steps: int, temperature: float, epsilon: float,
+                  trust: str = "fixed") -> PlayerModel | None:
+    """The player model of the inference options (None when inference is off).
+
+    Raises:
+        MotleyError: for a learned trust with a softmax model, or inference in a game without its support.
+    """
+    if trust != "fixed" and temperature != 0.0:
         raise MotleyError(f"ismcts infer_trust={trust} is the deterministic model: it takes no infer_temperature")
     if candidates <= 1 and not steps:
         return None
@@ -364,7 +294,7 @@ def _player_model(game: Game, infer: int | str, chain: int | str, temperature: f
     if support is None or (steps and support.perturb is None):
         raise MotleyError(f"ismcts infer{'_chain' if steps else ''} needs a game with inference support "
                           f"(GameSpec.inference{' with perturb' if steps else ''}); {game.name} has none")
-    return PlayerModel(support, t, eps, trust)
+    return PlayerModel(support, temperature, epsilon, trust)
 
 
 class _EpsilonBot(Bot):
@@ -381,8 +311,49 @@ class _EpsilonBot(Bot):
         return self.inner.act(observation, legal_actions, rng)
 
 
-def _factory(game: Game, **options: Any) -> Bot:
-    return ISMCTSBot(game, **options)
+def _positive(value: float) -> float:
+    """``value`` if it is above 0 (``seconds``)."""
+    if not value > 0.0:
+        raise OptionError(f"option 'seconds' must be above 0; got {value!r}")
+    return value
 
 
-register_bot_kind("ismcts", _factory)
+def _open_unit(value: float) -> float:
+    """``value`` if it lies strictly between 0 and 1 (``infer_epsilon``)."""
+    if not 0.0 < value < 1.0:
+        raise OptionError(f"option 'infer_epsilon' must be in (0, 1), both ends excluded; got {value!r}")
+    return value
+
+
+#: The options of ``ismcts(...)``, checked before a bot is built (``served``: what a web table's bot may use).
+OPTIONS = (
+    Option("simulations", 1000, "iterations per decision (when seconds is not given)", kind="int", minimum=1,
+           served=(10, 5000), label="Simulations per move"),
+    Option("seconds", None, "time per decision instead of a number of simulations; none: simulations",
+           kind="float", check=_positive),
+    Option("uct_c", 1.0, "the exploration constant of UCB1 (rewards lie in [-1, 1])", kind="float", minimum=0.0),
+    Option("rollout", "auto", "rollout policy: the game's fast heuristic where it has one (auto), random, or the "
+           "heuristic", choices=("auto", "random", "heuristic")),
+    Option("epsilon", 0.1, "share of heuristic rollout and model moves played at random", kind="float",
+           minimum=0.0, maximum=1.0),
+    Option("reward", "spread", "shaping of a deal end inside a match (deal_rewards)",
+           choices=("spread", "linear", "rank")),
+    Option("points", 0.0, "weight of the last deal's points in the reward at the end of the match", kind="float",
+           minimum=0.0, maximum=1.0),
+    Option("opponents", "auto", "the other seats: tree nodes chosen by UCB1 (search), moved by the rollout policy "
+           "(policy), or policy where the game has a fast heuristic (auto)", choices=("auto", "search", "policy")),
+    Option("final", "visits", "the move played: most visited, or best mean value", choices=("visits", "value")),
+    Option("infer", 0, "candidate worlds per determinization, weighted by the other seats' plays (0, 1: off)",
+           kind="int", minimum=0),
+    Option("infer_chain", 0, "Metropolis-Hastings swaps of hidden cards per determinization (0: off)", kind="int",
+           minimum=0),
+    Option("infer_temperature", 0.0, "the player model's softmax temperature (0: deterministic)", kind="float",
+           minimum=0.0),
+    Option("infer_epsilon", 0.05, "the player model's share of uniformly random play", kind="float",
+           check=_open_unit),
+    Option("infer_trust", "fixed", "the other seats' share of moves off the heuristic: fixed (infer_epsilon), "
+           "learned per seat or for the table", choices=TRUSTS),
+)
+
+register_bot_kind("ismcts", ISMCTSBot, OPTIONS, doc="single-observer information-set MCTS (Cowling et al. 2012)",
+                  web=True)

@@ -19,10 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from motley.bots.base import Bot, register_bot_kind
+from motley.bots.base import Bot
 from motley.bots.qnet import QNetwork, load
+from motley.bots.spec import register_bot_kind
 from motley.core import Game, MotleyError, Observation, State
 from motley.core.features import action_feature_table
+from motley.core.options import Option
 from motley.core.registry import game_spec
 
 __all__ = ["NetworkBot", "shipped_network"]
@@ -86,8 +88,6 @@ class NetworkBot(Bot):
         return list(self._last)
 
 
-def _network(game: Game, **options: Any) -> Bot:
-    return NetworkBot(game, **options)
-
-
-register_bot_kind("network", _network)
+register_bot_kind("network", NetworkBot, (
+    Option("weights", None, "a network file; none: the one the game ships for its configuration"),
+), doc="the legal move of highest Q of a learned network (NumPy)")

@@ -439,15 +439,29 @@ def write_replay_html(record: Path, out: Path) -> None:
 
 @app.command()
 def bots(as_json: JsonOpt = False) -> None:
-    """List the bot kinds."""
-    from motley.bots import bot_kinds
+    """List the bot kinds with their options (name, kind, default, bounds, choices, web caps)."""
+    from motley.bots import bot_kind, bot_kinds
 
-    kinds = list(bot_kinds())
+    listing = [bot_kind(kind).describe() for kind in bot_kinds()]
     if as_json:
-        print_json(kinds)
+        print_json(listing)
         return
-    for kind in kinds:
-        console.print(kind, markup=False)
+    for kind in listing:
+        web = " [offered on the web]" if kind["web"] else ""
+        console.print(escape(f"{kind['name']}: {kind['doc']}{web}"))
+        for option in kind["options"]:
+            console.print(escape(f"  {option['name']} = {_option_line(option)}"))
+
+
+def _option_line(option: dict[str, Any]) -> str:
+    """One option of ``motley bots``: ``default (kind, bounds or choices, web caps): doc``."""
+    default = "none" if option["default"] is None else str(option["default"]) or "''"
+    low, high = option["minimum"], option["maximum"]
+    allowed = f"{'|'.join(map(str, option['choices']))}" if option["choices"] else \
+        f"{'' if low is None else low}..{'' if high is None else high}" if (low, high) != (None, None) else ""
+    served = f"; web tables {option['served'][0]}..{option['served'][1]}" if option["served"] else ""
+    detail = ", ".join(x for x in (option["kind"], allowed) if x)
+    return f"{default} ({detail}{served}): {option['doc']}"
 
 
 app.command()(serve)

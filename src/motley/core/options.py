@@ -7,7 +7,9 @@ both go through :meth:`Option.parse`, so they are validated the same way.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,11 +32,12 @@ class Option:
         default: the value when not given (the rules' default).
         doc: one line for help texts, with the rule id it implements.
         choices: allowed values, when the option is an enumeration.
-        kind: ``"str"``, ``"int"``, ``"bool"`` or ``"json"`` (a JSON value, e.g. a table).
-        minimum / maximum: bounds for ``"int"`` options (inclusive).
+        kind: ``"str"``, ``"int"``, ``"float"`` (a finite number), ``"bool"`` or ``"json"`` (a JSON value, e.g. a
+            table). An option whose default is None also takes None (written ``none``, or nothing).
+        minimum / maximum: bounds for ``"int"`` and ``"float"`` options (inclusive).
         check: extra validation, called with the converted value; raises :class:`OptionError`.
-        served: bounds (inclusive) for ``"int"`` options of tables made over the web, where a shared server
-            caps the length of a match (:func:`check_served`); None: the rules' bounds only.
+        served: bounds (inclusive) for ``"int"`` and ``"float"`` options of tables made over the web, where a shared
+            server caps the length of a match (:func:`check_served`); None: the rules' bounds only.
         label: a few words naming the option for people (the lobby); empty: the name is shown.
         choice_labels: words for each choice (``{"shared": "share the win"}``); a choice without words is
             shown as it is written.
@@ -46,10 +49,10 @@ class Option:
     doc: str
     choices: Sequence[Any] = ()
     kind: str = "str"
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
     check: Converter | None = field(default=None, compare=False)
-    served: tuple[int, int] | None = None
+    served: tuple[float, float] | None = None
     label: str = ""
     choice_labels: Mapping[Any, str] = field(default_factory=dict, compare=False)
     assumed: bool = False
@@ -74,11 +77,13 @@ class Option:
         Raises:
             OptionError: naming the option, the value and what is allowed.
         """
+        if self.default is None and _means_none(value):
+            return None
         converted = self._convert(value)
         if self.choices and converted not in self.choices:
             allowed = ", ".join(_format(c) for c in self.choices)
             raise OptionError(f"option {self.name!r} must be one of {allowed}; got {value!r}")
-        if self.kind == "int":
+        if self.kind in ("int", "float"):
             if self.minimum is not None and converted < self.minimum:
                 raise OptionError(f"option {self.name!r} must be at least {self.minimum}; got {value!r}")
             if self.maximum is not None and converted > self.maximum:
@@ -97,6 +102,8 @@ class Option:
                 return int(str(value).strip())
             except ValueError:
                 raise OptionError(f"option {self.name!r} takes a whole number; got {value!r}") from None
+        if self.kind == "float":
+            return self._convert_float(value)
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -120,6 +127,22 @@ class Option:
             if isinstance(choice, str) and choice.lower() == word.lower():
                 return choice
         return word
+
+    def _convert_float(self, value: Any) -> float:
+        number: float | None = None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value)
+        elif isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                number = float(value.strip())
+        if number is None or not math.isfinite(number):
+            raise OptionError(f"option {self.name!r} takes a number; got {value!r}")
+        return number
+
+
+def _means_none(value: Any) -> bool:
+    """``value`` is None, or written as none (``"none"``, ``""``)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("", "none"))
 
 
 def split_rule_ids(doc: str) -> tuple[str, list[str]]:

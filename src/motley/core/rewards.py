@@ -1,9 +1,9 @@
 """Rewards of a match or a deal, one home for ISMCTS's rollouts, the RL environments and training.
 
-* **Match outcome**: ``state.returns()`` at the end of the match, in [-1, 1]; with ``ties="split"`` a win shared by
-  ``k`` seats is worth ``1/k`` of a win (:func:`split_ties`, :func:`match_outcome`). A game's returns may give
-  every seat of a shared win the winner's return (Fool!: +1 to each, FL-D8, FL-D15), while a win share counts a win
-  shared by ``k`` seats as ``1/k`` (``motley.eval.simulate.outcome_shares``).
+* **Match outcome**: ``state.returns()`` at the end of the match, in [-1, 1]. A game's returns may give every seat
+  of a shared win the winner's return (Fool!: +1 to each, FL-D8, FL-D15).
+* **Shared wins**: a win share counts a win shared by ``k`` seats as ``1/k`` of a win (:func:`outcome_shares`, what
+  the simulator, ratings and reports count).
 * **Deal points**: each seat's score gain over a deal (:func:`score_gains`), shaped into [-1, 1]
   (:func:`shape_gains`): ``"spread"``, centred on the mean gain and divided by the largest deviation from it (all 0
   when every gain is equal; :func:`deal_points`, the reward of the environments' ``reward="deal"`` and the points
@@ -21,11 +21,7 @@ from collections.abc import Sequence
 
 from motley.core.game import State
 
-__all__ = ["TIES", "centre", "deal_points", "match_outcome", "rollout_rewards", "score_gains", "shape_gains",
-           "split_ties", "with_points"]
-
-#: How a match outcome treats a shared win: ``"returns"`` (the game's returns as they are) or ``"split"``.
-TIES = ("returns", "split")
+__all__ = ["centre", "deal_points", "outcome_shares", "rollout_rewards", "score_gains", "shape_gains", "with_points"]
 
 
 def score_gains(start: Sequence[int], end: Sequence[int]) -> list[int]:
@@ -71,28 +67,20 @@ def deal_points(start: Sequence[int], end: Sequence[int]) -> list[float]:
     return shape_gains(score_gains(start, end))
 
 
-def split_ties(returns: Sequence[float]) -> list[float]:
-    """``returns`` with a win shared by ``k >= 2`` seats split (module docstring, "Match outcome").
+def outcome_shares(returns: Sequence[float]) -> tuple[list[float], bool]:
+    """Win share per seat and whether all drew (module docstring, "Shared wins").
 
-    The seats tied on the best return get ``lowest + (best - lowest) / k``; every other seat keeps its return, and so
-    does a draw (all seats tied) and a sole winner. Returns in [-1, 1] stay in [-1, 1].
     Args:
-        returns: one return per seat.
+        returns: one match outcome per seat (``state.returns()``).
     Returns:
-        A new list, one value per seat.
+        ``(shares, drawn)``: ``1/k`` for each of the ``k`` seats tied on the best return and 0 for the others; all
+        0 and ``drawn`` True when every seat has the same return.
     """
-    best, lowest = max(returns), min(returns)
-    k = sum(1 for r in returns if r == best)
-    if k < 2 or best == lowest:
-        return list(returns)
-    shared = lowest + (best - lowest) / k
-    return [shared if r == best else r for r in returns]
-
-
-def match_outcome(returns: list[float], ties: str = "returns") -> list[float]:
-    """The outcome of a finished match in a reward: ``returns`` itself (not a copy) for ``ties="returns"``, a new list
-    with a shared win split (:func:`split_ties`) for ``ties="split"`` (:data:`TIES`)."""
-    return split_ties(returns) if ties == "split" else returns
+    best = max(returns)
+    if min(returns) == best:
+        return [0.0] * len(returns), True
+    top = [i for i, r in enumerate(returns) if r == best]
+    return [1.0 / len(top) if i in top else 0.0 for i in range(len(returns))], False
 
 
 def with_points(outcome: Sequence[float], points: Sequence[float], weight: float) -> list[float]:

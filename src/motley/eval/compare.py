@@ -24,7 +24,8 @@ from typing import Any
 
 from motley.core import Game, MotleyError, load_game
 from motley.core.options import parse_options
-from motley.eval.simulate import SimulationSummary, outcome_shares, simulate
+from motley.core.rewards import outcome_shares
+from motley.eval.simulate import SimulationSummary, simulate
 from motley.eval.stats import figure
 from motley.eval.worker import GameResult
 

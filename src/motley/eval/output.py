@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from motley.eval.simulate import SimulationSummary, outcome_shares
+from motley.core.rewards import outcome_shares
+from motley.eval.simulate import SimulationSummary
 from motley.eval.worker import GameResult
 
 CSV_COLUMNS = ("game", "deal", "seed", "bots", "scores", "returns", "winners", "moves", "deals", "special")

@@ -23,8 +23,9 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from motley.core import Game, MotleyError, jsonsafe
+from motley.core.rewards import outcome_shares
 from motley.eval.backends import check_backend, run_jobs
-from motley.eval.simulate import check_bots, game_seed, outcome_shares
+from motley.eval.simulate import check_bots, game_seed
 from motley.eval.stats import wilson_ci
 from motley.eval.worker import GameResult, Job
 

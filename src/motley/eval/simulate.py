@@ -32,12 +32,13 @@ from typing import Any
 
 from motley.bots import make_bot
 from motley.core import Game, MotleyError
+from motley.core.rewards import outcome_shares
 from motley.eval.backends import check_backend, run_jobs
 from motley.eval.deciders import special_label
 from motley.eval.stats import figure
 from motley.eval.worker import GameResult, Job, play_game
 
-__all__ = ["GameResult", "Job", "SimulationSummary", "check_bots", "game_seed", "outcome_shares", "plan",
+__all__ = ["GameResult", "Job", "SimulationSummary", "check_bots", "game_seed", "plan",
            "play_game", "seat_entries", "simulate", "summarise"]
 
 #: Seeds are drawn from ``range(SEED_SPAN)``.
@@ -164,15 +165,6 @@ class SimulationSummary:
         return {"game": self.game, "bots": self.bots, "games": self.games, "seed": self.seed,
                 "duplicate": self.duplicate, "units": self.units, "mean_moves": self.mean_moves,
                 "lengths": self.lengths, "special": self.special, "entries": self.entries, "seats": self.seats}
-
-
-def outcome_shares(returns: Sequence[float]) -> tuple[list[float], bool]:
-    """Win share per seat (1/k for each of k seats tied on the best return) and whether all drew."""
-    best = max(returns)
-    if min(returns) == best:
-        return [0.0] * len(returns), True
-    top = [i for i, r in enumerate(returns) if r == best]
-    return [1.0 / len(top) if i in top else 0.0 for i in range(len(returns))], False
 
 
 def _ci(values: Sequence[float], share: bool = False) -> tuple[float, list[float]]:
