@@ -78,11 +78,13 @@ class Presence:
 class LiveTable:
     """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver.
 
-    ``clock``: the clock of the timers (seconds, :func:`time.monotonic`); ``wall``: the wall clock (seconds
-    since the epoch, :func:`time.time`), read once here to carry the stored start of the current turn over to
-    ``clock``: a table rebuilt after a restart keeps the time its seat had left. A person seat that had
-    connected before (stored) counts as gone since now, so its stand-in plays once the grace time is over
-    unless the person reconnects. ``thinkers``: the worker processes where bots that search think.
+    ``store``: where it writes (:class:`TableLog`); its viewers come and go as connections (:class:`Connection`,
+    :meth:`attach`, :meth:`detach`). ``clock``: the clock of the timers (seconds, :func:`time.monotonic`);
+    ``wall``: the wall clock (seconds since the epoch, :func:`time.time`), read once here to carry the stored
+    start of the current turn over to ``clock``: a table rebuilt after a restart keeps the time its seat had
+    left. A person seat that had connected before (stored) counts as gone since now, so its stand-in plays once
+    the grace time is over unless the person reconnects. ``thinkers``: the worker processes where bots that
+    search think.
     """
 
     def __init__(self, table: Table, store: TableLog, clock: Callable[[], float] = time.monotonic,
