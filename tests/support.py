@@ -26,7 +26,7 @@ needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(),
 
 
 class Viewer:
-    """A table connection (:class:`motley.server.service.Connection`) that keeps every message it is sent."""
+    """A table connection (:class:`motley.server.live.Connection`) that keeps every message it is sent."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat

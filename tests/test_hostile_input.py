@@ -23,7 +23,8 @@ import motley
 from motley.cli.main import app
 from motley.core import RecordError, jsonsafe
 from motley.server import protocol
-from motley.server.service import new_record
+from motley.server.bodies import table_request
+from motley.server.requests import new_record
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
 
@@ -139,7 +140,8 @@ def test_non_ascii_token_is_a_clean_bad_token_refusal(server: ServerThread) -> N
 
 
 def test_seat_of_token_compares_any_text() -> None:
-    table = Table(new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, Settings(), 1))
+    request = table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4})
+    table = Table(new_record(request, Settings(), 1))
     token = table.seats[1].token
     assert token is not None
     assert table.seat_of_token(token) == 1
@@ -274,4 +276,4 @@ def test_protocol_parse_and_table_check_raise_only_protocol_errors_and_change_no
     assert (table.version, table.state.serialize()) == before
 
 
-TABLE = Table(new_record({"game": "fools_errand", "seats": [{"kind": "human"}] * 2}, Settings(), 3))
+TABLE = Table(new_record(table_request({"game": "fools_errand", "seats": [{"kind": "human"}] * 2}), Settings(), 3))

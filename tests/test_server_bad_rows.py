@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from motley.server.bodies import table_request
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
@@ -25,7 +26,7 @@ async def make_tables(url: str, count: int) -> list[str]:
     service = Service(Storage(url), Settings(bot_delay=0.0))
     ids = []
     for seed in range(count):
-        live = await service.create(dict(HUMANS), seed=seed)
+        live = await service.create(table_request(dict(HUMANS)), seed=seed)
         state = live.table.state
         async with live.lock:
             await live.play(live.table.prepare(state.current_player(), state.legal_actions()[0], "seat"))

@@ -24,7 +24,9 @@ import pytest
 import motley
 from motley.core import State
 from motley.drawing import card_codes
-from motley.server.service import Service, new_record
+from motley.server.bodies import table_request
+from motley.server.requests import new_record
+from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.transport import with_drawing
@@ -145,7 +147,7 @@ def table_spec(game: str, players: int) -> dict[str, Any]:
 
 
 def new_table(game: str, players: int, seed: int) -> Table:
-    return Table(new_record(table_spec(game, players), Settings(bot_delay=0.0), seed))
+    return Table(new_record(table_request(table_spec(game, players)), Settings(bot_delay=0.0), seed))
 
 
 async def play_games(game: str, players: int, games: int) -> None:
@@ -154,7 +156,7 @@ async def play_games(game: str, players: int, games: int) -> None:
     try:
         for seed in range(games):
             rng = random.Random(seed)
-            live = await service.create(table_spec(game, players), seed=1000 + seed)
+            live = await service.create(table_request(table_spec(game, players)), seed=1000 + seed)
             table = live.table
             seats = [CheckingConnection(table, q, svg=(q == 0)) for q in range(players)]
             watcher = CheckingConnection(table, None, svg=True)

@@ -19,9 +19,12 @@ from websockets.sync.client import ClientConnection, connect
 from motley.cli.main import app as cli_app
 from motley.core import MotleyError
 from motley.server.app import create_app
+from motley.server.bodies import table_request
 from motley.server.limits import Limits, TableQuota, TokenBucket
-from motley.server.service import LiveTable, Store, new_record
+from motley.server.live import LiveTable
+from motley.server.requests import new_record
 from motley.server.storage import Storage
+from motley.server.store import Store
 from motley.server.table import Settings, Table
 from motley.server.testing import OPEN_LIMITS, ServerThread
 from motley.server.transport import SocketConnection
@@ -239,7 +242,9 @@ class Viewer:
 
 def test_k_viewers_connecting_cost_o_of_k_seats_messages_not_k_squared() -> None:
     async def scenario(k: int) -> list[Viewer]:
-        live = LiveTable(Table(new_record(HUMANS, Settings(None, 30.0, 0.0), seed=3)), Store(Storage("sqlite://")))
+        record = new_record(table_request(HUMANS), Settings(None, 30.0, 0.0), seed=3)
+        store = Store(Storage("sqlite://"))
+        live = LiveTable(Table(record), store)
         viewers = [Viewer(i if i < 4 else None) for i in range(k)]
         for viewer in viewers:  # connects arriving together, as the sockets of a crowd do
             live.attach(viewer)
@@ -247,7 +252,7 @@ def test_k_viewers_connecting_cost_o_of_k_seats_messages_not_k_squared() -> None
         for viewer in viewers[4:]:  # and the spectators leave again
             live.detach(viewer)
         await asyncio.sleep(2 * live.seats_interval + 0.05)  # the update that follows the interval
-        live.store.close()
+        store.close()
         return viewers
 
     k = 60

@@ -21,13 +21,17 @@ import sqlalchemy.exc
 import motley
 from motley.bots import make_bot
 from motley.core import MotleyError
-from motley.server import service as service_module
+from motley.server import live as live_module
 from motley.server import storage as storage_module
-from motley.server.service import MAX_SIMULATIONS, LiveTable, Service, new_record
+from motley.server.bodies import table_request
+from motley.server.live import LiveTable
+from motley.server.requests import new_record
+from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.thinking import Thinkers
+from motley.server.web_bots import MAX_SIMULATIONS
 from tests.support import Viewer, play_random
 
 
@@ -91,7 +95,8 @@ def test_at_most_the_pool_size_of_searches_run_at_once_and_all_finish() -> None:
 def test_a_bot_table_of_a_service_searches_in_its_worker_pool() -> None:
     async def body() -> None:
         service = Service(Storage("sqlite://"), Settings(bot_delay=0.0), Thinkers(1))
-        live = await service.create(bots("fools_errand", 2, {"kind": "bot", "bot": "ismcts", "strength": 20}), seed=3)
+        ismcts = {"kind": "bot", "bot": "ismcts", "strength": 20}
+        live = await service.create(table_request(bots("fools_errand", 2, ismcts)), seed=3)
         await asyncio.wait_for(service.tasks[live.id], timeout=120)
         assert live.table.state.is_terminal()
         assert service.thinkers._pool is not None, "the searches ran in the worker processes"
@@ -104,7 +109,7 @@ def test_a_bot_table_of_a_service_searches_in_its_worker_pool() -> None:
 def test_a_table_of_the_strongest_bots_plays_them_in_the_worker_pool() -> None:
     async def body() -> None:
         service = Service(Storage("sqlite://"), Settings(bot_delay=0.0), Thinkers(1))
-        live = await service.create(bots("fools_errand", 2, {"kind": "bot", "bot": "best"}), seed=5)
+        live = await service.create(table_request(bots("fools_errand", 2, {"kind": "bot", "bot": "best"})), seed=5)
         assert [s.bot for s in live.table.seats] == ["best", "best"]
         await asyncio.wait_for(service.tasks[live.id], timeout=300)
         assert live.table.state.is_terminal()
@@ -116,7 +121,8 @@ def test_a_table_of_the_strongest_bots_plays_them_in_the_worker_pool() -> None:
 
 # ---- automatic moves yield the event loop --------------------------------------------------------------
 class InstantStore:
-    """A store that accepts every move at once, without ever suspending the caller."""
+    """A table log (:class:`motley.server.live.TableLog`) that accepts every write at once, without ever
+    suspending the caller."""
 
     def __init__(self) -> None:
         self.order: list[str] = []
@@ -124,7 +130,13 @@ class InstantStore:
     async def add_move(self, row: tuple[str, int, int, str, str]) -> None:
         self.order.append(row[0])
 
-    async def call(self, fn: Any, *args: Any) -> None:
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        return None
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        return None
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
         return None
 
 
@@ -133,8 +145,9 @@ def test_automatic_moves_of_one_table_let_other_tables_move_in_between() -> None
         store = InstantStore()
         lives = []
         for seed in (1, 2):
-            record = new_record(bots("fool", 4, {"kind": "bot", "bot": "random"}), Settings(bot_delay=0.0), seed)
-            lives.append(LiveTable(Table(record), store))  # type: ignore[arg-type]
+            request = table_request(bots("fool", 4, {"kind": "bot", "bot": "random"}))
+            record = new_record(request, Settings(bot_delay=0.0), seed)
+            lives.append(LiveTable(Table(record), store))
         await asyncio.wait_for(asyncio.gather(*(live.run() for live in lives)), timeout=120)
         assert all(live.table.state.is_terminal() for live in lives)
         return store.order
@@ -154,12 +167,13 @@ def test_automatic_moves_of_one_table_let_other_tables_move_in_between() -> None
 ])
 def test_a_web_table_beyond_the_caps_is_refused_with_the_field_named(spec: dict[str, Any], named: str) -> None:
     with pytest.raises(MotleyError, match=named):
-        new_record(spec, Settings())
+        new_record(table_request(spec), Settings())
 
 
 def test_a_web_table_within_the_caps_is_made_though_python_may_ask_for_more() -> None:
-    record = new_record({"game": "foolery", "players": 7, "options": {"hands": 50},
-                         "seats": [{"kind": "bot", "bot": "ismcts", "strength": MAX_SIMULATIONS}] * 7}, Settings())
+    request = table_request({"game": "foolery", "players": 7, "options": {"hands": 50},
+                             "seats": [{"kind": "bot", "bot": "ismcts", "strength": MAX_SIMULATIONS}] * 7})
+    record = new_record(request, Settings())
     assert record.params["hands"] == 50 and record.seats[0]["bot"] == f"ismcts(simulations={MAX_SIMULATIONS})"
     assert motley.load_game("foolery", players=7, hands=400).params["hands"] == 400  # the engine's own bound
 
@@ -175,7 +189,7 @@ def test_the_lobby_is_told_the_caps() -> None:
 # ---- a driver never dies, a locked store is survived and said ------------------------------------------
 def test_a_driver_logs_an_unexpected_failure_and_carries_on(monkeypatch: pytest.MonkeyPatch,
                                                              caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(service_module, "STORE_RETRY", 0.01)
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
     real = LiveTable.auto_move
     failures = [1]
 
@@ -189,7 +203,7 @@ def test_a_driver_logs_an_unexpected_failure_and_carries_on(monkeypatch: pytest.
 
     async def body() -> LiveTable:
         service = Service(Storage("sqlite://"), Settings(bot_delay=0.0))
-        live = await service.create(bots("fools_errand", 2, {"kind": "bot", "bot": "random"}), seed=2)
+        live = await service.create(table_request(bots("fools_errand", 2, {"kind": "bot", "bot": "random"})), seed=2)
         await asyncio.wait_for(service.tasks[live.id], timeout=60)
         await service.close()
         return live
@@ -210,15 +224,17 @@ def locked(path: Path) -> sqlite3.Connection:
 
 def test_a_locked_database_is_said_to_the_mover_and_the_table_goes_on_once_it_answers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(service_module, "STORE_RETRY", 0.05)
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.05)
     path = tmp_path / "locked.db"
 
     async def body() -> None:
         service = Service(Storage(f"sqlite:///{path}", busy_timeout=0.2), Settings(bot_delay=0.0))
-        people = await service.create({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, seed=4)
+        people = await service.create(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
+                                      seed=4)
         mover = Viewer(people.table.state.current_player())
         people.attach(mover)
-        record = new_record(bots("fool", 4, {"kind": "bot", "bot": "random"}), Settings(bot_delay=0.0), 4)
+        record = new_record(table_request(bots("fool", 4, {"kind": "bot", "bot": "random"})), Settings(bot_delay=0.0),
+                            4)
         await service.store.call(service.store.storage.create_table, record)
         lock = await asyncio.to_thread(locked, path)
         robots = service.tables[record.id] = LiveTable(Table(record), service.store)
@@ -252,7 +268,8 @@ def test_the_server_answers_before_its_unfinished_tables_are_resumed(tmp_path: P
 
     async def make() -> str:
         service = Service(Storage(db), Settings(bot_delay=0.0))
-        live = await service.create({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, seed=9)
+        live = await service.create(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
+                                    seed=9)
         await service.close()
         return live.id
 
@@ -279,7 +296,7 @@ def test_the_server_answers_before_its_unfinished_tables_are_resumed(tmp_path: P
 
 # ---- the store refuses a move stored twice ---------------------------------------------------------------
 def stored_table(storage: Storage) -> str:
-    record = new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}, Settings(), 1)
+    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}), Settings(), 1)
     storage.create_table(record)
     return record.id
 

@@ -22,8 +22,12 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from motley.core import MotleyError
-from motley.server.service import LiveTable, Service, Store, StoreError, new_record
+from motley.server.bodies import table_request
+from motley.server.live import LiveTable
+from motley.server.requests import new_record
+from motley.server.service import Service
 from motley.server.storage import Storage
+from motley.server.store import Store, StoreError
 from motley.server.table import SeatRefused, Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.transport import table_summary
@@ -77,13 +81,13 @@ def url(tmp_path: Path) -> str:
 
 # ---- seats: the pure table and the service -------------------------------------------------------------------
 def test_a_seat_by_invitation_is_never_handed_out() -> None:
-    table = Table(new_record(two_seats(PERSON, OPEN), Settings(), 1))
+    table = Table(new_record(table_request(two_seats(PERSON, OPEN)), Settings(), 1))
     invite = table.seats[0].token
     with pytest.raises(SeatRefused, match="seat is by invitation"):
         table.claim(0)
     with pytest.raises(SeatRefused, match="played by a bot"):
-        Table(new_record(two_seats(OPEN, BOT), Settings(), 1)).claim(1)
-    only_invites = Table(new_record(two_seats(PERSON, PERSON), Settings(), 1))
+        Table(new_record(table_request(two_seats(OPEN, BOT)), Settings(), 1)).claim(1)
+    only_invites = Table(new_record(table_request(two_seats(PERSON, PERSON)), Settings(), 1))
     with pytest.raises(SeatRefused, match="seat is by invitation"):
         only_invites.claim()
     assert table.seats[0].token == invite and not table.seats[0].claimed, "a refusal changes nothing"
@@ -93,7 +97,7 @@ def test_a_seat_by_invitation_is_never_handed_out() -> None:
 def test_a_claimed_open_seat_gets_a_fresh_token_and_plays_that_seat(url: str) -> None:
     async def body() -> None:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(OPEN, PERSON), seed=3)
+        live = await service.create(table_request(two_seats(OPEN, PERSON)), seed=3)
         invite = live.table.seats[0].token
         assert invite is not None
         assert await service.join(live) == 0
@@ -132,7 +136,7 @@ def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url
     async def body() -> None:
         storage = RefusingStorage(url)
         service = Service(storage, Settings(bot_delay=0.0))
-        live = await service.create(two_seats(OPEN, PERSON), seed=13)
+        live = await service.create(table_request(two_seats(OPEN, PERSON)), seed=13)
         invite = live.table.seats[0].token
         storage.refuse = 1
         with pytest.raises(StoreError):
@@ -151,7 +155,7 @@ def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url
 def test_join_is_refused_once_the_match_is_over(url: str) -> None:
     async def body() -> None:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(OPEN, OPEN), seed=4)
+        live = await service.create(table_request(two_seats(OPEN, OPEN)), seed=4)
         assert len(live.table.open_seats()) == 2 and table_summary(live)["free_seats"] == 2
         while not live.table.state.is_terminal():  # nobody connected: both seats would still be free
             async with live.lock:
@@ -171,8 +175,8 @@ def test_join_is_refused_once_the_match_is_over(url: str) -> None:
 def test_a_seat_request_with_a_bad_open_value_is_refused() -> None:
     for seat in ({"kind": "human", "open": "yes"}, {"kind": "human", "open": 1}, {**BOT, "open": True}):
         with pytest.raises(MotleyError, match="'open'"):
-            new_record(two_seats(seat, PERSON), Settings(), 1)
-    record = new_record(two_seats({"kind": "human", "open": False}, OPEN), Settings(), 1)
+            new_record(table_request(two_seats(seat, PERSON)), Settings(), 1)
+    record = new_record(table_request(two_seats({"kind": "human", "open": False}, OPEN)), Settings(), 1)
     assert [s["open"] for s in record.seats] == [False, True]
 
 
@@ -180,7 +184,7 @@ def test_a_seat_request_with_a_bad_open_value_is_refused() -> None:
 def test_a_claim_survives_a_restart(url: str) -> None:
     async def before() -> tuple[str, str, str]:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(OPEN, OPEN), seed=5)
+        live = await service.create(table_request(two_seats(OPEN, OPEN)), seed=5)
         invite = str(live.table.seats[0].token)
         await service.join(live, 0)
         fresh = str(live.table.seats[0].token)
@@ -202,7 +206,7 @@ def test_a_claim_survives_a_restart(url: str) -> None:
 def test_a_person_who_connected_keeps_the_seat_over_a_restart(url: str) -> None:
     async def before() -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(OPEN, OPEN), seed=6)
+        live = await service.create(table_request(two_seats(OPEN, OPEN)), seed=6)
         viewer = Viewer(0)  # seat 0's invitee came through the invite link, then left
         live.attach(viewer)
         live.detach(viewer)
@@ -224,7 +228,7 @@ def test_a_person_who_connected_keeps_the_seat_over_a_restart(url: str) -> None:
 
 def test_a_table_stored_before_seats_could_be_open_still_loads(url: str) -> None:
     storage = Storage(url)
-    record = new_record(two_seats(PERSON, PERSON), Settings(), 7)
+    record = new_record(table_request(two_seats(PERSON, PERSON)), Settings(), 7)
     record.seats = [{key: seat[key] for key in ("kind", "bot", "name", "token", "claimed")} for seat in record.seats]
     storage.create_table(record)
     storage.close()
@@ -244,7 +248,7 @@ def test_a_table_stored_before_seats_could_be_open_still_loads(url: str) -> None
 
 # ---- the turn clock and absent persons over a restart --------------------------------------------------------
 def test_the_turn_clock_carries_the_stored_time_over_to_the_timer_clock() -> None:
-    record = new_record(two_seats(PERSON, PERSON, move_time=6), Settings(), 8)
+    record = new_record(table_request(two_seats(PERSON, PERSON, move_time=6)), Settings(), 8)
     record.created = 1000.0
     store = Store(Storage("sqlite://"))
     fresh = LiveTable(Table(record), store, clock=lambda: 50.0, wall=lambda: 1004.0)
@@ -272,7 +276,7 @@ def shift_stored_times(path: Path, table_id: str, seconds: float) -> None:
 def test_a_restarted_table_keeps_the_time_left_to_move(tmp_path: Path, url: str) -> None:
     async def before(moves: int) -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(PERSON, PERSON, move_time=60), seed=16)
+        live = await service.create(table_request(two_seats(PERSON, PERSON, move_time=60)), seed=16)
         viewers = [Viewer(0), Viewer(1)]
         for viewer in viewers:
             live.attach(viewer)
@@ -297,7 +301,7 @@ def test_a_restarted_table_keeps_the_time_left_to_move(tmp_path: Path, url: str)
 def test_a_turn_whose_time_ran_out_is_played_by_the_timer_after_a_restart(tmp_path: Path, url: str) -> None:
     async def before() -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(PERSON, PERSON, move_time=600, grace=600), seed=10)
+        live = await service.create(table_request(two_seats(PERSON, PERSON, move_time=600, grace=600)), seed=10)
         await service.close()
         return live.id
 
@@ -315,7 +319,7 @@ def test_a_turn_whose_time_ran_out_is_played_by_the_timer_after_a_restart(tmp_pa
 def test_the_stand_in_plays_for_a_person_who_does_not_come_back_after_a_restart(url: str) -> None:
     async def before() -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(PERSON, PERSON, grace=0.2), seed=11)
+        live = await service.create(table_request(two_seats(PERSON, PERSON, grace=0.2)), seed=11)
         for seat in (0, 1):
             live.attach(Viewer(seat))  # both persons connected; the server then stops
         await service.close()
@@ -338,7 +342,7 @@ def test_a_person_who_reconnects_after_a_restart_keeps_the_seat_and_one_who_neve
         url: str) -> None:
     async def before() -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
-        live = await service.create(two_seats(PERSON, PERSON, grace=30), seed=12)
+        live = await service.create(table_request(two_seats(PERSON, PERSON, grace=30)), seed=12)
         live.attach(Viewer(live.table.state.current_player()))
         await service.close()
         return live.id

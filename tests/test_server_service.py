@@ -17,8 +17,11 @@ import pytest
 import motley
 from motley.core import State
 from motley.core.play import replay
-from motley.server import service as service_module
-from motley.server.service import LiveTable, Service, new_record
+from motley.server import live as live_module
+from motley.server.bodies import table_request
+from motley.server.live import LiveTable
+from motley.server.requests import new_record
+from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Finished, Moved, Settings, Table
 from tests.support import Viewer
@@ -80,7 +83,7 @@ def counting_observations(state: State) -> Iterator[list[int]]:
 def test_a_hidden_move_is_read_by_its_mover_and_receiver_only_without_a_view_per_viewer(players: int) -> None:
     if "foolery" not in motley.registered_games():
         pytest.skip("foolery is not registered")
-    table = Table(new_record(humans("foolery", players), Settings(), 5))
+    table = Table(new_record(table_request(humans("foolery", players)), Settings(), 5))
     rng = random.Random(1)
     hidden_moves = 0
     while not table.state.is_terminal() and hidden_moves < 6:
@@ -110,7 +113,7 @@ def test_a_hidden_move_is_read_by_its_mover_and_receiver_only_without_a_view_per
 def test_a_table_rebuilt_from_its_record_is_the_same_table() -> None:
     for name in motley.registered_games():
         game = motley.load_game(name)
-        table = Table(new_record(humans(name, game.num_players), Settings(), 9))
+        table = Table(new_record(table_request(humans(name, game.num_players)), Settings(), 9))
         rng = random.Random(2)
         events: list[Any] = []
         while not table.state.is_terminal():
@@ -127,7 +130,7 @@ def test_a_table_rebuilt_from_its_record_is_the_same_table() -> None:
 
 
 def test_a_move_checked_at_an_older_version_is_not_applied() -> None:
-    table = Table(new_record(humans("fools_errand", 2), Settings(), 3))
+    table = Table(new_record(table_request(humans("fools_errand", 2)), Settings(), 3))
     seat = table.state.current_player()
     first = table.prepare(seat, table.state.legal_actions()[0], "seat")
     table.apply(first)
@@ -140,7 +143,7 @@ def test_a_move_checked_at_an_older_version_is_not_applied() -> None:
 async def started(storage: Storage, spec: dict[str, Any], seed: int | None = None
                   ) -> tuple[Service, LiveTable, list[Viewer]]:
     service = Service(storage, Settings(bot_delay=0.0))
-    live = await service.create(spec, seed=seed)
+    live = await service.create(table_request(spec), seed=seed)
     viewers = [Viewer(q) for q in range(len(live.table.seats))]
     for viewer in viewers:
         live.attach(viewer)
@@ -186,7 +189,7 @@ def test_moves_made_together_are_stored_together_and_a_bad_one_fails_alone() -> 
     async def body() -> None:
         storage = WatchedStorage()
         service = Service(storage, Settings(bot_delay=0.0))
-        tables = [await service.create(humans("fools_errand", 2), seed=seed) for seed in range(6)]
+        tables = [await service.create(table_request(humans("fools_errand", 2)), seed=seed) for seed in range(6)]
         storage.refuse = tables[0].id
         viewers = []
         for live in tables:
@@ -223,7 +226,7 @@ def test_the_same_move_sent_twice_at_once_is_applied_once() -> None:
 
 
 def test_bots_play_through_the_store_and_a_refused_write_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service_module, "STORE_RETRY", 0.01)
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
 
     async def body() -> None:
         storage = WatchedStorage(fail=2)

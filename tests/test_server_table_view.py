@@ -17,7 +17,8 @@ from websockets.sync.client import ClientConnection, connect
 import motley
 from motley.core.registry import game_spec
 from motley.server import protocol
-from motley.server.service import new_record
+from motley.server.bodies import table_request
+from motley.server.requests import new_record
 from motley.server.table import Settings, Table, move_cards
 from motley.server.testing import ServerThread
 from motley.server.transport import card_table
@@ -59,7 +60,7 @@ def test_each_legal_move_carries_cards_from_the_movers_hand(game: str) -> None:
     carries), and no two legal moves of one turn use the same cards (so a selection names one move)."""
     spec = {"game": game, **GAMES[game],
             "seats": [{"kind": "human"}] * (GAMES[game].get("players", 2))}
-    table = Table(new_record(spec, Settings(), seed=7))
+    table = Table(new_record(table_request(spec), Settings(), seed=7))
     rng = random.Random(7)
     checked = 0
     while not table.state.is_terminal() and checked < 200:
@@ -77,12 +78,14 @@ def test_each_legal_move_carries_cards_from_the_movers_hand(game: str) -> None:
 
 
 def test_bots_are_named_by_their_kind() -> None:
-    one = new_record({"game": "fools_errand", "seats": [{"kind": "human", "name": "Ann"},
-                                                         {"kind": "bot", "bot": "heuristic"}]}, Settings())
+    one = new_record(table_request({"game": "fools_errand", "seats": [{"kind": "human", "name": "Ann"},
+                                                                       {"kind": "bot", "bot": "heuristic"}]}),
+                     Settings())
     assert [s["name"] for s in one.seats] == ["Ann", "Bot (heuristic)"]
-    many = new_record({"game": "fool", "players": 4, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"},
-                                                               {"kind": "bot", "bot": "heuristic"},
-                                                               {"kind": "bot", "bot": "random"}]}, Settings())
+    many = new_record(table_request({"game": "fool", "players": 4,
+                                     "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                                               {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]}),
+                      Settings())
     assert [s["name"] for s in many.seats] == ["Player 1", "Bot 2 (random)", "Bot (heuristic)", "Bot 4 (random)"]
 
 
@@ -137,7 +140,7 @@ def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(tmp_path: P
 
 
 def test_a_table_stored_without_wait_for_people_does_not_wait() -> None:
-    record = new_record({"game": "fools_errand"}, Settings())
+    record = new_record(table_request({"game": "fools_errand"}), Settings())
     del record.settings["wait_for_people"]
     assert Table(record).settings.wait_for_people is False
     assert Settings().wait_for_people is True
@@ -188,7 +191,8 @@ def next_of_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def test_why_a_move_is_not_legal_comes_from_the_engine() -> None:
-    table = Table(new_record({"game": "foolery", "players": 3, "seats": [{"kind": "human"}] * 3}, Settings(), seed=3))
+    request = table_request({"game": "foolery", "players": 3, "seats": [{"kind": "human"}] * 3})
+    table = Table(new_record(request, Settings(), seed=3))
     seat = table.state.current_player()
     hand = table.state.observation(seat)["hand"]
     legal = table.message(seat)["legal"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from motley.server.bodies import table_request
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
@@ -50,7 +51,7 @@ def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time() -> None:
     async def body() -> None:
         clock, storage = Clock(), Storage("sqlite://")
         service = service_with(clock, storage)
-        live = await service.create(person_vs_bot(), seed=3)
+        live = await service.create(table_request(person_vs_bot()), seed=3)
         clock.now += IDLE - 1
         assert await service.tidy() == [] and live.id in service.tables
         clock.now += 1
@@ -72,8 +73,8 @@ def test_a_watched_or_played_table_is_not_cancelled() -> None:
     async def body() -> None:
         clock, storage = Clock(), Storage("sqlite://")
         service = service_with(clock, storage)
-        watched = await service.create(person_vs_bot(), seed=4)
-        played = await service.create(person_vs_bot(), seed=5)
+        watched = await service.create(table_request(person_vs_bot()), seed=4)
+        played = await service.create(table_request(person_vs_bot()), seed=5)
         watched.attach(Viewer(None))
         seat = Viewer(played.table.state.current_player())
         played.attach(seat)
@@ -93,7 +94,7 @@ def test_a_move_restarts_the_idle_time() -> None:
     async def body() -> None:
         clock, storage = Clock(), Storage("sqlite://")
         service = service_with(clock, storage)
-        live = await service.create(person_vs_bot(), seed=6)
+        live = await service.create(table_request(person_vs_bot()), seed=6)
         clock.now += IDLE - 1
         state = live.table.state
         mover = Viewer(state.current_player())
@@ -111,7 +112,7 @@ def test_finished_tables_leave_the_list_after_the_idle_time_but_keep_their_repla
         clock, storage = Clock(), Storage("sqlite://")
         service = service_with(clock, storage)
         spec = {"game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}] * 2}
-        live = await service.create(spec, seed=7)
+        live = await service.create(table_request(spec), seed=7)
         for _ in range(2000):
             if live.table.state.is_terminal():
                 break
@@ -133,7 +134,7 @@ def test_without_idle_close_nothing_is_cancelled() -> None:
     async def body() -> None:
         clock = Clock()
         service = Service(Storage("sqlite://"), Settings(), idle_close=None, clock=clock, wall=clock)
-        live = await service.create(person_vs_bot(), seed=8)
+        live = await service.create(table_request(person_vs_bot()), seed=8)
         clock.now += 10 * IDLE
         assert await service.tidy() == [] and live.id in service.tables
         await service.close()
@@ -142,7 +143,9 @@ def test_without_idle_close_nothing_is_cancelled() -> None:
 
 
 def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
-    from motley.server.service import LiveTable, Store, new_record
+    from motley.server.live import LiveTable
+    from motley.server.requests import new_record
+    from motley.server.store import Store
     from motley.server.table import Table
     from motley.server.transport import table_summary
 
@@ -150,7 +153,7 @@ def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
         clock = Clock()
         spec = {"game": "fool", "players": 4,
                 "seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "random"}] * 3}
-        record = new_record(spec, Settings(), seed=1)
+        record = new_record(table_request(spec), Settings(), seed=1)
         record.created = clock.now - 90
         store = Store(Storage("sqlite://"))
         live = LiveTable(Table(record), store, clock, clock)

@@ -2,17 +2,20 @@
 in the server's OpenAPI schema (``/openapi.json``, read at ``/docs``).
 
 A body is first read as guarded JSON (:mod:`motley.core.jsonsafe`: size, depth, number length), then
-validated here; what a field means beyond its shape (a known game, its options, a bot the game has) is
-checked by :func:`motley.server.service.new_record`, which names the field it refuses.
+validated here, once; what a field means beyond its shape (a known game, its options, a bot the game has) is
+checked by :func:`motley.server.requests.new_record`, which names the field it refuses.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationError, model_validator
 
 from motley.core import MotleyError
+from motley.server.web_bots import BotKind
+
+M = TypeVar("M", bound=BaseModel)
 
 #: A number of seconds (a whole number or not; never a string or a boolean).
 Seconds = Annotated[StrictFloat, Field(ge=0)]
@@ -28,7 +31,7 @@ class SeatRequest(BaseModel):
     kind: Literal["human", "bot"]
     name: Annotated[str, Field(max_length=200)] | None = None
     open: StrictBool = False
-    bot: Literal["random", "heuristic", "ismcts", "best"] | None = None
+    bot: BotKind | None = None  # the kinds the web offers: motley.server.web_bots
     strength: StrictInt | None = None
 
 
@@ -64,8 +67,9 @@ class RematchRequest(BaseModel):
     token: Annotated[str, Field(max_length=200)]
 
 
-def checked(model: type[BaseModel], data: Any) -> dict[str, Any]:
-    """``data`` (parsed JSON) validated as ``model``, as a dict of the fields it gave (nested ones too).
+def validated(model: type[M], data: Any) -> M:
+    """``data`` (parsed JSON) validated as ``model``: the model itself, which knows which fields were given
+    (``model_fields_set``).
 
     Raises:
         MotleyError: naming the first field that is wrong and why (``'open' of seats[1]: Input should be a
@@ -74,11 +78,31 @@ def checked(model: type[BaseModel], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MotleyError(f"the request must be a JSON object ({model.__name__}: see /docs)")
     try:
-        return model.model_validate(data).model_dump(exclude_unset=True)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         message = str(first["msg"]).removeprefix("Value error, ")
         raise MotleyError(f"{_where(first['loc'])}: {message}" if first["loc"] else message) from None
+
+
+def table_request(data: Any) -> TableRequest:
+    """``data`` (a dict, as parsed JSON) as a checked :class:`TableRequest` (:func:`validated`): how Python code
+    (tests, tools) asks for a table the way the lobby does.
+
+    Raises:
+        MotleyError: naming the first field that is wrong and why.
+    """
+    return validated(TableRequest, data)
+
+
+def checked(model: type[BaseModel], data: Any) -> dict[str, Any]:
+    """``data`` (parsed JSON) validated as ``model`` (:func:`validated`), as a dict of the fields it gave
+    (nested ones too).
+
+    Raises:
+        MotleyError: naming the first field that is wrong and why, or saying the body is not a JSON object.
+    """
+    return validated(model, data).model_dump(exclude_unset=True)
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

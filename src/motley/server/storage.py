@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.pool import StaticPool
 
+from motley.server.store import UnreadableTable
 from motley.server.table import TableRecord
 
 __all__ = ["Storage", "TableRecord", "UnreadableTable"]
@@ -73,12 +74,9 @@ move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t
 BUSY_TIMEOUT = 2.0
 
 
-class UnreadableTable(ValueError):
-    """A stored table whose row cannot be read (JSON that does not parse, a field of the wrong type)."""
-
-
 class Storage:
-    """The event-log store. ``url``: a SQLAlchemy URL (``sqlite:///motley.db``, ``postgresql://...``).
+    """The event-log store (the server's :class:`~motley.server.store.TableStorage`). ``url``: a SQLAlchemy URL
+    (``sqlite:///motley.db``, ``postgresql://...``).
 
     SQLite runs in WAL mode with ``synchronous=NORMAL``: a move is durable against a killed server
     process (the WAL is written before the commit returns) and costs well under a millisecond. A database
@@ -87,7 +85,7 @@ class Storage:
     the driver's default of 5 s.
 
     Every call blocks until the database answers; the server makes them in a worker thread
-    (:class:`motley.server.service.Store`), never on its event loop. Errors are SQLAlchemy's
+    (:class:`motley.server.store.Store`), never on its event loop. Errors are SQLAlchemy's
     (``sqlalchemy.exc.SQLAlchemyError``) or the driver's.
     """
 

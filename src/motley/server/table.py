@@ -5,7 +5,7 @@ each entry's visibility per viewer, and the version counter (moves applied). It 
 (:meth:`Table.check`, :meth:`Table.prepare`), applies it (:meth:`Table.apply`, which returns the events
 that happened) and builds each viewer's ``state`` message from that viewer's observation only
 (:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the
-service (:mod:`motley.server.service`) stores a move before it asks the table to apply it, and the
+live table (:mod:`motley.server.live`) stores a move before it asks the table to apply it, and the
 transport (:mod:`motley.server.transport`) adds the SVG drawings.
 
 A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.play.replay`.

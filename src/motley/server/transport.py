@@ -45,14 +45,16 @@ from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisco
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 import motley
-from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
 from motley.server.limits import Limits, TableQuota, TokenBucket
-from motley.server.service import MAX_SIMULATIONS, Connection, LiveTable, Service, StoreError, stand_in
+from motley.server.live import Connection, LiveTable
+from motley.server.service import Service
+from motley.server.store import StoreError
 from motley.server.table import SeatRefused, Table
+from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
@@ -176,15 +178,9 @@ def games_info() -> list[dict[str, Any]]:
     out = []
     for name in motley.registered_games():
         cls = game_class(name)
-        game = motley.load_game(name)
-        bots = ["random"]
-        with contextlib.suppress(MotleyError):
-            make_bot("heuristic", game)
-            bots.insert(0, "heuristic")
-        bots += ["ismcts", "best"]
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
-            "bots": bots, "stand_in": stand_in(name),
+            "bots": offered(name), "stand_in": stand_in(name),
             "max_simulations": MAX_SIMULATIONS, "cards": card_table(name),
             "how_to_play": list(game_spec(name).how_to_play),
             "options": [o.describe() for o in cls.options if o.name != "players"],
@@ -376,7 +372,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         except jsonsafe.JSONInputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=413 if exc.reason == "too_large" else 400)
         try:
-            spec = bodies.checked(bodies.TableRequest, spec)
+            table_request = bodies.validated(bodies.TableRequest, spec)
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         address = client_address(request)
@@ -385,7 +381,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                                           "tables; finish one first"}, status_code=429)
         live = None
         try:
-            live = await service.create(spec)
+            live = await service.create(table_request)
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except StoreError:

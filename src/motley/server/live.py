@@ -1,0 +1,425 @@
+"""A table in play: the pure :class:`~motley.server.table.Table` with its viewers, turn clock, bots and driver.
+
+Every move goes the same way (:meth:`LiveTable.play`): the pure table checks it, the table's log
+(:class:`TableLog`: the :class:`~motley.server.store.Store`, or a fake) writes it, and only then does the table
+apply it and every viewer (:class:`Connection`: a socket, or a fake) get its own message. A move is never
+applied twice (one lock per table, the version checked under it); a move that cannot be stored is not
+applied, and a person who made it gets an error.
+
+A driver task per table (:meth:`LiveTable.run`) plays the bot seats, and plays for a human seat whose move
+timer ran out or who has been disconnected longer than the grace time; the person takes over again simply
+by moving (or reconnecting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from motley.bots import Bot, make_bot
+from motley.core import MotleyError
+from motley.core.play import choose
+from motley.server import protocol
+from motley.server.store import MoveRow, StoreError
+from motley.server.table import Finished, Move, Table
+from motley.server.thinking import Thinkers
+from motley.server.web_bots import is_fast
+
+log = logging.getLogger("motley.server")
+
+#: Seconds a driver waits before trying again after the store refused one of its moves.
+STORE_RETRY = 1.0
+#: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
+SEATS_INTERVAL = 0.2
+
+
+class Connection(Protocol):
+    """A viewer of a table: a seat (``seat`` 0..N-1) or a spectator (``seat`` None)."""
+
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` (a JSON-able dict) for the viewer; never blocks."""
+
+
+class TableLog(Protocol):
+    """Where a live table writes what happens at it (the :class:`~motley.server.store.Store`; a test may hand
+    in a fake). The two awaited calls raise :class:`~motley.server.store.StoreError` when the write failed;
+    the two others return at once, after queueing the write behind those already made."""
+
+    async def add_move(self, row: MoveRow) -> None:
+        """Store one move; returns once it is stored."""
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark the table finished with ``result``; returns once it is stored."""
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite the table's seats (stored form), without waiting."""
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """Rewrite the table's settings (stored form), without waiting."""
+
+
+@dataclass
+class Presence:
+    """Who is at a seat: its open connections, and since when (clock time) none, if its person had connected
+    (the seat's ``Seat.ever_connected``)."""
+
+    connections: list[Connection] = field(default_factory=list)
+    away_since: float | None = None
+
+
+class LiveTable:
+    """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver.
+
+    ``store``: where it writes (:class:`TableLog`); its viewers come and go as connections (:class:`Connection`,
+    :meth:`attach`, :meth:`detach`). ``clock``: the clock of the timers (seconds, :func:`time.monotonic`);
+    ``wall``: the wall clock (seconds since the epoch, :func:`time.time`), read once here to carry the stored
+    start of the current turn over to ``clock``: a table rebuilt after a restart keeps the time its seat had
+    left. A person seat that had connected before (stored) counts as gone since now, so its stand-in plays once
+    the grace time is over unless the person reconnects. ``thinkers``: the worker processes where bots that
+    search think.
+    """
+
+    def __init__(self, table: Table, store: TableLog, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time, thinkers: Thinkers | None = None) -> None:
+        self.table = table
+        self.store = store
+        self.clock = clock
+        self.wall = wall
+        self.thinkers = thinkers
+        now = clock()
+        self.presence = [Presence(away_since=now if seat.kind == "human" and seat.ever_connected else None)
+                         for seat in table.seats]
+        self.spectators: list[Connection] = []
+        self.bots: dict[int, Bot] = {}
+        self.rng = random.Random(table.record.seed)
+        self.turn_started = now - max(0.0, wall() - table.record.turn_began())
+        self.retry_at = 0.0
+        self.rematch: Table | None = None
+        self.changed = asyncio.Event()
+        self.lock = asyncio.Lock()
+        self.closed = False
+        self.seats_interval = SEATS_INTERVAL
+        self._seats_due: asyncio.TimerHandle | None = None
+        self._seats_sent = float("-inf")
+        #: Clock time of the last move, connection or disconnection (:meth:`idle_for`).
+        self.touched = now
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        return self.table.id
+
+    # ---- viewers ----------------------------------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        """Add a viewer and send it the table as it is now (with the table's params and settings)."""
+        if conn.seat is None:
+            self.spectators.append(conn)
+        else:
+            seat = self.presence[conn.seat]
+            seat.connections.append(conn)
+            seat.away_since = None
+            self._connected(conn.seat)
+        self.touched = self.clock()
+        first = self.table.message(conn.seat, self.shared())
+        first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
+                     commitment=self.table.commitment)
+        conn.send(first)
+        if self.rematch is not None:
+            conn.send(self.rematch_message(conn.seat))
+        self._wake()
+        self._seats_changed()
+
+    def _connected(self, seat: int) -> None:
+        """Note (and store, without waiting) that the person of ``seat`` has connected, the first time."""
+        if not self.table.seats[seat].ever_connected:
+            self.table.seats[seat].ever_connected = True
+            self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
+
+    def detach(self, conn: Connection) -> None:
+        """Remove a viewer; a seat left without connections starts its grace time."""
+        if conn.seat is None:
+            with contextlib.suppress(ValueError):
+                self.spectators.remove(conn)
+        else:
+            seat = self.presence[conn.seat]
+            with contextlib.suppress(ValueError):
+                seat.connections.remove(conn)
+            if not seat.connections:
+                seat.away_since = self.clock()
+        self.touched = self.clock()
+        self._wake()
+        self._seats_changed()
+
+    def idle_for(self) -> float:
+        """Seconds since the last move, connection or disconnection while nobody is connected; 0 while
+        someone (a seat or a spectator) is."""
+        return 0.0 if self.viewers() else max(0.0, self.clock() - self.touched)
+
+    def viewers(self) -> list[Connection]:
+        """Every connection: the seats' and the spectators'."""
+        return [c for seat in self.presence for c in seat.connections] + list(self.spectators)
+
+    def is_away(self, seat: int) -> bool:
+        """Is a human seat disconnected for longer than the grace time (so its bot plays)?"""
+        p, s = self.presence[seat], self.table.seats[seat]
+        return (s.kind == "human" and s.ever_connected and not p.connections
+                and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        """Public facts about every seat, with who is connected and who is away (never a token)."""
+        return self.table.seat_info([bool(p.connections) for p in self.presence],
+                                    [self.is_away(i) for i in range(len(self.presence))])
+
+    def shared(self) -> dict[str, Any]:
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None;
+        ``waiting_for``: :meth:`waiting_for`)."""
+        move_time = self.table.settings.move_time
+        deadline = max(0.0, self.turn_started + move_time - self.clock()) if move_time else None
+        shared = self.table.shared(self.seat_info(), deadline)
+        shared["waiting_for"] = self.waiting_for()
+        return shared
+
+    def waiting_for(self) -> list[int]:
+        """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
+        holds (a person at the table pressing Start turns it off, stored); empty once the bots may move."""
+        if not self.table.settings.wait_for_people or self.table.state.is_terminal():
+            return []
+        return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any]:
+        """``{"type": "rematch", "table", "link"}``: where the viewer of ``seat`` plays (or, None, watches) the
+        rematch of this table (:attr:`rematch`, which must be set): a person seat's own new seat link."""
+        assert self.rematch is not None
+        new = self.rematch
+        token = new.seats[seat].token if seat is not None else None
+        return {"type": "rematch", "table": new.id,
+                "link": f"/table/{new.id}?token={token}" if token else f"/table/{new.id}"}
+
+    def announce_rematch(self, new: Table) -> None:
+        """Remember the rematch ``new`` and send every viewer its own link to it (see :meth:`rematch_message`)."""
+        self.rematch = new
+        for conn in self.viewers():
+            conn.send(self.rematch_message(conn.seat))
+
+    def start(self, conn: Connection) -> None:
+        """A person at the table starts the match without waiting for the others to connect: the bots move.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection; nothing changes.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators cannot start the match")
+        settings = self.table.settings
+        if settings.wait_for_people:
+            settings.wait_for_people = False  # stored, so a restarted server does not wait again
+            self.store.save_settings(self.id, settings.as_dict())
+            self.broadcast()
+            self._wake()
+
+    def broadcast(self) -> None:
+        """Send every viewer its own message for the current version (built once per seat)."""
+        shared = self.shared()
+        for seat, presence in enumerate(self.presence):
+            if presence.connections:
+                message = self.table.message(seat, shared)
+                for conn in presence.connections:
+                    conn.send(message)
+        if self.spectators:
+            message = self.table.message(None, shared)
+            for conn in self.spectators:
+                conn.send(message)
+
+    def _seats_changed(self) -> None:
+        """Someone connected or left: one ``seats`` message goes to every viewer on a later turn of the event
+        loop, at least :attr:`seats_interval` seconds after the previous one; the changes meanwhile share it
+        (so K connects cost O(K) messages, not one to every viewer per connect)."""
+        if self._seats_due is not None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._seats_sent + self.seats_interval - loop.time())
+        self._seats_due = loop.call_later(delay, self._send_seats_update)
+
+    def _send_seats_update(self) -> None:
+        """Send every viewer the seats as they are now (see :meth:`_seats_changed`)."""
+        self._seats_due = None
+        self._seats_sent = asyncio.get_running_loop().time()
+        info = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
+        for conn in self.viewers():
+            conn.send(info)
+
+    # ---- moves ------------------------------------------------------------------------------
+    async def submit(self, conn: Connection, text: Any) -> None:
+        """Handle one raw client message from ``conn``: a move is stored, applied and broadcast; anything
+        wrong (including a move the store refused) is answered with an error message, and changes nothing."""
+        try:
+            msg = protocol.parse(text)
+            if msg.kind == "ping":
+                conn.send({"type": "pong", "version": self.table.version})
+                return
+            if msg.kind == "start":
+                self.start(conn)
+                return
+            if msg.kind == "why":
+                if conn.seat is None:
+                    raise protocol.ProtocolError("spectator", "spectators cannot move")
+                conn.send({"type": "why", "version": self.table.version, "move": msg.move,
+                           "reason": self.table.why(conn.seat, msg.move or "")})
+                return
+            if conn.seat is None:
+                raise protocol.ProtocolError("spectator", "spectators cannot move")
+            if msg.seat is not None and msg.seat != conn.seat:
+                raise protocol.ProtocolError("wrong_seat", f"this connection plays seat {conn.seat} only")
+            async with self.lock:
+                await self.play(self.table.check(conn.seat, msg))
+        except StoreError:
+            conn.send(protocol.error(self.table.version, "not_stored",
+                                     "the move could not be stored, so it was not played; try again"))
+        except protocol.ProtocolError as exc:
+            conn.send(protocol.error(self.table.version, exc.code, exc.message))
+
+    async def play(self, move: Move) -> None:
+        """Store ``move``, then apply it and tell every viewer. The caller holds :attr:`lock` and made
+        ``move`` under it (so the version it was checked at is still the table's).
+
+        Raises:
+            StoreError: if the store refused the move; nothing is applied.
+        """
+        try:
+            await self.store.add_move((self.id, move.number, move.seat, move.text, move.actor))
+        except StoreError as exc:
+            log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
+            raise
+        events = self.table.apply(move)
+        self.turn_started = self.touched = self.clock()
+        self.table.record.moved_at = self.wall()
+        for event in events:
+            if isinstance(event, Finished):
+                await self._store_result(event.result)
+        self.broadcast()
+        self._wake()
+
+    async def _store_result(self, result: dict[str, Any]) -> None:
+        """Mark the table finished in the store; a failure is logged (the moves are stored, so the table
+        still replays to its end)."""
+        try:
+            await self.store.finish(self.id, result)
+        except StoreError as exc:
+            log.error("table %s: result not stored: %s", self.id, exc)
+
+    # ---- the driver: bots, timers, disconnected seats -----------------------------------------
+    def _wake(self) -> None:
+        self.changed.set()
+
+    def next_auto(self) -> tuple[float, str] | None:
+        """When (clock time) and why a bot should move next: ``"bot"``, ``"timer"`` or ``"away"``; None if never."""
+        state = self.table.state
+        if state.is_terminal() or self.closed:
+            return None
+        p = state.current_player()
+        seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
+        start = self.turn_started
+        options: list[tuple[float, str]] = []
+        if seat.kind == "bot" and not self.waiting_for():
+            options.append((start + settings.bot_delay, "bot"))
+        else:
+            if settings.move_time:
+                options.append((start + settings.move_time, "timer"))
+            if seat.ever_connected and not presence.connections and presence.away_since is not None:
+                options.append((max(presence.away_since + settings.grace, start + settings.bot_delay), "away"))
+        if not options:
+            return None
+        when, reason = min(options)
+        return max(when, self.retry_at), reason
+
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` (its own, or a human seat's stand-in), made once."""
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(self.table.seats[seat].bot, self.table.game)
+        return self.bots[seat]
+
+    async def auto_move(self, reason: str) -> None:
+        """Let the seat's bot choose the move of the seat to move, and play it if nobody moved meanwhile.
+
+        The bot draws from ``random.Random(f"{seed}-{version}")``. A fast bot
+        (:func:`~motley.server.web_bots.is_fast`) moves in the event loop; any other bot thinks in a worker
+        process of :attr:`thinkers` (from the seat's observation only), or, without thinkers, in a worker
+        thread on a clone of the state. A forced move (one legal action) is played without thinking.
+
+        Raises:
+            MotleyError: if the bot fails or chooses an illegal move. StoreError: if the store refused the move.
+        """
+        table, state = self.table, self.table.state
+        seat, version = state.current_player(), table.version
+        spec, seed = table.seats[seat].bot, f"{table.record.seed}-{version}"
+        if is_fast(spec):
+            action = choose(state, self.bot_for(seat), random.Random(seed), skip_forced=False)
+        elif len(legal := state.legal_actions()) == 1:  # a search bot's legal list, built only for it
+            action = legal[0]
+        elif self.thinkers is not None:
+            action = await self.thinkers.choose(table.game.name, table.game.params, spec, state.observation(seat),
+                                                legal, seed)
+        else:
+            action = await asyncio.to_thread(choose, state.clone(), self.bot_for(seat), random.Random(seed), False)
+        await self._play_auto(seat, version, action, "bot" if reason == "bot" else reason)
+
+    async def random_move(self, reason: str) -> None:
+        """Play a uniformly random legal move for the seat to move (a bot that failed).
+
+        Raises:
+            StoreError: if the store refused the move.
+        """
+        state = self.table.state
+        legal = state.legal_actions()
+        await self._play_auto(state.current_player(), self.table.version, legal[self.rng.randrange(len(legal))],
+                              reason)
+
+    async def _play_auto(self, seat: int, version: int, action: int, actor: str) -> None:
+        async with self.lock:
+            if self.table.version == version and not self.closed:  # nobody moved while the bot thought
+                await self.play(self.table.prepare(seat, action, actor))
+
+    async def run(self) -> None:
+        """The driver loop: sleep until the next automatic move is due (or something changes), then play it."""
+        while not self.closed and not self.table.state.is_terminal():
+            due = self.next_auto()
+            self.changed.clear()
+            timeout = None if due is None else max(0.0, due[0] - self.clock())
+            if timeout is None or timeout > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), timeout)
+                    continue
+                except TimeoutError:
+                    pass
+            due = self.next_auto()
+            if due is not None and due[0] <= self.clock() + 1e-3:
+                await self._drive(due[1])
+                await asyncio.sleep(0)  # between automatic moves, every other task and request gets its turn
+
+    async def _drive(self, reason: str) -> None:
+        """One automatic move; a broken bot never stalls a table, a refused write is tried again later (the
+        store's refusal is logged by :meth:`play`), and any other failure is logged and tried again later:
+        the driver itself never stops before the match ends."""
+        try:
+            try:
+                await self.auto_move(reason)
+            except (MotleyError, ValueError, RuntimeError, OSError) as exc:
+                log.warning("table %s: bot of seat %s failed (%s); playing a random move", self.id,
+                            self.table.state.current_player(), exc)
+                await self.random_move(reason)
+        except StoreError:
+            self.retry_at = self.clock() + STORE_RETRY
+        except Exception:
+            log.exception("table %s: automatic move failed; trying again in %.0f s", self.id, STORE_RETRY)
+            self.retry_at = self.clock() + STORE_RETRY
+        else:
+            if self.retry_at:
+                log.info("table %s: automatic moves go on", self.id)
+            self.retry_at = 0.0
