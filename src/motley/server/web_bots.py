@@ -5,14 +5,19 @@ be, the spec a lobby choice becomes, the stand-in of a person seat, and each gam
 new table), :mod:`~motley.server.live` (which bots move on the event loop) and
 :mod:`~motley.server.transport` (``GET /api/games``) all read it. Programs (external bots) and networks are
 never offered: a web request must not start a process or load a file.
+
+What is offered and how strong a search may be are the bots' own declarations (:mod:`motley.bots.spec`: a kind's
+``web`` flag, the ``served`` caps of its options); the ``Literal`` type of a seat request's ``bot`` field mirrors
+them for the API's schema and is held to them by ``tests/test_server_web_bots.py``.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, get_args
 
+from motley.bots import bot_kind, has_heuristic, parse_bot_spec, web_bot_kinds
 from motley.core import MotleyError
-from motley.core.registry import game_spec
 
 #: A bot kind a web table may seat: ``best`` is the game's strongest bot (a search within one second per move).
 BotKind = Literal["random", "heuristic", "ismcts", "best"]
@@ -20,16 +25,22 @@ BotKind = Literal["random", "heuristic", "ismcts", "best"]
 OFFERED: tuple[BotKind, ...] = get_args(BotKind)
 #: Bot kinds fast enough to run in the event loop; any other kind runs in a worker (thread or process).
 FAST_BOTS = ("random", "heuristic")
-#: ISMCTS simulations per move a web table's bot may use: at least, by default, and at most (a search of a
-#: few seconds at most).
-MIN_SIMULATIONS = 10
+#: ISMCTS simulations per move a web table's bot may use, at least and at most (the ``served`` caps of the
+#: ``simulations`` option: a search of a few seconds at most), and the lobby's default.
+_SERVED = bot_kind("ismcts").option("simulations").served or (1, 1)
+MIN_SIMULATIONS, MAX_SIMULATIONS = int(_SERVED[0]), int(_SERVED[1])
 DEFAULT_SIMULATIONS = 300
-MAX_SIMULATIONS = 5000
 
 
+@lru_cache(maxsize=256)
 def kind_of(spec: str) -> str:
-    """The kind of a bot spec, lower case: ``"ismcts(simulations=300)"`` -> ``"ismcts"``."""
-    return spec.split("(")[0].strip().lower()
+    """The kind of a bot spec (parsed once: :class:`motley.bots.BotSpec`): ``"ismcts(simulations=300)"`` ->
+    ``"ismcts"``.
+
+    Raises:
+        MotleyError: for a spec that does not parse.
+    """
+    return parse_bot_spec(spec).kind
 
 
 def is_fast(spec: str) -> bool:
@@ -52,11 +63,6 @@ def bot_spec(kind: BotKind, strength: int | None) -> str:
     return f"ismcts(simulations={sims})"
 
 
-def has_heuristic(game: str) -> bool:
-    """Does ``game`` (a registered name) have a heuristic player (its spec's ``heuristic``)?"""
-    return game_spec(game).heuristic is not None
-
-
 def stand_in(game: str) -> str:
     """The bot that plays a person seat's moves on a timeout or a long disconnect: ``heuristic`` if the game
     has one, else ``random``."""
@@ -66,5 +72,5 @@ def stand_in(game: str) -> str:
 def offered(game: str) -> list[str]:
     """The bots the lobby offers for ``game``, the default first: the heuristic (if the game has one), random,
     ismcts and best."""
-    kinds = [kind for kind in OFFERED if kind != "heuristic" or has_heuristic(game)]
+    kinds = web_bot_kinds(game)
     return sorted(kinds, key=lambda kind: kind != "heuristic")  # stable: the others keep their order
