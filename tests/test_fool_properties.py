@@ -1,4 +1,4 @@
-"""Fool!: information-state properties of DESIGN.md over random reachable states, persistence, whole matches."""
+"""Fool!: information-state properties of docs/design.md over random reachable states, persistence, whole matches."""
 
 from __future__ import annotations
 

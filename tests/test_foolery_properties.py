@@ -1,4 +1,4 @@
-"""Foolery: information-state properties of DESIGN.md over random reachable states, and persistence."""
+"""Foolery: information-state properties of docs/design.md over random reachable states, and persistence."""
 
 from __future__ import annotations
 

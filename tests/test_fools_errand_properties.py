@@ -1,4 +1,4 @@
-"""The Fool's Errand: information-state properties of DESIGN.md over random reachable states."""
+"""The Fool's Errand: information-state properties of docs/design.md over random reachable states."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """motley: the three "Fool" card games (The Fool's Errand, Fool!, Foolery) for play, study and training.
 
-The core API (DESIGN.md)::
+The core API (docs/design.md, The core API)::
 
     import motley
     game = motley.load_game("fools_errand")

@@ -1,4 +1,4 @@
-"""The Bot protocol (DESIGN.md, Bots), the random and heuristic bots.
+"""The Bot protocol (docs/design.md, Bots), the random and heuristic bots.
 
 A bot sees only what a player sees: ``act`` receives the seat's observation and the legal action ids,
 never the State. The ``heuristic`` bot of a game plays the heuristic its package gives in its spec. The registry of

@@ -1,7 +1,7 @@
 """Errors raised by the engine.
 
 Every error a user can cause is a subclass of :class:`MotleyError` (itself a ``ValueError``), and its
-message names the problem. Raising one never changes a state (DESIGN principle 6).
+message names the problem. Raising one never changes a state (docs/design.md, Principles 6).
 """
 
 from __future__ import annotations

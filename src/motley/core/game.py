@@ -1,4 +1,4 @@
-"""The Game / State base classes: the core API of DESIGN.md, shared by every game.
+"""The Game / State base classes: the core API of docs/design.md, shared by every game.
 
 A :class:`Game` is a rule set with its options fixed; a :class:`State` is one position of a match in
 that game. Games subclass both and implement the abstract methods; everything the adapters (command
@@ -71,7 +71,7 @@ class Game(abc.ABC):
         Args:
             seed: seeds every shuffle of the match; a fresh random seed is drawn (and recorded) when
                 omitted, so every state can be reproduced from its record.
-            deal: an explicit first deal (shape per game, see DESIGN.md); later deals come from the seed.
+            deal: an explicit first deal (shape per game: docs/design.md, The core API); later deals come from the seed.
         Raises:
             DealError: for a malformed deal.
             MotleyError: for a seed that is not a non-negative whole number.

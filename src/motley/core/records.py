@@ -3,7 +3,7 @@
 A record holds the game name, all its params, the seed, the explicit first deal if any, the moves as
 strings (each with the seat that made it) and the result. :func:`load` replays the moves from the
 initial state (:func:`motley.core.play.replay`) and checks the result, so a record that does not replay is
-refused with the move that breaks it (DESIGN principle 5); :func:`read` checks a record's shape and builds
+refused with the move that breaks it (docs/design.md, Principles 5); :func:`read` checks a record's shape and builds
 its game without replaying it.
 """
 

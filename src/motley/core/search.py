@@ -1,4 +1,4 @@
-"""What search needs of a game, behind one opt-in interface (DESIGN.md: search plumbing).
+"""What search needs of a game, behind one opt-in interface (docs/design.md, The core API).
 
 A game's State opts in by subclassing :class:`SearchState` instead of :class:`~motley.core.game.State`. It
 then offers what a search (ISMCTS) needs beyond the core contract:

@@ -2,7 +2,7 @@
 
 Everything here reads only ``state.observation(0)`` of the *final* state (its public part: every field used
 is the same from every seat) plus ``state.scores()`` (built once per game, see :func:`final_facts`), so the
-eval layer never reaches into a game's internals (DESIGN.md, Layers). What "the special card decides" means
+eval layer never reaches into a game's internals (docs/design.md, Layers). What "the special card decides" means
 is the game's own (its spec's ``special_card`` and ``decider``, in ``games/<name>/facts.py``); a game
 without one gets ``None`` (no figure).
 """

@@ -6,7 +6,7 @@ Chance events inside a move (The Fool's Errand plays its cards inside the engine
 listed in the step's ``events``: the entries the view's ``log`` gained with the move, so a viewer can show
 them one by one. The rules are not touched.
 
-:func:`standalone_html` writes the replay viewer (the server's ``replay.html`` and ``replay.js``) as one
+:func:`standalone_html` writes the replay viewer (the server's ``replay.html``, ``dom.js`` and ``replay.js``) as one
 HTML file with every step embedded (``motley replay RECORD --html FILE``).
 """
 
@@ -212,9 +212,11 @@ def standalone_html(table: Table) -> str:
             "steps": {"public" if v is None else str(v): every_step(table, v) for v in views}}
     page = STATIC.joinpath("replay.html").read_text(encoding="utf-8")
     script = STATIC.joinpath("replay.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
+    dom = STATIC.joinpath("dom.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
     style = STATIC.joinpath("style.css").read_text(encoding="utf-8")
     packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), mtime=0)).decode()
     page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
+    page = page.replace('<script src="/static/dom.js"></script>', f"<script>{dom}</script>")
     page = page.replace("<title>motley - replay</title>", f"<title>{html.escape(table.game.title)} - replay</title>")
     return page.replace('<script src="/static/replay.js"></script>',
                         f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'

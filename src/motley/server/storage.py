@@ -3,7 +3,7 @@
 A table is its event log: the game, its params, the seed, the seats and settings, then every move as a
 move string with the seat that made it (and who made it: the seat's person, its bot, or the timer's
 bot). Replaying the moves from the seed restores the table exactly, so a restarted server resumes every
-unfinished table (DESIGN.md, Play).
+unfinished table (docs/design.md, Storage).
 """
 
 from __future__ import annotations

@@ -48,19 +48,7 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
     networks=GameSpec.shipped_networks(__name__, {"fool(rounds=1)": "fool-5-round.npz"}),  # docs/training/dmc.md
-    # best: against four heuristics, one round at 5 players, ISMCTS with inferred worlds and the round's points in its
-    # reward wins 0.386 [0.371, 0.400] of the rounds at 4,000 simulations (480 deals, 0.64 s a decision, at most
-    # 0.93 s), paired +0.034 [+0.004, +0.065] over the same search at 1,000 (120 deals; 0.353 over 200); plain ISMCTS
-    # 0.308 [0.286, 0.330], the network 0.248 [0.239, 0.258] (README, Strength; docs/reports: "The search's budget").
-    # The trust in the other seats' plays learned for the table (infer_trust=table): against four ISMCTS(1000) paired
-    # +0.059 [+0.007, +0.111] (50 deals, 0.219 against 0.160), against four heuristics -0.012 [-0.045, +0.021]
-    # (120 deals); 0.66 s a decision, at most 0.91 s (docs/reports: "A trust learned from play"). With it, half the
-    # points weight (points=0.25): against four ISMCTS(1000) paired +0.031 [-0.007, +0.068] (100 deals; 0.217 [0.199,
-    # 0.235] over 200), against four heuristics +0.011 [-0.017, +0.039] (120 deals), points level; over 300 deals
-    # 0.393 [0.375, 0.412], +0.001 [-0.018, +0.021] against the fixed trust's points=0.5 (docs/reports). With shared
-    # wins split (ties=split) 0.410 [0.392, 0.428] on the same 300 deals, paired +0.017 [-0.001, +0.034], but against
-    # four ISMCTS(1000) 0.195, -0.049 [-0.089, -0.009] (100 deals): not adopted.
-    best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",
+    best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",  # docs/reports/README.md#fool-best
 ))
 
 __all__ = ["SPEC", "Fool", "FoolState"]

@@ -56,10 +56,7 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     how_to_play=views.HOW_TO_PLAY,
     networks=GameSpec.shipped_networks(__name__, {"foolery(hands=1)": "foolery-5-hand.npz"}),  # docs/training/dmc.md
-    # One hand at 5 players against four heuristics (duplicate deals, README "Strength"): ISMCTS with inference
-    # from play (a Metropolis-Hastings chain of worlds) 0.467 over 60 deals, against plain ISMCTS's 0.373 and the
-    # network's 0.307 on the same deals (the network 0.353 [0.341, 0.365] over 1,000); 0.43 s a decision.
-    best_bot="ismcts(simulations=1000,infer_chain=2)",
+    best_bot="ismcts(simulations=1000,infer_chain=2)",  # docs/reports/README.md#foolery-best
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives
 ))
 

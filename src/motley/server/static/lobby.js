@@ -1,15 +1,6 @@
 "use strict";
 let GAMES = [];
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
+// $ and el come from dom.js, loaded before this script.
 
 function currentGame() { return GAMES.find((g) => g.name === $("game").value); }
 

@@ -1,21 +1,12 @@
 "use strict";
 // The replay viewer. Served at /replay/ID it reads the server's replay routes; written by
 // `motley replay RECORD --html FILE` the same script reads the steps embedded in the page (#replay-data).
-const $ = (id) => document.getElementById(id);
+// $ and el come from dom.js, loaded before this script.
 const params = new URLSearchParams(location.search);
 const tableId = location.pathname.split("/").pop();
 const embedded = $("replay-data");
 let INDEX = null;
 let step = 0, sub = 0, view = "public", current = null, timer = null, cache = new Map();
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 // ---- where the steps come from: the server, or the data embedded in this file --------------------------
 async function embeddedData() {

@@ -1,18 +1,12 @@
 // The table page: draws the table from the server's JSON (the seat's observation, its legal moves, the log)
 // with Preact + htm. The server is the only judge of legality: a selection of cards is playable iff it is the
-// card set of one legal move (each legal move carries its "cards"). Per-game drawing is in games/<game>.js.
+// card set of one legal move (each legal move carries its "cards"). Per-game drawing is in games/<game>.js,
+// which draws with the pieces of parts.js (names, cards, tricks, and the page state S that this module fills).
 import { html, render, useEffect, useState } from "/static/vendor/preact-htm.js";
+import { Card, S, SETTINGS_KEY, TrickView, cardInfo, nameOf, suitSymbol } from "/static/parts.js";
 
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
-const SETTINGS_KEY = "motley-table-settings";
-const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1.5, sound: false, drawDelay: 1.5,
-                  complete: true};
-
-const S = {
-  msg: null, view: null, cards: {}, gameInfo: null, params: null, selected: [], conn: "connecting", error: "", sent: null,
-  queue: [], held: null, why: {key: null, reason: null}, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
-};
 let ws = null;
 let inOrder = Promise.resolve();
 let retry = 500;
@@ -21,11 +15,6 @@ let redraw = () => {};
 let autoTimer = null;
 let deadlineAt = null;
 
-function loadSettings() {
-  try { return {...DEFAULTS, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")}; }
-  catch { return {...DEFAULTS}; }
-}
-
 export function setSetting(key, value) {
   S.settings = {...S.settings, [key]: value};
   localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
@@ -33,14 +22,6 @@ export function setSetting(key, value) {
 }
 
 // ---- people -------------------------------------------------------------------------------------
-export function nameOf(seat) {
-  const msg = S.msg;
-  if (!msg || seat === null || seat === undefined || seat < 0) return "";
-  const info = msg.seats[seat];
-  const name = info ? info.name : `Seat ${seat + 1}`;
-  return msg.seat === seat ? `${name} (you)` : name;
-}
-
 function presence(info) {
   if (info.kind === "bot") return "bot";
   if (info.away) return "away: a bot plays";
@@ -48,28 +29,12 @@ function presence(info) {
 }
 
 // ---- cards --------------------------------------------------------------------------------------
-export function cardInfo(code) {
-  return S.cards[code] || {name: code, short: code, suit: "", rank: 0, order: 0};
-}
-
 function sortKey(code) {
   const info = cardInfo(code);
   const apart = (S.view && S.view.apart || []).includes(info.suit);
   if (S.settings.sortBy === "rank" && !apart) return info.rank * 10000 + info.order;
   return (apart ? 1e7 : 0) + info.order;
 }
-
-/** A card drawn face up (not a control): its label and suit colour, its spoken name for screen readers. */
-export function Card({code, mark, small}) {
-  const info = cardInfo(code);
-  return html`<span class=${`card suit-${info.suit}${small ? " small" : ""}${mark ? " " + mark : ""}`}
-    data-card=${code} role="img" aria-label=${info.name}><span class="rank">${info.short}</span>
-    <span class="pip" aria-hidden="true">${suitSymbol(info.suit)}</span></span>`;
-}
-
-const SYMBOLS = {spades: "\u2660", hearts: "\u2665", diamonds: "\u2666", clubs: "\u2663", trump: "T",
-                 fool: "\u2605", joker: "\u2605", green: "G", red: "R", yellow: "Y", blue: "B", wild: "W"};
-function suitSymbol(suit) { return SYMBOLS[suit] || ""; }
 
 // ---- moves --------------------------------------------------------------------------------------
 function canSend() {
@@ -460,15 +425,6 @@ function LastTrick() {
   const last = S.view.lastTrick ? S.view.lastTrick(S.msg.observation) : null;
   return html`<section class="panel" aria-label="Last trick" id="last-trick"><h2>Last trick</h2>
     ${last ? html`<${TrickView} trick=${last} />` : html`<p class="muted">No trick finished yet.</p>`}</section>`;
-}
-
-export function TrickView({trick}) {
-  return html`<div class="trick">
-    ${trick.plays.map((p) => html`<div class=${`play${p.mark ? " " + p.mark : ""}`}>
-      <${Card} code=${p.card} mark=${p.mark} /><span class="who">${nameOf(p.seat)}</span>
-      ${p.note ? html`<span class="note">${p.note}</span>` : null}</div>`)}
-    ${trick.caption ? html`<p class="caption">${trick.caption}</p>` : null}
-  </div>`;
 }
 
 function Settings() {

@@ -1,6 +1,6 @@
 // Fool!: how the table shows an observation (no rules here: the server's legal moves decide what is legal).
 import { html } from "/static/vendor/preact-htm.js";
-import { TrickView, nameOf } from "/static/table.js";
+import { TrickView, nameOf } from "/static/parts.js";
 
 function decorate(plays, winner, fools, leader) {
   return plays.map((p) => ({

@@ -1,6 +1,6 @@
 // Foolery: how the table shows an observation (no rules here: the server's legal moves decide what is legal).
 import { html } from "/static/vendor/preact-htm.js";
-import { Card, nameOf } from "/static/table.js";
+import { Card, nameOf } from "/static/parts.js";
 
 const words = (text) => (text ? text.split(" ") : []);
 

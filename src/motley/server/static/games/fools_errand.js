@@ -1,6 +1,6 @@
 // The Fool's Errand: how the table shows an observation (no rules here: the server's legal moves decide).
 import { html } from "/static/vendor/preact-htm.js";
-import { Card, nameOf } from "/static/table.js";
+import { Card, nameOf } from "/static/parts.js";
 
 const LABELS = {"draw": "Draw", "play joker": "Play Joker", "keep joker": "Keep Joker"};
 const JOKER_PLACE = {set_aside: "Joker set aside", drawn: "Joker drawn"};
