@@ -1,5 +1,5 @@
-"""Each game's observation tensor layout (``tensor_layout(players)`` in ``games/<game>/observe.py``) is the one
-home of its tensor's pieces: the tables of docs/observation_tensors.md are rendered from it, its sizes sum to
+"""Each game's observation tensor layout (``GameSpec.tensor_layout``, declared in ``games/<game>/observe.py``) is the
+one home of its tensor's pieces: the tables of docs/observation_tensors.md are rendered from it, its sizes sum to
 ``game.observation_tensor_shape()`` at every player count, and every piece's values lie in its declared range
 at the states of random matches.
 
@@ -8,7 +8,6 @@ at the states of random matches.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 import sys
@@ -18,6 +17,7 @@ import numpy as np
 import pytest
 
 import motley
+from motley.core.registry import game_spec
 from motley.core.tensors import Piece, TensorLayout, markdown_table
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "observation_tensors.md"
@@ -30,8 +30,9 @@ BLOCK = re.compile(r"(<!-- tensor layout: (\w+) -->\n)(.*?)(<!-- end tensor layo
 def layouts(name: str) -> dict[int, TensorLayout]:
     """The game's layout at each of its player counts."""
     game_class = type(motley.load_game(name))
-    observe = importlib.import_module(f"motley.games.{name}.observe")
-    return {n: observe.tensor_layout(n) for n in range(game_class.min_players, game_class.max_players + 1)}
+    layout_of = game_spec(name).tensor_layout
+    assert layout_of is not None, f"{name} declares no tensor layout"
+    return {n: layout_of(n) for n in range(game_class.min_players, game_class.max_players + 1)}
 
 
 def render(text: str) -> str:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from motley.core.inference import InferenceSupport
     from motley.core.search import SearchPolicy
+    from motley.core.tensors import TensorLayout
 
 
 class Heuristic(Protocol):
@@ -85,6 +86,9 @@ class BatchObserver(Protocol):
 
 #: ``batch_observer(game, slots) -> BatchObserver`` for the game's states at ``game``'s options.
 BatchObserverFactory = Callable[[Game, int], BatchObserver]
+#: ``tensor_layout(players) -> TensorLayout``: the game's observation tensor as named pieces at ``players`` seats
+#: (:mod:`motley.core.tensors`; docs/observation_tensors.md is rendered from it).
+TensorLayoutOf = Callable[[int], "TensorLayout"]
 #: How a card is shown and read out: ``card_info(code) -> {"name": spoken name ("green 5", "7 of spades"),
 #: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
 #: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
@@ -119,6 +123,8 @@ class GameSpec:
         drawing: SVG of a table from an observation; ``card_face``: SVG of one card face.
         action_features: the game's action feature table (:data:`ActionFeatures`), or ``None``: the RL
             environments then use the action id one-hot (``F = num_distinct_actions``).
+        tensor_layout: the game's observation tensor declared as named pieces, per player count
+            (:data:`TensorLayoutOf`), or ``None``.
         batch_observer: the game's own :class:`BatchObserver` factory (faster than a tensor per state), or
             ``None``: the RL environments then call ``state.observation_tensor(seat)`` for each tensor.
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
@@ -150,6 +156,7 @@ class GameSpec:
     card_face: CardFace | None = None
     action_features: ActionFeatures | None = None
     batch_observer: BatchObserverFactory | None = None
+    tensor_layout: TensorLayoutOf | None = None
     card_info: CardInfo | None = None
     how_to_play: tuple[str, ...] = ()
     legacy_options: Mapping[str, Any] = field(default_factory=dict)

@@ -24,7 +24,7 @@ The package, by what changes together:
 from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import batch, cards, drawing, facts, features, policy, sample, views
+from motley.games.fool import batch, cards, drawing, facts, features, observe, policy, sample, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.game import Fool, FoolState
 
@@ -46,6 +46,7 @@ SPEC = register_spec(GameSpec(
     action_features=features.action_features,
     batch_observer=batch.BatchTensors,
     card_info=cards.card_info,
+    tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
     networks=GameSpec.shipped_networks(__name__, {"fool(rounds=1)": "fool-5-round.npz"}),  # docs/training/dmc.md
     best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",  # docs/reports/README.md#fool-best

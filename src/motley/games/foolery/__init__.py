@@ -26,7 +26,7 @@ The package, by what changes together:
 from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import cards, drawing, facts, features, policy, sample, views
+from motley.games.foolery import cards, drawing, facts, features, observe, policy, sample, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.game import Foolery, FooleryState
 
@@ -54,6 +54,7 @@ SPEC = register_spec(GameSpec(
     card_face=drawing.face,
     action_features=features.action_features,
     card_info=cards.card_info,
+    tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
     networks=GameSpec.shipped_networks(__name__, {"foolery(hands=1)": "foolery-5-hand.npz"}),  # docs/training/dmc.md
     best_bot="ismcts(simulations=1000,infer_chain=2)",  # docs/reports/README.md#foolery-best

@@ -20,7 +20,7 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fools_errand import cards, drawing, facts, features, policy, views
+from motley.games.fools_errand import cards, drawing, facts, features, observe, policy, views
 from motley.games.fools_errand.cards import CODES
 from motley.games.fools_errand.game import FoolsErrand, FoolsErrandState
 
@@ -38,6 +38,7 @@ SPEC = register_spec(GameSpec(
     card_face=drawing.face,
     action_features=features.action_features,
     card_info=cards.card_info,
+    tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
 ))
 
