@@ -19,7 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import motley
-from motley.bots.base import make_bot
+from motley.bots import make_bot
 from motley.core import State
 from motley.core.inference import (
     InferenceSupport,

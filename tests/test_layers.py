@@ -191,3 +191,54 @@ def test_no_module_path_of_a_game_is_built_outside_the_games() -> None:
     problems = [line for path in _modules() if _package(_module_name(path)) != "games"
                 for line in _built_game_paths(path)]
     _fail(problems, "module paths of a game built outside motley/games/ (find the game's files through its spec)")
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def test_cycles_are_found() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_circle_between_modules() -> None:
+    """No module imports, through any chain of imports (package ``__init__`` modules included), a module that
+    imports it: the import graph of ``src/motley`` has no circle."""
+    edges: dict[str, set[str]] = {}
+    for imp in _all_imports():
+        if imp.target != imp.importer:
+            edges.setdefault(imp.importer, set()).add(imp.target)
+    problems = [" -> ".join(group) for group in _cycles(edges)]
+    _fail(problems, "circles of imports between modules of src/motley")

@@ -2,8 +2,7 @@
 
 A bot sees only what a player sees: ``act`` receives the seat's observation and the legal action ids,
 never the State. The ``heuristic`` bot of a game plays the heuristic its package gives in its spec. The registry of
-bot kinds and their declared options is :mod:`motley.bots.spec` (``make_bot`` and ``register_bot_kind`` are
-importable from here too).
+bot kinds and their declared options is :mod:`motley.bots.spec`, which registers these two.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from motley.bots.spec import bot_kinds, make_bot, register_bot_kind
 from motley.core import Game, MotleyError, Observation
 from motley.core.registry import game_spec
 from motley.core.spec import Heuristic
@@ -77,8 +75,4 @@ class HeuristicBot(Bot):
         return self.policy(self.game, observation, legal_actions, rng)
 
 
-register_bot_kind("random", RandomBot, doc="a uniformly random legal move", web=True)
-register_bot_kind("heuristic", HeuristicBot, doc="the game's heuristic (GameSpec.heuristic)", web=True,
-                  needs_heuristic=True)
-
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "bot_kinds", "make_bot", "register_bot_kind"]
+__all__ = ["Bot", "HeuristicBot", "RandomBot"]

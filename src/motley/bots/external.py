@@ -29,8 +29,8 @@ import threading
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from motley.bots.base import Bot, make_bot, register_bot_kind
-from motley.bots.spec import parse_bot_spec
+from motley.bots.base import Bot
+from motley.bots.spec import make_bot, parse_bot_spec, register_bot_kind
 from motley.core import Game, MotleyError, Observation, jsonsafe
 from motley.core.errors import OptionError
 from motley.core.options import Option

@@ -13,17 +13,15 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from motley.bots.base import Bot, HeuristicBot, RandomBot
 from motley.core import Game, MotleyError
 from motley.core.errors import OptionError
 from motley.core.options import Option, parse_game_string
 from motley.core.registry import game_spec
 
-if TYPE_CHECKING:
-    from motley.bots.base import Bot
-
-BotFactory = Callable[..., "Bot"]
+BotFactory = Callable[..., Bot]
 #: Characters that make a value be written in quotes in a spec string.
 _QUOTED = set(",()[]{}'\"= \t")
 
@@ -211,3 +209,9 @@ def _format(value: Any) -> str:
         quote = '"' if "'" in text else "'"
         return f"{quote}{text}{quote}"
     return text
+
+
+# The kinds every game has (bots/base.py); the other kinds register themselves in their own modules.
+register_bot_kind("random", RandomBot, doc="a uniformly random legal move", web=True)
+register_bot_kind("heuristic", HeuristicBot, doc="the game's heuristic (GameSpec.heuristic)", web=True,
+                  needs_heuristic=True)
