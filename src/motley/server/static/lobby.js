@@ -199,10 +199,16 @@ function renderOpen(tables) {
   $("open").replaceChildren(ul);
 }
 
-async function loadTables() {
-  let tables;
-  try { tables = await (await fetch("/api/tables")).json(); } catch (e) { return; }
-  if (!Array.isArray(tables)) return;
+async function fetchTables() {
+  try {
+    const tables = await (await fetch("/api/tables")).json();
+    return Array.isArray(tables) ? tables : null;
+  } catch (e) { return null; }
+}
+
+async function loadTables(ready) {
+  const tables = ready || await fetchTables();
+  if (!tables) return;
   renderMine(new Map(tables.map((t) => [t.id, t])));
   renderOpen(tables);
   const box = $("tables");
@@ -216,22 +222,24 @@ async function loadTables() {
 function route() {
   const m = /^#friends\/(.+)$/.exec(location.hash);
   const game = m && GAMES.find((g) => g.name === decodeURIComponent(m[1]));
-  $("front").hidden = !!game;
+  $("front").hidden = !!game || !GAMES.length;
   $("friends").hidden = !game;
   if (game) openFriends(game);  // friends.js
   else document.title = "motley - card games with friends and bots";
 }
 
+/** The games, the server's defaults and the tables, fetched together; the page is shown once all are drawn. */
 async function init() {
-  const [games, defaults] = await Promise.all([fetch("/api/games").then((r) => r.json()),
-                                               fetch("/api/defaults").then((r) => r.json()).catch(() => null)]);
+  const [games, defaults, tables] = await Promise.all([
+    fetch("/api/games").then((r) => r.json()), fetch("/api/defaults").then((r) => r.json()).catch(() => null),
+    fetchTables()]);
   GAMES = games;
   if (defaults) DEFAULTS = defaults;
   renderGames();
   enablePlay();
+  loadTables(tables || []);
   window.addEventListener("hashchange", route);
   route();
-  loadTables();
-  setInterval(loadTables, 5000);
+  setInterval(() => loadTables(), 5000);
 }
 document.addEventListener("DOMContentLoaded", init);
