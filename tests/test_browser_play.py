@@ -20,7 +20,6 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import Response
 
-import motley
 from motley.server.table import Table
 from motley.server.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
@@ -53,6 +52,15 @@ def new_page(browser: Browser, viewport: ViewportSize | None = None) -> Page:
                          "JSON.stringify({drawDelay: 0.5, trickPause: 0.5}))")
     page.set_default_timeout(20_000)
     return page
+
+
+def friends_screen(page: Page, server: ServerThread, game: str, players: int) -> None:
+    """Open the lobby's "Play with friends" screen of ``game`` with ``players`` seats."""
+    page.goto(f"{server.base}/#friends/{game}")
+    page.get_by_role("button", name="Create table").wait_for()
+    count = page.get_by_role("combobox", name="Number of players")
+    if count.is_visible():
+        count.select_option(str(players))
 
 
 def decision(page: Page) -> dict[str, Any] | None:
@@ -171,15 +179,11 @@ def seat_page(server: ServerThread, browser: Browser, game: str, deciding: bool 
 def test_a_person_plays_a_whole_match_against_bots(server: ServerThread, browser: Browser, shots: Path,
                                                    game: str) -> None:
     page = new_page(browser)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", game)
-    if page.is_visible("#players"):
-        page.fill("#players", str(PLAYERS[game]))
-        page.dispatch_event("#players", "change")
+    friends_screen(page, server, game, PLAYERS[game])
+    for seat in range(2, PLAYERS[game] + 1):
+        page.get_by_role("combobox", name=f"Seat {seat}", exact=True).select_option("heuristic")
+    page.locator("#table-options > summary").click()
     page.fill("#bot_delay", "0")
-    if game == "fools_errand":
-        page.screenshot(path=str(shots / "lobby.png"), full_page=True)
     page.click("#create-button")
     page.click("#play-now")
     page.get_by_role("region", name="Your hand").wait_for()
@@ -412,14 +416,9 @@ def test_a_spectator_sees_no_hidden_card(server: ServerThread, browser: Browser,
 
 def test_lobby_shows_an_error_for_a_bad_option_and_creates_nothing(server: ServerThread, browser: Browser) -> None:
     page = new_page(browser)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#game option", state="attached")
-    if "fool" not in motley.registered_games():
-        pytest.skip("fool is not registered yet")
-    page.select_option("#game", "fool")
+    friends_screen(page, server, "fool", 4)
     before = len(httpx.get(f"{server.base}/api/tables", timeout=10).json())
-    page.fill("#players", "4")
-    page.dispatch_event("#players", "change")
+    page.locator("#table-options > summary").click()
     page.fill(".grid-cell[data-row='4'][data-col='G']", "0")  # no such deck: the server answers with the reason
     page.click("#create-button")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('deck_table')")
@@ -430,25 +429,23 @@ def test_lobby_shows_an_error_for_a_bad_option_and_creates_nothing(server: Serve
 
 def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Browser) -> None:
     creator = new_page(browser)
-    creator.goto(server.base + "/")
-    creator.wait_for_selector("#game option", state="attached")
-    creator.select_option("#game", "fools_errand")
-    creator.get_by_role("combobox", name="Seat 1 player").select_option("human")
-    creator.get_by_role("checkbox", name="Seat 1 open to anyone in the lobby").check()
+    friends_screen(creator, server, "fools_errand", 2)
+    creator.get_by_role("combobox", name="Seat 2", exact=True).select_option("open")
     creator.get_by_role("button", name="Create table").click()
-    invite = creator.locator("#created a.invite").nth(1).get_attribute("href") or ""
+    invite = creator.get_by_role("textbox", name="Invite link for Seat 2 (Player 2)").input_value()
     table_id = invite.split("/table/")[1].split("?")[0]
     joiner = new_page(browser)
     joiner.goto(server.base + "/")
-    joiner.locator(f'#tables [data-table="{table_id}"]').get_by_role("button", name="join (1 open)").click()
+    joiner.locator(f'#open [data-table="{table_id}"]').get_by_role("button", name="Join (1 open seat)").click()
     joiner.get_by_role("region", name="Your hand").wait_for()
     token = joiner.url.split("token=")[1]
     table: Table = server.app.state.service.tables[table_id].table
     assert table.seat_of_token(token) == 1 and token != invite.split("token=")[1], "a fresh link to seat 1"
     assert table.seats[1].claimed and table.seats[1].ever_connected, "the page plays seat 1"
     joiner.goto(server.base + "/")
-    joiner.wait_for_selector(f'#tables [data-table="{table_id}"]')
-    assert joiner.locator(f'#tables [data-table="{table_id}"]').get_by_role("button").count() == 0
+    joiner.wait_for_selector(f'#tables [data-table="{table_id}"]', state="attached")
+    assert joiner.locator(f'#tables [data-table="{table_id}"] button').count() == 0, "no Join: the seat is taken"
+    assert joiner.locator(f'#open [data-table="{table_id}"]').count() == 0
     for page in (creator, joiner):
         page.context.close()
 
@@ -462,7 +459,7 @@ def test_the_pages_run_under_their_content_security_policy(server: ServerThread,
     blocked: list[str] = []
     page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(server.base + "/")
-    page.wait_for_selector("#game option", state="attached")
+    page.wait_for_selector(".game-card img", state="attached")
     page.goto(server.base + people["seats"][0]["link"])
     page.get_by_role("region", name="Your hand").wait_for()
     for _ in range(1000):  # the bots' table plays to its end at once

@@ -147,3 +147,12 @@ def test_simulation_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.as_dict() == two.as_dict()
     assert [r.index for r in two.results] == list(range(40))
     assert {tuple(r.lineup) for r in two.results} == {(0, 1), (1, 0)}  # seats rotate
+
+
+def test_rules_open_with_the_games_own_sentence_as_the_lobby_says_it() -> None:
+    """``motley rules`` opens with the spec's sentence, players and match length: the lobby's words."""
+    for game in motley.registered_games():
+        spec = motley.game_spec(game)
+        flat = " ".join(runner.invoke(app, ["rules", game]).output.split())
+        assert flat.index(spec.summary) < flat.index(" ".join(spec.how_to_play[0].split()))
+        assert spec.at_a_glance().capitalize() in flat

@@ -104,19 +104,21 @@ def rules(game: GameArg) -> None:
         fail(f"unknown game {game!r}; known games: {', '.join(motley.registered_games())}")
     cls = motley.core.registry.game_class(game)
     text = resources.files("motley").joinpath("rules", cls.rules_file).read_text(encoding="utf-8")
-    short = motley.core.registry.game_spec(game).how_to_play
-    console.print(Markdown(playing_rules_first(text, short)))
+    spec = motley.core.registry.game_spec(game)
+    lead = f"{spec.summary} *{spec.at_a_glance().capitalize()}.*" if spec.summary else ""
+    console.print(Markdown(playing_rules_first(text, spec.how_to_play, lead)))
 
 
-def playing_rules_first(text: str, short: Sequence[str] = ()) -> str:
-    """A rules file reordered for a player, its text unchanged: the title, the game in short (``short``:
+def playing_rules_first(text: str, short: Sequence[str] = (), lead: str = "") -> str:
+    """A rules file reordered for a player, its text unchanged: the title, ``lead`` (the game in one sentence,
+    its players and match length: :attr:`GameSpec.summary`, :meth:`GameSpec.at_a_glance`), the game in short (``short``:
     ``GameSpec.how_to_play``'s paragraphs, if any), the section of the game's own rules (the ``### ``
     section headed "(b) SOURCE"), then the source note and the other sections (sources, conflicts,
     rulings, worked cases, project rulings) in their order. Without a single such section, the title and
     the game in short, then the text as it is."""
     head, *parts = text.split("\n### ")
     title, _, intro = head.partition("\n")
-    summary = "".join(f"{paragraph}\n\n" for paragraph in short)
+    summary = "".join(f"{paragraph}\n\n" for paragraph in (lead, *short) if paragraph)
     sections = ["### " + part.rstrip("\n") + "\n" for part in parts]
     playing = [s for s in sections if "(b) SOURCE" in s.partition("\n")[0]]
     if len(playing) != 1:

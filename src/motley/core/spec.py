@@ -128,6 +128,15 @@ class GameSpec:
         batch_observer: the game's own :class:`BatchObserver` factory (faster than a tensor per state), or
             ``None``: the RL environments then call ``state.observation_tensor(seat)`` for each tensor.
         card_info: how each card is shown and read out in the browser (:data:`CardInfo`), or ``None``.
+        summary: one sentence of what the game is, for a player choosing a game (the lobby's first page, the
+            table's help, the first line of ``motley rules``).
+        usual_players: the player count a table starts with when nobody chooses (the lobby's "Play with
+            bots", its friends' screen), or None: the game's least.
+        typical_match: how long a match usually takes, in words ("about 15 minutes").
+        match_options: the options that set how long a match is (the lobby groups them under "Match length";
+            the others are variants).
+        sample_moves: moves the heuristic plays from a seeded deal at :attr:`usual_players` to reach the position
+            the game's picture shows (the lobby's picture of each game: its :attr:`drawing` of that position).
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
         networks: the trained Q networks the package ships (``games/<game>/networks/``), each file by game string
@@ -159,6 +168,11 @@ class GameSpec:
     tensor_layout: TensorLayoutOf | None = None
     card_info: CardInfo | None = None
     how_to_play: tuple[str, ...] = ()
+    summary: str = ""
+    usual_players: int | None = None
+    typical_match: str = ""
+    match_options: tuple[str, ...] = ()
+    sample_moves: int = 0
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
     networks: Mapping[str, Traversable] = field(default_factory=dict)
     best_bot: str | None = None
@@ -167,6 +181,23 @@ class GameSpec:
     def name(self) -> str:
         """The game's registry name."""
         return self.game.name
+
+    @property
+    def players_usually(self) -> int:
+        """:attr:`usual_players`, or the game's least player count when it declares none."""
+        return self.usual_players if self.usual_players is not None else self.game.min_players
+
+    def players_words(self) -> str:
+        """The player counts in words: "2 players", "4 to 8 players"."""
+        low, high = self.game.min_players, self.game.max_players
+        return f"{low} players" if low == high else f"{low} to {high} players"
+
+    def at_a_glance(self) -> str:
+        """Players and match length in one line, as the lobby and ``motley rules`` say them: "4 to 8 players
+        (usually 5), a match takes about 20 minutes" (the parts the game declares)."""
+        usual = "" if self.game.min_players == self.game.max_players else f" (usually {self.players_usually})"
+        length = f", a match takes {self.typical_match}" if self.typical_match else ""
+        return f"{self.players_words()}{usual}{length}"
 
     @staticmethod
     def shipped_networks(package: str, files: Mapping[str, str]) -> dict[str, Traversable]:

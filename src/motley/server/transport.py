@@ -3,7 +3,10 @@
 HTTP:
     ``GET /`` the lobby; ``GET /table/{id}`` the table page (``?token=`` for a seat, none to watch);
     ``GET /replay/{id}`` the replay viewer of a finished table;
-    ``GET /api/games`` games with their options and bots; ``GET /api/tables`` the tables;
+    ``GET /api/games`` games with their options and bots, their words for the first page (``summary``,
+    ``at_a_glance``, ``usual_players``) and ``picture``; ``GET /api/games/{name}/picture.svg`` the game's picture
+    (its drawing of a sample position, cached); ``GET /api/defaults`` the server's table settings and the bot
+    "Play with bots" seats (:data:`PLAY_BOT`); ``GET /api/tables`` the tables;
     ``POST /api/tables`` create one (returns every person seat's invite link, and which seats are open);
     ``POST /api/tables/{id}/join[?seat=N]`` claim an open seat (a fresh link; 409 with the reason in
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
@@ -36,8 +39,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -45,7 +50,8 @@ from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisco
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 import motley
-from motley.core import MotleyError, jsonsafe
+from motley.bots import make_bot
+from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
@@ -75,6 +81,15 @@ CLOSE_TRY_LATER = 1013
 CLOSE_FLUSH = 5.0
 #: The folders of static files below ``static/``: the vendored libraries and the per-game table views.
 STATIC_FOLDERS = ("vendor", "games")
+#: The seed of the deal a game's picture shows (:func:`game_picture`).
+PICTURE_SEED = 7
+#: Seconds a browser may keep a game's picture (it changes only with the server's version).
+PICTURE_MAX_AGE = 86400
+#: The bot that "Play with bots" seats beside you: the heuristic moves at once, so a trick waits only for the
+#: table's bot delay. ``best`` searches up to a second a move (measured: 0.6 s a decision on average, 2 s at
+#: most, for Fool! at 5 players on a 2-core machine): with 4 such bots a person waits seconds more each trick,
+#: minutes more each match, and a busy server's search workers are shared by every table.
+PLAY_BOT = "heuristic"
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -178,14 +193,47 @@ def games_info() -> list[dict[str, Any]]:
     out = []
     for name in motley.registered_games():
         cls = game_class(name)
+        spec = game_spec(name)
         out.append({
             "name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "bots": offered(name), "stand_in": stand_in(name),
             "max_simulations": MAX_SIMULATIONS, "cards": card_table(name),
-            "how_to_play": list(game_spec(name).how_to_play),
+            "how_to_play": list(spec.how_to_play), "summary": spec.summary, "at_a_glance": spec.at_a_glance(),
+            "usual_players": spec.players_usually, "match_options": list(spec.match_options),
+            "picture": {"url": f"/api/games/{name}/picture.svg", **picture_size(name)},
             "options": [o.describe() for o in cls.options if o.name != "players"],
         })
     return out
+
+
+@lru_cache(maxsize=32)
+def game_picture(name: str) -> str:
+    """The picture of game ``name`` for the first page: its spec's drawing of seat 0's view (the first seat's
+    hand shown) after ``sample_moves`` moves of the heuristic (random where it has none) from the deal of
+    :data:`PICTURE_SEED` at the game's usual player count. Made once per game.
+
+    Raises:
+        OptionError: for a game that is not registered.
+    """
+    spec = game_spec(name)
+    game = load_game(name, players=spec.players_usually)
+    state = game.new_initial_state(seed=PICTURE_SEED)
+    bot = make_bot(stand_in(name), game)
+    rng = random.Random(PICTURE_SEED)
+    for _ in range(spec.sample_moves):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        state.apply_action(bot.act(state.observation(seat), state.legal_actions(), rng))
+    return render(state.observation(0))
+
+
+def picture_size(name: str) -> dict[str, int]:
+    """The width and height of game ``name``'s picture (its root ``<svg>``'s), so the page sizes its box before the
+    picture loads."""
+    head = game_picture(name).partition(">")[0]
+    size = {key: re.search(rf'\b{key}="([0-9.]+)"', head) for key in ("width", "height")}
+    return {key: round(float(m.group(1))) if m else 0 for key, m in size.items()}
 
 
 def card_table(game: str) -> dict[str, dict[str, Any]]:
@@ -256,6 +304,7 @@ def router(service: Service, limits: Limits | None = None) -> APIRouter:
     limits = limits or Limits()
     api = APIRouter()
     _pages(api)
+    _defaults(api, service)
     _tables_api(api, service, limits)
     _finished_api(api, service)
     _socket(api, service, limits)
@@ -294,6 +343,22 @@ def _pages(api: APIRouter) -> None:
     @api.get("/api/games")
     def api_games() -> list[dict[str, Any]]:
         return games_info()
+
+    @api.get("/api/games/{name}/picture.svg")
+    def api_picture(name: str) -> Response:
+        if name not in motley.registered_games():
+            raise HTTPException(404, "no such game")
+        return Response(game_picture(name), media_type="image/svg+xml",
+                        headers={"Cache-Control": f"public, max-age={PICTURE_MAX_AGE}"})
+
+
+def _defaults(api: APIRouter, service: Service) -> None:
+    """The settings a new table gets where its request says nothing (the server's ``--bot-delay`` and the
+    others), and the bot "Play with bots" seats, for the lobby to show and use."""
+
+    @api.get("/api/defaults")
+    def api_defaults() -> dict[str, Any]:
+        return {**service.defaults.as_dict(), "play_bot": PLAY_BOT}
 
 
 async def _body(request: Request, limit: int) -> bytes:

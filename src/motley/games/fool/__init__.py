@@ -48,6 +48,11 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
+    summary=views.SUMMARY,
+    usual_players=5,
+    typical_match=views.TYPICAL_MATCH,
+    sample_moves=7,
+    match_options=("end_total", "end_bonus_count", "rounds"),
     networks=GameSpec.shipped_networks(__name__, {"fool(rounds=1)": "fool-5-round.npz"}),  # docs/training/dmc.md
     best_bot="ismcts(simulations=4000,infer_chain=2,points=0.25,infer_trust=table)",  # docs/reports/README.md#fool-best
 ))

@@ -9,6 +9,14 @@ from motley.core import Observation
 
 #: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
 #: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+#: One sentence of what the game is (``GameSpec.summary``): the lobby's first page, the table's help and
+#: ``motley rules`` say it.
+SUMMARY = ("A trick game where the worst card of each trick makes you the Fool: you take the Fool disc and sit "
+           "out the next trick; go out first, and keep your hand's values low.")
+#: How long a match usually takes at the usual player count, one person and bots at the
+#: server's bot delay (``GameSpec.typical_match``).
+TYPICAL_MATCH = "about 20 minutes"
+
 HOW_TO_PLAY = (
     "Fool! is a trick game for 4 to 8 players. The leader plays any card; everyone else must follow the lead colour "
     "if they can, otherwise they may play any other colour (a discard). A wild 1 counts as the lowest card of the "

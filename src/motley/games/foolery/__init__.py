@@ -56,6 +56,11 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
+    summary=views.SUMMARY,
+    usual_players=5,
+    typical_match=views.TYPICAL_MATCH,
+    sample_moves=7,
+    match_options=("match_end", "hands", "target_score"),
     networks=GameSpec.shipped_networks(__name__, {"foolery(hands=1)": "foolery-5-hand.npz"}),  # docs/training/dmc.md
     best_bot="ismcts(simulations=1000,infer_chain=2)",  # docs/reports/README.md#foolery-best
     legacy_options={"exchange_ties": "ask"},  # records made before FY-D17 asked for exact-fill tied gives

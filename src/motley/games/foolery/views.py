@@ -12,6 +12,14 @@ from motley.core import Observation
 
 #: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
 #: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+#: One sentence of what the game is (``GameSpec.summary``): the lobby's first page, the table's help and
+#: ``motley rules`` say it.
+SUMMARY = ("A climbing game with a Tarot pack: beat the last play with more of the same, or with trumps, and "
+           "be first out to become King, or end up the Peasant who gives up their best cards.")
+#: How long a match usually takes at the usual player count, one person and bots at the
+#: server's bot delay (``GameSpec.typical_match``).
+TYPICAL_MATCH = "about 20 minutes"
+
 HOW_TO_PLAY = (
     "Foolery is a climbing game with a Tarot pack (four suits Ace to King with a Cavalier, 21 trumps and the Fool). "
     "The leader plays 1 to 4 cards of one rank, or a 5-card hand (straight, flush, full house, straight flush, five "

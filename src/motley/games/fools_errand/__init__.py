@@ -40,6 +40,11 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
+    summary=views.SUMMARY,
+    usual_players=2,
+    typical_match=views.TYPICAL_MATCH,
+    sample_moves=1,
+    match_options=("end_when",),
 ))
 
 __all__ = ["SPEC", "FoolsErrand", "FoolsErrandState"]

@@ -9,6 +9,14 @@ from motley.core import Observation
 
 #: The rules as a player reads them, in short paragraphs (the binding text with every rule id is
 #: ``motley rules``): the table page's help panel and the start of ``motley rules``.
+#: One sentence of what the game is (``GameSpec.summary``): the lobby's first page, the table's help and
+#: ``motley rules`` say it.
+SUMMARY = ("A duel of two decks: each card you draw tips a scale, and a card that brings it back to exactly 0 "
+           "scoops everything in play; keep or play your Joker at the right moment.")
+#: How long a match usually takes at the usual player count, one person and bots at the
+#: server's bot delay (``GameSpec.typical_match``).
+TYPICAL_MATCH = "about 2 minutes"
+
 HOW_TO_PLAY = (
     "The Fool's Errand is a two-player game without hands: on your turn the top card of your own deck is drawn and "
     "played for you, and tips the scale towards you by its value (J, Q, K count 10; an Ace counts 11 when you trail "

@@ -1,187 +1,91 @@
 "use strict";
+// The first page: each game with its picture, words and two buttons ("Play with bots", "Play with friends"),
+// your tables and the open tables. Everything about a game comes from /api/games (the game's spec), nothing
+// from game names here. The friends' screen is friends.js; $ and el come from dom.js.
+
 let GAMES = [];
-// $ and el come from dom.js, loaded before this script.
+/** The server's settings for a new table and the bot "Play with bots" seats (/api/defaults). */
+let DEFAULTS = {play_bot: "heuristic"};
 
-function currentGame() { return GAMES.find((g) => g.name === $("game").value); }
+const NAME_KEY = "motley.name";
 
-function seatRow(i, game) {
-  const kind = el("select", {"class": "seat-kind", "data-seat": String(i), "aria-label": `Seat ${i} player`});
-  kind.append(el("option", {value: "human", text: "person"}));
-  const label = {ismcts: "ISMCTS bot", best: "strongest bot"};
-  for (const b of game.bots) kind.append(el("option", {value: b, text: label[b] || b + " bot"}));
-  kind.value = i === 0 ? "human" : game.bots[0];
-  const strength = el("input", {"class": "seat-strength", type: "number", min: "10", max: String(game.max_simulations), value: "300",
-                                title: "ISMCTS simulations per move"});
-  const name = el("input", {"class": "seat-name", type: "text", placeholder: "name", size: "10"});
-  // an open seat may be claimed by anyone in the lobby; otherwise only its invite link works
-  const open = el("input", {"class": "seat-open", type: "checkbox", "aria-label": `Seat ${i} open to anyone in the lobby`});
-  const openLabel = el("label", {"class": "seat-open-label", title: "anyone in the lobby may take this seat"},
-                       open, " open seat");
-  const update = () => {
-    strength.style.display = kind.value === "ismcts" ? "" : "none";
-    name.style.display = kind.value === "human" ? "" : "none";
-    openLabel.style.display = kind.value === "human" ? "" : "none";
-  };
-  kind.addEventListener("change", update);
-  update();
-  return el("div", {"class": "seatrow"}, el("span", {text: "Seat " + i}), kind, name, openLabel, strength);
+/** The name this browser plays under ("" until the player types one). */
+function myName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
 }
 
-function renderSeats() {
-  const game = currentGame();
-  const n = Number($("players").value);
-  const box = $("seats");
-  box.replaceChildren();
-  for (let i = 0; i < n; i++) box.append(seatRow(i, game));
+function keepMyName(name) {
+  try { localStorage.setItem(NAME_KEY, name); } catch (e) { /* storage full or off */ }
 }
 
-/** Is ``value`` a grid: an object of objects of numbers (a table such as Fool!'s deck table)? */
-function isGrid(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0 &&
-    Object.values(value).every((row) => row !== null && typeof row === "object" && !Array.isArray(row) &&
-                                        Object.values(row).every((x) => typeof x === "number"));
-}
+function showError(text) { $("error").textContent = text; }
 
-/** An editable table for a grid option: one row per key, one number per column. */
-function gridEditor(o) {
-  const rows = Object.keys(o.default);
-  const cols = Object.keys(o.default[rows[0]]);
-  const table = el("table", {"class": "grid option", "data-name": o.name, "aria-label": o.label});
-  table.append(el("tr", {}, el("th", {text: ""}), ...cols.map((c) => el("th", {scope: "col", text: c}))));
-  for (const r of rows) {
-    const tr = el("tr", {}, el("th", {scope: "row", text: r}));
-    for (const c of cols) {
-      const input = el("input", {type: "number", "class": "grid-cell", "data-row": r, "data-col": c,
-                                 value: String(o.default[r][c]), "aria-label": `${o.label}: ${r} ${c}`});
-      tr.append(el("td", {}, input));
-    }
-    table.append(tr);
-  }
-  return table;
-}
-
-function gridValue(table) {
-  const out = {};
-  for (const input of table.querySelectorAll(".grid-cell")) {
-    (out[input.dataset.row] ||= {})[input.dataset.col] = Number(input.value);
-  }
-  return out;
-}
-
-/** The words for an option's rules default. */
-function defaultWords(o) {
-  if (o.choices.length) return o.choice_labels[o.choices.indexOf(o.default)];
-  if (o.kind === "bool") return o.default ? "on" : "off";
-  if (isGrid(o.default)) return "the table shown";
-  return typeof o.default === "string" ? o.default : JSON.stringify(o.default);
-}
-
-function optionInput(o) {
-  let input;
-  if (o.choices.length) {
-    input = el("select", {name: o.name});
-    o.choices.forEach((c, i) => {
-      const words = o.choice_labels[i] + (JSON.stringify(c) === JSON.stringify(o.default) ? " (rules default)" : "");
-      input.append(el("option", {value: JSON.stringify(c), text: words}));
-    });
-    input.value = JSON.stringify(o.default);
-  } else if (o.kind === "bool") {
-    input = el("input", {type: "checkbox", name: o.name});
-    input.checked = !!o.default;
-  } else if (o.kind === "int") {
-    input = el("input", {type: "number", name: o.name, value: String(o.default)});
-    if (o.minimum !== null) input.min = o.minimum;
-    if (o.maximum !== null) input.max = o.maximum;
-  } else if (o.kind === "json" && isGrid(o.default)) {
-    return gridEditor(o);
-  } else {
-    input = el("input", {type: "text", name: o.name, size: "30",
-                         value: o.kind === "json" ? JSON.stringify(o.default) : String(o.default)});
-  }
-  input.classList.add("option");
-  return input;
-}
-
-function optionRow(o) {
-  const input = optionInput(o);
-  const row = el("div", {"class": "option-row", "data-option": o.name});
-  const label = el("label", {"class": "option-label"}, el("span", {"class": "option-name", text: o.label}), " ");
-  if (input.tagName === "TABLE") row.append(label, input); else { label.append(input); row.append(label); }
-  row.append(el("span", {"class": "doc", text: o.explanation}));
-  const notes = el("span", {"class": "note"});
-  if (!o.choices.length) notes.append(`rules default: ${defaultWords(o)}`);
-  if (o.rules.length) notes.append(`${notes.textContent ? " - " : ""}rule ${o.rules.join(", ")}`);
-  if (notes.textContent) row.append(notes);
-  if (o.assumed) {
-    row.append(el("span", {"class": "assumed", text: "The rules leave this open: the default is an assumption."}));
-  }
-  return row;
-}
-
-function renderGame() {
-  const game = currentGame();
-  const players = $("players");
-  players.min = game.min_players; players.max = game.max_players;
-  players.value = Math.min(Math.max(Number(players.value), game.min_players), game.max_players);
-  $("players-label").style.display = game.min_players === game.max_players ? "none" : "";
-  $("options").replaceChildren(...game.options.map(optionRow));
-  renderSeats();
-}
-
-function readOptions() {
-  const out = {};
-  const game = currentGame();
-  for (const input of document.querySelectorAll("#options .option")) {
-    const name = input.name || input.dataset.name;
-    const o = game.options.find((x) => x.name === name);
-    let v;
-    if (input.tagName === "TABLE") v = gridValue(input);
-    else if (input.tagName === "SELECT") v = JSON.parse(input.value);
-    else if (input.type === "checkbox") v = input.checked;
-    else if (o.kind === "int") v = Number(input.value);
-    else v = input.value;
-    if (JSON.stringify(v) !== JSON.stringify(o.default)) out[o.name] = v;
-  }
-  return out;
-}
-
-async function create(ev) {
-  ev.preventDefault();
-  $("error").textContent = "";
-  const game = currentGame();
-  const seats = [...document.querySelectorAll("#seats .seatrow")].map((row) => {
-    const kind = row.querySelector(".seat-kind").value;
-    if (kind === "human") {
-      return {kind: "human", name: row.querySelector(".seat-name").value, open: row.querySelector(".seat-open").checked};
-    }
-    const s = {kind: "bot", bot: kind};
-    if (kind === "ismcts") s.strength = Number(row.querySelector(".seat-strength").value);
-    return s;
-  });
-  const body = {game: game.name, players: Number($("players").value), options: readOptions(), seats,
-                grace: Number($("grace").value), bot_delay: Number($("bot_delay").value),
-                wait_for_people: $("wait_for_people").checked};
-  if ($("move_time").value) body.move_time = Number($("move_time").value);
+/** POST a table request; the answer's JSON, or throws an Error with the server's words. */
+async function postTable(body) {
   const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                         body: JSON.stringify(body)});
-  const data = await r.json();
-  if (!r.ok) { $("error").textContent = data.error || data.detail || "could not create the table"; return; }
-  const list = el("ul", {"class": "links"});
-  let first = null;
-  for (const s of data.seats) {
-    if (!s.link) continue;
-    const url = location.origin + s.link;
-    if (!first) first = s.link;
-    const note = s.open ? " - open: anyone in the lobby may take it instead" : "";
-    list.append(el("li", {}, `Seat ${s.seat} (${s.name}): `, el("a", {href: s.link, "class": "invite"}, url), note));
-  }
-  list.append(el("li", {}, "Spectators: ", el("a", {href: data.spectate}, location.origin + data.spectate)));
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.error || data.detail || `the table could not be made (HTTP ${r.status})`);
+  return data;
+}
+
+/** Remember every seat link of a new table in this browser ("Your tables"). */
+function rememberMade(data, game) {
   rememberTable(data.id, game.title, data.seats.filter((s) => s.link)
     .map((s) => ({seat: s.seat, name: s.name, link: s.link})));
-  const box = $("created");
-  box.replaceChildren(el("h3", {text: "Table created - invite links (each is secret to its seat)"}), list);
-  if (first) box.append(el("p", {}, el("a", {href: first, id: "play-now"}, el("button", {type: "button", text: "Play my seat now"}))));
-  loadTables();
+}
+
+// ---- the games ------------------------------------------------------------------------------------------
+
+/** One game: its picture in a box of the picture's own shape (nothing moves as it loads), words, buttons. */
+function gameCard(game) {
+  const id = `game-${game.name}`;
+  const pic = game.picture;
+  const img = el("img", {src: pic.url, alt: `A ${game.title} table in play`, width: String(pic.width),
+                         height: String(pic.height), decoding: "async"});
+  const box = el("div", {"class": "picture"}, img);
+  if (pic.width && pic.height) box.style.aspectRatio = `${pic.width} / ${pic.height}`;
+  const bots = el("button", {type: "button", "class": "play-bots", disabled: ""}, "Play with bots");
+  const friends = el("button", {type: "button", "class": "secondary play-friends", disabled: ""}, "Play with friends");
+  bots.addEventListener("click", () => playWithBots(game, bots));
+  friends.addEventListener("click", () => { location.hash = `#friends/${game.name}`; });
+  const status = el("p", {"class": "card-status", role: "status"});
+  return el("article", {"class": "game-card", "aria-labelledby": id, "data-game": game.name}, box,
+            el("div", {"class": "game-words"},
+               el("h2", {id, text: game.title}),
+               el("p", {"class": "summary", text: game.summary}),
+               el("p", {"class": "glance", text: capitalized(game.at_a_glance)}),
+               el("div", {"class": "actions"}, bots, friends), status));
+}
+
+function capitalized(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
+
+/** "Play with bots": you and the bots at the game's usual player count, the rules' defaults; off to your seat. */
+async function playWithBots(game, button) {
+  const status = button.closest(".game-card").querySelector(".card-status");
+  button.disabled = true;
+  status.textContent = "Making your table...";
+  const n = game.usual_players;
+  const seats = [{kind: "human", name: myName()}];
+  for (let i = 1; i < n; i++) seats.push({kind: "bot", bot: DEFAULTS.play_bot});
+  try {
+    const data = await postTable({game: game.name, players: n, seats});
+    rememberMade(data, game);
+    location.href = data.seats[0].link;
+  } catch (e) {
+    status.textContent = "";
+    showError(e.message);
+    button.disabled = false;
+  }
+}
+
+function renderGames() {
+  $("games").replaceChildren(...GAMES.map(gameCard));
+}
+
+/** The buttons work once the server's defaults are known (a moment after the games are drawn). */
+function enablePlay() {
+  for (const b of document.querySelectorAll(".game-card button")) b.removeAttribute("disabled");
 }
 
 // ---- "your tables": the links this browser was given, kept in localStorage ----------------------------
@@ -195,7 +99,7 @@ function myTables() {
   } catch (e) { return []; }
 }
 
-/** Remember ``links`` ([{seat, name, link}]) of table ``id`` (merged with what is kept already). */
+/** Remember ``links`` ([{seat, name, link}], seats from 0) of table ``id`` (merged with what is kept already). */
 function rememberTable(id, title, links) {
   const list = myTables();
   let entry = list.find((t) => t.id === id);
@@ -207,18 +111,18 @@ function rememberTable(id, title, links) {
 }
 
 function forgetTable(id) {
-  localStorage.setItem(MINE_KEY, JSON.stringify(myTables().filter((t) => t.id !== id)));
+  try { localStorage.setItem(MINE_KEY, JSON.stringify(myTables().filter((t) => t.id !== id))); } catch (e) { /* off */ }
   loadTables();
 }
 
 async function join(id, title) {
   const r = await fetch(`/api/tables/${id}/join`, {method: "POST"});
-  const data = await r.json();
+  const data = await r.json().catch(() => ({}));
   if (r.ok) {
-    rememberTable(id, title, [{seat: data.seat, name: `seat ${data.seat}`, link: data.link}]);
+    rememberTable(id, title, [{seat: data.seat, name: `Seat ${data.seat + 1}`, link: data.link}]);
     location.href = data.link;
   } else {
-    $("error").textContent = data.detail || "no open seat";
+    showError(data.detail || "this table has no open seat any more");
     loadTables();
   }
 }
@@ -228,7 +132,8 @@ function ago(seconds) {
   if (seconds < 60) return `${Math.round(seconds)} s ago`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
   if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
-  return `${Math.round(seconds / 86400)} days ago`;
+  const days = Math.round(seconds / 86400);
+  return `${days} ${days === 1 ? "day" : "days"} ago`;
 }
 
 /** Where a table is, in words: finished, waiting for people, or the round being played. */
@@ -236,6 +141,13 @@ function stateWords(t) {
   if (t.finished) return "finished";
   if (t.waiting_for > 0) return `waiting for ${t.waiting_for} ${t.waiting_for === 1 ? "person" : "people"}`;
   return `playing ${t.stage}`;
+}
+
+function joinButton(t) {
+  const b = el("button", {type: "button", "class": "secondary",
+                          text: `Join (${t.free_seats} open ${t.free_seats === 1 ? "seat" : "seats"})`});
+  b.addEventListener("click", () => join(t.id, t.title));
+  return b;
 }
 
 function tableRow(t) {
@@ -247,11 +159,7 @@ function tableRow(t) {
   if (t.finished) actions.append(el("a", {href: `/replay/${t.id}`, text: "replay"}));
   else {
     actions.append(el("a", {href: `/table/${t.id}`, text: "watch"}));
-    if (t.free_seats > 0) {
-      const b = el("button", {type: "button", "class": "secondary", text: `join (${t.free_seats} open)`});
-      b.addEventListener("click", () => join(t.id, t.title));
-      actions.append(" ", b);
-    }
+    if (t.free_seats > 0) actions.append(" ", joinButton(t));
   }
   tr.append(actions);
   return tr;
@@ -260,15 +168,18 @@ function tableRow(t) {
 function renderMine(byId) {
   const mine = myTables();
   const box = $("mine");
-  if (!mine.length) { box.textContent = "Tables you create or join are kept here, in this browser."; return; }
+  if (!mine.length) { box.textContent = "Tables you make or join are kept here, in this browser."; return; }
   const ul = el("ul", {"class": "mine"});
   for (const t of mine) {
     const live = byId.get(t.id);
     const state = live ? stateWords(live) : "closed";
-    const li = el("li", {"data-table": t.id}, `${t.title} - ${state} - `);
+    const li = el("li", {"data-table": t.id}, el("strong", {text: t.title}), ` - ${state} - `);
     if (live && live.finished) li.append(el("a", {href: `/replay/${t.id}`, text: "replay"}), " ");
-    for (const l of t.links) li.append(el("a", {href: l.link, "class": "my-seat", text: `${l.name} (seat ${l.seat})`}), " ");
-    const forget = el("button", {type: "button", "class": "secondary small", text: "forget"});
+    for (const l of t.links) {
+      li.append(el("a", {href: l.link, "class": "my-seat", text: `${l.name} (seat ${l.seat + 1})`}), " ");
+    }
+    const forget = el("button", {type: "button", "class": "secondary small", "aria-label": `Forget ${t.title} table`,
+                                 text: "forget"});
     forget.addEventListener("click", () => forgetTable(t.id));
     li.append(forget);
     ul.append(li);
@@ -276,25 +187,59 @@ function renderMine(byId) {
   box.replaceChildren(ul);
 }
 
-async function loadTables() {
-  const r = await fetch("/api/tables");
-  const tables = await r.json();
+/** Tables with a seat anyone may take, each with its Join button. */
+function renderOpen(tables) {
+  const open = tables.filter((t) => !t.finished && t.free_seats > 0);
+  if (!open.length) { $("open").textContent = "No open seats right now. Make a table and invite your friends."; return; }
+  const ul = el("ul", {"class": "open-tables"});
+  for (const t of open) {
+    ul.append(el("li", {"data-table": t.id}, el("strong", {text: t.title}),
+                 ` - ${(t.names || []).join(", ")} - ${stateWords(t)} `, joinButton(t)));
+  }
+  $("open").replaceChildren(ul);
+}
+
+async function fetchTables() {
+  try {
+    const tables = await (await fetch("/api/tables")).json();
+    return Array.isArray(tables) ? tables : null;
+  } catch (e) { return null; }
+}
+
+async function loadTables(ready) {
+  const tables = ready || await fetchTables();
+  if (!tables) return;
   renderMine(new Map(tables.map((t) => [t.id, t])));
+  renderOpen(tables);
   const box = $("tables");
-  if (!tables.length) { box.textContent = "No tables yet: create one."; return; }
+  if (!tables.length) { box.textContent = "No tables yet."; return; }
   const head = el("tr", {}, ...["Game", "Players", "State", "Started", ""].map((h) => el("th", {scope: "col", text: h})));
   box.replaceChildren(el("table", {"class": "tables"}, head, ...tables.map(tableRow)));
 }
 
-async function init() {
-  GAMES = await (await fetch("/api/games")).json();
-  for (const g of GAMES) $("game").append(el("option", {value: g.name, text: g.title}));
-  $("game").value = GAMES[0].name;  // the first game, whatever the browser kept from an earlier visit
-  $("game").addEventListener("change", renderGame);
-  $("players").addEventListener("change", renderSeats);
-  $("create").addEventListener("submit", create);
-  renderGame();
-  loadTables();
-  setInterval(loadTables, 5000);
+// ---- which screen: the games, or a game's friends' screen (#friends/<game>) ------------------------------
+
+function route() {
+  const m = /^#friends\/(.+)$/.exec(location.hash);
+  const game = m && GAMES.find((g) => g.name === decodeURIComponent(m[1]));
+  $("front").hidden = !!game || !GAMES.length;
+  $("friends").hidden = !game;
+  if (game) openFriends(game);  // friends.js
+  else document.title = "motley - card games with friends and bots";
 }
-init();
+
+/** The games, the server's defaults and the tables, fetched together; the page is shown once all are drawn. */
+async function init() {
+  const [games, defaults, tables] = await Promise.all([
+    fetch("/api/games").then((r) => r.json()), fetch("/api/defaults").then((r) => r.json()).catch(() => null),
+    fetchTables()]);
+  GAMES = games;
+  if (defaults) DEFAULTS = defaults;
+  renderGames();
+  enablePlay();
+  loadTables(tables || []);
+  window.addEventListener("hashchange", route);
+  route();
+  setInterval(() => loadTables(), 5000);
+}
+document.addEventListener("DOMContentLoaded", init);
