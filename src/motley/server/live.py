@@ -398,7 +398,8 @@ class LiveTable:
         Raises:
             protocol.ProtocolError: ``elsewhere``.
         """
-        if conn.seat is not None and self.presence[conn.seat].live is not conn:
+        live = None if conn.seat is None else self.presence[conn.seat].live
+        if live is not None and live is not conn:
             raise protocol.ProtocolError("elsewhere", "This seat is being played in another tab.")
 
     def broadcast(self) -> None:
@@ -517,9 +518,10 @@ class LiveTable:
         self.changed.set()
 
     def next_auto(self) -> tuple[float, str] | None:
-        """When (clock time) and why the driver should act next: ``"bot"``, ``"forced"`` (a forced move, at the
-        table's ``pace``, once no person is waited for), ``"timer"``, ``"away"``, or ``"summary"`` (the end of the
-        summary shown); None if never (a summary waiting without limit holds everything)."""
+        """When (clock time) and why the driver should act next: ``"bot"``; ``"forced"`` (a forced move, at
+        the table's ``pace``, a bot's at most its ``bot_delay``, once no person is waited for); ``"timer"``;
+        ``"away"``; ``"summary"`` (the end of the summary shown). None if never (a summary that waits without
+        limit holds everything)."""
         state = self.table.state
         if state.is_terminal() or self.closed:
             return None
@@ -531,7 +533,9 @@ class LiveTable:
         start = self.turn_started
         options: list[tuple[float, str]] = []
         if settings.pace is not None and not self.waiting_for() and len(state.legal_actions()) == 1:
-            options.append((start + settings.pace, "forced"))  # any seat's only move, at the table's pace
+            # any seat's only move, at the table's pace (a bot's no later than its other moves)
+            pace = min(settings.pace, settings.bot_delay) if seat.kind == "bot" else settings.pace
+            options.append((start + pace, "forced"))
         elif seat.kind == "bot" and not self.waiting_for():
             options.append((start + settings.bot_delay, "bot"))
         if seat.kind != "bot" or self.waiting_for():

@@ -83,7 +83,8 @@ class Settings:
     """Per-table settings. Times in seconds; ``move_time`` None = no move timer. ``wait_for_people``: bots do
     not move until every person seat has connected once (or a person at the table starts the match).
     ``pace``: a forced move (the only legal one), of any seat, is played by the driver this long after its turn
-    began (None: only a bot seat's, after ``bot_delay``, as before the setting existed). ``summary_wait``: how
+    began (a bot seat's after ``bot_delay`` if that is shorter; None: only a bot seat's, after ``bot_delay``, as
+    before the setting existed). ``summary_wait``: how
     long the end of a deal waits for the people to read its summary (0: not at all; None: without limit). A
     table stored before a setting existed takes it from :data:`STORED_BEFORE` (see :class:`Table`)."""
 
