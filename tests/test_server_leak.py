@@ -23,8 +23,10 @@ import pytest
 
 import motley
 from motley.core import State
+from motley.core.registry import game_spec
 from motley.drawing import card_codes
 from motley.server.bodies import table_request
+from motley.server.live import LiveTable
 from motley.server.requests import new_record
 from motley.server.service import Service
 from motley.server.storage import Storage
@@ -115,11 +117,13 @@ class CheckingConnection:
         self.last: dict[str, Any] | None = None
         self.log_checked = 0
         self.before: set[str] | None = None  # hidden_from just before the move being made
+        self.sent: list[dict[str, Any]] = []  # every message, as sent
 
     def send(self, message: dict[str, Any]) -> None:
         if self.svg:  # drawn as the WebSocket transport draws it for a viewer that asked for SVG
             message = with_drawing(message)
         json.dumps(message)  # every message is JSON
+        self.sent.append(message)
         # The move log is history: each entry is checked when it is new (right after its move); a card
         # played in an earlier round may legally be in someone's hand again after the next deal.
         # A new entry may name a card hidden both before and after its move only if the move is a card
@@ -185,8 +189,32 @@ async def play_games(game: str, players: int, games: int) -> None:
             assert moves == table.version
             assert watcher.last is not None and watcher.last["terminal"]
             assert all(c.count > 0 for c in seats)
+            await offer_rematch(service, live, seats, watcher)
     finally:
         await service.close()
+
+
+async def offer_rematch(service: Service, live: LiveTable, seats: list[CheckingConnection],
+                        watcher: CheckingConnection) -> None:
+    """Offer the finished table's rematch and decline one of its seats: each viewer's messages (checked for
+    hidden cards as they are sent) hold no seat token but the viewer's own new one, and the summary and
+    the end reason no card."""
+    table = live.table
+    new = await service.rematch(live, table.seats[0].token or "")
+    service.tasks.pop(new.id).cancel()
+    await service.decline(new, new.table.seats[-1].token or "")
+    tokens = {s.token for s in [*table.seats, *new.table.seats]} - {None}
+    for viewer in [*seats, watcher]:
+        own = new.table.seats[viewer.seat].token if viewer.seat is not None else None
+        for message in viewer.sent:
+            text = json.dumps(message)
+            assert not {t for t in tokens if t and t in text} - {own, table.seats[viewer.seat].token
+                                                                if viewer.seat is not None else None}, message
+            if message["type"] == "state":
+                assert message["summary"] is None or set(message["summary"]) == {"deal", "waiting", "until"}
+                assert not words(message.get("end_reason") or "") & game_spec(table.game.name).card_codes
+        assert any(m["type"] == "rematch" for m in viewer.sent)
+        assert any(m["type"] == "rematch_declined" for m in viewer.sent)
 
 
 @pytest.mark.parametrize(("game", "players", "games"), GAMES)

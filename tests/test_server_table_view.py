@@ -174,9 +174,24 @@ def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path:
             assert message["link"] == made["link"] and message["table"] == made["id"]
             seen = next_of_type(watcher, "rematch")
             assert seen["link"] == f"/table/{made['id']}", "a spectator gets the spectator link"
+            assert (message["offered_by"], message["you"], seen["you"]) == (0, 0, None)
+            for body, status in (({"token": token, "seats": [{"kind": "human"}]}, 400),
+                                 ({"token": token, "seats": [{"from": 1, "kind": "human"}, {"kind": "bot"}]}, 400),
+                                 ({"token": token, "seats": [{"from": 0, "kind": "robot"}, {"kind": "bot"}]}, 400),
+                                 ({"token": token, "seats": "all"}, 400),
+                                 ({"token": token, "seats": [{"from": 0, "kind": "human"},
+                                                             {"kind": "bot", "bot": "random"}]}, 409)):
+                answer = httpx.post(url, json=body, timeout=10)
+                assert answer.status_code == status and answer.json()["detail"], (body, answer.text)
+            decline = f"{server.base}/api/tables/{made['id']}/decline"
+            assert httpx.post(decline, json={"token": token}, timeout=10).status_code == 409, "the old table's token"
+            assert httpx.post(decline, json={"token": 7}, timeout=10).status_code == 400
+            new_token = made["link"].split("token=")[1]
+            assert httpx.post(decline, json={"token": new_token}, timeout=10).json()["seat"] == 0
+            assert next_of_type(watcher, "rematch_declined") == {"type": "rematch_declined", "seat": 0, "name": "Ann"}
         old = server.app.state.service.tables[table["id"]].table
         new = server.app.state.service.tables[made["id"]].table
-        assert new.seat_of_token(made["link"].split("token=")[1]) == 0
+        assert new.seat_of_token(made["link"].split("token=")[1]) is None and new.open_seats() == [0], "declined"
         assert [(s.kind, s.bot, s.name) for s in new.seats] == [(s.kind, s.bot, s.name) for s in old.seats]
         assert new.game.params == old.game.params and new.settings == old.settings
         assert new.record.seed != old.record.seed or new.id != old.id

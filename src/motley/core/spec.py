@@ -89,6 +89,9 @@ BatchObserverFactory = Callable[[Game, int], BatchObserver]
 #: ``tensor_layout(players) -> TensorLayout``: the game's observation tensor as named pieces at ``players`` seats
 #: (:mod:`motley.core.tensors`; docs/observation_tensors.md is rendered from it).
 TensorLayoutOf = Callable[[int], "TensorLayout"]
+#: Why a finished match ended, one sentence in words: ``end_reason(state) -> str`` for a terminal state. A seat's
+#: name is written ``{seat N}`` (seat N from 0), for the reader to put the name in: ``"{seat 6} reached −82 points."``
+EndReason = Callable[[State], str]
 #: How a card is shown and read out: ``card_info(code) -> {"name": spoken name ("green 5", "7 of spades"),
 #: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
 #: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
@@ -137,6 +140,7 @@ class GameSpec:
             the others are variants).
         sample_moves: moves the heuristic plays from a seeded deal at :attr:`usual_players` to reach the position
             the game's picture shows (the lobby's picture of each game: its :attr:`drawing` of that position).
+        end_reason: why a finished match ended, in words (:data:`EndReason`), or ``None``: no reason given.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
         networks: the trained Q networks the package ships (``games/<game>/networks/``), each file by game string
@@ -167,6 +171,7 @@ class GameSpec:
     batch_observer: BatchObserverFactory | None = None
     tensor_layout: TensorLayoutOf | None = None
     card_info: CardInfo | None = None
+    end_reason: EndReason | None = None
     how_to_play: tuple[str, ...] = ()
     summary: str = ""
     usual_players: int | None = None

@@ -125,13 +125,16 @@ class SecurityHeaders:
 
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
                bot_delay: float = 0.8, limits: Limits | None = None, allow_origins: Iterable[str] = (),
-               searches: int | None = None, idle_close: float | None = IDLE_CLOSE) -> FastAPI:
+               searches: int | None = None, idle_close: float | None = IDLE_CLOSE, pace: float = 0.7,
+               summary_wait: float | None = 30.0) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
     defaults); ``allow_origins``: origins besides the server's own whose pages may open sockets and create
     tables (:class:`OriginCheck`); ``searches``: bot searches at once, each in a worker process (default: one
     per core but one); ``idle_close``: seconds an unfinished table may sit without a move and without a viewer
-    before it is cancelled (None: never; :meth:`Service.tidy`). ``app.state.service`` is the :class:`Service`.
+    before it is cancelled (None: never; :meth:`Service.tidy`); ``pace``: seconds before a forced move is played;
+    ``summary_wait``: seconds the end of a deal waits for the people (0: no wait; None: without limit).
+    ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
     before its turn is loaded on demand); on shutdown it stops the tables and closes the store.
@@ -142,7 +145,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     """
     origins = tuple(allowed_origin(o) for o in allow_origins)
     thinkers = Thinkers(searches)
-    service = Service(Storage(db), Settings(move_time, grace, bot_delay), thinkers, idle_close=idle_close)
+    defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -49,6 +49,9 @@ class TableRequest(BaseModel):
     grace: Seconds | None = Field(None, description="seconds a disconnected person keeps the seat")
     bot_delay: Seconds | None = Field(None, description="seconds a bot waits before it moves")
     wait_for_people: StrictBool | None = Field(None, description="bots wait until every person has connected")
+    pace: Seconds | None = Field(None, description="seconds before a forced move (the only legal one) is played")
+    summary_wait: Seconds | None = Field(None, description="seconds the end of a deal waits for the people to "
+                                                           "continue; 0: no wait; null: without limit")
 
     @model_validator(mode="before")
     @classmethod
@@ -59,8 +62,33 @@ class TableRequest(BaseModel):
         return data
 
 
+class RematchSeat(BaseModel):
+    """A seat of a rematch, in the new seat order: who sits there. ``from``: the old table's seat (a person
+    seat must keep a person of the old table; a bot seat may name an old bot seat to keep that bot as it was,
+    or null); ``bot`` and ``strength`` for a bot seat (as in a table request); ``name`` for a person seat
+    (default: the person's name at the old table)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: StrictInt | None = Field(None, alias="from")
+    kind: Literal["human", "bot"]
+    bot: BotKind | None = None
+    strength: StrictInt | None = None
+    name: Annotated[str, Field(max_length=200)] | None = None
+
+
 class RematchRequest(BaseModel):
-    """A rematch of a finished table, asked by a person at it: token is their seat link's token."""
+    """A rematch of a finished table, asked by a person at it: token is their seat link's token; seats
+    (optional, one per seat of the table, in the new order): who sits where, and the bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[str, Field(max_length=200)]
+    seats: Annotated[list[RematchSeat], Field(max_length=16)] | None = None
+
+
+class DeclineRequest(BaseModel):
+    """A person declines the seat a rematch offered them: token is that seat link's token."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -6,9 +6,18 @@ apply it and every viewer (:class:`Connection`: a socket, or a fake) get its own
 applied twice (one lock per table, the version checked under it); a move that cannot be stored is not
 applied, and a person who made it gets an error.
 
-A driver task per table (:meth:`LiveTable.run`) plays the bot seats, and plays for a human seat whose move
-timer ran out or who has been disconnected longer than the grace time; the person takes over again simply
-by moving (or reconnecting).
+A driver task per table (:meth:`LiveTable.run`) plays the bot seats, plays every seat's forced move (the only
+legal one) after ``Settings.pace``, and plays for a human seat whose move timer ran out or who has been
+disconnected longer than the grace time; the person takes over again simply by moving (or reconnecting).
+
+When a deal of the match ends and the match goes on, the table waits for the people to read its summary
+(:class:`Summary`, ``Settings.summary_wait``): no automatic move and no move timer until every connected person
+has sent ``continue`` or the time is up. A seat may be open in several connections (tabs); one of them is the
+seat's live page (:attr:`Presence.live`, the newest unless another sends ``claim``), and only it may move.
+
+Besides ``state`` messages, the table sends ``seats`` (who is connected), ``rematch`` (the offer of a rematch:
+:meth:`LiveTable.rematch_message`) and ``rematch_declined`` (``{"type", "seat", "name"}``: a person declined
+their seat at the rematch, which is now open).
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from motley.core import MotleyError
 from motley.core.play import choose
 from motley.server import protocol
 from motley.server.store import MoveRow, StoreError
-from motley.server.table import Finished, Move, Table
+from motley.server.table import Finished, Move, Seat, SeatRefused, Table, new_token
 from motley.server.thinking import Thinkers
 from motley.server.web_bots import is_fast
 
@@ -68,11 +77,35 @@ class TableLog(Protocol):
 
 @dataclass
 class Presence:
-    """Who is at a seat: its open connections, and since when (clock time) none, if its person had connected
-    (the seat's ``Seat.ever_connected``)."""
+    """Who is at a seat: its open connections, the one that plays (``live``: the seat's live page), and since
+    when (clock time) none, if its person had connected (the seat's ``Seat.ever_connected``)."""
 
     connections: list[Connection] = field(default_factory=list)
     away_since: float | None = None
+    live: Connection | None = None
+
+
+@dataclass
+class Summary:
+    """The summary of deal ``deal`` (from 1), shown since ``started`` (clock time): the people who have read it
+    (``read``: seats that sent ``continue``)."""
+
+    deal: int
+    started: float
+    read: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A rematch offered at this table: the new table, who offered it (old seat), the seats as asked
+    (:func:`~motley.server.requests.rematch_plan`), each old seat's new seat (None: not a person seat there),
+    and the seats of the new table declined since."""
+
+    table: Table
+    offered_by: int
+    plan: list[dict[str, Any]]
+    new_seats: list[int | None]
+    declined: list[int] = field(default_factory=list)
 
 
 class LiveTable:
@@ -102,7 +135,10 @@ class LiveTable:
         self.rng = random.Random(table.record.seed)
         self.turn_started = now - max(0.0, wall() - table.record.turn_began())
         self.retry_at = 0.0
-        self.rematch: Table | None = None
+        self.rematch: Offer | None = None
+        #: The table this one is the rematch of, while it is in memory (told of declines here).
+        self.rematch_of: LiveTable | None = None
+        self.summary: Summary | None = None
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -120,22 +156,52 @@ class LiveTable:
     # ---- viewers ----------------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
         """Add a viewer and send it the table as it is now (with the table's params and settings)."""
+        before = None
         if conn.seat is None:
             self.spectators.append(conn)
         else:
             seat = self.presence[conn.seat]
             seat.connections.append(conn)
             seat.away_since = None
+            before, seat.live = seat.live, conn  # the newest connection plays
             self._connected(conn.seat)
         self.touched = self.clock()
-        first = self.table.message(conn.seat, self.shared())
+        shared = self.shared()
+        first = self.with_live(conn, self.table.message(conn.seat, shared))
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
         conn.send(first)
+        if before is not None:  # the seat's page until now learns it no longer plays
+            before.send(self.with_live(before, self.table.message(before.seat, shared)))
         if self.rematch is not None:
             conn.send(self.rematch_message(conn.seat))
+            for declined in self.rematch.declined:
+                conn.send(self.declined_message(self.rematch.table, declined))
         self._wake()
         self._seats_changed()
+
+    def with_live(self, conn: Connection, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` (a ``state`` message) for ``conn``: a seat connection's says whether it is the seat's live
+        page (``live``); a spectator's is unchanged. ``message`` itself is not changed (viewers share it)."""
+        if conn.seat is None:
+            return message
+        return {**message, "live": self.presence[conn.seat].live is conn}
+
+    def claim(self, conn: Connection) -> None:
+        """Make ``conn`` its seat's live page ("Play here"); the page that was live gets a state message saying
+        it no longer is (``live`` false), and ``conn`` one saying it is.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators have no seat to play")
+        presence = self.presence[conn.seat]
+        before, presence.live = presence.live, conn
+        shared = self.shared()
+        message = self.table.message(conn.seat, shared)
+        for viewer in (before, conn) if before is not None and before is not conn else (conn,):
+            viewer.send(self.with_live(viewer, message))
 
     def _connected(self, seat: int) -> None:
         """Note (and store, without waiting) that the person of ``seat`` has connected, the first time."""
@@ -154,7 +220,12 @@ class LiveTable:
                 seat.connections.remove(conn)
             if not seat.connections:
                 seat.away_since = self.clock()
+            if seat.live is conn:  # the newest page left of the seat plays now
+                seat.live = seat.connections[-1] if seat.connections else None
+                if seat.live is not None:
+                    seat.live.send(self.with_live(seat.live, self.table.message(conn.seat, self.shared())))
         self.touched = self.clock()
+        self._settle_summary()
         self._wake()
         self._seats_changed()
 
@@ -179,13 +250,70 @@ class LiveTable:
                                     [self.is_away(i) for i in range(len(self.presence))])
 
     def shared(self) -> dict[str, Any]:
-        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None;
-        ``waiting_for``: :meth:`waiting_for`)."""
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None, and
+        None while a summary waits; ``waiting_for``: :meth:`waiting_for`; ``summary``: :meth:`summary_info`)."""
         move_time = self.table.settings.move_time
-        deadline = max(0.0, self.turn_started + move_time - self.clock()) if move_time else None
+        summary = self.summary_info()
+        deadline = (max(0.0, self.turn_started + move_time - self.clock()) if move_time and summary is None
+                    else None)
         shared = self.table.shared(self.seat_info(), deadline)
         shared["waiting_for"] = self.waiting_for()
+        shared["summary"] = summary
         return shared
+
+    # ---- the summary at the end of a deal ----------------------------------------------------
+    def summary_waiting(self) -> list[int]:
+        """The person seats the summary waits for: connected, and not yet read it (``continue``)."""
+        if self.summary is None:
+            return []
+        return [i for i, (seat, presence) in enumerate(zip(self.table.seats, self.presence, strict=True))
+                if seat.kind == "human" and presence.connections and i not in self.summary.read]
+
+    def summary_until(self) -> float | None:
+        """Clock time the summary shown ends by itself; None: it waits without limit (or none is shown)."""
+        limit = self.table.settings.summary_wait
+        return None if self.summary is None or limit is None else self.summary.started + limit
+
+    def summary_holds(self) -> bool:
+        """Does a summary hold the table now (somebody still reading it, and time left)?"""
+        until = self.summary_until()
+        return (self.summary is not None and bool(self.summary_waiting())
+                and (until is None or self.clock() < until))
+
+    def summary_info(self) -> dict[str, Any] | None:
+        """``{"deal", "waiting", "until"}`` of the summary shown (``until``: seconds left, None: no limit), or
+        None when there is none."""
+        if self.summary is None:
+            return None
+        until = self.summary_until()
+        return {"deal": self.summary.deal, "waiting": self.summary_waiting(),
+                "until": None if until is None else max(0.0, until - self.clock())}
+
+    def _settle_summary(self) -> None:
+        """End the summary shown once it no longer holds the table: the turn's clock starts now, every viewer
+        is told, and the driver goes on."""
+        if self.summary is None or self.summary_holds():
+            return
+        self.summary = None
+        self.turn_started = self.clock()
+        self.broadcast()
+        self._wake()
+
+    def read_summary(self, conn: Connection) -> None:
+        """A person has read the summary (``continue``); the table goes on once every connected person has.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators do not hold up the table")
+        if self.summary is None or conn.seat in self.summary.read:
+            return
+        self.summary.read.add(conn.seat)
+        if self.summary_holds():
+            self.broadcast()
+        else:
+            self._settle_summary()
 
     def waiting_for(self) -> list[int]:
         """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
@@ -195,19 +323,58 @@ class LiveTable:
         return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
 
     def rematch_message(self, seat: int | None) -> dict[str, Any]:
-        """``{"type": "rematch", "table", "link"}``: where the viewer of ``seat`` plays (or, None, watches) the
-        rematch of this table (:attr:`rematch`, which must be set): a person seat's own new seat link."""
+        """``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}``: the rematch offered at this
+        table (:attr:`rematch`, which must be set) as the viewer of ``seat`` (None: a spectator) reads it:
+        ``link`` is the person's own new seat link (``you``: their new seat), for anyone else (a spectator, a
+        person who has no seat at the rematch) the watch link (``you`` None); ``offered_by``: the old seat that
+        offered it; ``seats``: the new table's seats, ``{"name", "kind", "bot"}`` (never a token)."""
         assert self.rematch is not None
-        new = self.rematch
-        token = new.seats[seat].token if seat is not None else None
+        offer, new = self.rematch, self.rematch.table
+        you = offer.new_seats[seat] if seat is not None else None
+        token = new.seats[you].token if you is not None else None
         return {"type": "rematch", "table": new.id,
-                "link": f"/table/{new.id}?token={token}" if token else f"/table/{new.id}"}
+                "link": f"/table/{new.id}?token={token}" if token else f"/table/{new.id}",
+                "offered_by": offer.offered_by, "you": you if token else None,
+                "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot if s.kind == "bot" else None}
+                          for s in new.seats]}
 
-    def announce_rematch(self, new: Table) -> None:
-        """Remember the rematch ``new`` and send every viewer its own link to it (see :meth:`rematch_message`)."""
-        self.rematch = new
+    def announce_rematch(self, offer: Offer) -> None:
+        """Remember the rematch ``offer`` and send every viewer its own message of it (:meth:`rematch_message`)."""
+        self.rematch = offer
         for conn in self.viewers():
             conn.send(self.rematch_message(conn.seat))
+
+    @staticmethod
+    def declined_message(table: Table, seat: int) -> dict[str, Any]:
+        """``{"type": "rematch_declined", "seat", "name"}``: seat ``seat`` of the rematch ``table`` was declined."""
+        return {"type": "rematch_declined", "seat": seat, "name": table.seats[seat].name}
+
+    def decline(self, seat: int) -> Seat:
+        """The person invited to ``seat`` declines it: it becomes an open seat (anyone in the lobby may take it;
+        the invite link stops working), and every viewer of this table and of the one it is the rematch of is
+        told (``rematch_declined``). The caller stores the seats.
+
+        Raises:
+            SeatRefused: once the seat's person has connected, for a bot's seat or once the match is over.
+        """
+        seat_ = self.table.seats[seat]
+        if self.table.state.is_terminal():
+            raise SeatRefused("the match is over")
+        if seat_.kind != "human":
+            raise SeatRefused("the seat is played by a bot")
+        if seat_.ever_connected or seat_.claimed:
+            raise SeatRefused("the seat's person has joined the table already; leave it instead")
+        seat_.open, seat_.token = True, new_token()
+        message = self.declined_message(self.table, seat)
+        old = self.rematch_of
+        if old is not None and old.rematch is not None and old.rematch.table is self.table:
+            old.rematch.declined.append(seat)
+            for conn in old.viewers():
+                conn.send(message)
+        for conn in self.viewers():
+            conn.send(message)
+        self._wake()
+        return seat_
 
     def start(self, conn: Connection) -> None:
         """A person at the table starts the match without waiting for the others to connect: the bots move.
@@ -217,12 +384,23 @@ class LiveTable:
         """
         if conn.seat is None:
             raise protocol.ProtocolError("spectator", "spectators cannot start the match")
+        self._live_only(conn)
         settings = self.table.settings
         if settings.wait_for_people:
             settings.wait_for_people = False  # stored, so a restarted server does not wait again
             self.store.save_settings(self.id, settings.as_dict())
             self.broadcast()
             self._wake()
+
+    def _live_only(self, conn: Connection) -> None:
+        """Refuse a move, ``start`` or ``continue`` from a seat connection that is not its seat's live page.
+
+        Raises:
+            protocol.ProtocolError: ``elsewhere``.
+        """
+        live = None if conn.seat is None else self.presence[conn.seat].live
+        if live is not None and live is not conn:
+            raise protocol.ProtocolError("elsewhere", "This seat is being played in another tab.")
 
     def broadcast(self) -> None:
         """Send every viewer its own message for the current version (built once per seat)."""
@@ -231,7 +409,7 @@ class LiveTable:
             if presence.connections:
                 message = self.table.message(seat, shared)
                 for conn in presence.connections:
-                    conn.send(message)
+                    conn.send(self.with_live(conn, message))
         if self.spectators:
             message = self.table.message(None, shared)
             for conn in self.spectators:
@@ -267,14 +445,21 @@ class LiveTable:
             if msg.kind == "start":
                 self.start(conn)
                 return
+            if msg.kind == "claim":
+                self.claim(conn)
+                return
             if msg.kind == "why":
                 if conn.seat is None:
                     raise protocol.ProtocolError("spectator", "spectators cannot move")
-                conn.send({"type": "why", "version": self.table.version, "move": msg.move,
-                           "reason": self.table.why(conn.seat, msg.move or "")})
+                conn.send(self.table.why_answer(conn.seat, msg.move or ""))
                 return
             if conn.seat is None:
-                raise protocol.ProtocolError("spectator", "spectators cannot move")
+                raise protocol.ProtocolError("spectator", "spectators cannot move" if msg.kind == "move"
+                                             else "spectators do not hold up the table")
+            self._live_only(conn)
+            if msg.kind == "continue":
+                self.read_summary(conn)
+                return
             if msg.seat is not None and msg.seat != conn.seat:
                 raise protocol.ProtocolError("wrong_seat", f"this connection plays seat {conn.seat} only")
             async with self.lock:
@@ -283,7 +468,7 @@ class LiveTable:
             conn.send(protocol.error(self.table.version, "not_stored",
                                      "the move could not be stored, so it was not played; try again"))
         except protocol.ProtocolError as exc:
-            conn.send(protocol.error(self.table.version, exc.code, exc.message))
+            conn.send(protocol.error(self.table.version, exc.code, exc.message, exc.reason))
 
     async def play(self, move: Move) -> None:
         """Store ``move``, then apply it and tell every viewer. The caller holds :attr:`lock` and made
@@ -297,14 +482,28 @@ class LiveTable:
         except StoreError as exc:
             log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
             raise
+        deal = self.table.state.deal_number()
         events = self.table.apply(move)
         self.turn_started = self.touched = self.clock()
         self.table.record.moved_at = self.wall()
         for event in events:
             if isinstance(event, Finished):
                 await self._store_result(event.result)
+        self._after_move(move, deal)
         self.broadcast()
         self._wake()
+
+    def _after_move(self, move: Move, deal: int) -> None:
+        """Show the summary of deal ``deal`` (from 0) if ``move`` ended it and the match goes on (the state's
+        ``deal_number`` moved on), unless the table does not wait (``summary_wait`` 0). A person who moves while
+        a summary is shown has read it."""
+        state = self.table.state
+        if self.summary is not None and move.actor == "seat":
+            self.summary.read.add(move.seat)
+        if not state.is_terminal() and state.deal_number() != deal and self.table.settings.summary_wait != 0:
+            self.summary = Summary(deal + 1, self.clock())
+        if self.summary is not None and not self.summary_holds():
+            self.summary = None
 
     async def _store_result(self, result: dict[str, Any]) -> None:
         """Mark the table finished in the store; a failure is logged (the moves are stored, so the table
@@ -319,17 +518,27 @@ class LiveTable:
         self.changed.set()
 
     def next_auto(self) -> tuple[float, str] | None:
-        """When (clock time) and why a bot should move next: ``"bot"``, ``"timer"`` or ``"away"``; None if never."""
+        """When (clock time) and why the driver should act next: ``"bot"``; ``"forced"`` (a forced move, at
+        the table's ``pace``, a bot's at most its ``bot_delay``, once no person is waited for); ``"timer"``;
+        ``"away"``; ``"summary"`` (the end of the summary shown). None if never (a summary that waits without
+        limit holds everything)."""
         state = self.table.state
         if state.is_terminal() or self.closed:
             return None
+        if self.summary is not None:
+            until = self.summary_until()
+            return None if until is None else (until, "summary")
         p = state.current_player()
         seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
         start = self.turn_started
         options: list[tuple[float, str]] = []
-        if seat.kind == "bot" and not self.waiting_for():
+        if settings.pace is not None and not self.waiting_for() and len(state.legal_actions()) == 1:
+            # any seat's only move, at the table's pace (a bot's no later than its other moves)
+            pace = min(settings.pace, settings.bot_delay) if seat.kind == "bot" else settings.pace
+            options.append((start + pace, "forced"))
+        elif seat.kind == "bot" and not self.waiting_for():
             options.append((start + settings.bot_delay, "bot"))
-        else:
+        if seat.kind != "bot" or self.waiting_for():
             if settings.move_time:
                 options.append((start + settings.move_time, "timer"))
             if seat.ever_connected and not presence.connections and presence.away_since is not None:
@@ -359,6 +568,10 @@ class LiveTable:
         table, state = self.table, self.table.state
         seat, version = state.current_player(), table.version
         spec, seed = table.seats[seat].bot, f"{table.record.seed}-{version}"
+        if reason == "forced":
+            actor = "bot" if table.seats[seat].kind == "bot" else "forced"
+            await self._play_auto(seat, version, state.legal_actions()[0], actor)
+            return
         if is_fast(spec):
             action = choose(state, self.bot_for(seat), random.Random(seed), skip_forced=False)
         elif len(legal := state.legal_actions()) == 1:  # a search bot's legal list, built only for it
@@ -404,9 +617,13 @@ class LiveTable:
                 await asyncio.sleep(0)  # between automatic moves, every other task and request gets its turn
 
     async def _drive(self, reason: str) -> None:
-        """One automatic move; a broken bot never stalls a table, a refused write is tried again later (the
-        store's refusal is logged by :meth:`play`), and any other failure is logged and tried again later:
-        the driver itself never stops before the match ends."""
+        """One automatic move (or, ``reason`` ``"summary"``, the end of a summary whose time is up); a broken
+        bot never stalls a table, a refused write is tried again later (the store's refusal is logged by
+        :meth:`play`), and any other failure is logged and tried again later: the driver itself never stops
+        before the match ends."""
+        if reason == "summary":
+            self._settle_summary()
+            return
         try:
             try:
                 await self.auto_move(reason)

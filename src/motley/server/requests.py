@@ -14,12 +14,15 @@ from motley.bots import make_bot
 from motley.core import Game, MotleyError, load_game
 from motley.core.options import check_served
 from motley.core.registry import game_class
-from motley.server.bodies import SeatRequest, TableRequest, table_request
+from motley.server.bodies import RematchSeat, SeatRequest, TableRequest, table_request
 from motley.server.table import Seat, Settings, Table, TableRecord, new_token
 from motley.server.web_bots import OFFERED, bot_spec, kind_of, stand_in
 
 #: The settings a request may give: (name, least, most seconds).
-TIMERS = (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0))
+TIMERS = (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0), ("pace", 0.0, 10.0),
+          ("summary_wait", 0.0, 3600.0))
+#: The settings that may be null: no move timer; a summary that waits without limit.
+NULLABLE = ("move_time", "summary_wait")
 
 
 def new_record(request: TableRequest, defaults: Settings, seed: int | None = None) -> TableRecord:
@@ -44,25 +47,75 @@ def new_record(request: TableRequest, defaults: Settings, seed: int | None = Non
                        seats=seats, settings=settings.as_dict(), created=time.time())
 
 
-def rematch_record(table: Table, defaults: Settings) -> TableRecord:
-    """A new table record for the rematch of ``table``: the same game and options, settings (the bots wait for
-    the people again, even if Start was pressed at the old table), person names and open flags, and the same
-    bots (their specs and names); fresh tokens, id and seed.
+def rematch_plan(table: Table, seats: list[RematchSeat] | None) -> list[dict[str, Any]]:
+    """The seats of a rematch of ``table`` as asked (:class:`RematchSeat`, in the new order; None: everyone where
+    they sat), checked and in one form, so two asks can be compared: ``{"from", "kind"}`` with ``bot``,
+    ``strength``, ``name`` where given.
 
     Raises:
-        MotleyError: if the old table's options or settings are no longer accepted (a server whose limits
-            changed).
+        MotleyError: naming the seat: a list that is not one entry per seat, a person seat whose ``from`` is not
+            a person of the old table (or one already seated), a ``from`` that is no seat, a bot field on a
+            person seat, a name on a bot seat.
     """
-    seats = [{"kind": "human", "name": s.name, "open": s.open} if s.kind == "human"
-             else {"kind": "bot", "bot": "random"} for s in table.seats]
+    old = table.seats
+    if seats is None:
+        return [{"from": i, "kind": s.kind} for i, s in enumerate(old)]
+    if len(seats) != len(old):
+        raise MotleyError(f"'seats' must list the {len(old)} seats of the table, in the rematch's order")
+    people = [i for i, s in enumerate(old) if s.kind == "human"]
+    seated: set[int] = set()
+    plan = []
+    for i, seat in enumerate(seats):
+        given = seat.model_dump(by_alias=True, exclude_unset=True)
+        if seat.from_ is not None and not 0 <= seat.from_ < len(old):
+            raise MotleyError(f"'from' of seats[{i}]: the table has seats 0..{len(old) - 1}, not {seat.from_}")
+        if seat.kind == "human":
+            if seat.from_ not in people or seat.from_ in seated:
+                raise MotleyError(f"seats[{i}]: a person seat keeps a person of the table: 'from' must be one of "
+                                  f"the person seats {', '.join(map(str, people))}, each once")
+            if "bot" in given or "strength" in given:
+                raise MotleyError(f"seats[{i}]: a person seat has no 'bot' or 'strength'")
+            seated.add(seat.from_)
+        elif "name" in given:
+            raise MotleyError(f"seats[{i}]: a bot seat is named by its bot; it takes no 'name'")
+        plan.append({"from": seat.from_, **{k: v for k, v in given.items() if k != "from"}})
+    return plan
+
+
+def rematch_record(table: Table, defaults: Settings, plan: list[dict[str, Any]] | None = None) -> TableRecord:
+    """A new table record for the rematch of ``table``: the same game and options, settings (the bots wait for
+    the people again, even if Start was pressed at the old table), and the seats of ``plan``
+    (:func:`rematch_plan`; None: everyone where they sat): each person with their name (or the one given) and
+    open flag, each bot seat the bot asked for or, with none asked, the old seat's bot (``from``) as it was;
+    fresh tokens, id and seed. Bots are named by their kind and new seat (:func:`bot_names`).
+
+    Raises:
+        MotleyError: naming the bad field (a bot the game does not have, a strength out of range), or if the
+            old table's options or settings are no longer accepted (a server whose limits changed).
+    """
+    plan = rematch_plan(table, None) if plan is None else plan
+    old = table.seats
+    seats = [_rematch_seat(entry, old) for entry in plan]
     request = table_request({
         "game": table.game.name, "options": dict(table.game.params), "seats": seats,
-        **table.settings.as_dict(), "wait_for_people": defaults.wait_for_people})
+        **{k: v for k, v in table.settings.as_dict().items() if v is not None or k in NULLABLE},
+        "wait_for_people": defaults.wait_for_people})
     record = new_record(request, defaults)
-    for stored, old in zip(record.seats, table.seats, strict=True):
-        if old.kind == "bot":
-            stored.update(bot=old.bot, name=old.name)
+    for stored, entry in zip(record.seats, plan, strict=True):
+        if entry["kind"] == "bot" and "bot" not in entry and entry["from"] is not None \
+                and old[entry["from"]].kind == "bot":
+            stored["bot"] = old[entry["from"]].bot
+    record.seats = bot_names(record.seats)
     return record
+
+
+def _rematch_seat(entry: dict[str, Any], old: list[Seat]) -> dict[str, Any]:
+    """The table request's seat for one seat of a rematch plan (a kept bot is set after, from the old seat)."""
+    if entry["kind"] == "human":
+        person = old[entry["from"]]
+        name = entry.get("name")
+        return {"kind": "human", "name": name if name and name.strip() else person.name, "open": person.open}
+    return {"kind": "bot", **{k: entry[k] for k in ("bot", "strength") if k in entry}}
 
 
 def _seats(requested: list[SeatRequest] | None, game: Game, title: str) -> list[dict[str, Any]]:
@@ -116,22 +169,24 @@ def bot_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _settings(request: TableRequest, defaults: Settings) -> Settings:
-    """The table's settings: the request's ``move_time`` (null: no timer), ``grace``, ``bot_delay`` and
-    ``wait_for_people`` where it gave them, else ``defaults``.
+    """The table's settings: the request's ``move_time`` (null: no timer), ``grace``, ``bot_delay``, ``pace``,
+    ``summary_wait`` (null: without limit) and ``wait_for_people`` where it gave them, else ``defaults``.
 
     Raises:
-        MotleyError: for a timer given as null (but ``move_time``) or outside its range (:data:`TIMERS`), or
-            ``wait_for_people`` given as null.
+        MotleyError: for a timer given as null (but those of :data:`NULLABLE`) or outside its range
+            (:data:`TIMERS`), or ``wait_for_people`` given as null.
     """
     given = request.model_fields_set
-    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people)
+    settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people,
+                        defaults.pace, defaults.summary_wait)
     if "wait_for_people" in given:
         if request.wait_for_people is None:
             raise MotleyError("'wait_for_people' must be true or false")
         settings.wait_for_people = request.wait_for_people
     for key, low, high in TIMERS:
         value = getattr(request, key) if key in given else getattr(settings, key)
-        if value is None and key == "move_time":
+        if value is None and key in NULLABLE:
+            setattr(settings, key, None)
             continue
         if value is None or not low <= value <= high:
             raise MotleyError(f"'{key}' must be a number of seconds in {low:g}..{high:g}")

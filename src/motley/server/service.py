@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from motley.server.bodies import TableRequest
+from motley.server.bodies import RematchSeat, TableRequest
 from motley.server.limits import IDLE_CLOSE
-from motley.server.live import LiveTable
-from motley.server.requests import new_record, rematch_record
+from motley.server.live import LiveTable, Offer
+from motley.server.requests import new_record, rematch_plan, rematch_record
 from motley.server.store import Store, StoreError, TableStorage, UnreadableTable
 from motley.server.table import SeatRefused, Settings, Table, TableRecord
 from motley.server.thinking import Thinkers
@@ -127,32 +127,57 @@ class Service:
         self.start(live)
         return live
 
-    async def rematch(self, live: LiveTable, token: str) -> LiveTable:
-        """The rematch of a finished table, made once (asked again, the same one): a new table with the same
-        game options, settings, names, bots and open seats (:func:`~motley.server.requests.rematch_record`),
-        stored and started; every viewer of the old table is sent its own link to it
-        (:meth:`LiveTable.announce_rematch`).
+    async def rematch(self, live: LiveTable, token: str, seats: list[RematchSeat] | None = None) -> LiveTable:
+        """The rematch of a finished table, offered once (asked again, by anyone, the same one): a new table with
+        the same game options and settings, and the seats asked for (``seats``: who sits where and the bots,
+        :func:`~motley.server.requests.rematch_plan`; None: everyone where they sat, the same bots), stored and
+        started (its bots wait for the people); every viewer of the old table is sent the offer as they read it
+        (:meth:`LiveTable.announce_rematch`): nobody is moved to it.
 
         Raises:
-            SeatRefused: for a ``token`` that is no seat's of the table, or a match that is not over; nothing
-                changes. StoreError: if the store refused the new table.
+            SeatRefused: for a ``token`` that is no seat's of the table, a match that is not over, or ``seats``
+                that differ from the offer already made; nothing changes. MotleyError: naming what is wrong with
+                ``seats``. StoreError: if the store refused the new table.
         """
-        if live.table.seat_of_token(token) is None:
+        asker = live.table.seat_of_token(token)
+        if asker is None:
             raise SeatRefused("only a person at the table may ask for a rematch (this link's token is not valid)")
         if not live.table.state.is_terminal():
             raise SeatRefused("the match is not over")
         async with live.lock:
-            if live.rematch is not None:
-                known = await self.get(live.rematch.id)
+            offer = live.rematch
+            if offer is not None:
+                if seats is not None and rematch_plan(live.table, seats) != offer.plan:
+                    raise SeatRefused("a rematch with other seats has been offered already; accept or decline it")
+                known = await self.get(offer.table.id)
                 if known is not None:
                     return known
-            record = rematch_record(live.table, self.defaults)
-            new = LiveTable(Table(record), self.store, thinkers=self.thinkers)
+            plan = rematch_plan(live.table, seats)
+            record = rematch_record(live.table, self.defaults, plan)
+            new = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
             await self.store.call(self.store.storage.create_table, record)
             self.tables[new.id] = new
             self.start(new)
-            live.announce_rematch(new.table)
+            new.rematch_of = live
+            moved = {entry["from"]: i for i, entry in enumerate(plan) if entry["kind"] == "human"}
+            live.announce_rematch(Offer(new.table, asker, plan, [moved.get(i) for i in range(len(plan))]))
             return new
+
+    async def decline(self, live: LiveTable, token: str) -> int:
+        """The person whose seat link at ``live`` has ``token`` declines the seat (a rematch they were offered):
+        it becomes an open seat, stored, and every viewer of both tables is told (:meth:`LiveTable.decline`);
+        returns the seat.
+
+        Raises:
+            SeatRefused: for a token that is no seat's of this table, or a seat that cannot be declined (its
+                person has joined, the match is over); nothing changes. The seats are stored without waiting.
+        """
+        seat = live.table.seat_of_token(token)
+        if seat is None:
+            raise SeatRefused("this link's token is not a seat of this table")
+        live.decline(seat)
+        self.store.save_seats(live.id, [s.stored() for s in live.table.seats])
+        return seat
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is

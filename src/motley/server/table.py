@@ -73,21 +73,32 @@ class TableRecord:
         return self.moved_at if self.moves and self.moved_at is not None else self.created
 
 
+#: The settings of a table stored before a setting existed, so it behaves as it did: its bots did not wait for
+#: the people, a person's forced move waited for the person, and the end of a deal did not wait.
+STORED_BEFORE = {"wait_for_people": False, "pace": None, "summary_wait": 0.0}
+
+
 @dataclass
 class Settings:
     """Per-table settings. Times in seconds; ``move_time`` None = no move timer. ``wait_for_people``: bots do
-    not move until every person seat has connected once (or a person at the table starts the match); a table
-    stored before this setting existed does not wait (see :class:`Table`)."""
+    not move until every person seat has connected once (or a person at the table starts the match).
+    ``pace``: a forced move (the only legal one), of any seat, is played by the driver this long after its turn
+    began (a bot seat's after ``bot_delay`` if that is shorter; None: only a bot seat's, after ``bot_delay``, as
+    before the setting existed). ``summary_wait``: how
+    long the end of a deal waits for the people to read its summary (0: not at all; None: without limit). A
+    table stored before a setting existed takes it from :data:`STORED_BEFORE` (see :class:`Table`)."""
 
     move_time: float | None = None
     grace: float = 30.0
     bot_delay: float = 0.8
     wait_for_people: bool = True
+    pace: float | None = 0.7
+    summary_wait: float | None = 30.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
         return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
-                "wait_for_people": self.wait_for_people}
+                "wait_for_people": self.wait_for_people, "pace": self.pace, "summary_wait": self.summary_wait}
 
 
 @dataclass
@@ -144,13 +155,14 @@ class SeatRefused(MotleyError):
 @dataclass
 class LogEntry:
     """A move in the table log (``number`` from 1), and which viewers may read it: one flag per seat, then
-    the spectators' flag."""
+    the spectators' flag; ``forced``: it was the only legal move of its seat then."""
 
     number: int
     seat: int
     move: str
     actor: str
     visible: list[bool]
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -218,19 +230,25 @@ class Table:
         self.id = record.id
         self.record = record
         self.game = load_recorded_game(record.game, record.params)
-        self.settings = Settings(**{"wait_for_people": False, **record.settings})
+        self.settings = Settings(**{**STORED_BEFORE, **record.settings})
         self.seats = [Seat.from_stored(s) for s in record.seats]
         self.log: list[LogEntry] = []
+        #: Was the next stored move to replay the only legal one (:meth:`_replayed`)?
+        self._forced_next = bool(record.moves) and len(
+            self.game.new_initial_state(seed=record.seed).legal_actions()) == 1
         self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
                                    on_move=self._replayed)
         self.version = len(record.moves)
         self._views = Views(self.state)
         self.commitment = commitment(record.id, record.seed)
+        self._end_reason: tuple[int, str | None] | None = None
 
     def _replayed(self, state: State, seat: int, _action: int) -> None:
-        """Log the stored move just replayed (the next one of ``record.moves``)."""
+        """Log the stored move just replayed (the next one of ``record.moves``), and note whether the one after
+        it is forced."""
         _, move, actor = self.record.moves[len(self.log)]
-        self._log_move(Views(state), seat, move, actor)
+        self._log_move(Views(state), seat, move, actor, self._forced_next)
+        self._forced_next = not state.is_terminal() and len(state.legal_actions()) == 1
 
     # ---- seats ------------------------------------------------------------------------------
     def seat_of_token(self, token: str) -> int | None:
@@ -292,7 +310,16 @@ class Table:
         return {"type": "state", "table": self.id, "version": self.version, "game": self.game.name,
                 "title": self.game.title, "current_player": state.current_player(),
                 "terminal": terminal, "scores": state.scores(), "returns": state.returns() if terminal else None,
-                "seats": seats, "deadline": None if terminal else deadline}
+                "seats": seats, "deadline": None if terminal else deadline, "end_reason": self.end_reason()}
+
+    def end_reason(self) -> str | None:
+        """Why the match ended, in words with seats as ``{seat N}`` (``GameSpec.end_reason``); None while it goes
+        on or when the game gives no reason. Worked out once per version."""
+        if self._end_reason is None or self._end_reason[0] != self.version:
+            reason = game_spec(self.game.name).end_reason
+            text = reason(self.state) if reason is not None and self.state.is_terminal() else None
+            self._end_reason = (self.version, text)
+        return self._end_reason[1]
 
     def message(self, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``state`` message for a seat (its observation and, on its turn, its legal moves) or a spectator
@@ -316,11 +343,12 @@ class Table:
 
     def visible_log(self, viewer: int | None, upto: int | None = None, last: int = LOG_SHOWN) -> list[dict[str, Any]]:
         """The newest ``last`` log entries among the first ``upto`` (default all), as ``viewer`` (a seat, or
-        None for a spectator) reads them: ``{"n", "seat", "actor", "move"}``, ``move`` None when hidden."""
+        None for a spectator) reads them: ``{"n", "seat", "actor", "move", "forced"}``, ``move`` None when hidden,
+        ``forced``: the move was the only legal one of its seat."""
         column = len(self.seats) if viewer is None else viewer
         entries = self.log if upto is None else self.log[:max(0, upto)]
-        return [{"n": e.number, "seat": e.seat, "actor": e.actor, "move": e.move if e.visible[column] else None}
-                for e in entries[-last:]]
+        return [{"n": e.number, "seat": e.seat, "actor": e.actor, "move": e.move if e.visible[column] else None,
+                 "forced": e.forced} for e in entries[-last:]]
 
     # ---- moves ------------------------------------------------------------------------------
     def check(self, seat: int, msg: protocol.ClientMessage, actor: str = "seat") -> Move:
@@ -342,7 +370,7 @@ class Table:
             action = state.string_to_action(msg.move) if msg.move is not None else int(msg.action or 0)
             return self.prepare(seat, action, actor)
         except MoveError as exc:  # an unreadable move or a forbidden one: both answer "illegal"
-            raise protocol.ProtocolError("illegal", str(exc)) from None
+            raise protocol.ProtocolError("illegal", str(exc), exc.reason) from None
 
     def why(self, seat: int, text: str) -> str | None:
         """Why ``seat`` may not make the move ``text`` now, in the engine's words (the move string's parse error,
@@ -357,6 +385,23 @@ class Table:
         except MotleyError as exc:
             return str(exc)
         return None if action in state.legal_actions() else state.why_illegal(action)
+
+    def why_answer(self, seat: int, text: str) -> dict[str, Any]:
+        """The ``why`` message answering ``seat``'s question about the move ``text``: ``reason`` (:meth:`why`),
+        and that reason in words and its rule ids (``words``, ``rules``: :func:`protocol.reason_words`; a move
+        that cannot be read is explained by the reason alone, not the "invalid move 'X':" before it)."""
+        reason = self.why(seat, text)
+        plain = reason
+        if reason is not None and not self.state.is_terminal() and self.state.current_player() == seat:
+            try:
+                self.state.string_to_action(text)
+            except MoveError as exc:
+                plain = exc.reason
+            except MotleyError:
+                pass
+        words, rules = protocol.reason_words(plain)
+        return {"type": "why", "version": self.version, "move": text, "reason": reason, "words": words,
+                "rules": rules}
 
     def prepare(self, seat: int, action: int, actor: str) -> Move:
         """``action`` for ``seat`` at the current version, checked but not applied.
@@ -384,19 +429,22 @@ class Table:
         if move.version != self.version:
             raise MotleyError(f"move {move.text!r} was checked at version {move.version}; the table is at "
                               f"version {self.version}")
+        forced = len(self.state.legal_actions()) == 1  # the list :meth:`prepare` built, cached by the state
         self.state.apply_action(move.action)
         self.version += 1
         self.record.moves.append((move.seat, move.text, move.actor))
         self._views = Views(self.state)
-        events: list[Event] = [Moved(self._log_move(self._views, move.seat, move.text, move.actor), self.version)]
+        events: list[Event] = [Moved(self._log_move(self._views, move.seat, move.text, move.actor, forced),
+                                     self.version)]
         if self.state.is_terminal():
             self.record.finished = True
             events.append(Finished({"scores": self.state.scores(), "returns": self.state.returns()}))
         return events
 
-    def _log_move(self, views: Views, seat: int, move: str, actor: str) -> LogEntry:
-        """Add the log entry of a move just applied (``views``: of the state after it)."""
-        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move))
+    def _log_move(self, views: Views, seat: int, move: str, actor: str, forced: bool) -> LogEntry:
+        """Add the log entry of a move just applied (``views``: of the state after it; ``forced``: it was the
+        only legal move)."""
+        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move), forced)
         self.log.append(entry)
         return entry
 

@@ -10,10 +10,17 @@ HTTP:
     ``POST /api/tables`` create one (returns every person seat's invite link, and which seats are open);
     ``POST /api/tables/{id}/join[?seat=N]`` claim an open seat (a fresh link; 409 with the reason in
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
-    ``POST /api/tables/{id}/rematch`` with ``{"token"}`` (a seat's): the finished table's rematch, made once
-    (same options, settings, names and bots); returns ``{"id", "type", "table", "link"}`` (the asker's new
-    seat link) and sends every viewer its own link as ``{"type": "rematch", "table", "link"}`` (409 with the
-    reason for a token of no seat or a match not over);
+    ``POST /api/tables/{id}/rematch`` with ``{"token", "seats"?}`` (a seat's token; ``seats``: who sits where
+    in the new order and the bots, :class:`~motley.server.bodies.RematchSeat`): the finished table's rematch,
+    offered once (same options and settings; by default the same seats, names and bots); returns ``{"id",
+    **the rematch message}`` (the asker's own) and sends every viewer of the old table the offer as
+    ``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}`` (its own link: a person's new seat
+    link, or the watch link); nobody's page moves. 400 for bad ``seats``; 409 with the reason for a token of
+    no seat, a match not over, or ``seats`` other than those already offered;
+    ``POST /api/tables/{id}/decline`` with ``{"token"}`` (a seat link's of that table): the person declines
+    the seat (a rematch offered them): it becomes an open seat, and every viewer of both tables gets
+    ``{"type": "rematch_declined", "seat", "name"}`` (409 once the person has joined, or for a token of no
+    seat of the table);
     ``GET /api/tables/{id}/record`` the game record of a finished table (its seed revealed, with ``table``
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
@@ -72,6 +79,8 @@ log = logging.getLogger("motley.server")
 MAX_REQUEST = Limits.request_bytes
 REQUEST_DEPTH = 16
 REQUEST_DIGITS = 40
+#: Largest rematch or decline request, in bytes (a token and, for a rematch, up to 16 seats).
+SMALL_REQUEST = 4000
 #: The names a static file may have (anything else is 404 before the file system is asked).
 STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css)")
 #: WebSocket close codes: a policy broken (a viewer too slow to read, or flooding); a table full of viewers.
@@ -469,19 +478,44 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
               openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)})
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
+        body = await _small_body(request, "the rematch request")
         try:
-            body = jsonsafe.loads(await _body(request, 1000), "the rematch request", max_bytes=1000, max_depth=2,
-                                  max_digits=REQUEST_DIGITS)
-        except jsonsafe.JSONInputError as exc:
-            raise HTTPException(400, str(exc)) from None
-        try:
-            token: str = bodies.checked(bodies.RematchRequest, body)["token"]
+            asked = bodies.validated(bodies.RematchRequest, body)
         except MotleyError as exc:
-            raise HTTPException(400, f"a rematch request is {{\"token\": the seat link's token}}: {exc}") from None
+            raise HTTPException(400, f"a rematch request is {{\"token\": the seat link's token, \"seats\"?: "
+                                     f"[{{\"from\", \"kind\", \"bot\", \"strength\", \"name\"}}]}}: {exc}") from None
         with _seat_answers():
-            new = await service.rematch(live, token)
-        seat = live.table.seat_of_token(token)
+            try:
+                new = await service.rematch(live, asked.token, asked.seats)
+            except SeatRefused:
+                raise
+            except MotleyError as exc:
+                raise HTTPException(400, str(exc)) from None
+        seat = live.table.seat_of_token(asked.token)
         return {"id": new.id, **live.rematch_message(seat)}
+
+    @api.post("/api/tables/{table_id}/decline",
+              openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)})
+    async def api_decline(table_id: str, request: Request) -> dict[str, Any]:
+        live = await _live(service, table_id)
+        body = await _small_body(request, "the decline request")
+        try:
+            token = bodies.validated(bodies.DeclineRequest, body).token
+        except MotleyError as exc:
+            raise HTTPException(400, f"a decline request is {{\"token\": the seat link's token}}: {exc}") from None
+        with _seat_answers():
+            seat = await service.decline(live, token)
+        return {"id": live.id, "seat": seat, "open": True}
+
+
+async def _small_body(request: Request, what: str) -> Any:
+    """The JSON of a small request body (a rematch, a decline: at most :data:`SMALL_REQUEST` bytes); HTTP 400
+    for JSON that does not parse or is nested too deep, 413 for a body too large, 415 for another type."""
+    try:
+        return jsonsafe.loads(await _body(request, SMALL_REQUEST), what, max_bytes=SMALL_REQUEST, max_depth=4,
+                              max_digits=REQUEST_DIGITS)
+    except jsonsafe.JSONInputError as exc:
+        raise HTTPException(413 if exc.reason == "too_large" else 400, str(exc)) from None
 
 
 def _finished_api(api: APIRouter, service: Service) -> None:

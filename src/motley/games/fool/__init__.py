@@ -46,6 +46,7 @@ SPEC = register_spec(GameSpec(
     action_features=features.action_features,
     batch_observer=batch.BatchTensors,
     card_info=cards.card_info,
+    end_reason=facts.end_reason,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
     summary=views.SUMMARY,

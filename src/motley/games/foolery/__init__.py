@@ -54,6 +54,7 @@ SPEC = register_spec(GameSpec(
     card_face=drawing.face,
     action_features=features.action_features,
     card_info=cards.card_info,
+    end_reason=facts.end_reason,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
     summary=views.SUMMARY,

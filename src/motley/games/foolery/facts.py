@@ -8,6 +8,7 @@ log is in the final observation.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from motley.core import Observation
 
@@ -23,3 +24,17 @@ def fool_decides(obs: Observation, scores: Sequence[int]) -> bool:
             if 0 <= seat < len(places) and places[seat] == 0:
                 return True
     return False
+
+
+def end_reason(state: Any) -> str:
+    """Why the finished match ``state`` ended (FY-D22, FY-D27), one sentence with seats as ``{seat N}``: a total
+    at the target score ("{seat 2} reached 30 points.") or the last hand of the match played."""
+    game = state.game
+    if game.params["match_end"] == "target":
+        target = game.params["target_score"]
+        reached = [f"{{seat {s}}} reached {t} point{'' if t == 1 else 's'}" for s, t in enumerate(state.totals)
+                   if t >= target]
+        if reached:
+            return " and ".join(reached) + "."
+    hands = game.hands_total
+    return "The hand has been played." if hands == 1 else f"The last hand has been played ({hands} of {hands})."

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from motley.core import Observation
+from motley.games.fools_errand.cards import IN_DECK
 
 
 def _result(a: float, b: float) -> int:
@@ -37,3 +38,13 @@ def joker_decides(obs: Observation, scores: Sequence[int]) -> bool:
             joker_points[event["seat"]] += int(event["scale"])  # a scoop event's "scale" holds its points
     a, b = scores
     return _result(a, b) != _result(a - joker_points[0], b - joker_points[1])
+
+
+def end_reason(state: Any) -> str:
+    """Why the finished match ``state`` ended (FE-D7), one sentence with seats as ``{seat N}``: the decks are
+    empty (but for a Joker), or, where either deck ends the match, one player's deck is."""
+    left = [len(deck) - (state.joker[s] == IN_DECK) for s, deck in enumerate(state.decks)]
+    if state.game.either_deck_ends and any(left):
+        empty = left.index(0)
+        return f"{{seat {empty}}}'s deck is empty."
+    return "The decks are empty."
