@@ -120,7 +120,8 @@ export function TrickView({trick}) {
 /** The trick on the table: each play by its player's seat (towards the seat's place around the oval), in the
  * order played; ``key`` tells the page's motion which trick this is (a new key: the cards come from the seats). */
 export function TrickOnTable({plays, trickKey}) {
-  return html`<div class="table-trick" data-trick=${trickKey}>
+  const held = String(trickKey).startsWith("done:");  // a finished trick, shown for a moment before it is gathered
+  return html`<div class=${`table-trick${held ? " held" : ""}`} data-trick=${trickKey}>
     ${plays.map((p, k) => {
       const a = seatAngle(p.seat);
       const style = {left: `${50 + 30 * Math.cos(a)}%`, top: `${46 + 30 * Math.sin(a)}%`, zIndex: k + 1};

@@ -61,7 +61,7 @@ function capitalise(text) {
 function reasonWords(answer) {
   const raw = answer.reason || answer.message || "";
   const rules = answer.rules || [...raw.matchAll(/[A-Z]{1,3}-[A-Z]?\d+[a-z]?/g)].map((m) => m[0]);
-  const text = answer.words || (raw ? capitalise(raw.replace(RULE_IDS, "").replace(/^Illegal move '[^']*':\s*/, "")) : "");
+  const text = answer.words || (raw ? capitalise(raw.replace(RULE_IDS, "").replace(/^illegal move '[^']*':\s*/i, "")) : "");
   return {text, rules};
 }
 
