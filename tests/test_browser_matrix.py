@@ -169,6 +169,11 @@ def expected_verdict(names: list[str], scores: list[int], returns: list[float], 
             f"{f' (tied with {join(tied)})' if tied else ''}; {won}")
 
 
+#: The elements that stick out of the page sideways (what would make it scroll).
+WIDE = """[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
+  .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
+
+
 @dataclass(frozen=True)
 class Case:
     game: str
@@ -246,7 +251,8 @@ def test_every_viewer_reaches_the_end(server: ServerThread, browser: Browser, ca
         assert verdict == expected_verdict(seat_names, scores, returns, viewer.seat), f"seat {viewer.seat}"
         ranking = over.locator(".ranking").inner_text()
         assert all(name in ranking for name in seat_names)
-        assert viewer.page.evaluate("document.documentElement.scrollWidth") <= viewer.page.viewport_size["width"]
+        assert viewer.page.evaluate("document.documentElement.scrollWidth <= innerWidth"), \
+            f"no sideways scrolling: {viewer.page.evaluate(WIDE)}"
         assert viewer.errors == [], f"seat {viewer.seat}: {viewer.errors}"
     for viewer in viewers:
         viewer.page.context.close()

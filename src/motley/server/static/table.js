@@ -629,7 +629,7 @@ function places(msg) {
 function verdict(msg) {
   const ranked = places(msg);
   const n = msg.seats.length;
-  const winners = ranked.filter((r) => r.place === 1).map((r) => r.seat);
+  const winners = ranked.filter((r) => r.place === 1).map((r) => r.seat).sort((a, b) => a - b);  // seat order
   const pts = (q) => plural(msg.scores[q], "point");
   if (winners.length === n && n > 1) return "The match is a draw.";
   const won = winners.length === 1 ? `${nameOf(winners[0])} won with ${pts(winners[0])}.`
@@ -641,9 +641,9 @@ function verdict(msg) {
     return others.length ? `You share the win with ${joinNames(others.map(nameOf))}, with ${pts(msg.seat)}.`
       : `You won with ${pts(msg.seat)}!`;
   }
-  const tied = ranked.filter((r) => r.place === mine.place && r.seat !== msg.seat).map((r) => nameOf(r.seat));
-  return `You finished ${ordinal(mine.place)} of ${n} with ${pts(msg.seat)}${tied.length ? ` (tied with ${joinNames(tied)})` : ""}; ${
-    won.charAt(0).toLowerCase() === won.charAt(0) ? won : won}`;
+  const tied = ranked.filter((r) => r.place === mine.place && r.seat !== msg.seat).map((r) => r.seat).sort((a, b) => a - b);
+  return `You finished ${ordinal(mine.place)} of ${n} with ${pts(msg.seat)}${
+    tied.length ? ` (tied with ${joinNames(tied.map(nameOf))})` : ""}; ${won}`;
 }
 
 function MatchOver() {
