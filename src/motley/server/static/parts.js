@@ -125,7 +125,8 @@ export function TrickOnTable({plays, trickKey}) {
     ${plays.map((p, k) => {
       const a = seatAngle(p.seat);
       const style = {left: `${50 + 30 * Math.cos(a)}%`, top: `${46 + 30 * Math.sin(a)}%`, zIndex: k + 1};
-      return html`<div class=${`tplay${p.mark ? " " + p.mark : ""}`} style=${style} data-seat=${p.seat}>
+      return html`<div class=${`tplay${p.mark ? " " + p.mark : ""}`} style=${style} data-seat=${p.seat}
+          key=${`${trickKey}:${p.seat}:${k}`}>
         <span class="cards">${(p.cards || [p.card]).map((c, j) => html`<${Card} code=${c} mark=${p.mark}
           flip=${`${trickKey}:${p.seat}:${k}:${j}`} from=${p.seat} />`)}</span>
         <span class="who">${nameOf(p.seat)}${p.note ? html`<span class="note">, ${p.note}</span>` : null}</span></div>`;
