@@ -546,7 +546,7 @@ function Hand() {
       ${note ? html`<span class="why" role="status" title=${note.rules && note.rules.length ? `Rule ${note.rules.join(", ")}` : ""}>${note.text}</span>` : null}
     </div>
     <div class="dock-body">
-      <div class=${`hand rows-${rows.length}`} role="group" aria-label="Your cards">
+      <div class=${`hand rows-${rows.length}${S.view.noHand ? " no-hand" : ""}`} role="group" aria-label="Your cards">
         ${rows.map((row) => html`<div class="hand-row" style=${{"--n": row.length}}>${row.map(({code, i}) =>
           html`<${HandCard} code=${code} i=${i} hand=${hand} mine=${mine} ready=${ready} />`)}</div>`)}
         ${hand.length === 0 && !S.view.noHand ? html`<span class="muted">no cards in hand</span>` : null}

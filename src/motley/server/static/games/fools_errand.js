@@ -39,7 +39,7 @@ export default {
     const plays = obs.in_play;
     return html`<div class="center-head"><${Meter} scale=${obs.scale} /></div>
       <div class="errand-play">
-        ${[0, 1].map((seat) => html`<div class="errand-row" data-seat=${seat}>
+        ${[0, 1].map((seat) => html`<div class="errand-row" data-side=${seat === (obs.seat ?? 0) ? "near" : "far"}>
           ${plays.map((p, k) => (p.seat === seat ? html`<${Card} code=${p.card} small flip=${`fe:${k}`} from=${seat}
             mark=${k === plays.length - 1 ? "latest" : ""} />` : null))}</div>`)}
         ${plays.length ? null : html`<p class="trick-line">No cards in play.</p>`}
