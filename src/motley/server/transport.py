@@ -82,7 +82,7 @@ REQUEST_DIGITS = 40
 #: Largest rematch or decline request, in bytes (a token and, for a rematch, up to 16 seats).
 SMALL_REQUEST = 4000
 #: The names a static file may have (anything else is 404 before the file system is asked).
-STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css)")
+STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+\.(js|css|svg)")
 #: WebSocket close codes: a policy broken (a viewer too slow to read, or flooding); a table full of viewers.
 CLOSE_POLICY = 1008
 CLOSE_TRY_LATER = 1013
@@ -294,7 +294,7 @@ def _page(name: str) -> HTMLResponse:
 def _static_file(folder: Any, name: str) -> Response:
     """The ``.js`` or ``.css`` file ``name`` of a static ``folder``; HTTP 404 for any other name (a NUL byte, a
     separator, "..", another kind of file) or a file that is not there."""
-    types = {"js": "text/javascript", "css": "text/css"}
+    types = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
     match = STATIC_NAME.fullmatch(name)
     if match is None:
         raise HTTPException(404)
@@ -342,6 +342,10 @@ def _pages(api: APIRouter) -> None:
     @api.get("/static/{name}")
     def static(name: str) -> Response:
         return _static_file(STATIC, name)
+
+    @api.get("/favicon.ico")
+    def favicon() -> Response:
+        return _static_file(STATIC, "favicon.svg")
 
     @api.get("/static/{folder}/{name}")
     def static_in_folder(folder: str, name: str) -> Response:

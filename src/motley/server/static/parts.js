@@ -1,16 +1,18 @@
 // The pieces of the table page that a game view (games/<game>.js) draws with: the page's state, the players'
-// names, card faces and a trick. table.js fills the state from the server's messages and starts the page;
-// importing this module starts nothing, so a game view depends on it and not on table.js.
+// names, card faces, where each seat sits around the table, and a trick laid out by its players' seats.
+// table.js fills the state from the server's messages and starts the page; importing this module starts
+// nothing, so a game view depends on it and not on table.js.
 import { html } from "/static/vendor/preact-htm.js";
 
 export const SETTINGS_KEY = "motley-table-settings";
 const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1.5, sound: false, drawDelay: 1.5,
-                  complete: true};
+                  complete: true, motion: true};
 
 /** The page's state: the last message, the game view, card names, selection, connection, settings. */
 export const S = {
   msg: null, view: null, cards: {}, gameInfo: null, params: null, selected: [], conn: "connecting", error: "", sent: null,
-  queue: [], held: null, why: {key: null, reason: null}, autoSent: new Set(), panel: null, settings: loadSettings(), lastTricks: null,
+  queue: [], held: null, why: {key: null, reason: null, rules: []}, autoSent: new Set(), panel: null,
+  settings: loadSettings(), lastTricks: null, hint: "", rematch: null, declined: [], dialog: null,
 };
 
 function loadSettings() {
@@ -19,12 +21,46 @@ function loadSettings() {
 }
 
 // ---- people -------------------------------------------------------------------------------------
+/** A seat's name as players read it (the seat's own name, "Seat 3" for a seat without one). */
 export function nameOf(seat) {
   const msg = S.msg;
   if (!msg || seat === null || seat === undefined || seat < 0) return "";
   const info = msg.seats[seat];
-  const name = info ? info.name : `Seat ${seat + 1}`;
-  return msg.seat === seat ? `${name} (you)` : name;
+  return info && info.name ? info.name : `Seat ${seat + 1}`;
+}
+
+/** "you" for the viewer's own seat, else the seat's name (for sentences: "you win the trick"). */
+export function whoOf(seat) {
+  return S.msg && S.msg.seat === seat ? "you" : nameOf(seat);
+}
+
+/** ``word`` in the singular or plural for ``n``: "1 card", "2 cards". */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st. */
+export function ordinal(k) {
+  const tens = k % 100, ones = k % 10;
+  const end = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+  return `${k}${end}`;
+}
+
+/** Names joined as a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cleo". */
+export function joinNames(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// ---- seats around the table -----------------------------------------------------------------------
+/** The angle (radians, 0 = right, pi/2 = down) of ``seat`` around the oval: the viewer (or seat 0 for a
+ * spectator) at the bottom, the others clockwise from the viewer's left. */
+export function seatAngle(seat) {
+  const msg = S.msg;
+  const n = msg.seats.length;
+  const me = msg.seat === null ? 0 : msg.seat;
+  const k = (seat - me + n) % n;
+  return Math.PI / 2 + (2 * Math.PI * k) / n;
 }
 
 // ---- cards --------------------------------------------------------------------------------------
@@ -32,24 +68,68 @@ export function cardInfo(code) {
   return S.cards[code] || {name: code, short: code, suit: "", rank: 0, order: 0};
 }
 
-/** A card drawn face up (not a control): its label and suit colour, its spoken name for screen readers. */
-export function Card({code, mark, small}) {
-  const info = cardInfo(code);
-  return html`<span class=${`card suit-${info.suit}${small ? " small" : ""}${mark ? " " + mark : ""}`}
-    data-card=${code} role="img" aria-label=${info.name}><span class="rank">${info.short}</span>
-    <span class="pip" aria-hidden="true">${suitSymbol(info.suit)}</span></span>`;
+/** A card's name in a sentence: "the 7 of spades", "the blue 10", "the Fool". */
+export function cardWords(code) {
+  const name = cardInfo(code).name;
+  return name.startsWith("the ") ? name : `the ${name}`;
 }
 
-const SYMBOLS = {spades: "\u2660", hearts: "\u2665", diamonds: "\u2666", clubs: "\u2663", trump: "T",
-                 fool: "\u2605", joker: "\u2605", green: "G", red: "R", yellow: "Y", blue: "B", wild: "W"};
+const SYMBOLS = {spades: "\u2660", hearts: "\u2665", diamonds: "\u2666", clubs: "\u2663", trump: "",
+                 fool: "\u2605", joker: "\u2605", green: "", red: "", yellow: "", blue: "", wild: ""};
 export function suitSymbol(suit) { return SYMBOLS[suit] || ""; }
 
-/** A trick: each play's card (marked winner or Fool) with who played it, and its caption. */
+/** The inside of a card face, as the game's SVG drawing has it: a suit card's corner index and large pip, a
+ * trump's Roman numeral, a colour card's value on its colour, the star of the Fool and the Joker. */
+export function Face({code}) {
+  const info = cardInfo(code);
+  const symbol = suitSymbol(info.suit);
+  if (info.suit === "fool" || info.suit === "joker") {
+    return html`<span class="face star" aria-hidden="true"><span class="big">\u2605</span>
+      <span class="word">${info.suit === "fool" ? "FOOL" : "JOKER"}</span></span>`;
+  }
+  if (info.suit === "trump") {
+    return html`<span class="face trump" aria-hidden="true"><span class="corner">${info.short}</span>
+      <span class="big">${info.short}</span><span class="word">trump</span></span>`;
+  }
+  if (!symbol) {  // a colour card (Fool!): the value on the colour band, the wild 1 in four bands
+    return html`<span class="face band" aria-hidden="true"><span class="corner">${info.short}</span>
+      <span class="big">${info.short}</span>${info.suit === "wild" ? html`<span class="word">wild</span>` : null}</span>`;
+  }
+  return html`<span class="face suited" aria-hidden="true"><span class="corner">${info.short}<br />${symbol}</span>
+    <span class="big">${symbol}</span></span>`;
+}
+
+/** A card drawn face up (not a control): its face and suit colour, its spoken name for screen readers. */
+export function Card({code, mark, small, flip, from}) {
+  const info = cardInfo(code);
+  return html`<span class=${`card suit-${info.suit}${small ? " small" : ""}${mark ? " " + mark : ""}`}
+    data-card=${code} data-flip=${flip} data-from=${from} role="img" aria-label=${info.name}><${Face} code=${code} /></span>`;
+}
+
+/** A trick: each play's card (marked winner or Fool) with who played it, and its caption (the Last trick panel). */
 export function TrickView({trick}) {
   return html`<div class="trick">
     ${trick.plays.map((p) => html`<div class=${`play${p.mark ? " " + p.mark : ""}`}>
-      <${Card} code=${p.card} mark=${p.mark} /><span class="who">${nameOf(p.seat)}</span>
+      <span class="cards">${(p.cards || [p.card]).map((c) => html`<${Card} code=${c} mark=${p.mark} />`)}</span>
+      <span class="who">${nameOf(p.seat)}</span>
       ${p.note ? html`<span class="note">${p.note}</span>` : null}</div>`)}
     ${trick.caption ? html`<p class="caption">${trick.caption}</p>` : null}
+  </div>`;
+}
+
+/** The trick on the table: each play by its player's seat (towards the seat's place around the oval), in the
+ * order played; ``key`` tells the page's motion which trick this is (a new key: the cards come from the seats). */
+export function TrickOnTable({plays, trickKey}) {
+  const held = String(trickKey).startsWith("done:");  // a finished trick, shown for a moment before it is gathered
+  return html`<div class=${`table-trick${held ? " held" : ""}`} data-trick=${trickKey}>
+    ${plays.map((p, k) => {
+      const a = seatAngle(p.seat);
+      const style = {left: `${50 + 30 * Math.cos(a)}%`, top: `${46 + 30 * Math.sin(a)}%`, zIndex: k + 1};
+      return html`<div class=${`tplay${p.mark ? " " + p.mark : ""}`} style=${style} data-seat=${p.seat}
+          key=${`${trickKey}:${p.seat}:${k}`}>
+        <span class="cards">${(p.cards || [p.card]).map((c, j) => html`<${Card} code=${c} mark=${p.mark}
+          flip=${`${trickKey}:${p.seat}:${k}:${j}`} from=${p.seat} />`)}</span>
+        <span class="who">${nameOf(p.seat)}${p.note ? html`<span class="note">, ${p.note}</span>` : null}</span></div>`;
+    })}
   </div>`;
 }

@@ -1,9 +1,15 @@
-// The table page: draws the table from the server's JSON (the seat's observation, its legal moves, the log)
+// The table page: draws the table from the server's JSON (the viewer's observation, its legal moves, the log)
 // with Preact + htm. The server is the only judge of legality: a selection of cards is playable iff it is the
 // card set of one legal move (each legal move carries its "cards"). Per-game drawing is in games/<game>.js,
 // which draws with the pieces of parts.js (names, cards, tricks, and the page state S that this module fills).
-import { html, render, useEffect, useState } from "/static/vendor/preact-htm.js";
-import { Card, S, SETTINGS_KEY, TrickView, cardInfo, nameOf, suitSymbol } from "/static/parts.js";
+//
+// Layout: the seats around the table (desktop: an oval, the viewer at the bottom; phone: a compact row at the
+// top), the trick in the middle, the person's hand and controls docked at the bottom of the viewport. The end
+// of a deal and of the match are dialogs over the table; nothing is inserted above the hand during play.
+// Every viewer is drawn from what its own message holds: a spectator's has no hand, no exchange of its own.
+import { html, render, useEffect, useErrorBoundary, useLayoutEffect, useState } from "/static/vendor/preact-htm.js";
+import { Card, Face, S, SETTINGS_KEY, TrickView, cardInfo, cardWords, joinNames, nameOf, ordinal, plural,
+         seatAngle } from "/static/parts.js";
 
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
@@ -14,6 +20,11 @@ let stopped = false;
 let redraw = () => {};
 let autoTimer = null;
 let deadlineAt = null;
+let summaryAt = null;   // when the server's deal summary goes on by itself (ms), or null
+let knownDeal = null;   // the deal counter of the last message (a deal that ends while the page is open: a dialog)
+let before = null;      // where the moving things were before this draw (see motion below)
+/** Rule ids in a reason: "(FY-R3)", "(FE-R2, FE-R4)". */
+const RULE_IDS = /\s*\((?:[A-Z]{1,3}-[A-Z]?\d+[a-z]?(?:,\s*)?)+\)/g;
 
 export function setSetting(key, value) {
   S.settings = {...S.settings, [key]: value};
@@ -28,6 +39,11 @@ function presence(info) {
   return info.connected ? "online" : "offline";
 }
 
+/** Is this page the seat's live page (the contract's "live"; absent: an older server, always live)? */
+function isLive() {
+  return !S.msg || S.msg.live !== false;
+}
+
 // ---- cards --------------------------------------------------------------------------------------
 function sortKey(code) {
   const info = cardInfo(code);
@@ -36,23 +52,59 @@ function sortKey(code) {
   return (apart ? 1e7 : 0) + info.order;
 }
 
+// ---- words --------------------------------------------------------------------------------------
+function capitalise(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
+}
+
+/** A reason in words (the server's ``words``, else its ``reason`` without rule ids) and the rule ids apart. */
+function reasonWords(answer) {
+  const raw = answer.reason || answer.message || "";
+  const rules = answer.rules || [...raw.matchAll(/[A-Z]{1,3}-[A-Z]?\d+[a-z]?/g)].map((m) => m[0]);
+  const text = answer.words || (raw ? capitalise(raw.replace(RULE_IDS, "").replace(/^illegal move '[^']*':\s*/i, "")) : "");
+  return {text, rules};
+}
+
+/** "{seat 6} reached -82 points." with the seats' names. */
+function withNames(text) {
+  return text.replace(/\{seat (\d+)\}/g, (_, q) => nameOf(Number(q)));
+}
+
+/** A log entry in words: "Ann played the 7 of spades", "Bob passed", "Cleo had to pass". */
+function logWords(e) {
+  const who = nameOf(e.seat);
+  const auto = S.autoSent.has(e.n) ? " (automatic)" : "";
+  const by = {timer: " (out of time: played for them)", away: " (away: a bot played for them)"}[e.actor] || "";
+  if (e.move === null) return `${who} made a move you cannot see${by}`;
+  const own = S.view.logText ? S.view.logText(e.move, e) : null;
+  if (own) return `${who} ${own}${auto}${by}`;
+  const parts = e.move.split(" ");
+  let text;
+  if (e.move === "pass") text = e.forced ? "had to pass" : "passed";
+  else if (parts[0] === "give") text = `gave ${joinNames(parts.slice(1).map(cardWords))}`;
+  else if (parts.every((c) => c in S.cards)) text = `${e.forced ? "had to play" : "played"} ${joinNames(parts.map(cardWords))}`;
+  else text = e.move;
+  return `${who} ${text}${auto}${by}`;
+}
+
 // ---- moves --------------------------------------------------------------------------------------
 function canSend() {
-  return ws && ws.readyState === WebSocket.OPEN && S.msg && S.sent !== S.msg.version;
+  return ws && ws.readyState === WebSocket.OPEN && S.msg && S.sent !== S.msg.version && isLive();
+}
+
+function sendRaw(data) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data));
 }
 
 export function send(move, automatic = false) {
   if (!canSend()) return;
   S.error = "";
+  S.hint = "";
   S.sent = S.msg.version;
   if (automatic) S.autoSent.add(S.msg.version + 1);
-  ws.send(JSON.stringify({type: "move", version: S.msg.version, action: move.action}));
+  sendRaw({type: "move", version: S.msg.version, action: move.action});
   S.selected = [];
   redraw();
-}
-
-function capitalise(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
 }
 
 function sameCards(a, b) {
@@ -71,30 +123,33 @@ function isGiving() {
   return legal.length > 0 && legal.every((m) => m.move.startsWith("give "));
 }
 
-/** Ask the server why a selection is not a legal move (the engine's words); the answer replaces the page's own. */
+/** Ask the server why a selection is not a legal move (in words); the answer replaces the page's own. */
 function askWhy(codes) {
   const text = codes.join(" ");
   const key = `${S.msg.version}:${text}`;
   if (S.why.key === key || !ws || ws.readyState !== WebSocket.OPEN) return;
-  S.why = {key, reason: null};
-  ws.send(JSON.stringify({type: "why", move: text}));
+  S.why = {key, reason: null, rules: []};
+  sendRaw({type: "why", move: text});
 }
 
-/** Why the selection is not a move now (in words), or "" when it is one (or nothing is selected). */
+/** The server's answer for these cards at this version, if it came: ``{text, rules}``. */
+function whyAnswer(codes) {
+  return S.why.reason && S.why.key === `${S.msg.version}:${codes.join(" ")}` ? S.why : null;
+}
+
+/** Why the selection is not a move now (``{text, rules}``), or null when it is one (or nothing is selected). */
 function whyNot(codes) {
-  if (!codes.length || matchingMove(codes)) return "";
-  if (!isGiving()) {
-    askWhy(codes);
-    if (S.why.reason && S.why.key === `${S.msg.version}:${codes.join(" ")}`) return S.why.reason;
-  }
+  if (!codes.length || matchingMove(codes)) return null;
   if (isGiving()) {
     const need = giveNeed();
-    if (codes.length !== need) return `Select ${need} card${need === 1 ? "" : "s"} to give.`;
-    return "";
+    return codes.length !== need ? {text: `Select ${plural(need, "card")} to give.`, rules: []} : null;
   }
+  askWhy(codes);
+  const answer = whyAnswer(codes);
+  if (answer) return {text: answer.reason, rules: answer.rules};
   const wider = S.msg.legal.filter((m) => contains(m.cards, codes));
-  if (wider.length) return "Not a play yet: these cards are part of a play with more cards.";
-  return "These cards are not a legal play now (no legal move uses exactly them).";
+  if (wider.length) return {text: "Not a play yet: these cards are part of a play with more cards.", rules: []};
+  return {text: "These cards are not a play you may make now.", rules: []};
 }
 
 /** How many cards to select for the exchange: what the step still asks, at most the cards that may be given. */
@@ -109,7 +164,7 @@ function usable(code) {
 
 /** The person's cards: the game view's, else a plain ``hand`` list of the observation (a game with no view). */
 function handOf(obs) {
-  if (S.view.hand) return S.view.hand(obs);
+  if (S.view.hand) return S.view.hand(obs) || [];
   return Array.isArray(obs.hand) ? obs.hand.filter((c) => typeof c === "string") : [];
 }
 
@@ -117,9 +172,24 @@ function handCodes(hand) {
   return hand.map((code, i) => ({code, i})).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
 }
 
-function toggle(i, code, hand) {
-  if (!usable(code)) return;
-  const legalNow = S.msg.legal.find((m) => sameCards(m.cards, [code]));
+/** A card pressed: select it (or play it with one click), or say why it cannot be used now. */
+function press(i, code, hand) {
+  const msg = S.msg;
+  if (!isLive()) { S.hint = "This seat is being played in another tab: press Play here to play from this one."; redraw(); return; }
+  if (msg.terminal) { S.hint = "The match is over."; redraw(); return; }
+  if (!msg.legal.length || S.sent === msg.version) {
+    S.hint = `It is not your turn: ${msg.current_player >= 0 ? `${nameOf(msg.current_player)} plays now.` : "wait a moment."}`;
+    redraw();
+    return;
+  }
+  if (!usable(code)) {
+    S.hint = `You cannot play ${cardWords(code)} now.`;
+    if (!isGiving()) { S.hintFor = [code]; askWhy([code]); }
+    redraw();
+    return;
+  }
+  S.hint = "";
+  const legalNow = msg.legal.find((m) => sameCards(m.cards, [code]));
   if (S.settings.oneClick && S.view.oneClick && legalNow && !S.selected.length) { send(legalNow); return; }
   const adding = !S.selected.includes(i);
   S.selected = adding ? [...S.selected, i] : S.selected.filter((j) => j !== i);
@@ -182,7 +252,8 @@ function defaultMove(msg) {
 function autoMove() {
   clearTimeout(autoTimer);
   const msg = S.msg;
-  if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version) return;
+  if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version || !isLive()) return;
+  if (summaryWaits(msg)) return;  // the deal's summary is open: nothing moves until the table goes on
   if (sendQueued()) return;
   if (!S.settings.autoMoves || S.manual === msg.version) return;
   const version = msg.version;
@@ -196,16 +267,103 @@ function autoMove() {
   autoTimer = setTimeout(() => { if (S.msg && S.msg.version === version) send(S.msg.legal[0], true); }, wait);
 }
 
-// ---- the finished trick, held for a moment --------------------------------------------------------
+// ---- the finished trick, held where the trick is for a moment, then gathered to its winner --------------
 function noteTrick(msg) {
   if (!S.view || !S.view.finishedTrick) return;
+  const key = S.lastTricks;
   const done = S.view.finishedTrick(msg.observation, S.lastTricks);
   S.lastTricks = S.view.trickCount ? S.view.trickCount(msg.observation) : null;
   if (done && S.settings.trickPause > 0) {
     const until = Date.now() + S.settings.trickPause * 1000;
-    S.held = {trick: done, until};
-    setTimeout(() => { if (S.held && S.held.until === until) { S.held = null; redraw(); } }, S.settings.trickPause * 1000);
+    S.held = {trick: done, until, key};
+    setTimeout(() => gather(until), S.settings.trickPause * 1000);
   }
+}
+
+/** The held trick's cards move to its winner's seat, then the table shows the next trick. */
+function gather(until) {
+  if (!S.held || S.held.until !== until) return;
+  const done = () => { if (S.held && S.held.until === until) { S.held = null; redraw(); } };
+  const winner = S.held.trick.winner;
+  const seat = winner === null || winner === undefined ? null : document.querySelector(`.seat[data-seat="${winner}"]`);
+  const cards = [...document.querySelectorAll(".table-trick .card")];
+  if (!motionOn() || !seat || !cards.length) { done(); return; }
+  const to = centre(seat.getBoundingClientRect());
+  const runs = cards.map((el) => {
+    const at = centre(el.getBoundingClientRect());
+    return el.animate([{transform: "none", opacity: 1},
+      {transform: `translate(${to.x - at.x}px, ${to.y - at.y}px) scale(0.4)`, opacity: 0.2}],
+      {duration: 380, easing: "ease-in", fill: "forwards"}).finished;
+  });
+  Promise.all(runs).then(done, done);
+}
+
+// ---- motion: FLIP (where a thing was before this draw -> where it is now), with the Web Animations API -----
+function motionOn() {
+  return S.settings.motion && !matchMedia("(prefers-reduced-motion: reduce)").matches && !!document.body.animate;
+}
+
+function centre(r) {
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}
+
+/** Remember where every moving thing is (cards on the table, Fool discs, the cards of the hand). */
+function snapshot() {
+  if (!motionOn() || before) return;
+  before = new Map();
+  for (const el of document.querySelectorAll("[data-flip]")) before.set(el.dataset.flip, el.getBoundingClientRect());
+  for (const el of document.querySelectorAll(".hand-card")) before.set(`hand:${el.dataset.card}`, el.getBoundingClientRect());
+}
+
+/** After a draw: a thing that moved slides from where it was; a new card on the table comes from the hand it
+ * left (the person's) or from its player's seat. */
+function animate() {
+  const old = before;
+  before = null;
+  if (!old || !motionOn()) return;
+  for (const el of document.querySelectorAll("[data-flip]")) {
+    let from = old.get(el.dataset.flip) || old.get(`hand:${el.dataset.card}`);
+    if (!from && el.dataset.from !== undefined) {
+      const seat = document.querySelector(`.seat[data-seat="${el.dataset.from}"]`);
+      if (seat) from = seat.getBoundingClientRect();
+    }
+    if (!from) continue;
+    const a = centre(from), b = centre(el.getBoundingClientRect());
+    if (Math.abs(a.x - b.x) + Math.abs(a.y - b.y) < 2) continue;
+    el.animate([{transform: `translate(${a.x - b.x}px, ${a.y - b.y}px)`}, {transform: "none"}],
+               {duration: 360, easing: "cubic-bezier(.2,.7,.3,1)"});
+  }
+}
+
+// ---- the end of a deal ---------------------------------------------------------------------------
+/** Does the server hold the table for the deal's summary now (the contract's ``summary``)? */
+function summaryWaits(msg) {
+  return !!(msg.summary && (msg.summary.waiting || []).length);
+}
+
+/** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it). */
+function noteDeal(msg) {
+  const deal = S.view.dealKey ? S.view.dealKey(msg.observation) : null;
+  if (knownDeal !== null && deal !== null && deal > knownDeal && !msg.terminal) S.dialog = "deal";
+  knownDeal = deal;
+  if (msg.summary && !msg.terminal) {
+    if (S.dialog === null && S.closedSummary !== msg.summary.deal) S.dialog = "deal";
+    summaryAt = msg.summary.until === null || msg.summary.until === undefined ? null : Date.now() + msg.summary.until * 1000;
+  } else {
+    summaryAt = null;
+  }
+  if (msg.terminal && S.dialog !== "closed-end" && S.dialog !== "rematch") S.dialog = "end";
+}
+
+function continueDeal() {
+  const msg = S.msg;
+  if (msg.summary) {
+    S.closedSummary = msg.summary.deal;
+    if (msg.seat !== null && (msg.summary.waiting || []).includes(msg.seat)) sendRaw({type: "continue"});
+  }
+  S.dialog = null;
+  redraw();
+  autoMove();
 }
 
 // ---- connection ---------------------------------------------------------------------------------
@@ -231,14 +389,16 @@ async function onState(msg) {
   await loadGame(msg.game);
   const wasMine = S.msg && S.msg.legal.length > 0;
   const fresh = !S.msg || S.msg.version !== msg.version;
+  snapshot();
   if (S.msg && fresh) noteTrick(msg);
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
   if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
   S.msg = msg;
+  noteDeal(msg);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
-  if (fresh) S.selected = [];
-  deadlineAt = msg.deadline === null ? null : Date.now() + msg.deadline * 1000;
-  const mine = msg.legal.length > 0;
+  if (fresh) { S.selected = []; S.hint = ""; }
+  deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
+  const mine = msg.legal.length > 0 && isLive();
   document.title = `${mine ? "\u25CF Your turn - " : ""}${msg.title} - motley`;
   if (mine && !wasMine && S.settings.sound) beep();
   redraw();
@@ -256,6 +416,28 @@ function beep() {
   } catch { /* no sound available */ }
 }
 
+function onWhy(msg) {
+  if (!S.msg || S.why.key !== `${msg.version}:${msg.move}`) return;
+  const {text, rules} = reasonWords(msg);
+  S.why = {key: S.why.key, reason: msg.reason ? text : null, rules};
+  if (S.hintFor && S.hintFor.join(" ") === msg.move && S.why.reason) {
+    S.hint = `You cannot play ${cardWords(S.hintFor[0])} now: ${S.why.reason.charAt(0).toLowerCase()}${S.why.reason.slice(1)}`;
+    S.hintRules = rules;
+  }
+  redraw();
+}
+
+function onError(msg) {
+  const {text, rules} = reasonWords(msg);
+  S.error = text || msg.message;
+  S.errorRules = rules;
+  if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
+  S.sent = null;
+  S.queue = [];
+  if (msg.code === "bad_token" || msg.code === "no_table") stopped = true;
+  redraw();
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams();
@@ -266,23 +448,10 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") inOrder = inOrder.then(() => onState(msg));  // one at a time, in arrival order
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
-    else if (msg.type === "why" && S.msg && S.why.key === `${msg.version}:${msg.move}`) {
-      S.why = {key: S.why.key, reason: msg.reason ? capitalise(msg.reason) : null};
-      redraw();
-    }
-    else if (msg.type === "rematch") {
-      S.rematch = msg.link;
-      redraw();
-      if (token) goTo(msg.link);  // a person goes to their seat of the rematch
-    }
-    else if (msg.type === "error") {
-      S.error = msg.message;
-      if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
-      S.sent = null;
-      S.queue = [];
-      if (msg.code === "bad_token" || msg.code === "no_table") stopped = true;
-      redraw();
-    }
+    else if (msg.type === "why") onWhy(msg);
+    else if (msg.type === "rematch") { S.rematch = msg; if (S.dialog === "closed-end") S.dialog = "end"; redraw(); }
+    else if (msg.type === "rematch_declined") { S.declined = [...S.declined, msg.name || nameOf(msg.seat)]; redraw(); }
+    else if (msg.type === "error") onError(msg);
   };
   ws.onclose = () => {
     S.conn = stopped ? "closed" : "reconnecting";
@@ -291,113 +460,298 @@ function connect() {
   };
 }
 
-// ---- components ---------------------------------------------------------------------------------
+// ---- the status line ------------------------------------------------------------------------------
 function statusText(msg) {
   if (msg.terminal) return "The match is over.";
-  if ((msg.waiting_for || []).length) return `Waiting for ${msg.waiting_for.map(nameOf).join(", ")} to arrive`;
+  if (!isLive()) return "This seat is open in another tab.";
+  if ((msg.waiting_for || []).length) return `Waiting for ${joinNames(msg.waiting_for.map(nameOf))} to arrive`;
+  if (summaryWaits(msg)) return `Waiting for ${joinNames(msg.summary.waiting.map(nameOf))} to continue`;
   if (msg.legal.length) return "Your turn";
   if (msg.seat === msg.current_player) return "Your turn (sending...)";
-  return `Waiting for ${nameOf(msg.current_player)}`;
+  return msg.current_player >= 0 ? `${nameOf(msg.current_player)} to play` : "";
 }
 
+// ---- the seats around the table ---------------------------------------------------------------------
 function Seat({seat}) {
   const msg = S.msg;
   const info = msg.seats[seat];
   const turn = !msg.terminal && msg.current_player === seat;
-  const extra = S.view.seatExtras ? S.view.seatExtras(msg.observation, seat, S.held) : {};
-  return html`<section class=${`seat${turn ? " turn" : ""}${msg.seat === seat ? " me" : ""}`}
-      aria-label=${`${nameOf(seat)}${turn ? ", to play" : ""}`} data-seat=${seat}>
-    <div class="seat-head"><span class="seat-name">${nameOf(seat)}</span>
-      ${extra.disc ? html`<span class="disc" title="holds a Fool disc">Fool</span>` : null}
-      ${extra.title ? html`<span class="badge">${extra.title}</span>` : null}</div>
+  const extra = S.view.seatExtras ? safe(() => S.view.seatExtras(msg.observation, seat), {}) : {};
+  const a = seatAngle(seat);
+  const where = {left: `${50 + 44 * Math.cos(a)}%`, top: `${50 + 41 * Math.sin(a)}%`};
+  const state = presence(info);
+  const you = msg.seat === seat;
+  const label = `${nameOf(seat)}${you ? " (you)" : ""}${turn ? ", to play" : ""}`;
+  return html`<section class=${`seat${turn ? " turn" : ""}${you ? " me" : ""}`} style=${where}
+      aria-label=${label} data-seat=${seat}>
+    <div class="seat-head">
+      <span class=${`dot ${state.split(":")[0]}`} title=${state} aria-label=${state} role="img"></span>
+      <span class="seat-name">${nameOf(seat)}${you ? html` <span class="you">(you)</span>` : null}</span></div>
     <div class="seat-facts">
+      ${extra.count !== undefined ? html`<span class="count">${plural(extra.count, "card")}${extra.countWord ? ` ${extra.countWord}` : ""}</span>` : null}
+      <span class="pts">${plural(msg.scores[seat], "pt", "pts")}</span></div>
+    <div class="seat-marks">
       ${turn ? html`<span class="turn-mark">to play</span>` : null}
-      <span class=${`presence ${presence(info).split(":")[0]}`}>${presence(info)}</span>
-      ${extra.count !== undefined ? html`<span>${extra.count} ${extra.count === 1 ? "card" : "cards"}</span>` : null}
-      <span>${msg.scores[seat]} pts</span>
+      ${(extra.discs || []).map((k) => html`<span class="disc" data-flip=${`disc:${k}`} title="holds a Fool disc">Fool</span>`)}
+      ${extra.title ? html`<span class="badge">${extra.title}</span>` : null}
       ${extra.note ? html`<span class="note">${extra.note}</span>` : null}</div>
-    ${extra.played ? html`<div class="played">${extra.played.map((c) => html`<${Card} code=${c} small />`)}</div>` : null}
   </section>`;
 }
 
+/** ``f()``, or ``otherwise`` if it throws (a view that cannot read a message must not stop the page). */
+function safe(f, otherwise) {
+  try { return f(); } catch (err) { console.warn("view:", err); return otherwise; }
+}
+
+/** The game's middle of the table; a view that fails says so instead of taking the page down. */
+function Center() {
+  const [failed, reset] = useErrorBoundary();
+  const msg = S.msg;
+  useEffect(() => { if (failed) reset(); }, [msg.version]);
+  if (failed) return html`<p class="trick-line">The table cannot be drawn for this moment.</p>`;
+  return S.view.Center ? html`<${S.view.Center} obs=${msg.observation} held=${S.held} />` : null;
+}
+
+function Board() {
+  const msg = S.msg;
+  const n = msg.seats.length;
+  const me = msg.seat === null ? 0 : msg.seat;
+  const order = Array.from({length: n}, (_, k) => (me + k) % n);
+  return html`<div class=${`board seats-${n}`} id="board">
+    <div class="felt"><div class="center" aria-label="Table" role="region"><${Center} /></div>
+      <${Waiting} /></div>
+    <div class="seats">${order.map((q) => html`<${Seat} seat=${q} key=${q} />`)}</div>
+  </div>`;
+}
+
+// ---- the hand, docked -----------------------------------------------------------------------------
 function Hand() {
   const msg = S.msg;
   const hand = handOf(msg.observation);
-  if (msg.seat === null) return null;
-  const mine = msg.legal.length > 0 && S.sent !== msg.version;
+  const live = isLive();
+  const mine = live && msg.legal.length > 0 && S.sent !== msg.version && !summaryWaits(msg);
   const codes = S.selected.map((i) => hand[i]);
   const move = mine ? matchingMove(codes) : null;
   const giving = mine && isGiving();
-  const reason = mine ? whyNot(codes) : "";
+  const reason = mine ? whyNot(codes) : null;
   const commands = mine ? msg.legal.filter((m) => !m.cards.length) : [];
   const anyCardMove = mine && msg.legal.some((m) => m.cards.length);
   const ready = giving ? codes.length && !reason : !!move;
+  const sorted = handCodes(hand);
+  const rows = sorted.length > 13 ? [sorted.slice(0, Math.ceil(sorted.length / 2)), sorted.slice(Math.ceil(sorted.length / 2))] : [sorted];
+  const note = !live ? null : reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   return html`<section class="hand-area" aria-label="Your hand">
-    <div class="hand" role="group" aria-label="Your cards">
-      ${handCodes(hand).map(({code, i}) => {
-        const info = cardInfo(code);
-        const off = !mine || !usable(code);
-        const on = S.selected.includes(i);
-        return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}`}
-          data-card=${code} aria-label=${info.name} aria-pressed=${on ? "true" : "false"}
-          aria-disabled=${off ? "true" : "false"} onClick=${() => mine && toggle(i, code, hand)}
-          onKeyDown=${(e) => { if (e.key === "Enter" && ready) { e.preventDefault(); playSelected(hand); } }}>
-          <span class="rank">${info.short}</span><span class="pip" aria-hidden="true">${suitSymbol(info.suit)}</span>
-        </button>`;
-      })}
-      ${hand.length === 0 && !S.view.noHand ? html`<span class="muted">no cards in hand</span>` : null}
+    <div class="dock-line">
+      <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div>
+      ${note ? html`<span class="why" role="status" title=${note.rules && note.rules.length ? `Rule ${note.rules.join(", ")}` : ""}>${note.text}</span>` : null}
     </div>
-    <div class="controls" id="moves">
-      ${anyCardMove ? html`<button type="button" class="move primary" disabled=${!ready}
-          onClick=${() => playSelected(hand)}>${giving ? "Give" : "Play"}</button>` : null}
-      ${commands.map((m) => html`<button type="button" class="move" data-move=${m.move}
-          onClick=${() => send(m)}>${S.view.moveLabel ? S.view.moveLabel(m.move) : m.move}</button>`)}
-      ${!mine ? html`<span class="muted">${msg.terminal ? "no more moves" : "not your turn"}</span>` : null}
-      ${reason ? html`<span class="why" role="status">${reason}</span>` : null}
+    <div class="dock-body">
+      <div class=${`hand rows-${rows.length}${S.view.noHand ? " no-hand" : ""}`} role="group" aria-label="Your cards">
+        ${rows.map((row) => html`<div class="hand-row" style=${{"--n": row.length}}>${row.map(({code, i}) =>
+          html`<${HandCard} code=${code} i=${i} hand=${hand} mine=${mine} ready=${ready} />`)}</div>`)}
+        ${hand.length === 0 && !S.view.noHand ? html`<span class="muted">no cards in hand</span>` : null}
+      </div>
+      <div class="controls" id="moves">
+        ${!live ? html`<button type="button" class="move primary" onClick=${() => sendRaw({type: "claim"})}>Play here</button>` : null}
+        ${anyCardMove ? html`<button type="button" class="move primary" disabled=${!ready}
+            onClick=${() => playSelected(hand)}>${giving ? "Give" : "Play"}</button>` : null}
+        ${commands.map((m) => html`<button type="button" class="move" data-move=${m.move}
+            onClick=${() => send(m)}>${S.view.moveLabel ? S.view.moveLabel(m.move) : m.move}</button>`)}
+        ${live && !mine && !anyCardMove ? html`<span class="muted">${msg.terminal ? "no more moves" : "not your turn"}</span>` : null}
+      </div>
     </div>
   </section>`;
 }
 
-function SpectatorNote() {
-  return html`<section class="hand-area" aria-label="Watching"><div id="moves" class="controls">
-    <span class="muted">spectators do not move</span></div></section>`;
+function HandCard({code, i, hand, mine, ready}) {
+  const info = cardInfo(code);
+  const can = mine && usable(code);
+  const on = S.selected.includes(i);
+  return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}${can ? " playable" : ""}${mine && !can ? " unplayable" : ""}`}
+    data-card=${code} aria-label=${info.name} aria-pressed=${on ? "true" : "false"}
+    aria-disabled=${can ? "false" : "true"} onClick=${() => press(i, code, hand)}
+    onKeyDown=${(e) => { if (e.key === "Enter" && ready) { e.preventDefault(); playSelected(hand); } }}><${Face} code=${code} /></button>`;
 }
 
-function Log() {
+function deadlineWords() {
+  if (deadlineAt === null || S.msg.terminal) return "";
+  return ` - ${Math.max(0, Math.round((deadlineAt - Date.now()) / 1000))}s left`;
+}
+
+function SpectatorDock() {
   const msg = S.msg;
-  const entries = msg.log.slice().reverse();
-  return html`<div id="log">${entries.map((e) => html`<div class="entry">${e.n}. ${nameOf(e.seat)}${
-    e.actor === "seat" ? "" : ` [${e.actor}]`}: ${e.move === null ? "(a hidden move)" : logText(e)}</div>`)}</div>`;
+  return html`<section class="hand-area watching" aria-label="Watching">
+    <div class="dock-line"><div id="status" data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div></div>
+    <div id="moves" class="controls"><span class="muted">You are watching: spectators do not move.</span></div></section>`;
 }
 
-function logText(e) {
-  const auto = S.autoSent.has(e.n) ? " (automatic)" : "";
-  if (e.move === "pass") return `passed (no play)${auto}`;
-  return (S.view.logText ? S.view.logText(e.move) : e.move) + auto;
-}
-
+// ---- before the match starts ------------------------------------------------------------------------
 /** While the bots wait for people who have not arrived: who, and a Start button for a person at the table. */
 function Waiting() {
   const msg = S.msg;
   const absent = msg.waiting_for || [];
   if (!absent.length || msg.terminal) return null;
-  const start = () => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({type: "start"}));
-  return html`<section class="panel waiting" aria-label="Waiting for players">
-    <p>The bots wait until everyone has arrived: ${absent.map(nameOf).join(", ")} ${absent.length === 1 ? "has" : "have"}
-      not opened their link yet.</p>
-    ${msg.seat !== null ? html`<button type="button" onClick=${start}>Start</button>` : null}</section>`;
+  return html`<section class="waiting" aria-label="Waiting for players">
+    <p>The bots wait until everyone has arrived: ${joinNames(absent.map(nameOf))} ${absent.length === 1 ? "has" : "have"}
+      not opened ${absent.length === 1 ? "their" : "their"} link yet.</p>
+    ${msg.seat !== null && isLive() ? html`<button type="button" onClick=${() => sendRaw({type: "start"})}>Start</button>` : null}</section>`;
 }
 
-/** Ask the server for the rematch; its link comes back to every viewer through their socket. */
-async function askRematch() {
+// ---- dialogs ------------------------------------------------------------------------------------
+function Dialog({label, id, children}) {
+  return html`<div class="dialog-layer"><div class="dialog" role="dialog" aria-label=${label} id=${id}>${children}</div></div>`;
+}
+
+function DealSummary() {
+  const msg = S.msg;
+  const waiting = msg.summary ? msg.summary.waiting || [] : [];
+  const left = summaryAt === null ? null : Math.max(0, Math.round((summaryAt - Date.now()) / 1000));
+  const mineToPress = msg.seat !== null && waiting.includes(msg.seat) && isLive();
+  const others = waiting.filter((q) => q !== msg.seat);
+  return html`<${Dialog} label="End of the deal" id="deal-summary">
+    ${S.view.Summary ? html`<${S.view.Summary} obs=${msg.observation} />` : html`<h2>The deal is over</h2>`}
+    ${others.length ? html`<p class="muted">Waiting for ${joinNames(others.map(nameOf))} to continue.</p>` : null}
+    ${left !== null ? html`<p class="muted">The next deal starts by itself in ${plural(left, "second")}.</p>` : null}
+    <div class="dialog-buttons"><button type="button" class="primary" onClick=${continueDeal}>
+      ${mineToPress || !msg.summary ? "Continue" : "Close"}</button>
+      <button type="button" class="secondary" onClick=${() => { S.panel = "sheet"; continueDeal(); }}>Score sheet</button></div>
+  </${Dialog}>`;
+}
+
+/** Each seat's place by the match's returns (ties share a place): ``[{seat, place}]`` best first. */
+function places(msg) {
+  const value = msg.returns || msg.scores;
+  return msg.seats.map((_, q) => ({seat: q, place: 1 + value.filter((v) => v > value[q] + 1e-9).length}))
+    .sort((a, b) => a.place - b.place || msg.scores[b.seat] - msg.scores[a.seat]);
+}
+
+/** The match's end in words, for this viewer: "You finished 2nd of 7 with 16 points; Bot 4 won with 20." */
+function verdict(msg) {
+  const ranked = places(msg);
+  const n = msg.seats.length;
+  const winners = ranked.filter((r) => r.place === 1).map((r) => r.seat).sort((a, b) => a - b);  // seat order
+  const pts = (q) => plural(msg.scores[q], "point");
+  if (winners.length === n && n > 1) return "The match is a draw.";
+  const won = winners.length === 1 ? `${nameOf(winners[0])} won with ${pts(winners[0])}.`
+    : `${joinNames(winners.map((q) => `${nameOf(q)} (${pts(q)})`))} share the win.`;
+  if (msg.seat === null) return won;
+  const mine = ranked.find((r) => r.seat === msg.seat);
+  if (mine.place === 1) {
+    const others = winners.filter((q) => q !== msg.seat);
+    return others.length ? `You share the win with ${joinNames(others.map(nameOf))}, with ${pts(msg.seat)}.`
+      : `You won with ${pts(msg.seat)}!`;
+  }
+  const tied = ranked.filter((r) => r.place === mine.place && r.seat !== msg.seat).map((r) => r.seat).sort((a, b) => a - b);
+  return `You finished ${ordinal(mine.place)} of ${n} with ${pts(msg.seat)}${
+    tied.length ? ` (tied with ${joinNames(tied.map(nameOf))})` : ""}; ${won}`;
+}
+
+function MatchOver() {
+  const msg = S.msg;
+  const ranked = places(msg);
+  return html`<${Dialog} label="Match over" id="match-over">
+    <h2>Match over</h2>
+    <p class="verdict">${verdict(msg)}</p>
+    ${msg.end_reason ? html`<p class="end-reason">${withNames(msg.end_reason)}</p>` : null}
+    <ol class="ranking">${ranked.map((r) => html`<li>${ordinal(r.place)}: ${nameOf(r.seat)}${msg.seat === r.seat ? " (you)" : ""}, ${
+      plural(msg.scores[r.seat], "point")}${r.place === 1 ? " - winner" : ""}</li>`)}</ol>
+    <${RematchOffer} />
+    <div class="dialog-buttons">
+      ${msg.seat !== null && !S.rematch ? html`<button type="button" class="rematch primary" onClick=${openRematch}>Rematch</button>` : null}
+      <button type="button" class="secondary" onClick=${() => { S.dialog = "closed-end"; S.panel = "sheet"; redraw(); }}>Score sheet</button>
+    </div>
+    <p><a href=${`/replay/${tableId}`}>Replay this match</a> - <a href="/">Back to the lobby</a></p>
+  </${Dialog}>`;
+}
+
+// ---- rematch ------------------------------------------------------------------------------------
+function openRematch() {
+  const msg = S.msg;
+  S.draft = msg.seats.map((s, q) => ({from: q, kind: s.kind === "bot" ? "bot" : "human", bot: s.bot || null,
+                                      strength: null, name: s.name}));
+  S.dialog = "rematch";
+  redraw();
+}
+
+/** Was the seat list changed in the editor? (An unchanged offer is sent as a plain rematch.) */
+function draftChanged() {
+  const msg = S.msg;
+  return S.draft.some((d, k) => d.from !== k || (d.kind === "bot" && (d.bot !== msg.seats[d.from].bot || d.strength)));
+}
+
+async function sendRematch() {
+  const body = {token};
+  if (draftChanged()) {
+    body.seats = S.draft.map((d) => (d.kind === "bot"
+      ? {from: d.from, kind: "bot", bot: d.bot, ...(d.strength ? {strength: d.strength} : {})}
+      : {from: d.from, kind: "human", name: d.name}));
+  }
   const answer = await fetch(`/api/tables/${tableId}/rematch`, {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
-  const body = await answer.json().catch(() => ({}));
-  if (!answer.ok) { S.error = body.detail || "the rematch could not be made"; redraw(); return; }
-  goTo(body.link);
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const reply = await answer.json().catch(() => ({}));
+  if (!answer.ok) {
+    S.error = typeof reply.detail === "string" ? reply.detail : "The rematch could not be made.";
+    S.dialog = "end";
+    redraw();
+    return;
+  }
+  goTo(reply.link);  // the one who offers goes to the new table, where the bots wait for the others
 }
 
-/** Leave for ``link`` once (the answer to Rematch and the socket's rematch message both say where). */
+function moveDraft(k, by) {
+  const d = [...S.draft];
+  [d[k], d[k + by]] = [d[k + by], d[k]];
+  S.draft = d;
+  redraw();
+}
+
+function RematchEditor() {
+  const bots = S.gameInfo ? S.gameInfo.bots : ["heuristic", "random"];
+  const most = S.gameInfo ? S.gameInfo.max_simulations : 5000;
+  const set = (k, patch) => { S.draft = S.draft.map((d, j) => (j === k ? {...d, ...patch} : d)); redraw(); };
+  return html`<${Dialog} label="Rematch" id="rematch-editor"><h2>Rematch: the seats</h2>
+    <p class="muted">People keep their place in the list; change a bot, or move seats up and down.</p>
+    <ol class="draft">${S.draft.map((d, k) => html`<li>
+      <span class="draft-name">${d.kind === "bot" ? "Bot" : nameOf(d.from)}</span>
+      ${d.kind === "bot" ? html`<label class="inline">Kind <select value=${d.bot} aria-label=${`Seat ${k + 1} bot kind`}
+          onChange=${(e) => set(k, {bot: e.target.value})}>${bots.map((b) => html`<option value=${b}>${b}</option>`)}</select></label>
+        ${d.bot === "ismcts" ? html`<label class="inline">Strength <input type="number" min="1" max=${most}
+          aria-label=${`Seat ${k + 1} strength (simulations)`} value=${d.strength || ""}
+          onChange=${(e) => set(k, {strength: Math.max(1, Math.min(most, Number(e.target.value) || 0)) || null})} /></label>` : null}` : null}
+      <button type="button" class="small secondary" disabled=${k === 0} aria-label=${`Move seat ${k + 1} up`}
+        onClick=${() => moveDraft(k, -1)}>Up</button>
+      <button type="button" class="small secondary" disabled=${k === S.draft.length - 1} aria-label=${`Move seat ${k + 1} down`}
+        onClick=${() => moveDraft(k, 1)}>Down</button></li>`)}</ol>
+    <div class="dialog-buttons"><button type="button" class="primary" onClick=${sendRematch}>Offer the rematch</button>
+      <button type="button" class="secondary" onClick=${() => { S.dialog = "end"; redraw(); }}>Cancel</button></div>
+  </${Dialog}>`;
+}
+
+/** An offered rematch: who offers it, Accept (go to this viewer's link) and Decline; declines heard so far. */
+function RematchOffer() {
+  const offer = S.rematch;
+  const msg = S.msg;
+  const declined = S.declined.length ? html`<p class="muted">${joinNames(S.declined)} declined the rematch.</p>` : null;
+  if (!offer || S.rematchDeclined) return declined;
+  const by = offer.offered_by !== undefined && offer.offered_by !== null ? nameOf(offer.offered_by) : null;
+  const seated = token && offer.you !== null;
+  return html`<div class="offer" role="group" aria-label="Rematch offer">
+    <p><b>${by ? `${by} offers a rematch.` : "A rematch is ready."}</b></p>
+    <button type="button" class="primary" onClick=${() => goTo(offer.link)}>${seated ? "Accept" : "Watch the rematch"}</button>
+    ${seated && msg.seat !== null ? html`<button type="button" class="secondary" onClick=${declineRematch}>Decline</button>` : null}
+    ${declined}</div>`;
+}
+
+async function declineRematch() {
+  const offer = S.rematch;
+  const newToken = new URL(offer.link, location.href).searchParams.get("token");
+  S.rematchDeclined = true;
+  redraw();
+  await fetch(`/api/tables/${offer.table}/decline`, {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({token: newToken})}).catch(() => null);
+}
+
+/** Leave for ``link`` once. */
 function goTo(link) {
   if (S.leaving) return;
   S.leaving = true;
@@ -405,24 +759,9 @@ function goTo(link) {
   location.assign(link);
 }
 
-function Ranking() {
-  const msg = S.msg;
-  const order = msg.seats.map((s, i) => i).sort((a, b) => msg.scores[b] - msg.scores[a]);
-  const best = Math.max(...(msg.returns || msg.scores));
-  const verdict = msg.seat !== null && msg.returns
-    ? (msg.returns[msg.seat] > 0 ? " You win!" : msg.returns[msg.seat] < 0 ? " You lose." : " A draw.") : "";
-  return html`<section class="banner" id="match-over" aria-label="Match over">
-    <h2>Match over.${verdict}</h2>
-    <ol class="ranking">${order.map((q) => html`<li>${nameOf(q)}: ${msg.scores[q]} points${
-      msg.returns && msg.returns[q] === best && best > 0 ? " - winner" : ""}</li>`)}</ol>
-    ${msg.seat !== null && !S.rematch ? html`<button type="button" class="rematch" onClick=${askRematch}>Rematch</button>` : null}
-    ${S.rematch ? html`<p><a href=${S.rematch}>${msg.seat === null ? "Watch the rematch" : "Go to the rematch"}</a></p>` : null}
-    <p><a href=${`/replay/${tableId}`}>replay this match</a> - <a href="/">back to the lobby</a></p>
-  </section>`;
-}
-
+// ---- panels -------------------------------------------------------------------------------------
 function LastTrick() {
-  const last = S.view.lastTrick ? S.view.lastTrick(S.msg.observation) : null;
+  const last = S.view.lastTrick ? safe(() => S.view.lastTrick(S.msg.observation), null) : null;
   return html`<section class="panel" aria-label="Last trick" id="last-trick"><h2>Last trick</h2>
     ${last ? html`<${TrickView} trick=${last} />` : html`<p class="muted">No trick finished yet.</p>`}</section>`;
 }
@@ -435,6 +774,7 @@ function Settings() {
     ${check("autoMoves", "Make forced moves for me (a pass when nothing else is legal)")}
     ${S.view.oneClick ? check("oneClick", "Play a card with one click") : null}
     ${check("complete", "Select the rest of a play when only one play fits")}
+    ${check("motion", "Move the cards (off also when the system asks for reduced motion)")}
     ${check("sound", "Sound when it is my turn")}
     ${S.view.defaultMove ? html`<label>Draw for me after <input type="number" min="0.5" max="10" step="0.5"
       value=${s.drawDelay} onChange=${(e) => setSetting("drawDelay", Math.max(0.5, Math.min(10, Number(e.target.value) || 1.5)))} /> s</label>` : null}
@@ -463,13 +803,13 @@ function Help() {
 }
 
 function ScoreSheet() {
-  const sheet = S.view.scoreSheet ? S.view.scoreSheet(S.msg.observation) : null;
+  const sheet = S.view.scoreSheet ? safe(() => S.view.scoreSheet(S.msg.observation), null) : null;
   const msg = S.msg;
   return html`<section class="panel" aria-label="Score sheet" id="score-sheet"><h2>Score sheet</h2>
-    ${sheet && sheet.rows.length ? html`<table class="scores"><thead><tr><th>${sheet.label}</th>
+    ${sheet && sheet.rows.length ? html`<div class="sheet-scroll"><table class="scores"><thead><tr><th>${sheet.label}</th>
       ${msg.seats.map((s, i) => html`<th>${nameOf(i)}</th>`)}</tr></thead><tbody>
       ${sheet.rows.map((r) => html`<tr><td>${r.label}</td>${r.values.map((v) => html`<td>${v}</td>`)}</tr>`)}
-      <tr class="total"><td>total</td>${msg.scores.map((v) => html`<td>${v}</td>`)}</tr></tbody></table>`
+      <tr class="total"><td>total</td>${msg.scores.map((v) => html`<td>${v}</td>`)}</tr></tbody></table></div>`
       : html`<p class="muted">No ${sheet ? sheet.label : "round"} finished yet.</p>`}</section>`;
 }
 
@@ -477,50 +817,44 @@ function Toolbar() {
   const open = (name) => () => { S.panel = S.panel === name ? null : name; redraw(); };
   const btn = (name, label) => html`<button type="button" class="secondary" aria-expanded=${S.panel === name}
     onClick=${open(name)}>${label}</button>`;
+  const msg = S.msg;
   return html`<nav class="toolbar" aria-label="Table tools">${S.view.lastTrick ? btn("last", "Last trick") : null}
-    ${btn("sheet", "Score sheet")}${btn("help", "Help")}${btn("settings", "Settings")}</nav>`;
+    ${btn("sheet", "Score sheet")}${btn("help", "Help")}${btn("settings", "Settings")}
+    ${msg.terminal && S.dialog === "closed-end" ? html`<button type="button" class="secondary"
+      onClick=${() => { S.dialog = "end"; redraw(); }}>Result</button>` : null}</nav>`;
 }
 
-function Board() {
-  const msg = S.msg;
-  const n = msg.seats.length;
-  const me = msg.seat === null ? 0 : msg.seat;
-  const others = Array.from({length: n}, (_, k) => (me + k) % n).filter((q) => q !== msg.seat);
-  const center = S.view.Center ? html`<${S.view.Center} obs=${msg.observation} held=${S.held} />` : null;
-  return html`<div class="board" id="board">
-    <div class="opponents">${others.map((q) => html`<${Seat} seat=${q} />`)}</div>
-    <div class="center" aria-label="Table" role="region">${center}</div>
-    ${msg.seat !== null ? html`<${Seat} seat=${msg.seat} />` : null}
-  </div>`;
+function Log() {
+  const entries = S.msg.log.slice().reverse();
+  return html`<ol id="log" reversed>${entries.map((e) => html`<li class="entry" value=${e.n}>${logWords(e)}</li>`)}</ol>`;
 }
 
 function App() {
   const [, setTick] = useState(0);
-  useEffect(() => { redraw = () => setTick((t) => t + 1); }, []);
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => { const t = setInterval(() => setNow(Date.now()), 1000); return () => clearInterval(t); }, []);
+  useEffect(() => { redraw = () => { snapshot(); setTick((t) => t + 1); }; }, []);
+  useEffect(() => { const t = setInterval(() => redraw(), 1000); return () => clearInterval(t); }, []);
+  useLayoutEffect(() => animate());
   const msg = S.msg;
+  const who = msg ? (msg.seat === null ? "Watching" : `You are ${nameOf(msg.seat)}`) : "";
   const header = html`<header><h1 id="title">${msg ? msg.title : "motley"}</h1>
-    <span id="who">${msg ? (msg.seat === null ? "watching (public view)" : `you are ${nameOf(msg.seat)}`) : ""}</span>
-    <span id="conn" class=${`conn ${S.conn}`}>${S.conn}</span><a href="/">lobby</a></header>`;
+    <span id="who">${who}</span>
+    <span id="conn" class=${`conn ${S.conn}`}>${S.conn}</span><a href="/">Lobby</a></header>`;
   if (!msg || !S.view) return html`${header}<main><p>Connecting to the table...</p>
     <div id="error" role="alert">${S.error}</div></main>`;
-  const left = deadlineAt !== null && !msg.terminal ? ` - ${Math.max(0, Math.round((deadlineAt - now) / 1000))}s left` : "";
-  const mine = msg.legal.length > 0;
+  const dialog = msg.terminal ? (S.dialog === "rematch" ? html`<${RematchEditor} />` : S.dialog === "end" ? html`<${MatchOver} />` : null)
+    : S.dialog === "deal" ? html`<${DealSummary} />` : null;
   return html`${header}<main class="table-main">
-    <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${left}</div>
-    <div id="error" role="alert">${S.error}</div>
-    ${msg.terminal ? html`<${Ranking} />` : html`<${Waiting} />`}
+    <div id="error" role="alert">${S.error ? html`<span title=${(S.errorRules || []).length ? `Rule ${S.errorRules.join(", ")}` : ""}>${S.error}</span>` : null}</div>
     <${Board} />
-    ${msg.seat !== null ? html`<${Hand} />` : html`<${SpectatorNote} />`}
+    ${dialog}
     <${Toolbar} />
     ${S.panel === "last" ? html`<${LastTrick} />` : null}
-    ${S.panel === "sheet" || (msg.terminal && S.panel === null) ? html`<${ScoreSheet} />` : null}
+    ${S.panel === "sheet" ? html`<${ScoreSheet} />` : null}
     ${S.panel === "help" ? html`<${Help} />` : null}
     ${S.panel === "settings" ? html`<${Settings} />` : null}
-    ${S.view.Summary ? html`<${S.view.Summary} obs=${msg.observation} />` : null}
     <details class="panel log-panel"><summary>Log</summary><${Log} /></details>
-  </main>`;
+  </main>
+  <div class="dock">${msg.seat !== null ? html`<${Hand} />` : html`<${SpectatorDock} />`}</div>`;
 }
 
 // For tests and the console: the last state and a raw send.
@@ -532,14 +866,17 @@ function selection() {
 }
 
 /** The legal moves when the player has a real decision to make now (null while a move is on its way, one is
- * being made for them, or it is not their turn); with "give", how many cards to select. */
+ * being made for them, it is not their turn, or this page is not the seat's live page); with "give", how many
+ * cards to select. */
 function decision() {
   const msg = S.msg;
-  if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version || S.queue.length) return null;
+  if (!msg || msg.terminal || !msg.legal.length || S.sent === msg.version || S.queue.length || !isLive()) return null;
+  if (summaryWaits(msg)) return null;
   const auto = S.settings.autoMoves && S.manual !== msg.version;
   if (auto && msg.legal.length === 1) return null;
   const later = auto ? defaultMove(msg) : null;
   return {version: msg.version, legal: msg.legal, give: isGiving() ? giveNeed() : 0, later: later ? later.move : null};
 }
+document.body.classList.add("table");
 render(html`<${App} />`, document.getElementById("app"));
 connect();
