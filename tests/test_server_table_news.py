@@ -39,7 +39,7 @@ def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 def live_table(spec: dict[str, Any], seed: int = 3, **settings: Any) -> tuple[LiveTable, Clock, MemoryLog]:
     clock, log = Clock(), MemoryLog()
-    defaults = Settings(bot_delay=0.0, **settings)
+    defaults = Settings(**{"bot_delay": 0.0, **settings})
     return LiveTable(Table(new_record(table_request(spec), defaults, seed)), log, clock), clock, log
 
 
@@ -239,6 +239,75 @@ def test_a_table_stored_before_pace_and_summary_wait_behaves_as_before() -> None
     settings = Table(record).settings
     assert (settings.pace, settings.summary_wait) == (None, 0.0)
     assert (Settings().pace, Settings().summary_wait) == (0.7, 30.0)
+
+
+# ---- a move shown in steps (The Fool's Errand's draws) --------------------------------------------------------
+ERRAND_WITH_BOT = {"game": "fools_errand", "players": 2,
+                   "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "heuristic"}]}
+
+
+def test_the_bot_waits_until_the_draws_of_a_move_could_be_shown_one_at_a_time() -> None:
+    async def body() -> None:
+        live, clock, _ = live_table(ERRAND_WITH_BOT, seed=5, bot_delay=0.5, pace=0.7)
+        ann = Viewer(0)
+        live.attach(ann)
+        waits: list[tuple[int, float]] = []
+        while not live.table.state.is_terminal():
+            events = len(live.table.state.observation(0)["log"])
+            if live.table.state.current_player() == 0:
+                clock.now += 3.0  # Ann thinks
+                await live.submit(ann, move_of(ann))
+            else:
+                due = live.next_auto()
+                assert due is not None and due[1] == "bot"
+                clock.now = due[0]
+                await live._drive("bot")
+            moved_at = clock.now
+            shown = len(live.table.state.observation(0)["log"]) - events
+            due = live.next_auto()
+            if due is not None and due[1] == "bot":
+                waits.append((shown, due[0] - moved_at))
+                assert due[0] - moved_at == pytest.approx(0.5 + (shown - 1) * 0.7), "bot_delay + (steps - 1) x pace"
+        assert any(shown > 3 for shown, _ in waits), "some moves drew several cards"
+
+    run(body)
+
+
+def test_a_person_whose_move_draws_cards_gets_the_time_to_see_them_on_the_move_timer() -> None:
+    async def body() -> None:
+        live, clock, _ = live_table({**ERRAND_WITH_BOT, "seats": [{"kind": "human"}] * 2}, seed=5, pace=0.5,
+                                    move_time=20.0)
+        people = {0: Viewer(0), 1: Viewer(1)}
+        for viewer in people.values():
+            live.attach(viewer)
+        events = len(live.table.state.observation(0)["log"])
+        mover = live.table.state.current_player()
+        await live.submit(people[mover], move_of(people[mover]))
+        shown = len(live.table.state.observation(0)["log"]) - events
+        due = live.next_auto()
+        assert due is not None and due[1] == "timer" and due[0] == pytest.approx(clock.now + (shown - 1) * 0.5 + 20.0)
+        assert live.shared()["deadline"] == pytest.approx(20.0 + (shown - 1) * 0.5)
+
+    run(body)
+
+
+@pytest.mark.parametrize(("spec", "pace"), [(bots("fool", 4), 0.7), (bots("fools_errand", 2), 0.0)])
+def test_a_move_shown_in_one_step_or_at_pace_0_waits_the_bot_delay_only(
+        spec: dict[str, Any], pace: float) -> None:
+    async def body() -> None:
+        live, clock, _ = live_table(spec, seed=5, bot_delay=0.5, pace=pace)
+        for _ in range(8):
+            due = live.next_auto()
+            assert due is not None
+            clock.now = due[0]
+            await live._drive(due[1])
+            due = live.next_auto()
+            if live.table.state.is_terminal():
+                break
+            assert due is not None and due[0] == pytest.approx(clock.now + (0.5 if due[1] == "bot" else pace))
+        assert live.table.version >= 4
+
+    run(body)
 
 
 # ---- one seat, one live page ---------------------------------------------------------------------------------

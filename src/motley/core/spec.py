@@ -96,6 +96,11 @@ EndReason = Callable[[State], str]
 #: "short": the label printed on it ("5", "7"), "suit": suit or colour name ("green", "spades", "trump"),
 #: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
 CardInfo = Callable[[str], dict[str, Any]]
+#: How many steps a viewer's page shows one move in: ``shown_steps(before, after) -> int`` (at least 1), ``before``
+#: a copy of the state before the move, ``after`` the state after it. A game whose move plays on by itself (The
+#: Fool's Errand's draws) shows each automatic play as a step, one per table ``pace``; the table's next automatic
+#: move waits for them.
+ShownSteps = Callable[[State, State], int]
 
 
 def _always_public(move: str) -> bool:
@@ -141,6 +146,7 @@ class GameSpec:
         sample_moves: moves the heuristic plays from a seeded deal at :attr:`usual_players` to reach the position
             the game's picture shows (the lobby's picture of each game: its :attr:`drawing` of that position).
         end_reason: why a finished match ended, in words (:data:`EndReason`), or ``None``: no reason given.
+        shown_steps: how many steps a page shows a move in (:data:`ShownSteps`), or ``None``: one step each.
         how_to_play: the rules as a player reads them, in short plain-text paragraphs without rule ids (the
             table page's help, the start of ``motley rules``); the binding text is the game's rules file.
         networks: the trained Q networks the package ships (``games/<game>/networks/``), each file by game string
@@ -172,6 +178,7 @@ class GameSpec:
     tensor_layout: TensorLayoutOf | None = None
     card_info: CardInfo | None = None
     end_reason: EndReason | None = None
+    shown_steps: ShownSteps | None = None
     how_to_play: tuple[str, ...] = ()
     summary: str = ""
     usual_players: int | None = None

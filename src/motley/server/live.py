@@ -8,7 +8,9 @@ applied, and a person who made it gets an error.
 
 A driver task per table (:meth:`LiveTable.run`) plays the bot seats, plays every seat's forced move (the only
 legal one) after ``Settings.pace``, and plays for a human seat whose move timer ran out or who has been
-disconnected longer than the grace time; the person takes over again simply by moving (or reconnecting).
+disconnected longer than the grace time; the person takes over again simply by moving (or reconnecting). A move
+that the pages show in several steps (``GameSpec.shown_steps``: automatic plays, one per ``pace``)
+starts the next turn once they are shown (:meth:`LiveTable.showing_time`), so no automatic move overtakes them.
 
 When a deal of the match ends and the match goes on, the table waits for the people to read its summary
 (:class:`Summary`, ``Settings.summary_wait``): no automatic move and no move timer until every connected person
@@ -34,6 +36,7 @@ from typing import Any, Protocol
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError
 from motley.core.play import choose
+from motley.core.registry import game_spec
 from motley.server import protocol
 from motley.server.store import MoveRow, StoreError
 from motley.server.table import Finished, Move, Seat, SeatRefused, Table, new_token
@@ -483,8 +486,12 @@ class LiveTable:
             log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
             raise
         deal = self.table.state.deal_number()
+        shown = game_spec(self.table.game.name).shown_steps
+        before = self.table.state.clone() if shown is not None else None
         events = self.table.apply(move)
-        self.turn_started = self.touched = self.clock()
+        self.touched = self.clock()
+        steps = 1 if shown is None or before is None else shown(before, self.table.state)
+        self.turn_started = self.touched + self.showing_time(steps)
         self.table.record.moved_at = self.wall()
         for event in events:
             if isinstance(event, Finished):
@@ -492,6 +499,13 @@ class LiveTable:
         self._after_move(move, deal)
         self.broadcast()
         self._wake()
+
+    def showing_time(self, steps: int) -> float:
+        """Seconds the viewers' pages take to show a move of ``steps`` steps (``GameSpec.shown_steps``) beyond its
+        first: ``(steps - 1) × pace`` (0 without a pace). The next turn starts after them, so the next automatic
+        move waits ``bot_delay`` (a forced one ``pace``, a move timer its time) from the last step shown."""
+        pace = self.table.settings.pace
+        return max(0, steps - 1) * pace if pace else 0.0
 
     def _after_move(self, move: Move, deal: int) -> None:
         """Show the summary of deal ``deal`` (from 0) if ``move`` ended it and the match goes on (the state's

@@ -39,6 +39,7 @@ SPEC = register_spec(GameSpec(
     action_features=features.action_features,
     card_info=cards.card_info,
     end_reason=facts.end_reason,
+    shown_steps=observe.shown_steps,
     tensor_layout=observe.tensor_layout,
     how_to_play=views.HOW_TO_PLAY,
     summary=views.SUMMARY,

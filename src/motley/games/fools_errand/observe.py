@@ -91,6 +91,12 @@ def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
     }
 
 
+def shown_steps(before: Any, after: Any) -> int:
+    """How many steps a viewer's page shows a move in (``GameSpec.shown_steps``): one per event the move added to
+    the log (each draw, scoop, Joker; the page shows them one at a time), at least 1."""
+    return max(1, len(after.log) - len(before.log))
+
+
 def observation_tensor(state: FoolsErrandRules, seat: Seat) -> npt.NDArray[np.float32]:
     """float32 vector of ``OBSERVATION_SIZE`` (274) from ``seat``'s point of view: the pieces of :data:`LAYOUT`
     (table in docs/observation_tensors.md)."""
