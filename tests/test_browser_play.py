@@ -35,8 +35,9 @@ if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Ch
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "browser.db"
-    # the table page here does not answer the summary at the end of a deal (Continue): the deals do not wait
-    with ServerThread(f"sqlite:///{db}", bot_delay=0.0, summary_wait=0.0) as running:
+    # the table page here does not answer the summary at the end of a deal (Continue): the deals do not wait; no pace:
+    # The Fool's Errand's draws are shown at once (tests/test_browser_errand_pace.py shows them one at a time)
+    with ServerThread(f"sqlite:///{db}", bot_delay=0.0, summary_wait=0.0, pace=0.0) as running:
         yield running
 
 
