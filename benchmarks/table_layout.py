@@ -44,9 +44,11 @@ with sync_playwright() as p:
         if d == "over":
             break
         box = pg.get_by_role("region", name="Your hand").bounding_box()
+        assert box is not None, "the hand is not on the page"
         ys.append(round(box["y"]))
         codes = sorted({c for m in d["legal"] for c in m["cards"]})
         b1 = pg.locator(f'.hand-card[data-card="{codes[0]}"]').first.bounding_box()
+        assert b1 is not None, f"no card {codes[0]} in the hand"
         firstcard.append(round(b1["y"]))
         v = d["version"]
         move = d["legal"][rng.randrange(len(d["legal"]))]
