@@ -273,6 +273,50 @@ def test_the_bot_waits_until_the_draws_of_a_move_could_be_shown_one_at_a_time() 
     run(body)
 
 
+def _bot_opens(seed: int) -> bool:
+    live, _, _ = live_table(ERRAND_WITH_BOT, seed=seed)
+    return live.table.state.current_player() == 1
+
+
+def test_the_first_move_waits_until_the_opening_could_be_shown_once_everyone_is_there() -> None:
+    """The draws the deal made by itself before the first decision are shown once every person is at the table (the
+    pages replay them at the pace): the bot's first move waits for them, from the last person's arrival."""
+    seed = next(s for s in range(1, 200) if _bot_opens(s))
+
+    async def body() -> None:
+        live, clock, _ = live_table(ERRAND_WITH_BOT, seed=seed, bot_delay=0.5, pace=0.7)
+        opening = len(live.table.state.observation(0)["log"])
+        assert opening >= 2, "the deal drew cards by itself before the first decision"
+        assert live.next_auto() is None, "the bot waits for Ann"
+        clock.now += 60.0  # Ann opens her link a minute later
+        ann = Viewer(0)
+        live.attach(ann)
+        due = live.next_auto()
+        assert due is not None and due[1] == "bot"
+        assert due[0] - clock.now == pytest.approx(opening * 0.7 + 0.5), "the opening's steps, then the bot's delay"
+        first = next(m for m in ann.messages if m["type"] == "state")
+        assert first["waiting_for"] == [] and first["opening"] is True, "Ann's page shows the opening"
+        again = Viewer(0)
+        live.attach(again)  # a reload later: the table as it is, and the table does not wait again
+        assert all("opening" not in m for m in again.messages) and live.next_auto() == due
+
+    run(body)
+
+
+def test_two_people_see_the_opening_when_the_second_arrives() -> None:
+    async def body() -> None:
+        live, _, _ = live_table({**ERRAND_WITH_BOT, "seats": [{"kind": "human"}] * 2}, seed=5, pace=0.5)
+        ann, bob = Viewer(0), Viewer(1)
+        live.attach(ann)
+        assert ann.last("state")["waiting_for"] == [1]
+        live.attach(bob)
+        assert ann.last("state")["waiting_for"] == [] and ann.last("state")["version"] == 0, "Ann's page is told"
+        first = next(m for m in bob.messages if m["type"] == "state")
+        assert first["waiting_for"] == [] and first["opening"] is True
+
+    run(body)
+
+
 def test_a_person_whose_move_draws_cards_gets_the_time_to_see_them_on_the_move_timer() -> None:
     async def body() -> None:
         live, clock, _ = live_table({**ERRAND_WITH_BOT, "seats": [{"kind": "human"}] * 2}, seed=5, pace=0.5,

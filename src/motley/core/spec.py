@@ -97,10 +97,11 @@ EndReason = Callable[[State], str]
 #: "rank": its rank or value (int), "order": sort key (int; by suit/colour, then rank)}``.
 CardInfo = Callable[[str], dict[str, Any]]
 #: How many steps a viewer's page shows one move in: ``shown_steps(before, after) -> int`` (at least 1), ``before``
-#: a copy of the state before the move, ``after`` the state after it. A game whose move plays on by itself (The
-#: Fool's Errand's draws) shows each automatic play as a step, one per table ``pace``; the table's next automatic
-#: move waits for them.
-ShownSteps = Callable[[State, State], int]
+#: a copy of the state before the move, ``after`` the state after it; ``before`` None: the opening of the match, what
+#: the deal played by itself before the first decision (shown once every person is at the table). A game whose move
+#: plays on by itself (The Fool's Errand's draws) shows each automatic play as a step, one per table ``pace``; the
+#: table's next automatic move waits for them.
+ShownSteps = Callable[[State | None, State], int]
 
 
 def _always_public(move: str) -> bool:

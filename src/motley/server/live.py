@@ -158,8 +158,9 @@ class LiveTable:
 
     # ---- viewers ----------------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
-        """Add a viewer and send it the table as it is now (with the table's params and settings)."""
-        before = None
+        """Add a viewer and send it the table as it is now (with the table's params and settings, and
+        ``"opening": true`` when this person's arrival starts the match: :meth:`_show_opening`)."""
+        before, opened = None, False
         if conn.seat is None:
             self.spectators.append(conn)
         else:
@@ -167,15 +168,19 @@ class LiveTable:
             seat.connections.append(conn)
             seat.away_since = None
             before, seat.live = seat.live, conn  # the newest connection plays
-            self._connected(conn.seat)
+            opened = self._connected(conn.seat)
         self.touched = self.clock()
         shared = self.shared()
         first = self.with_live(conn, self.table.message(conn.seat, shared))
         first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
                      commitment=self.table.commitment)
+        if opened:  # this person was the last one the table waited for: their page shows the opening
+            first["opening"] = True
         conn.send(first)
         if before is not None:  # the seat's page until now learns it no longer plays
             before.send(self.with_live(before, self.table.message(before.seat, shared)))
+        if opened:  # the pages that waited for this person start showing the opening
+            self.broadcast()
         if self.rematch is not None:
             conn.send(self.rematch_message(conn.seat))
             for declined in self.rematch.declined:
@@ -206,11 +211,28 @@ class LiveTable:
         for viewer in (before, conn) if before is not None and before is not conn else (conn,):
             viewer.send(self.with_live(viewer, message))
 
-    def _connected(self, seat: int) -> None:
-        """Note (and store, without waiting) that the person of ``seat`` has connected, the first time."""
-        if not self.table.seats[seat].ever_connected:
-            self.table.seats[seat].ever_connected = True
-            self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
+    def _connected(self, seat: int) -> bool:
+        """Note (and store, without waiting) that the person of ``seat`` has connected, the first time; the last
+        person the bots waited for starts the opening's showing (:meth:`_show_opening`): True then."""
+        if self.table.seats[seat].ever_connected:
+            return False
+        waited = bool(self.waiting_for())
+        self.table.seats[seat].ever_connected = True
+        self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
+        if waited and not self.waiting_for():
+            self._show_opening()
+            return True
+        return False
+
+    def _show_opening(self) -> None:
+        """Every person is at the table before the first move: the pages show the opening (what the deal played by
+        itself before the first decision, ``GameSpec.shown_steps(None, state)`` steps, one per ``pace``), and the
+        first automatic move waits for it."""
+        shown = game_spec(self.table.game.name).shown_steps
+        if self.table.version != 0 or shown is None:
+            return
+        self.turn_started = self.clock() + self.showing_time(shown(None, self.table.state) + 1)
+        self._wake()
 
     def detach(self, conn: Connection) -> None:
         """Remove a viewer; a seat left without connections starts its grace time."""
@@ -390,8 +412,11 @@ class LiveTable:
         self._live_only(conn)
         settings = self.table.settings
         if settings.wait_for_people:
+            waited = bool(self.waiting_for())
             settings.wait_for_people = False  # stored, so a restarted server does not wait again
             self.store.save_settings(self.id, settings.as_dict())
+            if waited:
+                self._show_opening()
             self.broadcast()
             self._wake()
 

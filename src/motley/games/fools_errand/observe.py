@@ -93,8 +93,9 @@ def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
 
 def shown_steps(before: Any, after: Any) -> int:
     """How many steps a viewer's page shows a move in (``GameSpec.shown_steps``): one per event the move added to
-    the log (each draw, scoop, Joker; the page shows them one at a time), at least 1."""
-    return max(1, len(after.log) - len(before.log))
+    the log (each draw, scoop, Joker; the page shows them one at a time), at least 1; ``before`` None: the events
+    of the opening, the draws before the first decision (FE-R4)."""
+    return max(1, len(after.log) - (0 if before is None else len(before.log)))
 
 
 def observation_tensor(state: FoolsErrandRules, seat: Seat) -> npt.NDArray[np.float32]:

@@ -393,7 +393,8 @@ async function onState(msg) {
   if (S.msg && fresh) noteTrick(msg);
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
   if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
-  if (S.msg && fresh && S.view.showSteps) await S.view.showSteps(S.msg, msg, (step) => { S.msg = step; redraw(); });  // a move shown one step at a time
+  // a move (or the opening of the match) shown one step at a time: the view decides what, if anything, to show
+  if (S.view.showSteps) await S.view.showSteps(S.msg, msg, (step) => { S.msg = step; redraw(); });
   S.msg = msg;
   noteDeal(msg);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection

@@ -73,28 +73,56 @@ function afterEvent(obs, e, then) {
   return o;
 }
 
-/** The state messages to show before ``next``, one per new log event but its last (``next`` shows that one), or
- * none: a first message of a connection (a reload, a late joiner, a reconnect shows the table as it is), no
- * pace, motion off, or a log that does not follow on from ``prev``'s. */
-function stepsBetween(prev, next) {
-  const a = prev.observation, b = next.observation;
-  if (next.settings || !pace || motionOff() || !a || !b || !a.log || !b.log) return [];
-  const events = b.log.slice(a.log.length);
-  if (events.length < 2 || events.length > MOST_STEPS || a.log.length === 0 && b.log.length > MOST_STEPS) return [];
+/** The step messages of ``events`` from ``obs`` on, one per event but the last (``next`` shows that one). */
+function stepsOf(obs, events, next, log) {
   const steps = [];
-  let obs = a;
   for (const [k, e] of events.slice(0, -1).entries()) {
     obs = afterEvent(obs, e, events[k + 1]);
     steps.push({...next, observation: obs, scores: obs.pile_points, legal: [], terminal: false, returns: null,
-                end_reason: null, current_player: -1, deadline: null, summary: null, log: prev.log});
+                end_reason: null, current_player: -1, deadline: null, summary: null, log});
   }
   return steps;
 }
 
+/** The table before the first event of the match: nothing in play, no piles, the Jokers in the decks, and each
+ * deck as many cards fuller as the opening's events took from it (found by stepping them over empty decks). */
+function beforeOpening(b) {
+  const bare = {...b, in_play: [], piles: [[], []], deck_sizes: [0, 0], jokers: ["deck", "deck"],
+                pile_points: [0, 0], unclaimed: [], scale: 0, shown: null, scooped: null};
+  let o = bare;
+  for (const [k, e] of b.log.entries()) o = afterEvent(o, e, b.log[k + 1]);
+  return {...bare, deck_sizes: b.deck_sizes.map((n, q) => n - o.deck_sizes[q])};
+}
+
+/** Whether the opening (the draws the deal made by itself before the first decision) has been shown on this page. */
+let openingShown = false;
+
+/** The state messages to show before ``next``: at the opening, when the last person the table waited for arrives
+ * (their page's first message says ``opening``; the others see the wait end) or someone starts the match, each
+ * event of it (the server waits as long before its first move); after a move, one per new log event but its last; none
+ * for a connection's first message later in the match (a reload, a late joiner, a reconnect shows the table as it
+ * is), without pace, with motion off, or for a log that does not follow on from ``prev``'s. */
+function stepsBetween(prev, next) {
+  const b = next.observation;
+  if (!b || !b.log) return [];
+  const started = next.opening || prev && (prev.waiting_for || []).length && !(next.waiting_for || []).length;
+  if (next.version === 0 && started && !openingShown) {
+    openingShown = true;
+    if (!pace || motionOff() || b.log.length < 2 || b.log.length > MOST_STEPS) return [];
+    return stepsOf(beforeOpening(b), b.log, next, next.log);
+  }
+  const a = prev && prev.observation;
+  if (next.settings || !pace || motionOff() || !a || !a.log) return [];
+  const events = b.log.slice(a.log.length);
+  if (events.length < 2 || events.length > MOST_STEPS || a.log.length === 0 && b.log.length > MOST_STEPS) return [];
+  return stepsOf(a, events, next, prev.log);
+}
+
 /** Show the events of a move one at a time before ``next``: ``show(step)`` draws each step message, each for the
- * table's pace; resolves once the last but one has been shown its time (the table page then draws ``next``). */
+ * table's pace; resolves once the last but one has been shown its time (the table page then draws ``next``).
+ * ``prev`` is null for a connection's first message. */
 async function showSteps(prev, next, show) {
-  for (const m of [prev, next]) if (m.settings && "pace" in m.settings) pace = m.settings.pace || 0;
+  for (const m of [prev, next]) if (m && m.settings && "pace" in m.settings) pace = m.settings.pace || 0;
   for (const step of stepsBetween(prev, next)) {
     show(step);
     await new Promise((done) => setTimeout(done, pace * 1000));
