@@ -342,10 +342,12 @@ function summaryWaits(msg) {
 }
 
 /** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it). */
-function noteDeal(msg) {
+function noteDeal(msg, prev) {
   const deal = S.view.dealKey ? S.view.dealKey(msg.observation) : null;
   if (knownDeal !== null && deal !== null && deal > knownDeal && !msg.terminal) S.dialog = "deal";
   knownDeal = deal;
+  // the server's summary is over (everyone pressed Continue, or its time ran out): the table goes on, the dialog goes
+  if (prev && prev.summary && !msg.summary && S.dialog === "deal") S.dialog = null;
   if (msg.summary && !msg.terminal) {
     if (S.dialog === null && S.closedSummary !== msg.summary.deal) S.dialog = "deal";
     summaryAt = msg.summary.until === null || msg.summary.until === undefined ? null : Date.now() + msg.summary.until * 1000;
@@ -393,8 +395,9 @@ async function onState(msg) {
   if (S.msg && fresh) noteTrick(msg);
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
   if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
+  const prev = S.msg;
   S.msg = msg;
-  noteDeal(msg);
+  noteDeal(msg, prev);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
   if (fresh) { S.selected = []; S.hint = ""; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
@@ -539,7 +542,7 @@ function Hand() {
   const ready = giving ? codes.length && !reason : !!move;
   const sorted = handCodes(hand);
   const rows = sorted.length > 13 ? [sorted.slice(0, Math.ceil(sorted.length / 2)), sorted.slice(Math.ceil(sorted.length / 2))] : [sorted];
-  const note = !live ? null : reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
+  const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   return html`<section class="hand-area" aria-label="Your hand">
     <div class="dock-line">
       <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div>
@@ -591,9 +594,13 @@ function Waiting() {
   const msg = S.msg;
   const absent = msg.waiting_for || [];
   if (!absent.length || msg.terminal) return null;
+  const names = joinNames(absent.map(nameOf));
+  const verb = absent.length === 1 ? "has not" : "have not";
+  const declined = S.declined.length ? html`<p>${joinNames(S.declined)} declined the rematch: ${
+    S.declined.length === 1 ? "the seat is" : "the seats are"} open to anyone under the lobby's Open tables.</p>` : null;
   return html`<section class="waiting" aria-label="Waiting for players">
-    <p>The bots wait until everyone has arrived: ${joinNames(absent.map(nameOf))} ${absent.length === 1 ? "has" : "have"}
-      not opened ${absent.length === 1 ? "their" : "their"} link yet.</p>
+    <p>${`The bots wait until everyone has arrived: ${names} ${verb} opened their link yet.`}</p>
+    ${declined}
     ${msg.seat !== null && isLive() ? html`<button type="button" onClick=${() => sendRaw({type: "start"})}>Start</button>` : null}</section>`;
 }
 
