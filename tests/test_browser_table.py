@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 
 import httpx
@@ -23,16 +24,20 @@ from tests.support import CHROMIUM, needs_chromium
 pytestmark = needs_chromium
 
 if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 #: The loop a page runs to play random legal moves through its own socket until a dialog (the deal's summary,
-#: the match's end) is open: once per state version, never while the page has no decision.
+#: the match's end) is open: once per state version, never while the page has no decision, and never a forced
+#: move (the server plays those itself, at the table's pace, here 0).
 AUTOPLAY = """() => {
   let sent = -1;
   clearInterval(window.motleyAuto);
   window.motleyAuto = setInterval(() => {
     const t = window.motleyTable, d = t && t.decision();
-    if (!d || d.version === sent || document.querySelector('[role=dialog]')) return;
+    if (!d || d.version === sent || d.legal.length < 2 || document.querySelector('[role=dialog]')) return;
     sent = d.version;
     const m = d.legal[Math.floor(Math.random() * d.legal.length)];
     t.raw(JSON.stringify({type: 'move', version: d.version, action: m.action}));
@@ -56,10 +61,11 @@ def create(server: ServerThread, game: str, people: list[str], bots: int, **extr
     return cast("dict[str, Any]", answer.json())
 
 
-def open_page(browser: Browser, server: ServerThread, link: str, errors: list[str] | None = None) -> Page:
-    """A fresh browser context on ``link`` (forced moves left to the test's loop, a finished trick shown briefly);
+def open_page(browser: Browser, server: ServerThread, link: str, errors: list[str] | None = None,
+              viewport: ViewportSize = DESKTOP) -> Page:
+    """A fresh browser context on ``link`` (forced moves left to the server, no pause after a trick, no motion);
     page errors go to ``errors``."""
-    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page = browser.new_context(viewport=viewport).new_page()
     page.add_init_script("localStorage.setItem('motley-table-settings', "
                          "JSON.stringify({autoMoves: false, trickPause: 0, motion: false}))")
     page.set_default_timeout(30_000)
@@ -80,13 +86,13 @@ def live_table(server: ServerThread, table_id: str) -> LiveTable:
 
 
 @pytest.mark.parametrize(("game", "option"), [("fool", {"rounds": 2}), ("foolery", {"hands": 2})])
-def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Browser, game: str,
+def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Browser, shots: Path, game: str,
                                              option: dict[str, int]) -> None:
     """One person and bots, two deals: at the end of the first the summary dialog opens and nothing moves until
-    the person presses Continue; then the dialog closes and the next deal is played."""
-    table = create(server, game, ["Ann"], 2 if game == "foolery" else 3, options=option)
+    the person presses Continue; then the dialog closes and the next deal is played (Foolery on a phone)."""
+    table = create(server, game, ["Ann"], 4 if game == "foolery" else 3, options=option)
     errors: list[str] = []
-    page = open_page(browser, server, table["seats"][0]["link"], errors)
+    page = open_page(browser, server, table["seats"][0]["link"], errors, PHONE if game == "foolery" else DESKTOP)
     autoplay(page)
     summary = page.get_by_role("dialog", name="End of the deal")
     summary.wait_for()
@@ -94,6 +100,9 @@ def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Brow
     held = live.table.version
     assert not live.table.state.is_terminal() and live.summary_waiting(), "the table waits for Ann"
     expect(page.locator("#status")).to_have_text(re.compile("Waiting for Ann to continue"))
+    summary.get_by_role("button", name="Continue").wait_for()
+    if game == "foolery":
+        page.screenshot(path=str(shots / "summary-phone.png"))
     page.wait_for_timeout(600)  # time the bots (no delay, no pace) would have moved in
     assert live.table.version == held, "no bot moves while the summary waits"
     summary.get_by_role("button", name="Continue").click()
@@ -171,13 +180,14 @@ def test_one_seat_has_one_live_page(server: ServerThread, browser: Browser) -> N
     older.context.close()
 
 
-def test_the_rematch_is_an_offer(server: ServerThread, browser: Browser) -> None:
+def test_the_rematch_is_an_offer(server: ServerThread, browser: Browser, shots: Path) -> None:
     """Three people and a bot finish a one-round match of Fool!; Ann changes the bot and the order and offers a
     rematch: her page goes to her new seat, nobody else's moves; Bob and the spectator see the offer, Bob
     accepts and lands on his new seat, Cleo declines and her seat opens, which Bob and the spectator see."""
     table = create(server, "fool", ["Ann", "Bob", "Cleo"], 1, options={"rounds": 1})
     errors: list[str] = []
-    people = [open_page(browser, server, s["link"], errors) for s in table["seats"][:3]]
+    people = [open_page(browser, server, s["link"], errors, PHONE if q == 1 else DESKTOP)
+              for q, s in enumerate(table["seats"][:3])]
     watcher = open_page(browser, server, table["spectate"], errors)
     for page in people:
         autoplay(page)
@@ -199,6 +209,7 @@ def test_the_rematch_is_an_offer(server: ServerThread, browser: Browser) -> None
         expect(offer).to_contain_text("Ann offers a rematch.")
         assert table["id"] in page.url, "nobody's page moves until they accept"
         expect(page.get_by_role("dialog", name="Match over").locator(".ranking")).to_contain_text("Bob")
+    bob.screenshot(path=str(shots / "rematch-phone.png"))
     expect(watcher.get_by_role("group", name="Rematch offer").get_by_role("button")).to_have_text(
         ["Watch the rematch"])
     cleo.get_by_role("group", name="Rematch offer").get_by_role("button", name="Decline").click()

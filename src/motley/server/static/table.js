@@ -433,6 +433,10 @@ function onWhy(msg) {
 function onError(msg) {
   const {text, rules} = reasonWords(msg);
   S.error = text || msg.message;
+  if (msg.code === "stale") S.error = "Your move came too late: the table had moved on, and shows where it is now.";
+  if (msg.code === "not_your_turn" && S.msg && S.msg.current_player >= 0) {  // the server says "seat N", from 0
+    S.error = `It is not your turn: ${nameOf(S.msg.current_player)} plays now.`;
+  }
   S.errorRules = rules;
   if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
   S.sent = null;
@@ -625,10 +629,14 @@ function DealSummary() {
   </${Dialog}>`;
 }
 
-/** Each seat's place by the match's returns (ties share a place): ``[{seat, place}]`` best first. */
+/** Each seat's place: the winners by the match's returns (the game's rule: ties and shared wins) share 1st;
+ * the others by their returns, then their points (ties share a place): ``[{seat, place}]`` best first. */
 function places(msg) {
   const value = msg.returns || msg.scores;
-  return msg.seats.map((_, q) => ({seat: q, place: 1 + value.filter((v) => v > value[q] + 1e-9).length}))
+  const best = Math.max(...value);
+  const ahead = (r, q) => value[r] > value[q] + 1e-9 || (Math.abs(value[r] - value[q]) <= 1e-9 && msg.scores[r] > msg.scores[q]);
+  const place = (q) => (value[q] >= best - 1e-9 ? 1 : 1 + msg.seats.filter((_, r) => ahead(r, q)).length);
+  return msg.seats.map((_, q) => ({seat: q, place: place(q)}))
     .sort((a, b) => a.place - b.place || msg.scores[b.seat] - msg.scores[a.seat]);
 }
 
@@ -803,6 +811,8 @@ function optionWords(o) {
 function Help() {
   const g = S.gameInfo;
   return html`<section class="panel" aria-label="How to play" id="help"><h2>How to play ${S.msg.title}</h2>
+    ${g && g.summary ? html`<p class="game-summary">${g.summary}</p>` : null}
+    ${g && g.at_a_glance ? html`<p class="muted">${capitalise(g.at_a_glance)}</p>` : null}
     ${(g ? g.how_to_play : []).map((p) => html`<p>${p}</p>`)}
     ${(S.view.help || []).map((p) => html`<p>${p}</p>`)}
     ${g ? html`<h3>This table's options</h3><ul>${g.options.map((o) => html`<li><b>${o.label}</b>: ${optionWords(o)}
