@@ -99,7 +99,7 @@ def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Brow
     live = live_table(server, table["id"])
     held = live.table.version
     assert not live.table.state.is_terminal() and live.summary_waiting(), "the table waits for Ann"
-    expect(page.locator("#status")).to_have_text(re.compile("Waiting for Ann to continue"))
+    expect(page.locator("#status")).to_have_text(re.compile("Waiting for you to continue"))
     summary.get_by_role("button", name="Continue").wait_for()
     if game == "foolery":
         page.screenshot(path=str(shots / "summary-phone.png"))
@@ -124,7 +124,7 @@ def test_two_people_see_who_the_summary_still_waits_for(server: ServerThread, br
     held = live.table.version
     pages[0].get_by_role("dialog", name="End of the deal").get_by_role("button", name="Continue").click()
     expect(pages[0].locator("#status")).to_have_text(re.compile("Waiting for Bob to continue"))
-    expect(pages[1].locator("#status")).to_have_text(re.compile("Waiting for Bob to continue"))
+    expect(pages[1].locator("#status")).to_have_text(re.compile("Waiting for you to continue"))
     assert live.table.version == held, "the table waits for Bob"
     pages[1].get_by_role("dialog", name="End of the deal").get_by_role("button", name="Continue").click()
     pages[0].wait_for_function(f"() => window.motleyTable.state().version > {held}")

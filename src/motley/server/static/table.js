@@ -472,7 +472,10 @@ function statusText(msg) {
   if (msg.terminal) return "The match is over.";
   if (!isLive()) return "This seat is open in another tab.";
   if ((msg.waiting_for || []).length) return `Waiting for ${joinNames(msg.waiting_for.map(nameOf))} to arrive`;
-  if (summaryWaits(msg)) return `Waiting for ${joinNames(msg.summary.waiting.map(nameOf))} to continue`;
+  if (summaryWaits(msg)) {
+    const who = msg.summary.waiting.map((q) => (q === msg.seat ? "you" : nameOf(q)));
+    return `Waiting for ${joinNames(who)} to continue`;
+  }
   if (msg.legal.length) return "Your turn";
   if (msg.seat === msg.current_player) return "Your turn (sending...)";
   return msg.current_player >= 0 ? `${nameOf(msg.current_player)} to play` : "";
