@@ -193,6 +193,14 @@ CASES = [
 ]
 
 
+def spectator_in_exchange(browser: Browser, server: ServerThread, link: str, viewport: ViewportSize) -> Viewer:
+    """A spectator who opens the table's link during a Foolery exchange: the page draws the exchange."""
+    spectator = open_page(browser, server, link, viewport, None)
+    spectator.page.locator(".center h2", has_text="the exchange").wait_for()
+    assert "Connecting" not in spectator.page.inner_text("body")
+    return spectator
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.game}-{c.players}-{c.people}p-{c.spectator or 'alone'}")
 def test_every_viewer_reaches_the_end(server: ServerThread, browser: Browser, case: Case) -> None:
     seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob")[:case.people]]
@@ -221,6 +229,12 @@ def test_every_viewer_reaches_the_end(server: ServerThread, browser: Browser, ca
             page = viewer.page
             dialog = page.get_by_role("dialog", name="End of the deal")
             if dialog.count():
+                phase = page.evaluate("window.motleyTable.state().observation.phase")
+                if exchange and not joined and phase == "exchange":
+                    # the hand's summary holds the table at the start of the exchange (whoever gives first,
+                    # bot or person): the spectator opens the link now
+                    joined = True
+                    viewers.append(spectator_in_exchange(browser, server, table["spectate"], view[case.sizes[-1]]))
                 button = dialog.get_by_role("button", name="Continue")
                 if button.count():
                     in_view(page, button)
@@ -231,12 +245,9 @@ def test_every_viewer_reaches_the_end(server: ServerThread, browser: Browser, ca
             pending = page.evaluate("window.motleyTable.decision()")
             if pending is None:
                 continue
-            if case.spectator == "exchange" and not joined and pending["give"]:
+            if exchange and not joined and pending["give"]:
                 joined = True
-                spectator = open_page(browser, server, table["spectate"], view[case.sizes[-1]], None)
-                viewers.append(spectator)
-                spectator.page.locator(".center h2", has_text="the exchange").wait_for()
-                assert "Connecting" not in spectator.page.inner_text("body")
+                viewers.append(spectator_in_exchange(browser, server, table["spectate"], view[case.sizes[-1]]))
             decide(viewer, pending, names, rng)
             moved = True
         if not moved:
