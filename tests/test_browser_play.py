@@ -35,8 +35,9 @@ if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Ch
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "browser.db"
-    # the table page here does not answer the summary at the end of a deal (Continue): the deals do not wait; no pace:
-    # The Fool's Errand's draws are shown at once (tests/test_browser_errand_pace.py shows them one at a time)
+    # whole matches here play straight through: the deals do not wait for Continue (the wait itself is tested
+    # in test_browser_table.py), the page's summary dialog opens and play goes on behind it; no pace: The Fool's
+    # Errand's draws are shown at once (tests/test_browser_errand_pace.py shows them one at a time)
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0, summary_wait=0.0, pace=0.0) as running:
         yield running
 
@@ -378,7 +379,7 @@ def test_reload_restores_the_game_and_wrong_input_changes_nothing(server: Server
     assert hand(page).get_by_role("button").evaluate_all("els => els.map(e => e.dataset.card)") == before_hand
     # wrong input on purpose, straight into the page's socket: a stale move and garbage
     page.evaluate(f"window.motleyTable.raw(JSON.stringify({{type: 'move', version: {before_version - 1}, action: 0}}))")
-    page.wait_for_function("() => document.querySelector('#error').textContent.includes('version')")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('too late')")
     page.evaluate("window.motleyTable.raw('this is not json')")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('JSON')")
     live: Table = server.app.state.service.tables[table["id"]].table
@@ -536,7 +537,8 @@ CONTRAST = """() => {
 @pytest.mark.parametrize("game", ["fool", "foolery", "fools_errand"])
 def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Browser, game: str) -> None:
     """Every visible text (disabled controls aside) has a contrast of at least 4.5:1 with its background (WCAG AA);
-    the tab title says when it is the person's turn; the help panel has the rules and the table's options."""
+    the tab title says when it is the person's turn; the help panel has the game's sentence and players and match
+    length (the first page's words), the rules and the table's options."""
     _, page, names = seat_page(server, browser, game, deciding=True)
     rng = random.Random(8)
     while game == "fool" and not page.evaluate("window.motleyTable.state().observation.tricks.length"):
@@ -558,6 +560,8 @@ def test_text_contrast_help_and_the_tab_title(server: ServerThread, browser: Bro
     flat = " ".join(help_text.split())
     assert game_info["how_to_play"] and all(" ".join(p.split()) in flat for p in game_info["how_to_play"]), \
         "the rules in short, from the game's spec"
+    assert game_info["summary"] in flat and game_info["at_a_glance"].lower() in flat.lower(), \
+        "the first page's words for the game"
     page.context.close()
 
 

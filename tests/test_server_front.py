@@ -81,3 +81,26 @@ def test_a_table_made_without_timers_gets_the_servers_bot_delay(server: ServerTh
     made = httpx.post(f"{server.base}/api/tables", json={"game": "fools_errand"}, timeout=10).json()
     live = server.app.state.service.tables[made["id"]]
     assert live.table.settings.bot_delay == 0.3 and live.table.settings.grace == 12.0
+
+
+def test_motley_serve_passes_its_pace_and_summary_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--pace`` and ``--summary-wait`` reach the app's defaults; a negative wait means without limit."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import motley.server
+    from motley.cli.main import app
+
+    given: list[tuple[float, float | None]] = []
+    monkeypatch.setattr(motley.server, "create_app",
+                        lambda *a, **kw: given.append((kw["pace"], kw["summary_wait"])))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: None)
+    cases: list[tuple[list[str], tuple[float, float | None]]] = [
+        ([], (0.7, 30.0)), (["--pace", "0", "--summary-wait", "5"], (0.0, 5.0)),
+        (["--summary-wait", "0"], (0.7, 0.0)), (["--summary-wait", "-1"], (0.7, None))]
+    for args, expected in cases:
+        result = CliRunner().invoke(app, ["serve", "--db", "sqlite://", *args])
+        assert result.exit_code == 0, result.output
+        assert given.pop() == expected
+    help_text = CliRunner().invoke(app, ["serve", "--help"]).output
+    assert "--pace" in help_text and "--summary-wait" in help_text

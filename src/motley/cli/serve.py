@@ -22,6 +22,11 @@ def serve(
                                               "a bot plays for them.")] = 30.0,
     bot_delay: Annotated[float, typer.Option(help="Default seconds a bot waits before moving, so people can "
                                                   "follow.")] = 0.8,
+    pace: Annotated[float, typer.Option(help="Default seconds before a forced move (the only legal one, e.g. each "
+                                             "draw of The Fool's Errand) is played, so people can follow.")] = 0.7,
+    summary_wait: Annotated[float, typer.Option(help="Default seconds the end of a deal waits for the people to "
+                                                     "press Continue before the table goes on (0: no wait; "
+                                                     "negative: wait without limit).")] = 30.0,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin (scheme://host[:port]) whose pages may open sockets and create tables, e.g. the "
              "public address behind a reverse proxy; repeatable.")] = None,
@@ -52,11 +57,14 @@ def serve(
     from motley.core import MotleyError
     from motley.server import create_app
 
+    if pace < 0:
+        raise typer.BadParameter("--pace must be 0 or more seconds.")
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
                         sockets_per_table=sockets_per_table)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
+                         pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None)
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None

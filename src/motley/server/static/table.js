@@ -342,10 +342,12 @@ function summaryWaits(msg) {
 }
 
 /** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it). */
-function noteDeal(msg) {
+function noteDeal(msg, prev) {
   const deal = S.view.dealKey ? S.view.dealKey(msg.observation) : null;
   if (knownDeal !== null && deal !== null && deal > knownDeal && !msg.terminal) S.dialog = "deal";
   knownDeal = deal;
+  // the server's summary is over (everyone pressed Continue, or its time ran out): the table goes on, the dialog goes
+  if (prev && prev.summary && !msg.summary && S.dialog === "deal") S.dialog = null;
   if (msg.summary && !msg.terminal) {
     if (S.dialog === null && S.closedSummary !== msg.summary.deal) S.dialog = "deal";
     summaryAt = msg.summary.until === null || msg.summary.until === undefined ? null : Date.now() + msg.summary.until * 1000;
@@ -393,10 +395,11 @@ async function onState(msg) {
   if (S.msg && fresh) noteTrick(msg);
   else if (!S.msg && S.view.trickCount) S.lastTricks = S.view.trickCount(msg.observation);
   if (!S.msg) requestAnimationFrame(() => performance.mark("motley-table-drawn"));  // first table on screen
+  const prev = S.msg;  // before the steps below change S.msg
   // a move (or the opening of the match) shown one step at a time: the view decides what, if anything, to show
   if (S.view.showSteps) await S.view.showSteps(S.msg, msg, (step) => { S.msg = step; redraw(); });
   S.msg = msg;
-  noteDeal(msg);
+  noteDeal(msg, prev);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
   if (fresh) { S.selected = []; S.hint = ""; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
@@ -432,6 +435,10 @@ function onWhy(msg) {
 function onError(msg) {
   const {text, rules} = reasonWords(msg);
   S.error = text || msg.message;
+  if (msg.code === "stale") S.error = "Your move came too late: the table had moved on, and shows where it is now.";
+  if (msg.code === "not_your_turn" && S.msg && S.msg.current_player >= 0) {  // the server says "seat N", from 0
+    S.error = `It is not your turn: ${nameOf(S.msg.current_player)} plays now.`;
+  }
   S.errorRules = rules;
   if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
   S.sent = null;
@@ -467,7 +474,10 @@ function statusText(msg) {
   if (msg.terminal) return "The match is over.";
   if (!isLive()) return "This seat is open in another tab.";
   if ((msg.waiting_for || []).length) return `Waiting for ${joinNames(msg.waiting_for.map(nameOf))} to arrive`;
-  if (summaryWaits(msg)) return `Waiting for ${joinNames(msg.summary.waiting.map(nameOf))} to continue`;
+  if (summaryWaits(msg)) {
+    const who = msg.summary.waiting.map((q) => (q === msg.seat ? "you" : nameOf(q)));
+    return `Waiting for ${joinNames(who)} to continue`;
+  }
   if (msg.legal.length) return "Your turn";
   if (msg.seat === msg.current_player) return "Your turn (sending...)";
   return msg.current_player >= 0 ? `${nameOf(msg.current_player)} to play` : "";
@@ -541,7 +551,7 @@ function Hand() {
   const ready = giving ? codes.length && !reason : !!move;
   const sorted = handCodes(hand);
   const rows = sorted.length > 13 ? [sorted.slice(0, Math.ceil(sorted.length / 2)), sorted.slice(Math.ceil(sorted.length / 2))] : [sorted];
-  const note = !live ? null : reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
+  const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   return html`<section class="hand-area" aria-label="Your hand">
     <div class="dock-line">
       <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div>
@@ -593,9 +603,13 @@ function Waiting() {
   const msg = S.msg;
   const absent = msg.waiting_for || [];
   if (!absent.length || msg.terminal) return null;
+  const names = joinNames(absent.map(nameOf));
+  const verb = absent.length === 1 ? "has not" : "have not";
+  const declined = S.declined.length ? html`<p>${joinNames(S.declined)} declined the rematch: ${
+    S.declined.length === 1 ? "the seat is" : "the seats are"} open to anyone under the lobby's Open tables.</p>` : null;
   return html`<section class="waiting" aria-label="Waiting for players">
-    <p>The bots wait until everyone has arrived: ${joinNames(absent.map(nameOf))} ${absent.length === 1 ? "has" : "have"}
-      not opened ${absent.length === 1 ? "their" : "their"} link yet.</p>
+    <p>${`The bots wait until everyone has arrived: ${names} ${verb} opened their link yet.`}</p>
+    ${declined}
     ${msg.seat !== null && isLive() ? html`<button type="button" onClick=${() => sendRaw({type: "start"})}>Start</button>` : null}</section>`;
 }
 
@@ -620,10 +634,14 @@ function DealSummary() {
   </${Dialog}>`;
 }
 
-/** Each seat's place by the match's returns (ties share a place): ``[{seat, place}]`` best first. */
+/** Each seat's place: the winners by the match's returns (the game's rule: ties and shared wins) share 1st;
+ * the others by their returns, then their points (ties share a place): ``[{seat, place}]`` best first. */
 function places(msg) {
   const value = msg.returns || msg.scores;
-  return msg.seats.map((_, q) => ({seat: q, place: 1 + value.filter((v) => v > value[q] + 1e-9).length}))
+  const best = Math.max(...value);
+  const ahead = (r, q) => value[r] > value[q] + 1e-9 || (Math.abs(value[r] - value[q]) <= 1e-9 && msg.scores[r] > msg.scores[q]);
+  const place = (q) => (value[q] >= best - 1e-9 ? 1 : 1 + msg.seats.filter((_, r) => ahead(r, q)).length);
+  return msg.seats.map((_, q) => ({seat: q, place: place(q)}))
     .sort((a, b) => a.place - b.place || msg.scores[b.seat] - msg.scores[a.seat]);
 }
 
@@ -798,6 +816,8 @@ function optionWords(o) {
 function Help() {
   const g = S.gameInfo;
   return html`<section class="panel" aria-label="How to play" id="help"><h2>How to play ${S.msg.title}</h2>
+    ${g && g.summary ? html`<p class="game-summary">${g.summary}</p>` : null}
+    ${g && g.at_a_glance ? html`<p class="muted">${capitalise(g.at_a_glance)}</p>` : null}
     ${(g ? g.how_to_play : []).map((p) => html`<p>${p}</p>`)}
     ${(S.view.help || []).map((p) => html`<p>${p}</p>`)}
     ${g ? html`<h3>This table's options</h3><ul>${g.options.map((o) => html`<li><b>${o.label}</b>: ${optionWords(o)}

@@ -36,12 +36,13 @@ function Exchange({obs}) {
   const ex = obs.exchange || {};
   const steps = ex.steps || [];
   const received = Array.isArray(ex.received) ? ex.received : [];
-  return html`<div class="center-head"><h2>Hand ${obs.hand_number}: the exchange</h2></div>
+  // one column in the middle of the felt: the heading, the steps, what this seat received (nothing overlaps)
+  return html`<div class="exchange-view"><h2>Hand ${obs.hand_number}: the exchange</h2>
     <ul class="exchange">${steps.map((s, k) => html`<li class=${k === ex.step_index ? "now" : ""}>
       ${nameOf(s.giver)} gives ${nameOf(s.receiver)} ${plural(s.cards, "card")} (${s.rule === "highest" ? "the highest"
         : "any"}): ${s.given} given</li>`)}</ul>
     ${received.length ? html`<p class="received">You received: ${received.map((c) => html`<${Card} code=${c} small />`)}</p>`
-      : null}`;
+      : null}</div>`;
 }
 
 export default {
