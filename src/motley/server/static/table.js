@@ -248,7 +248,8 @@ function defaultMove(msg) {
   return (S.view.defaultMove && msg.legal.find((m) => m.move === S.view.defaultMove)) || null;
 }
 
-/** Forced moves (one legal move) are made for the player when the setting is on, paced so they can be seen. */
+/** Forced moves (one legal move) are made for the player when the setting is on, paced so they can be seen; a
+ * table with a pace (every table made since the setting exists) plays them itself, so the page leaves them. */
 function autoMove() {
   clearTimeout(autoTimer);
   const msg = S.msg;
@@ -263,6 +264,8 @@ function autoMove() {
     return;
   }
   if (msg.legal.length !== 1) return;
+  const pace = S.tableSettings && S.tableSettings.pace;
+  if (pace !== null && pace !== undefined) return;  // the table plays forced moves itself, at its pace
   const wait = S.held ? Math.max(0, S.held.until - Date.now()) + 200 : 500;
   autoTimer = setTimeout(() => { if (S.msg && S.msg.version === version) send(S.msg.legal[0], true); }, wait);
 }
@@ -401,6 +404,7 @@ async function onState(msg) {
   S.msg = msg;
   noteDeal(msg, prev);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
+  if (msg.settings) S.tableSettings = msg.settings;  // and its settings (pace, bot delay, timers)
   if (fresh) { S.selected = []; S.hint = ""; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
   const mine = msg.legal.length > 0 && isLive();
