@@ -18,7 +18,7 @@ from motley.server.testing import ServerThread
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "timers.db"
-    with ServerThread(f"sqlite:///{db}", bot_delay=0.0) as running:
+    with ServerThread(f"sqlite:///{db}", bot_delay=0.0, pace=0.0) as running:  # no pace: nothing waits to be shown
         yield running
 
 

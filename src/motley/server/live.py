@@ -219,20 +219,20 @@ class LiveTable:
         waited = bool(self.waiting_for())
         self.table.seats[seat].ever_connected = True
         self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
-        if waited and not self.waiting_for():
-            self._show_opening()
-            return True
-        return False
+        return waited and not self.waiting_for() and self._show_opening()
 
-    def _show_opening(self) -> None:
+    def _show_opening(self) -> bool:
         """Every person is at the table before the first move: the pages show the opening (what the deal played by
         itself before the first decision, ``GameSpec.shown_steps(None, state)`` steps, one per ``pace``), and the
-        first automatic move waits for it."""
+        first automatic move waits for it. False (nothing to show) for a game without steps or a table without
+        pace."""
         shown = game_spec(self.table.game.name).shown_steps
-        if self.table.version != 0 or shown is None:
-            return
-        self.turn_started = self.clock() + self.showing_time(shown(None, self.table.state) + 1)
+        wait = 0.0 if self.table.version != 0 or shown is None else self.showing_time(shown(None, self.table.state) + 1)
+        if not wait:
+            return False
+        self.turn_started = self.clock() + wait
         self._wake()
+        return True
 
     def detach(self, conn: Connection) -> None:
         """Remove a viewer; a seat left without connections starts its grace time."""

@@ -16,6 +16,7 @@ import base64
 import gzip
 import html
 import json
+import urllib.parse
 from importlib import resources
 from typing import Any
 
@@ -216,6 +217,8 @@ def standalone_html(table: Table) -> str:
     style = STATIC.joinpath("style.css").read_text(encoding="utf-8")
     packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), mtime=0)).decode()
     page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
+    icon = "data:image/svg+xml," + urllib.parse.quote(STATIC.joinpath("favicon.svg").read_text(encoding="utf-8"))
+    page = page.replace('href="/static/favicon.svg"', f'href="{html.escape(icon)}"')
     page = page.replace('<script src="/static/dom.js"></script>', f"<script>{dom}</script>")
     page = page.replace("<title>motley - replay</title>", f"<title>{html.escape(table.game.title)} - replay</title>")
     return page.replace('<script src="/static/replay.js"></script>',
