@@ -99,8 +99,11 @@ class Load:
             await self.go.wait()
             sent_at: float | None = None
             waiting_for = -1
+            server_forces = False  # a table with a pace plays a seat's only legal move itself, as the page expects
             async for raw in ws:
                 message = json.loads(raw)
+                if "settings" in message:
+                    server_forces = message["settings"].get("pace") is not None
                 if message["type"] == "error":
                     self.errors += 1
                     continue
@@ -114,7 +117,8 @@ class Load:
                     return True
                 if time.monotonic() >= self.stop:
                     return False
-                if message["legal"] and message["current_player"] == message["seat"] and sent_at is None:
+                forced = len(message["legal"]) == 1 and server_forces
+                if message["legal"] and not forced and message["current_player"] == message["seat"] and sent_at is None:
                     if self.think:
                         await asyncio.sleep(self.think * (0.5 + rng.random()))
                     choice = message["legal"][rng.randrange(len(message["legal"]))]
