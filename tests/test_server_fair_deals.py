@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,11 @@ import pytest
 from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
+import motley
+from motley.bots import RandomBot
 from motley.cli.main import app
+from motley.core.play import play
+from motley.core.registry import game_spec
 from motley.server.testing import ServerThread
 
 runner = CliRunner()
@@ -158,3 +163,55 @@ def test_verify_passes_on_a_real_record_and_fails_on_a_tampered_one(
         broken.write_text(bad)
         assert runner.invoke(app, ["verify", str(broken)]).exit_code == 2
     assert runner.invoke(app, ["verify", str(tmp_path / "missing.json")]).exit_code == 2
+
+
+def _forged_with_a_deal(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The forgery of the record ``data``: its seed, table and commitment kept, an explicit deal of the forger's
+    and a whole new match played on it (the record replays and ends in its result)."""
+    codes = sorted(game_spec("fools_errand").card_codes - {"JK"})  # 52 cards; each deck holds 26 and a Joker
+    rng.shuffle(codes)
+    decks = [codes[:26], codes[26:]]
+    for deck in decks:
+        deck.insert(rng.randrange(27), "JK")
+    deal = {"decks": decks}
+    game = motley.load_game("fools_errand", **data["params"])
+    state = play(game.new_initial_state(deal=deal), [RandomBot(game), RandomBot(game)], rng)
+    made = json.loads(motley.records.dump(state))
+    return {**made, "seed": data["seed"], "table": data["table"], "commitment": data["commitment"]}
+
+
+def test_verify_refuses_forgeries_that_keep_the_seed_and_the_commitment(
+        server: ServerThread, finished: tuple[str, int, Recorder, Recorder, list[str]], tmp_path: Path) -> None:
+    """An explicit deal, a match cut short, a record without its result: each is refused, with the commitment
+    given and without it (motley verify checks the whole chain from the commitment to the result)."""
+    table_id, _, seat, _, _ = finished
+    promised = json.loads(seat.texts[0])["commitment"]
+    data = json.loads(httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=10).text)
+    half = {k: v for k, v in data.items() if k != "result"} | {"moves": data["moves"][:len(data["moves"]) // 2]}
+    forgeries = {"an explicit deal": (_forged_with_a_deal(data, random.Random(7)), "explicit deal"),
+                 "half the moves, no result": (half, "no result"),
+                 "no result": ({k: v for k, v in data.items() if k != "result"}, "no result")}
+    for name, (forged, why) in forgeries.items():
+        path = tmp_path / "forged.json"
+        path.write_text(json.dumps(forged))
+        for extra in ([], ["--commitment", promised]):
+            result = runner.invoke(app, ["verify", str(path), *extra])
+            assert result.exit_code == 1, (name, result.output)
+            assert "FAILED" in result.output and why in result.output, (name, result.output)
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({**half, "result": data["result"]}))
+    result = runner.invoke(app, ["verify", str(cut), "--commitment", promised])
+    assert result.exit_code == 1, result.output
+
+
+def test_verify_reads_a_commitment_in_any_case_and_spacing_and_says_what_it_checked(
+        server: ServerThread, finished: tuple[str, int, Recorder, Recorder, list[str]], tmp_path: Path) -> None:
+    table_id, _, seat, _, _ = finished
+    promised = json.loads(seat.texts[0])["commitment"]
+    good = tmp_path / "good.json"
+    good.write_text(httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=10).text)
+    spaced = " ".join(promised[i:i + 8] for i in range(0, len(promised), 8)).upper()
+    result = runner.invoke(app, ["verify", str(good), "--commitment", spaced])
+    assert result.exit_code == 0 and "OK" in result.output and "own commitment only" not in result.output
+    alone = runner.invoke(app, ["verify", str(good)])
+    assert alone.exit_code == 0 and "own commitment only" in " ".join(alone.output.split())

@@ -2,8 +2,12 @@
 
 When a match starts, every viewer of a server table gets ``commitment`` = SHA-256 of ``"{table_id}:{seed}"``
 (:func:`motley.server.table.commitment`); the record of the finished table reveals the seed. A player who
-saved the commitment at the start checks the record with ``motley verify RECORD --commitment HEX``: the
-hash of the revealed seed must match it, and the record must replay.
+saved the commitment at the start checks the record with ``motley verify RECORD --commitment HEX``. The whole
+chain is checked: the record carries no explicit deal (a served table is dealt from its seed alone, so the deal
+is the one the seed makes), the revealed seed hashes to the commitment, the moves replay, the match is finished
+and the replay ends in the recorded result. Without ``--commitment`` the record is checked against its own
+``commitment`` field, and the answer says so: a record made up afterwards could carry a commitment of its own.
+Commitments are read without regard to case or white space.
 """
 
 from __future__ import annotations
@@ -33,10 +37,10 @@ def verify(
     commitment: Annotated[str | None, typer.Option(help="The commitment (hex) shown when the match started "
                                                         "(default: the record's 'commitment' field).")] = None,
 ) -> None:
-    """Check a finished table's revealed seed against the commitment published at its start, and replay it.
+    """Check a finished table's record from the commitment published at its start to its result.
 
-    Exit status: 0 when the seed matches the commitment and the record replays, 1 when it does not, 2 for
-    a record that cannot be read.
+    Exit status: 0 when the chain holds (no explicit deal, the seed matches the commitment, the finished match
+    replays to its recorded result), 1 when it does not (each failure named), 2 for a record that cannot be read.
     """
     try:
         text = motley.records.read_file(record)
@@ -52,20 +56,44 @@ def verify(
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _unreadable(f"record {record} reveals no seed (a whole number)")
-    failures: list[str] = []
-    actual = commit(table, seed)
-    if actual != expected.strip().lower():
-        failures.append(f"the revealed seed {seed} of table {table} hashes to {actual}, not to the commitment "
-                        f"{expected}")
-    if commitment is not None and isinstance(data.get("commitment"), str) and data["commitment"] != commitment:
+    failures = _chain(text, data, table, seed, expected)
+    if commitment is not None and isinstance(data.get("commitment"), str) \
+            and _hex(data["commitment"]) != _hex(commitment):
         failures.append(f"the record's commitment {data['commitment']} is not the one given ({commitment})")
-    try:
-        motley.records.load(text)
-    except motley.MotleyError as exc:
-        failures.append(f"the record does not replay: {exc}")
     if failures:
         for failure in failures:
             console.print(f"[bold red]FAILED:[/] {escape(failure)}")
         raise typer.Exit(1)
     console.print(f"OK: table {escape(table)} was dealt from seed {seed}, which matches the commitment "
-                  f"{escape(actual)}, and its record replays.")
+                  f"{escape(commit(table, seed))}; the finished match replays to its recorded result.")
+    if commitment is None:
+        console.print("Note: checked against the record's own commitment only. A record made up afterwards can "
+                      "carry a commitment of its own: give --commitment HEX, the one your page showed when the "
+                      "match started, to check that this is the match you played.")
+
+
+def _hex(text: str) -> str:
+    """A commitment as compared: without white space, in lower case."""
+    return "".join(text.split()).lower()
+
+
+def _chain(text: str, data: dict[str, Any], table: str, seed: int, expected: str) -> list[str]:
+    """What breaks the chain from the commitment to the recorded result (none: it holds)."""
+    failures: list[str] = []
+    if data.get("deal") is not None:
+        failures.append("the record carries an explicit deal; a served table is dealt from its seed alone, so "
+                        "its record names none")
+    actual = commit(table, seed)
+    if actual != _hex(expected):
+        failures.append(f"the revealed seed {seed} of table {table} hashes to {actual}, not to the commitment "
+                        f"{expected}")
+    if not isinstance(data.get("result"), dict):
+        failures.append("the record has no result: the record of a finished table ends with its result")
+    try:
+        final = motley.records.load(text)
+    except motley.MotleyError as exc:
+        failures.append(f"the record does not replay: {exc}")
+    else:
+        if not final.is_terminal():
+            failures.append(f"the match is not finished: its {len(final.history())} moves stop before the end")
+    return failures
