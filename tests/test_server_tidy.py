@@ -69,6 +69,54 @@ def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time() -> None:
     asyncio.run(body())
 
 
+class Recorder(Viewer):
+    """A viewer that keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(seat)
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restart() -> None:
+    """A viewer still connected to a table cancelled as idle, and anyone after a restart, is told the table was
+    closed and why; no move is stored."""
+    async def body() -> None:
+        clock, storage = Clock(), Storage("sqlite://")
+        service = service_with(clock, storage)
+        live = await service.create(table_request(person_vs_bot()), seed=3)
+        mover = live.table.state.current_player()
+        seat = Recorder(mover)
+        live.attach(seat)
+        live.detach(seat)  # the page went away; the idle time runs
+        clock.now += IDLE
+        assert await service.tidy() == [live.id]
+        moves = len(storage.load(live.id).moves)  # type: ignore[union-attr]
+        for table in (live, await service.get(live.id)):  # the table in memory, then as a restart rebuilds it
+            assert table is not None
+            viewer = Recorder(mover)
+            table.attach(viewer)
+            state = viewer.messages[-1]
+            await table.submit(viewer, json.dumps({"type": "move", "version": state["version"],
+                                                   "action": state["legal"][0]["action"]}))
+            error = viewer.messages[-1]
+            assert error["type"] == "error" and error["code"] == "closed", error
+            assert "closed" in error["message"] and "Ann" in error["message"], "the reason, in words"
+            for kind in ("start", "continue"):
+                await table.submit(viewer, json.dumps({"type": kind}))
+                assert viewer.messages[-1]["code"] == "closed"
+        assert len(storage.load(live.id).moves) == moves  # type: ignore[union-attr]
+        fresh = Service(storage, Settings(bot_delay=0.0), idle_close=IDLE, clock=clock, wall=clock)
+        rebuilt = await fresh.get(live.id)  # another process, after a restart
+        assert rebuilt is not None and rebuilt.closed_because is not None and "Ann" in rebuilt.closed_because
+        await service.close()
+        await fresh.close()
+
+    asyncio.run(body())
+
+
 def test_a_watched_or_played_table_is_not_cancelled() -> None:
     async def body() -> None:
         clock, storage = Clock(), Storage("sqlite://")

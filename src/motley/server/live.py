@@ -145,6 +145,8 @@ class LiveTable:
         self.changed = asyncio.Event()
         self.lock = asyncio.Lock()
         self.closed = False
+        #: Why the table was closed before its end (:meth:`Service.cancel`), in words; None while it is open.
+        self.closed_because: str | None = None
         self.seats_interval = SEATS_INTERVAL
         self._seats_due: asyncio.TimerHandle | None = None
         self._seats_sent = float("-inf")
@@ -420,6 +422,22 @@ class LiveTable:
             self.broadcast()
             self._wake()
 
+    def close(self, because: str) -> None:
+        """The table ends before its end (cancelled, :meth:`Service.cancel`, or rebuilt after a cancel): its driver
+        stops and it refuses every move, start and continue with ``because``."""
+        self.closed, self.closed_because = True, because
+        self.changed.set()
+
+    def _open_only(self) -> None:
+        """Refuse a move, ``start`` or ``continue`` at a table closed before its end.
+
+        Raises:
+            protocol.ProtocolError: ``closed``, saying why it was closed.
+        """
+        if self.closed_because is not None and not self.table.state.is_terminal():
+            raise protocol.ProtocolError("closed", f"This table was closed ({self.closed_because or 'cancelled'}); "
+                                                   "it takes no more moves.")
+
     def _live_only(self, conn: Connection) -> None:
         """Refuse a move, ``start`` or ``continue`` from a seat connection that is not its seat's live page.
 
@@ -470,6 +488,8 @@ class LiveTable:
             if msg.kind == "ping":
                 conn.send({"type": "pong", "version": self.table.version})
                 return
+            if msg.kind in ("move", "start", "continue"):
+                self._open_only()
             if msg.kind == "start":
                 self.start(conn)
                 return

@@ -19,7 +19,8 @@ is legal now; else ``words``: the reason in words, without rule ids, and ``rules
 :func:`reason_words`), ``{"type": "error", "version", "code", "message"}`` for a refused message (nothing
 changes; an ``illegal`` one has ``words`` and ``rules`` too), ``{"type": "pong", "version"}``, and the table's
 own news: ``seats``, ``rematch`` and ``rematch_declined`` (see :mod:`motley.server.live`). Error codes:
-``too_large``, ``malformed``, ``spectator``, ``wrong_seat``, ``elsewhere`` (the seat is played from another
+``too_large``, ``malformed``, ``spectator``, ``wrong_seat``, ``closed`` (the table was cancelled before its
+end, the message says why), ``elsewhere`` (the seat is played from another
 connection: a ``claim`` makes this one its live page), ``over``, ``not_your_turn``, ``stale``, ``illegal``,
 ``not_stored`` (the store refused the move, so it
 was not played; sending it again may work) and ``rate_limited`` (the socket sent more messages than its

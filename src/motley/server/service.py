@@ -210,7 +210,8 @@ class Service:
         if live is not None:
             return live
         if record.finished and not rebuilt.table.state.is_terminal():  # cancelled (:meth:`cancel`): never driven
-            rebuilt.closed = True
+            stored = record.result or {}
+            rebuilt.close(str(stored.get("reason") or "cancelled"))
         elif not rebuilt.table.state.is_terminal():
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
@@ -266,8 +267,7 @@ class Service:
             StoreError: if the store refused the change; the table then stays as it was (running).
         """
         await self.store.finish(live.id, {CANCELLED: True, "reason": reason})
-        live.closed = True
-        live.changed.set()
+        live.close(reason)
         self.tables.pop(live.id, None)
         task = self.tasks.pop(live.id, None)
         if task is not None:
