@@ -86,7 +86,8 @@ def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restar
     async def body() -> None:
         clock, storage = Clock(), Storage("sqlite://")
         service = service_with(clock, storage)
-        live = await service.create(table_request(person_vs_bot()), seed=3)
+        # a long grace: no bot plays for Ann while her page is away, so the idle time runs out undisturbed
+        live = await service.create(table_request({**person_vs_bot(), "grace": 3600}), seed=3)
         mover = live.table.state.current_player()
         seat = Recorder(mover)
         live.attach(seat)

@@ -511,6 +511,7 @@ class LiveTable:
             if msg.seat is not None and msg.seat != conn.seat:
                 raise protocol.ProtocolError("wrong_seat", f"this connection plays seat {conn.seat} only")
             async with self.lock:
+                self._open_only()  # cancelled while this move waited for the lock
                 await self.play(self.table.check(conn.seat, msg))
         except StoreError:
             conn.send(protocol.error(self.table.version, "not_stored",

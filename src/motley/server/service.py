@@ -261,13 +261,15 @@ class Service:
     async def cancel(self, live: LiveTable, reason: str) -> None:
         """End an unfinished table without a result: its driver stops, it leaves :attr:`tables`, and it is
         stored as finished with ``{"cancelled": True, "reason": reason}`` (so it is never resumed; its moves
-        stay). Viewers still connected get nothing more.
+        stay). It waits for a move in flight (the table's lock), so no move is stored after it; from then on the
+        table refuses moves with the reason (error ``closed``).
 
         Raises:
             StoreError: if the store refused the change; the table then stays as it was (running).
         """
-        await self.store.finish(live.id, {CANCELLED: True, "reason": reason})
-        live.close(reason)
+        async with live.lock:  # no move is in flight: the cancel is the table's last write
+            await self.store.finish(live.id, {CANCELLED: True, "reason": reason})
+            live.close(reason)
         self.tables.pop(live.id, None)
         task = self.tasks.pop(live.id, None)
         if task is not None:
