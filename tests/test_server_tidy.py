@@ -17,6 +17,7 @@ from motley.server.bodies import table_request
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
+from tests import support
 
 IDLE = 100.0
 
@@ -69,17 +70,6 @@ def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time() -> None:
     asyncio.run(body())
 
 
-class Recorder(Viewer):
-    """A viewer that keeps what it is sent."""
-
-    def __init__(self, seat: int | None) -> None:
-        super().__init__(seat)
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
-
-
 def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restart() -> None:
     """A viewer still connected to a table cancelled as idle, and anyone after a restart, is told the table was
     closed and why; no move is stored."""
@@ -89,7 +79,7 @@ def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restar
         # a long grace: no bot plays for Ann while her page is away, so the idle time runs out undisturbed
         live = await service.create(table_request({**person_vs_bot(), "grace": 3600}), seed=3)
         mover = live.table.state.current_player()
-        seat = Recorder(mover)
+        seat = support.Viewer(mover)
         live.attach(seat)
         live.detach(seat)  # the page went away; the idle time runs
         clock.now += IDLE
@@ -97,7 +87,7 @@ def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restar
         moves = len(storage.load(live.id).moves)  # type: ignore[union-attr]
         for table in (live, await service.get(live.id)):  # the table in memory, then as a restart rebuilds it
             assert table is not None
-            viewer = Recorder(mover)
+            viewer = support.Viewer(mover)
             table.attach(viewer)
             state = viewer.messages[-1]
             await table.submit(viewer, json.dumps({"type": "move", "version": state["version"],

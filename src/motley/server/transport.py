@@ -51,10 +51,11 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel
 
 import motley
 from motley.bots import make_bot
@@ -72,6 +73,9 @@ from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
 REPLAY_LOG = replays.REPLAY_LOG
+#: A request model a route's body is checked by.
+Checked = TypeVar("Checked", bound=BaseModel)
+
 log = logging.getLogger("motley.server")
 
 #: Largest table request accepted by default, in bytes (``Limits.request_bytes``); its deepest nesting and
@@ -482,12 +486,9 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
               openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)})
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
-        body = await _small_body(request, "the rematch request")
-        try:
-            asked = bodies.validated(bodies.RematchRequest, body)
-        except MotleyError as exc:
-            raise HTTPException(400, f"a rematch request is {{\"token\": the seat link's token, \"seats\"?: "
-                                     f"[{{\"from\", \"kind\", \"bot\", \"strength\", \"name\"}}]}}: {exc}") from None
+        asked = _request(bodies.RematchRequest, await _small_body(request, "the rematch request"),
+                         'a rematch request is {"token": the seat link\'s token, "seats"?: '
+                         '[{"from", "kind", "bot", "strength", "name"}]}')
         with _seat_answers():
             try:
                 new = await service.rematch(live, asked.token, asked.seats)
@@ -502,14 +503,20 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
               openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)})
     async def api_decline(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
-        body = await _small_body(request, "the decline request")
-        try:
-            token = bodies.validated(bodies.DeclineRequest, body).token
-        except MotleyError as exc:
-            raise HTTPException(400, f"a decline request is {{\"token\": the seat link's token}}: {exc}") from None
+        token = _request(bodies.DeclineRequest, await _small_body(request, "the decline request"),
+                         'a decline request is {"token": the seat link\'s token}').token
         with _seat_answers():
             seat = await service.decline(live, token)
         return {"id": live.id, "seat": seat, "open": True}
+
+
+def _request(model: type[Checked], body: Any, shape: str) -> Checked:
+    """``body`` checked by ``model`` (:func:`bodies.validated`); HTTP 400 saying the request's ``shape`` and what is
+    wrong with it."""
+    try:
+        return bodies.validated(model, body)
+    except MotleyError as exc:
+        raise HTTPException(400, f"{shape}: {exc}") from None
 
 
 async def _small_body(request: Request, what: str) -> Any:
