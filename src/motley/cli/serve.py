@@ -44,6 +44,14 @@ def serve(
     = _DEFAULT.message_burst,
     queue_messages: Annotated[int, typer.Option(help="Messages waiting for one slow viewer before it is "
                                                      "disconnected.")] = _DEFAULT.queue_messages,
+    header_timeout: Annotated[int, typer.Option(help="Seconds a connection may take to send a request's header "
+                                                     "before it is closed.")] = _DEFAULT.header_timeout,
+    keep_alive: Annotated[int, typer.Option(help="Seconds an idle HTTP connection is kept open between "
+                                                 "requests.")] = _DEFAULT.keep_alive,
+    connections_per_address: Annotated[int, typer.Option(help="Open connections (HTTP and WebSocket) from one "
+                                                              "client address; behind a reverse proxy, all of "
+                                                              "them come from the proxy's.")]
+    = _DEFAULT.connections_per_address,
     searches: Annotated[int | None, typer.Option(help="Bot searches (ISMCTS) at once, each in a worker process "
                                                       "(default: one per core but one).")] = None,
     idle_close: Annotated[float, typer.Option(help="Seconds an unfinished table may go without a move and without "
@@ -56,13 +64,15 @@ def serve(
 
     from motley.core import MotleyError
     from motley.server import create_app
+    from motley.server.connections import uvicorn_settings
 
     if pace < 0:
         raise typer.BadParameter("--pace must be 0 or more seconds.")
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
-                        sockets_per_table=sockets_per_table)
+                        sockets_per_table=sockets_per_table, header_timeout=header_timeout,
+                        keep_alive=keep_alive, connections_per_address=connections_per_address)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None)
@@ -71,4 +81,4 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {db}); Ctrl-C stops.")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
-                forwarded_allow_ips=forwarded_allow_ips)
+                forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))

@@ -35,6 +35,13 @@ class Limits:
         sockets_per_table: open WebSockets (seats and spectators) of one table; the next one gets the error
             ``table_full`` and is closed (1013).
         request_bytes: the largest request body (a table request), in bytes; HTTP 413 beyond it.
+        header_timeout: seconds a connection may take to send a request's header, from when it opens or from the
+            first byte of a later request on it; then it is closed (slowloris; :mod:`motley.server.connections`).
+        keep_alive: seconds an idle HTTP connection is kept open between requests (Uvicorn's
+            ``timeout_keep_alive``).
+        connections_per_address: open connections (HTTP and WebSocket) from one client address; the next one is
+            answered 503 and closed. Behind a reverse proxy every connection comes from the proxy's address:
+            raise it there and let the proxy bound each client (docs/security.md).
 
     Raises:
         MotleyError: for a field that is not a positive number (a whole number except
@@ -48,6 +55,9 @@ class Limits:
     tables_per_address: int = 10
     sockets_per_table: int = 200
     request_bytes: int = 20000
+    header_timeout: int = 10
+    keep_alive: int = 5
+    connections_per_address: int = 64
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -1,0 +1,145 @@
+"""What one client may hold open: the request-header deadline and the bound on connections per address
+(slowloris). Each test runs a real Uvicorn server on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+from typer.testing import CliRunner
+
+from motley.cli.main import app as cli_app
+from motley.server.testing import OPEN_LIMITS, ServerThread, free_port, wait_until_up
+
+HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
+#: Half a request header: the request line and one header, never the blank line that ends it.
+HALF_HEADER = b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow"
+#: Another loopback address, so the connections of an "attacker" are not counted against the test's own.
+OTHER = "127.0.0.2"
+
+
+def half_open(port: int, source: str = OTHER, payload: bytes = HALF_HEADER) -> socket.socket:
+    """A connection from ``source`` that sends ``payload`` (by default half a header) and nothing more."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    if payload:
+        sock.sendall(payload)
+    return sock
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bytes | None:
+    """Everything the server sent before it closed ``sock``, or None if it is still open after ``seconds``."""
+    sock.settimeout(seconds)
+    received = b""
+    try:
+        while chunk := sock.recv(4096):
+            received += chunk
+    except TimeoutError:
+        return None
+    except ConnectionResetError:
+        pass
+    return received
+
+
+def lobby_answers(base: str) -> bool:
+    """Does ``GET /api/tables`` answer 200 within 5 s (from 127.0.0.1)?"""
+    try:
+        return httpx.get(f"{base}/api/tables", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+# ---- the header deadline and connections per address ----------------------------------------------------
+def test_a_connection_that_never_finishes_its_header_is_closed_within_the_header_timeout(tmp_path: Path) -> None:
+    """Half a header, or nothing, is closed after the header timeout (1 s here); a WebSocket open meanwhile is not
+    (its header was complete)."""
+    from websockets.sync.client import connect
+
+    limits = dataclasses.replace(OPEN_LIMITS, header_timeout=1)
+    with ServerThread(f"sqlite:///{tmp_path / 'slow.db'}", limits=limits) as server:
+        table = httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10).json()
+        ws = connect(f"{server.ws_base}/ws/{table['id']}", open_timeout=10).__enter__()
+        ws.recv(timeout=10)
+        started = time.monotonic()
+        slow = [half_open(server.port) for _ in range(40)] + [half_open(server.port, payload=b"") for _ in range(10)]
+        assert lobby_answers(server.base)  # while they are open
+        for sock in slow:
+            assert closed_within(sock, 5.0) == b"", "a connection with an unfinished header was kept open"
+            sock.close()
+        assert time.monotonic() - started < 6.0
+        # a kept-alive connection whose next request never finishes its header is closed as well
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as kept:
+            kept.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+            kept.sendall(HALF_HEADER)
+            assert closed_within(kept, 5.0) is not None
+        ws.ping().wait(timeout=5)  # the socket is still open, several header timeouts later
+        ws.close()
+
+
+def test_one_address_holds_at_most_its_connections_and_the_lobby_still_answers(tmp_path: Path) -> None:
+    limits = dataclasses.replace(OPEN_LIMITS, connections_per_address=20, header_timeout=60)
+    with ServerThread(f"sqlite:///{tmp_path / 'many.db'}", limits=limits) as server:
+        held = [half_open(server.port) for _ in range(20)]
+        for sock in held:
+            assert closed_within(sock, 0.05) is None  # all 20 are open
+        refused = half_open(server.port)
+        answer = closed_within(refused, 5.0)
+        assert answer is not None and answer.startswith(b"HTTP/1.1 503"), answer
+        assert lobby_answers(server.base)  # another address is not held up
+        held.pop().close()
+        time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(OTHER, 0)) as again:
+            again.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert (closed_within(again, 5.0) or b"").startswith(b"HTTP/1.1 200")
+        for sock in held:
+            sock.close()
+
+
+@contextlib.contextmanager
+def serve_with_few_files(db: str, files: int, *options: str) -> Iterator[str]:
+    """``motley serve`` as a child process that may open ``files`` files (``RLIMIT_NOFILE``), with ``options``;
+    yields its base URL."""
+    port = free_port()
+    code = "import sys; from motley.cli.main import app; sys.argv[0] = 'motley'; app()"
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port), "--db", db, *options],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base)
+        resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (files, files))
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_slowloris_from_one_address_does_not_starve_the_lobby(tmp_path: Path) -> None:
+    """The attack of the report, scaled down: a server that may open 200 files, 400 connections with half a
+    header from one address; the lobby answers every request meanwhile."""
+    with serve_with_few_files(f"sqlite:///{tmp_path / 'loris.db'}", 200, "--header-timeout", "60") as base:
+        slow = [half_open(int(base.rsplit(":", 1)[1])) for _ in range(400)]
+        try:
+            assert sum(lobby_answers(base) for _ in range(10)) == 10
+        finally:
+            for sock in slow:
+                sock.close()
+
+
+def test_serve_has_the_connection_options_and_refuses_bad_values(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--help"], terminal_width=200)
+    for option in ("--header-timeout", "--keep-alive", "--connections-per-address"):
+        assert option in result.output
+    db = f"sqlite:///{tmp_path}/never.db"
+    for args in (["--header-timeout", "0"], ["--connections-per-address", "-1"]):
+        result = CliRunner().invoke(cli_app, ["serve", "--db", db, *args])
+        assert result.exit_code == 2, (args, result.output)
+    assert not (tmp_path / "never.db").exists()
