@@ -1,8 +1,10 @@
-"""What one client may hold open: the request-header deadline and the bound on connections per address
-(slowloris). Each test runs a real Uvicorn server on loopback."""
+"""What one client may hold open, and whose pages the server answers: the request-header deadline and the bound
+on connections per address (slowloris), the ``Host`` check and the ``Origin`` check against the configured
+origins (DNS rebinding). Each test runs a real Uvicorn server on loopback."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import os
@@ -15,9 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from motley.cli.main import app as cli_app
+from motley.core import MotleyError
+from motley.server.app import create_app
 from motley.server.testing import OPEN_LIMITS, ServerThread, free_port, wait_until_up
 
 HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
@@ -136,10 +141,78 @@ def test_a_slowloris_from_one_address_does_not_starve_the_lobby(tmp_path: Path) 
 
 def test_serve_has_the_connection_options_and_refuses_bad_values(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli_app, ["serve", "--help"], terminal_width=200)
-    for option in ("--header-timeout", "--keep-alive", "--connections-per-address"):
+    for option in ("--header-timeout", "--keep-alive", "--connections-per-address", "--allow-host"):
         assert option in result.output
     db = f"sqlite:///{tmp_path}/never.db"
-    for args in (["--header-timeout", "0"], ["--connections-per-address", "-1"]):
+    for args in (["--header-timeout", "0"], ["--connections-per-address", "-1"], ["--allow-host", "evil:80"]):
         result = CliRunner().invoke(cli_app, ["serve", "--db", db, *args])
         assert result.exit_code == 2, (args, result.output)
     assert not (tmp_path / "never.db").exists()
+
+
+# ---- Host and Origin -----------------------------------------------------------------------------------------
+def handshake(port: int, path: str, host: str, origin: str) -> bytes:
+    """The status line of a WebSocket handshake to ``path`` naming ``host`` and ``origin``."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request.encode())
+        return sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    db = tmp_path_factory.mktemp("origins") / "origins.db"
+    with ServerThread(f"sqlite:///{db}", bot_delay=0.0, allow_origins=["https://cards.example.org"]) as running:
+        yield running
+
+
+def test_a_rebound_host_and_its_own_origin_are_refused(server: ServerThread) -> None:
+    """DNS rebinding: a page of evil.example whose name now points at the server sends ``Host`` and ``Origin``
+    of evil.example; the POST, the socket and a GET are refused and nothing is made."""
+    forged = f"evil.example:{server.port}"
+    tables = len(server.app.state.service.tables)
+    post = httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10,
+                      headers={"host": forged, "origin": f"http://{forged}"})
+    assert post.status_code in (400, 403)
+    assert len(server.app.state.service.tables) == tables
+    assert httpx.get(f"{server.base}/api/tables", headers={"host": forged}, timeout=10).status_code == 400
+    table_id = httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10).json()["id"]
+    status = handshake(server.port, f"/ws/{table_id}", forged, f"http://{forged}")
+    assert status.split()[1] == b"403", status
+    assert handshake(server.port, f"/ws/{table_id}", f"127.0.0.1:{server.port}",
+                     server.base).split()[1] == b"101"
+    # the configured origin, and its host, are served
+    assert handshake(server.port, f"/ws/{table_id}", "cards.example.org",
+                     "https://cards.example.org").split()[1] == b"101"
+    created = httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10,
+                         headers={"host": "cards.example.org", "origin": "https://cards.example.org"})
+    assert created.status_code == 200
+
+
+def test_the_origin_is_checked_against_the_configured_origins_not_the_host(tmp_path: Path) -> None:
+    """With every ``Host`` let through, an ``Origin`` that merely repeats the ``Host`` is still refused; the
+    configured origins and the server's own local ones are served."""
+    with ServerThread(f"sqlite:///{tmp_path / 'any.db'}", allow_hosts=["*"],
+                      allow_origins=["https://cards.example.org"]) as server:
+        def create(host: str, origin: str) -> int:
+            return httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10,
+                              headers={"host": host, "origin": origin}).status_code
+
+        forged = f"evil.example:{server.port}"
+        assert create(forged, f"http://{forged}") == 403
+        assert create("cards.example.org", "https://cards.example.org") == 200
+        for name in ("127.0.0.1", "localhost"):
+            assert create(f"{name}:{server.port}", f"http://{name}:{server.port}") == 200
+        assert create(f"127.0.0.1:{server.port}", "http://127.0.0.1:1") == 403  # another port: another origin
+
+
+def test_bad_hosts_are_refused_before_the_app_is_made(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/never.db"
+    for host in ("evil.example:80", "http://evil.example", "*evil.example", ""):
+        with pytest.raises(MotleyError, match="allowed host"):
+            create_app(db, allow_hosts=[host])
+    assert not (tmp_path / "never.db").exists()
+    app = create_app(db, host="::1", port=8000, allow_hosts=["Cards.Example.org", "*.example.net", "::1"])
+    app.state.service.store.close()

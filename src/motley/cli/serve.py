@@ -28,8 +28,12 @@ def serve(
                                                      "press Continue before the table goes on (0: no wait; "
                                                      "negative: wait without limit).")] = 30.0,
     allow_origin: Annotated[list[str] | None, typer.Option(
-        help="Another origin (scheme://host[:port]) whose pages may open sockets and create tables, e.g. the "
-             "public address behind a reverse proxy; repeatable.")] = None,
+        help="A public origin (scheme://host[:port]) whose pages may open sockets and create tables, besides "
+             "http://127.0.0.1:PORT, http://localhost:PORT and the --host address: e.g. the address friends use on "
+             "a LAN, or the public one behind a reverse proxy (its host is allowed too); repeatable.")] = None,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        help="Another Host name the server answers to (others get 400), e.g. one a reverse proxy passes on; "
+             "'*.example.org' for its subdomains, '*' for any; repeatable.")] = None,
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="Comma-separated proxy addresses whose X-Forwarded-For/-Proto headers are trusted for the client's "
              "address and scheme (Uvicorn's; default 127.0.0.1, '*' trusts every one).")] = None,
@@ -75,10 +79,15 @@ def serve(
                         keep_alive=keep_alive, connections_per_address=connections_per_address)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
-                         allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None)
+                         allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
+                         host=host, port=port, allow_hosts=allow_host or ())
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    every = host in ("0.0.0.0", "::")
+    shown = "127.0.0.1" if every else host
     typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {db}); Ctrl-C stops.")
+    if every and not allow_origin:
+        typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
+                   "(docs/security.md).")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                 forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))

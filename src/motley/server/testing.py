@@ -57,7 +57,7 @@ class ServerThread:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         limits = settings.setdefault("limits", OPEN_LIMITS) or Limits()
-        self.app = create_app(db, **settings)
+        self.app = create_app(db, host="127.0.0.1", port=self.port, **settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 20, lifespan="on", **uvicorn_settings(limits))
         self.server = uvicorn.Server(config)
