@@ -109,6 +109,24 @@ def test_one_address_holds_at_most_its_connections_and_the_lobby_still_answers(t
             sock.close()
 
 
+def test_websockets_count_against_their_address_until_they_close(tmp_path: Path) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    limits = dataclasses.replace(OPEN_LIMITS, connections_per_address=3)
+    with ServerThread(f"sqlite:///{tmp_path / 'ws.db'}", limits=limits) as server:
+        table = httpx.post(f"{server.base}/api/tables", json=HUMANS, headers={"connection": "close"}).json()
+        url = f"{server.ws_base}/ws/{table['id']}"
+        for _ in range(2):  # the second time round, the first three have been released
+            with contextlib.ExitStack() as sockets:
+                for _ in range(3):
+                    sockets.enter_context(connect(url, open_timeout=10))
+                with pytest.raises(InvalidStatus) as refused, connect(url, open_timeout=10):
+                    pass
+                assert refused.value.response.status_code == 503
+            time.sleep(0.3)
+
+
 @contextlib.contextmanager
 def serve_with_few_files(db: str, files: int, *options: str) -> Iterator[str]:
     """``motley serve`` as a child process that may open ``files`` files (``RLIMIT_NOFILE``), with ``options``;

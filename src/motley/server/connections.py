@@ -19,10 +19,15 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from motley.server.limits import Limits
 
-#: The answer to a connection beyond ``Limits.connections_per_address``, written before its request is read.
+#: The answer to a connection beyond ``Limits.connections_per_address`` (its request is not parsed).
 REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
            b"content-length: 38\r\nconnection: close\r\nretry-after: 10\r\n\r\n"
            b"too many connections from this address")
+#: Seconds a refused connection may take to send the first bytes of its request; then it gets :data:`REFUSED`
+#: anyway and is closed. A refused connection is answered when its request arrives (read and dropped) rather than
+#: at once: closed before its request, a connection is reset when the request reaches it and the client may lose
+#: the answer. Short, since it holds a file meanwhile.
+LINGER = 0.5
 
 
 def peer_address(transport: asyncio.BaseTransport) -> str | None:
@@ -74,7 +79,8 @@ class ConnectionGuard:
 
 class GuardedHTTP(asyncio.Protocol):
     """Mixed into one of Uvicorn's HTTP protocols (:class:`~uvicorn.protocols.http.h11_impl.H11Protocol`,
-    httptools'): a connection beyond ``guard.per_address`` is answered :data:`REFUSED` and closed; a request
+    httptools'): a connection beyond ``guard.per_address`` is answered :data:`REFUSED` and closed (its request
+    dropped unparsed; :data:`LINGER`); a request
     header must be complete ``guard.header_timeout`` seconds after the connection opens, or after the first
     byte of a later request on it, or the connection is closed without an answer.
 
@@ -85,17 +91,20 @@ class GuardedHTTP(asyncio.Protocol):
     guard: ClassVar[ConnectionGuard]
     _deadline: asyncio.TimerHandle | None = None
     _watched: asyncio.Transport | None = None
+    _refused = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._watched = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio's classes
         if not self.guard.admit(transport):
-            self._watched.write(REFUSED)
-            self._watched.close()
+            self._refuse()
             return
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            self._answer_refused()  # the request, read and dropped
+            return
         if self._deadline is None and self._waiting():
             self._arm()  # the first byte of a later request on a kept-alive connection
         super().data_received(data)
@@ -107,6 +116,17 @@ class GuardedHTTP(asyncio.Protocol):
         if self._watched is not None:
             self.guard.release(self._watched)
         super().connection_lost(exc)
+
+    def _refuse(self) -> None:
+        """Answer :data:`REFUSED` and close the connection when its request arrives, or :data:`LINGER` seconds
+        from now."""
+        self._refused = True
+        asyncio.get_running_loop().call_later(LINGER, self._answer_refused)
+
+    def _answer_refused(self) -> None:
+        if self._watched is not None and not self._watched.is_closing():
+            self._watched.write(REFUSED)
+            self._watched.close()
 
     def _waiting(self) -> bool:
         """Is the connection this protocol's and waiting for (the rest of) a request header?"""
