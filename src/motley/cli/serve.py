@@ -39,6 +39,11 @@ def serve(
              "address and scheme (Uvicorn's; default 127.0.0.1, '*' trusts every one).")] = None,
     tables_per_address: Annotated[int, typer.Option(help="Unfinished tables one client address may create.")]
     = _DEFAULT.tables_per_address,
+    tables_per_minute: Annotated[float, typer.Option(help="Tables (new ones and rematches) one client address may "
+                                                          "create per minute (bursts of --table-burst).")]
+    = _DEFAULT.tables_per_minute,
+    table_burst: Annotated[int, typer.Option(help="Tables one client address may create at once.")]
+    = _DEFAULT.table_burst,
     sockets_per_table: Annotated[int, typer.Option(help="Open WebSockets (players and spectators) per table.")]
     = _DEFAULT.sockets_per_table,
     messages_per_second: Annotated[float, typer.Option(help="Messages one socket may send per second (bursts "
@@ -75,8 +80,9 @@ def serve(
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
-                        sockets_per_table=sockets_per_table, header_timeout=header_timeout,
-                        keep_alive=keep_alive, connections_per_address=connections_per_address)
+                        sockets_per_table=sockets_per_table, tables_per_minute=tables_per_minute,
+                        table_burst=table_burst, header_timeout=header_timeout, keep_alive=keep_alive,
+                        connections_per_address=connections_per_address)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,

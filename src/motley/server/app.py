@@ -212,7 +212,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

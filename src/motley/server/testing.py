@@ -21,7 +21,8 @@ from motley.server.limits import Limits
 #: The limits of the test and benchmark servers unless a test sets its own: scripted clients move as fast as
 #: the server answers and one address creates every table, so only the outgoing queue keeps its default.
 OPEN_LIMITS = Limits(messages_per_second=1e6, message_burst=10**6, flood_strikes=10**6, tables_per_address=10**6,
-                     sockets_per_table=10**5, connections_per_address=10**6)
+                     sockets_per_table=10**5, tables_per_minute=1e9, table_burst=10**6,
+                     connections_per_address=10**6)
 
 
 def free_port() -> int:
@@ -91,6 +92,7 @@ class ServerProcess:
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
                 f"tables_per_address={OPEN_LIMITS.tables_per_address}, "
+                f"tables_per_minute={OPEN_LIMITS.tables_per_minute}, table_burst={OPEN_LIMITS.table_burst}, "
                 f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
                 f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages}, "
