@@ -4,6 +4,7 @@ origins (DNS rebinding). Each test runs a real Uvicorn server on loopback."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import dataclasses
@@ -64,12 +65,19 @@ def lobby_answers(base: str) -> bool:
 
 # ---- the header deadline and connections per address ----------------------------------------------------
 def test_a_connection_that_never_finishes_its_header_is_closed_within_the_header_timeout(tmp_path: Path) -> None:
-    """Half a header, or nothing, is closed after the header timeout (1 s here); a WebSocket open meanwhile is not
-    (its header was complete)."""
+    """Half a header, or nothing, is closed after the header timeout (1 s here); a WebSocket open meanwhile, and a
+    request whose answer takes longer than that, are not (their headers were complete)."""
     from websockets.sync.client import connect
 
     limits = dataclasses.replace(OPEN_LIMITS, header_timeout=1)
-    with ServerThread(f"sqlite:///{tmp_path / 'slow.db'}", limits=limits) as server:
+    running = ServerThread(f"sqlite:///{tmp_path / 'slow.db'}", limits=limits)
+
+    @running.app.get("/test/slow")
+    async def slow_answer() -> dict[str, bool]:
+        await asyncio.sleep(2.0)
+        return {"slow": True}
+
+    with running as server:
         table = httpx.post(f"{server.base}/api/tables", json=HUMANS, timeout=10).json()
         ws = connect(f"{server.ws_base}/ws/{table['id']}", open_timeout=10).__enter__()
         ws.recv(timeout=10)
@@ -88,6 +96,7 @@ def test_a_connection_that_never_finishes_its_header_is_closed_within_the_header
             assert closed_within(kept, 5.0) is not None
         ws.ping().wait(timeout=5)  # the socket is still open, several header timeouts later
         ws.close()
+        assert httpx.get(f"{server.base}/test/slow", timeout=10).json() == {"slow": True}
 
 
 def test_one_address_holds_at_most_its_connections_and_the_lobby_still_answers(tmp_path: Path) -> None:
