@@ -297,3 +297,20 @@ def test_resampled_worlds_are_reachable_under_the_chance_model(spec: str) -> Non
         state.apply_action(rng.choice(state.legal_actions()))
         step += 1
     assert checked >= 2 and varied >= 1
+
+
+def test_a_chance_node_shows_nothing_of_the_deal_being_drawn() -> None:
+    """At the chance nodes of a later deal, the observation is empty (``"{}"``, zeros) for every seat: the
+    engine's own shuffle, replaced by the drawn cards, is never seen."""
+    game = pyspiel.load_game("motley_fool(players=4,rounds=2)")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    _draw_chance(state, rng)
+    while not state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    for seat in range(4):
+        assert state.observation_string(seat) == "{}"
+        assert not np.any(state.observation_tensor(seat))
+    _draw_chance(state, rng)
+    assert json.loads(state.observation_string(state.current_player()))["round_number"] == 2

@@ -361,8 +361,9 @@ class MotleySpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def motley_state(self) -> State | None:
-        """The motley State (None before the first deal is drawn; at a chance node, the state the chance event
-        started from). Do not modify it."""
+        """The motley State (None before the first deal is drawn). At a chance node it is not the match's yet:
+        the state before the move being applied (The Fool's Errand's draws), or the new deal as the engine's
+        own shuffle made it, which the drawn cards replace. Do not modify it."""
         return self._m.state
 
     def current_player(self) -> int:
@@ -549,13 +550,13 @@ class _Observer:
 
     def set_from(self, state: MotleySpielState, player: int) -> None:
         motley_state = state.motley_state
-        if motley_state is None:
+        if motley_state is None or state.is_chance_node():
             self.tensor.fill(0.0)
         else:
             self.tensor[...] = motley_state.observation_tensor(player)
 
     def string_from(self, state: MotleySpielState, player: int) -> str:
         motley_state = state.motley_state
-        if motley_state is None:
+        if motley_state is None or state.is_chance_node():
             return "{}"
         return json.dumps(motley_state.observation(player), sort_keys=True, separators=(",", ":"))
