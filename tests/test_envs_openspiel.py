@@ -265,8 +265,9 @@ def test_chance_outcomes_are_the_cards_left_each_equally_likely(spec: str, cards
     assert deals >= (1 if spec == "motley_fools_errand" else 2)
 
 
-@pytest.mark.parametrize("spec", ["motley_fool(players=4,rounds=2)", "motley_foolery(players=3,hands=2)",
-                                  "motley_foolery(players=5,hands=2)", "motley_fools_errand"])
+@pytest.mark.parametrize("spec", [
+    "motley_fool(players=4,rounds=2)", "motley_foolery(players=3,hands=2)", "motley_foolery(players=5,hands=2)",
+    "motley_foolery(players=4,hands=3,exchange_order=suit_cards_only,exchange_ties=ask)", "motley_fools_errand"])
 def test_resampled_worlds_are_reachable_under_the_chance_model(spec: str) -> None:
     """Each resampled world's history replays on a fresh state through chance outcomes of non-zero
     probability and legal moves, to the same observation for the seat, and its hidden cards vary

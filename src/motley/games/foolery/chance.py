@@ -15,12 +15,18 @@ from motley.core.chance import DealModel, Rewrite
 from motley.core.game import Game, State
 from motley.games.foolery.cards import CODES, EXCHANGE, EXCHANGE_VALUE, FOOL, HIGHEST, NUM_CARDS
 from motley.games.foolery.moves import GIVE_BASE, NORMAL_BASE
-from motley.games.foolery.rules import FooleryRules
+from motley.games.foolery.rules import FooleryGameRules, FooleryRules
 
 
 def _held(state: State, seat: int) -> set[int]:
     mask = cast(FooleryRules, state).hands[seat]
     return {c for c in range(NUM_CARDS) if mask >> c & 1}
+
+
+#: Draws of the gives between two other seats tried for one world.
+_GIVE_TRIES = 20
+#: Card ids below this are suit cards (the trumps and the Fool follow).
+_SUITS = 56
 
 
 class FooleryDeals(DealModel):
@@ -75,7 +81,7 @@ class FooleryDeals(DealModel):
                                        - Counter(_held(real, q))).elements()) for q in range(n)]
         gave = [list(g) for g in w.gave]
         got = [list(g) for g in w.received]
-        if not self._hidden_gives(r, seat, pool, gave, got, rng):
+        if not self._hidden_gives(r, seat, dealt, pool, gave, got, rng):
             return None
         new = [dealt[q] if q == seat else sorted((Counter(pool[q]) + Counter(gave[q]) - Counter(got[q])).elements())
                for q in range(n)]
@@ -101,10 +107,11 @@ class FooleryDeals(DealModel):
 
         return hist, end, rewrite
 
-    def _hidden_gives(self, real: FooleryRules, seat: int, pool: list[set[int]], gave: list[list[int]],
-                      got: list[list[int]], rng: random.Random) -> bool:
+    def _hidden_gives(self, real: FooleryRules, seat: int, dealt: list[list[int]], pool: list[set[int]],
+                      gave: list[list[int]], got: list[list[int]], rng: random.Random) -> bool:
         """Draw into ``gave`` / ``got`` the gives of the hand so far between two seats other than ``seat``
-        (as many as ``real`` made); False when there are none for these pools."""
+        (as many as ``real`` made, the engine asking the lower seat as often as it asked in ``real``: a
+        decision is seen by every seat); False when none of the draws fits these pools."""
         suit_only = self.game.params["exchange_order"] == "suit_cards_only"
         steps = {giver: receiver for giver, receiver, _, _ in real.steps}
         for giver, receiver, _, rule in real.steps:
@@ -112,21 +119,62 @@ class FooleryDeals(DealModel):
                 continue
             lower, upper = giver, receiver  # FY-R13: the lower seat gives its highest cards up, then gets any back
             up, down = len(real.gave[lower]), len(real.gave[upper]) if steps.get(upper) == lower else 0
+            asked = self._asked(set(dealt[lower]), real.gave[lower])
             back = sorted(c for c in pool[lower] if c != FOOL)
             if len(back) < down:
                 return False
             rng.shuffle(back)  # what it got back: its highest cards (ties at random), which keeps the most worlds
-            got_back = sorted(back, key=lambda c: -EXCHANGE_VALUE[c])[:down]
-            kept = pool[lower] - set(got_back) - {FOOL}
-            if suit_only and any(c < 56 for c in kept):
-                kept = {c for c in kept if c < 56}
-            floor = max((EXCHANGE_VALUE[c] for c in kept), default=-1)
-            ups = [c for c in sorted(pool[upper]) if c != FOOL and EXCHANGE_VALUE[c] >= floor
-                   and not (suit_only and c >= 56 and kept)]
-            if len(ups) < up:
+            got_back = sorted(back, key=lambda c: (-(suit_only and c < _SUITS), -EXCHANGE_VALUE[c]))[:down]
+            kept = pool[lower] - set(got_back)
+            ups = self._ups(kept, pool[upper], suit_only)
+            for _ in range(_GIVE_TRIES):
+                if len(ups) < up:
+                    return False
+                given = sorted(rng.sample(ups, up), key=lambda c: -EXCHANGE_VALUE[c])
+                if self._asked(kept | set(given), given) == asked:
+                    break
+            else:
                 return False
-            given = rng.sample(ups, up)
-            given.sort(key=lambda c: -EXCHANGE_VALUE[c])
             gave[lower], got[upper] = given, list(given)
             gave[upper], got[lower] = list(got_back), list(got_back)
         return True
+
+    @staticmethod
+    def _ups(kept: set[int], pool: set[int], suit_only: bool) -> list[int]:
+        """The cards of ``pool`` that may have been given up from a hand that kept ``kept``: as high as every
+        card kept (FY-D15); under ``suit_cards_only`` (FY-D25) suit cards as high as every suit card kept, or,
+        when it kept none, any suit card or a trump as high as every card kept."""
+        cards = [c for c in kept if c != FOOL]
+        suits = [c for c in cards if c < _SUITS]
+        if suit_only and suits:
+            floor = max(EXCHANGE_VALUE[c] for c in suits)
+            return [c for c in sorted(pool) if c < _SUITS and EXCHANGE_VALUE[c] >= floor]
+        floor = max((EXCHANGE_VALUE[c] for c in cards), default=-1)
+        return [c for c in sorted(pool) if c != FOOL and (EXCHANGE_VALUE[c] >= floor or (suit_only and c < _SUITS))]
+
+    def _asked(self, hand: set[int], given: list[int]) -> int | None:
+        """How many of ``given`` the engine asks the giver for, giving them in turn from ``hand`` as its
+        highest cards (FY-D15, FY-D17, FY-D25, FY-D26), or None when they are not its highest cards."""
+        suit_only = self.game.params["exchange_order"] == "suit_cards_only"
+        exact_fill = cast(FooleryGameRules, self.game).exact_fill_gives
+        hand, asked, i = set(hand), 0, 0
+        while i < len(given):
+            cards = [c for c in hand if c != FOOL]
+            if suit_only and any(c < _SUITS for c in cards):
+                cards = [c for c in cards if c < _SUITS]
+            best = max((EXCHANGE_VALUE[c] for c in cards), default=None)
+            if best is None:
+                return None
+            tied = {c for c in cards if EXCHANGE_VALUE[c] == best}
+            if len(tied) == 1 or (exact_fill and len(tied) <= len(given) - i):
+                if set(given[i:i + len(tied)]) != tied:
+                    return None
+                hand -= tied
+                i += len(tied)
+            elif given[i] in tied:
+                asked += 1
+                hand.discard(given[i])
+                i += 1
+            else:
+                return None
+        return asked
