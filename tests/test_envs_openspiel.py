@@ -249,6 +249,7 @@ def test_chance_outcomes_are_the_cards_left_each_equally_likely(spec: str, cards
             continue
         outcomes = state.chance_outcomes()
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert all(0 <= a < game.max_chance_outcomes() for a, _ in outcomes)
         action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
         if state.action_to_string(pyspiel.PlayerId.CHANCE, action).startswith("deal "):
             if left is None:  # the deal's first card: the whole pack
@@ -315,3 +316,32 @@ def test_a_chance_node_shows_nothing_of_the_deal_being_drawn() -> None:
         assert not np.any(state.observation_tensor(seat))
     _draw_chance(state, rng)
     assert json.loads(state.observation_string(state.current_player()))["round_number"] == 2
+
+
+@pytest.mark.parametrize("spec", ["motley_fool(players=4,rounds=2)", "motley_fools_errand"])
+def test_a_state_in_the_middle_of_a_chance_event_serializes_and_clones(spec: str) -> None:
+    """Half-way through a later deal (or a Joker's draws), a clone and a deserialized copy offer the same
+    outcomes and go on alike."""
+    game = pyspiel.load_game(spec)
+    rng = random.Random(6)
+    for _ in range(50):
+        state = game.new_initial_state()
+        _draw_chance(state, rng)
+        while not state.is_terminal() and not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_chance_node():
+            break
+    assert state.is_chance_node() and len(state.history()) > 54  # past the first deal
+    for _ in range(5):  # a few outcomes into a deal (a Joker's draw is one node)
+        if len(state.chance_outcomes()) < 30:
+            break
+        state.apply_action(state.chance_outcomes()[0][0])
+    _, copy_ = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    clone = state.clone()
+    for other in (copy_, clone):
+        assert other.history() == state.history() and other.chance_outcomes() == state.chance_outcomes()
+    seed = rng.randrange(10**6)
+    for other in (state, copy_, clone):
+        _draw_chance(other, random.Random(seed))
+    assert str(copy_) == str(state) == str(clone)
+    assert copy_.observation_string(0) == state.observation_string(0) == clone.observation_string(0)
