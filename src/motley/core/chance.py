@@ -118,6 +118,8 @@ class DealModel:
     random_dealer = True
     slots = 0
     slot_size = 0
+    #: What a slot node draws, in its outcomes' text.
+    slot_name = "place"
     draws = False
     #: The largest draw of the engine during play (outcomes ``0..draw_size - 1``).
     draw_size = 0
@@ -197,8 +199,8 @@ class DealModel:
         done.append(outcome)
 
     def outcome_string(self, event: ChanceEvent, outcome: int) -> str:
-        """The text of an outcome of ``event``'s next node: ``dealer 2``, ``deal 7S``, ``Joker 14``,
-        ``draw 3 of 20``."""
+        """The text of an outcome of ``event``'s next node: ``dealer 2``, ``deal 7S``, ``Joker place 14``
+        (:attr:`slot_name`), ``draw 3 of 20``."""
         done = len(event.outcomes)
         offset = self._offset(event.kind)
         if event.kind == DRAW or done >= offset + self.num_cards + self.slots:
@@ -207,7 +209,7 @@ class DealModel:
             return f"dealer {outcome}"
         if done < offset + self.num_cards:
             return f"deal {self.code(outcome)}"
-        return f"Joker {outcome}"
+        return f"{self.slot_name} {outcome}"
 
     def split(self, kind: int, outcomes: list[int]) -> tuple[int, list[int], list[int]]:
         """(dealer, cards, slots) of a deal's outcomes (the dealer of a first deal without a dealer node:

@@ -45,8 +45,10 @@ raises ValueError). OpenSpiel's Python ``ISMCTSBot`` keys its tree by the observ
 
 Search. ``resample_from_infostate(player, sampler)`` returns a state of the same match whose hidden cards
 are drawn by ``game.sample_state(observation, rng)``, reached by a history of this game: the earlier deals
-as played, the current deal's card outcomes (and The Fool's Errand's Joker places) as the sampled world
-holds them, the moves as played (a Foolery exchange's gives hidden from the seat as the world made them).
+as played (as the state it is called on holds them: nothing of them carries into the current deal but
+public scores, titles and dealers), the current deal's card outcomes (and The Fool's Errand's Joker places)
+as the sampled world holds them, the moves as played (a Foolery exchange's gives hidden from the seat as
+the world made them).
 Every chance outcome of that history has non-zero probability, and the state gives the seat the same
 observation (checked; the sampler is tried again otherwise). Each world is replayed from the start of the
 current deal (the match up to it is replayed once per deal and shared): about 4-7 ms a world in a 5-player

@@ -26,6 +26,7 @@ class FoolsErrandDeals(DealModel):
     random_dealer = False
     slots = 2
     slot_size = 27
+    slot_name = "Joker place"
     draws = True
     draw_size = 27
 
