@@ -107,7 +107,7 @@ class LegalActions:
             return NotImplemented
         return bool(np.array_equal(self.actions, other.actions) and np.array_equal(self.features, other.features))
 
-    __hash__ = None  # type: ignore[assignment]  # mutable-free but compared by value, as arrays are
+    __hash__ = None  # type: ignore[assignment]  # compared by value, so unhashable (as its arrays)
 
 #: Matches skipped in a row by ``reset`` (the seat had no decision) before giving up.
 MAX_SKIPPED_MATCHES = 1000

@@ -69,8 +69,9 @@ def segment_log_softmax(logits: npt.ArrayLike, offsets: npt.ArrayLike) -> FloatA
     ids = np.repeat(np.arange(counts.size), counts)
     top = np.zeros(counts.size, dtype=x.dtype)
     top[full] = np.maximum.reduceat(x, nonempty)
+    top[~np.isfinite(top)] = 0.0  # a segment of -inf logits only: no shift (its log-probabilities stay nan)
     shifted = x - top[ids]
-    total = np.zeros(counts.size, dtype=x.dtype)
+    total = np.ones(counts.size, dtype=x.dtype)
     total[full] = np.add.reduceat(np.exp(shifted), nonempty)
     result: FloatArray = shifted - np.log(total)[ids]
     return result
