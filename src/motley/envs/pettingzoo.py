@@ -24,7 +24,7 @@ An observation is computed once per agent and position (``observe`` returns the 
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
 ``(len(legal_actions), F)``, row ``i`` the features of ``legal_actions[i]``, F fixed per game configuration;
 layouts in docs/observation_tensors.md, "Action features"); :meth:`MotleyAECEnv.action_features` returns
-the latter. Both arrays are read-only.
+the latter. The mover's arrays are new every turn (writing them changes nothing in the environment).
 
 Nothing in an agent's observation, ``infos[agent]`` or ``last()`` depends on a card hidden from that agent,
 and no seed is handed out (the match seed deals every hand). ``privileged=True`` adds
@@ -181,6 +181,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
         self._mover: str | None = None
         self._legal = _NO_ACTIONS
+        self._legal_list: list[int] = []  # the same as a list (the legality check of illegal="lose")
         #: The motley State of the current match (None before the first ``reset()``).
         self.game_state: State | None = None
         self.agents: list[str] = []
@@ -229,7 +230,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
 
         The dict is computed once per agent and position: later calls until the next ``step()`` or
-        ``reset()`` return the same dict (treat it as read-only).
+        ``reset()`` return the same dict; its arrays are read-only.
 
         Raises:
             RuntimeError: before the first ``reset()``.
@@ -306,7 +307,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise InvalidMoveError(action, "an action must be a whole number")
             action = int(action)
-        if self.illegal == "lose" and 0 <= action < self._num_actions and not (self._legal == action).any():
+        if self.illegal == "lose" and action not in self._legal_list and 0 <= action < self._num_actions:
             self._lose(agent)
             return
         state.apply_action(action)
@@ -337,16 +338,18 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self._mover is not None:
             self.infos[self._mover] = self._idle[self._mover]
         if over:
-            self._mover, self._legal = None, _NO_ACTIONS
+            self._mover, self._legal, self._legal_list = None, _NO_ACTIONS, []
             return
         state = self._require_state()
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
-        legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
-        legal.setflags(write=False)
+        self._legal_list = state.legal_actions()
+        legal = self._legal = np.array(self._legal_list, dtype=np.int64)
         features = self._features.take(legal, axis=0)
-        features.setflags(write=False)
-        self.infos[agent] = {**self._idle[agent], "legal_actions": legal, "action_features": features}
+        info = {"legal_actions": legal, "action_features": features}
+        if self.privileged:
+            info["match_seed"] = self._idle[agent]["match_seed"]
+        self.infos[agent] = info
 
     def _lose(self, agent: str) -> None:
         """``agent`` played an illegal action with ``illegal="lose"``: the match ends, -1 for it, 0 for the others."""
