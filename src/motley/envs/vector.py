@@ -24,7 +24,7 @@ action feature size):
 * ``rewards``: float32 (N, P): ``rewards[i, s]`` is seat ``s``'s reward from slot ``i``'s last step (with the
   default ``reward="match"``: 0 until the match ends, then ``state.returns()``; ``reward="deal"`` adds the
   per-deal rewards of :mod:`motley.envs.pettingzoo`). Gymnasium's single-agent (N,) rewards do not fit a
-  multi-agent match, so the seat axis is kept;
+  multi-agent match, so the seat axis is kept; :class:`SeatRewards` gives one seat's (N,) column;
 * ``terminations``: bool (N,): the slot's match ended with this step; ``truncations``: bool (N,), all False;
 * ``infos``: ``"seat"`` int64 (N,) (the seat to move in each slot), ``"legal_actions"`` int64 (L,) the legal
   action ids of every slot in slot order, ``"legal_offsets"`` int64 (N + 1,) (slot ``i``'s are
