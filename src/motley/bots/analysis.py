@@ -78,6 +78,8 @@ class Decision:
         observation: ``state.observation(seat)`` before the move: everything the search may read.
         legal: the legal action ids (at least two).
         played: the action the record played; ``names``: each legal action's move string.
+        so_far: each seat's score gain in the deal before the decision (game points, public): a deal's win is
+            judged on the whole deal's gains (in The Fool's Errand, a match of one deal, the score piles so far).
     """
 
     index: int
@@ -86,6 +88,7 @@ class Decision:
     legal: tuple[int, ...]
     played: int
     names: tuple[str, ...]
+    so_far: tuple[int, ...]
 
 
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
@@ -134,20 +137,27 @@ def decisions(text: str, seat: int) -> tuple[Game, list[Decision]]:
     record = records.read(text)
     game = record.game
     state = game.new_initial_state(seed=record.seed, deal=record.deal)
+    deal, start = 0, [0] * game.num_players  # the scores the current deal started from
     found: list[Decision] = []
     for index, (_, move) in enumerate(record.moves):
         action = state.string_to_action(move)
         if state.current_player() == seat:
             legal = state.legal_actions()
             if len(legal) > 1:
-                found.append(decision_at(state, seat, action, index))
+                found.append(decision_at(state, seat, action, index, start))
         state.apply_action(action)
+        if state.deal_number() != deal:
+            deal, start = state.deal_number(), state.scores()
     return game, found
 
 
-def decision_at(state: State, seat: int, played: int, index: int = 0) -> Decision:
-    """The :class:`Decision` of ``seat``, to move in ``state``, that played ``played``: only the seat's observation
-    and the legal moves are kept.
+def decision_at(state: State, seat: int, played: int, index: int = 0,
+                deal_start: Sequence[int] | None = None) -> Decision:
+    """The :class:`Decision` of ``seat``, to move in ``state``, that played ``played``: only the seat's observation,
+    the legal moves and the public scores are kept.
+
+    ``deal_start`` is the scores the current deal started from; by default 0 for each seat in the first deal and
+    the current scores in a later one (the games score a later deal at its end).
 
     Raises:
         MotleyError: when ``seat`` is not to move or ``played`` is not legal.
@@ -157,8 +167,12 @@ def decision_at(state: State, seat: int, played: int, index: int = 0) -> Decisio
     legal = state.legal_actions()
     if played not in legal:
         raise MotleyError(f"action {played} is not legal here")
+    scores = state.scores()
+    if deal_start is None:
+        deal_start = scores if state.deal_number() else [0] * len(scores)
     return Decision(index, state.deal_number(), state.observation(seat), tuple(legal), played,
-                    tuple(state.action_to_string(a) for a in legal))
+                    tuple(state.action_to_string(a) for a in legal),
+                    tuple(b - a for a, b in zip(deal_start, scores, strict=True)))
 
 
 class _Tally:
@@ -179,6 +193,7 @@ class _AnalysisSearch(ISMCTSBot):
     def __init__(self, game: Game, **options: Any) -> None:
         super().__init__(game, **options)
         self.tallies: dict[int, _Tally] = {}
+        self.so_far: Sequence[int] = [0] * game.num_players  # Decision.so_far
 
     def _iterate(self, root: Node, world: SearchState, rng: random.Random) -> None:
         seat = world.current_player()
@@ -186,7 +201,7 @@ class _AnalysisSearch(ISMCTSBot):
         start_scores = world.scores()
         super()._iterate(root, world, rng)
         action = world.history()[start]  # the observer moves first from the root
-        gains = [b - a for a, b in zip(start_scores, world.scores(), strict=True)]
+        gains = [g + b - a for g, a, b in zip(self.so_far, start_scores, world.scores(), strict=True)]
         top = max(gains)
         winners = sum(1 for g in gains if g == top)
         tally = self.tallies.get(action)
@@ -239,6 +254,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict
         MotleyError: for a spec that is not ISMCTS, or a game without search support.
     """
     searcher = _searcher(game, spec)
+    searcher.so_far = decision.so_far
     choice = searcher.act(decision.observation, list(decision.legal), random.Random(seed))
     values = {entry["action"]: float(entry["mean"]) for entry in searcher.explain()}
     rows = [_move_row(game, decision, a, searcher.tallies.get(a), values.get(a, 0.0)) for a in decision.legal]
