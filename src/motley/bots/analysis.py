@@ -63,6 +63,8 @@ POINTS_INACCURACY = 0.2
 POINTS_MISTAKE = 0.8
 #: The normal quantile of the 95% intervals and of the noise test of a mark.
 Z = 1.96
+#: Pseudo-iterations of the decision's pooled points variance in each move's (see ``_move_row``).
+PRIOR = 2.0
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -227,13 +229,17 @@ def _share_interval(wins: float, n: int) -> tuple[float, float, float]:
     return centre, se, Z * se
 
 
-def _move_row(game: Game, decision: Decision, action: int, tally: _Tally | None, value: float) -> dict[str, Any]:
-    """The estimates of one legal move (module docstring), rounded for the reader."""
+def _move_row(game: Game, decision: Decision, action: int, tally: _Tally | None, value: float,
+              pooled: float) -> dict[str, Any]:
+    """The estimates of one legal move (module docstring), rounded for the reader. The points' standard error
+    takes the move's variance shrunk towards ``pooled`` (the standard deviation over all the decision's
+    iterations) by :data:`PRIOR` pseudo-iterations, so a move searched a few times is not taken as certain."""
     n = 0 if tally is None else tally.n
     win = 0.0 if tally is None or n == 0 else tally.win / n
     points = 0.0 if tally is None or n == 0 else tally.points / n
     centre, win_se, half = _share_interval(0.0 if tally is None else tally.win, n)
-    spread = 0.0 if tally is None or n < 2 else max(0.0, (tally.points2 - n * points * points) / (n - 1))
+    squares = 0.0 if tally is None or n < 2 else max(0.0, tally.points2 - n * points * points)
+    spread = (squares + PRIOR * pooled * pooled) / (max(n - 1, 0) + PRIOR)
     move = decision.names[decision.legal.index(action)]
     return {"move": move, "words": move_words(game, move), "action": action, "visits": n,
             "win": round(win, 4), "win_low": round(max(0.0, centre - half), 4),
@@ -257,7 +263,8 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict
     searcher.so_far = decision.so_far
     choice = searcher.act(decision.observation, list(decision.legal), random.Random(seed))
     values = {entry["action"]: float(entry["mean"]) for entry in searcher.explain()}
-    rows = [_move_row(game, decision, a, searcher.tallies.get(a), values.get(a, 0.0)) for a in decision.legal]
+    spread = _points_spread(searcher.tallies.values())
+    rows = [_move_row(game, decision, a, searcher.tallies.get(a), values.get(a, 0.0), spread) for a in decision.legal]
     rows.sort(key=lambda r: (-r["visits"], -r["win"]))
     by_action = {r["action"]: r for r in rows}
     best, played = by_action[choice], by_action[decision.played]
@@ -265,7 +272,6 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict
     cost_se = math.hypot(best["win_se"], played["win_se"])
     points = best["points"] - played["points"]
     points_se = math.hypot(best["points_se"], played["points_se"])
-    spread = _points_spread(searcher.tallies.values())
     mark = None
     if choice != decision.played:
         mark = _worse(_mark(cost, cost_se, INACCURACY, MISTAKE),
