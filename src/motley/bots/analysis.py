@@ -313,7 +313,7 @@ def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None) -> str:
     if best is played:
         return (f"{best['words']} is the search's choice: it won the deal in {best['win']:.0%} of "
                 f"{best['visits']} sampled deals consistent with what the seat had seen.")
-    verdict = f"A {mark}: " if mark else ""
+    verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark}: " if mark else ""
     return (f"{verdict}{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals "
             f"consistent with what the seat had seen ({best['points']:+.1f} points); {played['words']} in "
             f"{played['win']:.0%} of {played['visits']} ({played['points']:+.1f} points).")

@@ -84,7 +84,8 @@ def print_analysis(game: Any, result: dict[str, Any]) -> None:
             console.print(f"move {d['index'] + 1}: {escape(d['why'])}", soft_wrap=True)
     s = result["summary"]
     console.print(f"Seat {result['seat']}: {s['decisions']} decisions reviewed, {s['agreed']} as the search chose; "
-                  f"{s['marked']} marked ({s['mistakes']} mistakes, {s['inaccuracies']} inaccuracies), which cost "
+                  f"{s['marked']} marked ({_count(s['mistakes'], 'mistake')}, "
+                  f"{_count(s['inaccuracies'], 'inaccuracy', 'inaccuracies')}), which cost "
                   f"{s['win_lost']:.0%} win chance and {s['points_lost']:.1f} points by the estimate.",
                   soft_wrap=True)
 
@@ -92,3 +93,8 @@ def print_analysis(game: Any, result: dict[str, Any]) -> None:
 def _win(row: dict[str, Any]) -> str:
     """A move's win chance with its 95% interval: ``"42% (35-49)"``."""
     return f"{row['win']:.0%} ({row['win_low'] * 100:.0f}-{row['win_high'] * 100:.0f})"
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    """``"1 mistake"``, ``"2 mistakes"``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
