@@ -26,7 +26,7 @@ the analysis is the same for a seed whatever the number of processes. Inputs are
 result is JSON-able (:func:`analyse_record`), for callers that run it elsewhere (a pool of processes).
 
 Cost: ``benchmarks/analysis_time.py``; calibration of the win chance: ``benchmarks/analysis_calibration.py`` and
-docs/reports/README.md#the-analysis-of-a-match-calibration.
+docs/reports/README.md#the-analysis-of-a-match.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ __all__ = ["DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INA
 FORMAT = "motley-analysis/1"
 #: Simulations per decision when none are given: one seat's decisions of a 5-player Fool! or Foolery match take
 #: about a minute on one core (benchmarks/analysis_time.py; figures in docs/reports/README.md).
-DEFAULT_SIMULATIONS = 300
+DEFAULT_SIMULATIONS = 500
 #: Cost in win chance (0..1) from which a decision out of the noise is an inaccuracy, and a mistake.
 INACCURACY = 0.05
 MISTAKE = 0.15
