@@ -149,3 +149,10 @@ def test_the_command_refuses_a_record_that_does_not_replay(tmp_path: Path) -> No
     path.write_text('{"game": "fool", "params": {}, "seed": 1, "moves": ["nonsense"]}', encoding="utf-8")
     done = runner.invoke(app, ["analyse", str(path), "--json"])
     assert done.exit_code == 2 and "error:" in done.stderr
+
+
+def test_progress_counts_every_decision(fool_record: str) -> None:
+    seen: list[tuple[int, int]] = []
+    analysis = analyse_record(fool_record, 2, simulations=SIMS, progress=lambda done, total: seen.append((done, total)))
+    total = analysis["summary"]["decisions"]
+    assert seen == [(done, total) for done in range(total + 1)]
