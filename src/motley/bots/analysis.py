@@ -32,6 +32,7 @@ docs/reports/README.md#the-analysis-of-a-match.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -370,7 +371,8 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
             if progress is not None:
                 progress(len(results), len(jobs))
     else:
-        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
+        # spawned, not forked: a caller may hold threads (a progress bar's, a server's) that a fork would copy
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=multiprocessing.get_context("spawn")) as pool:
             for result in pool.map(_job, jobs):
                 results.append(result)
                 if progress is not None:
