@@ -47,8 +47,8 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
 __all__ = ["DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE",
-           "Decision", "analyse_decision",
-           "analyse_record", "decisions", "evaluate", "move_words", "searcher_spec"]
+           "Decision", "analyse_decision", "analyse_record", "decision_at", "decisions", "evaluate", "move_words",
+           "searcher_spec", "summarise"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
