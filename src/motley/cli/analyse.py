@@ -22,8 +22,8 @@ _MARK_STYLE = {"mistake": "[bold red]mistake[/]", "inaccuracy": "[yellow]inaccur
 
 
 def analyse(
-    record: Annotated[Path, typer.Argument(help="A game record (JSON): 'play --save', 'simulate --records', a "
-                                                "server table's record.")],
+    record: Annotated[Path, typer.Argument(help="A game record (JSON): 'play --save', a server table's "
+                                                "record, one record of 'simulate --records'.")],
     seat: Annotated[int, typer.Option(help="The seat analysed (0 = first).")] = 0,
     simulations: Annotated[int | None, typer.Option(
         min=1, help="Search iterations per decision (default: the analysis's budget, about a minute for one seat "
