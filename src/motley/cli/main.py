@@ -1,4 +1,5 @@
-"""The ``motley`` command line: play, simulate, replay, rules, games, bots, serve, tournament, compare, verify, train.
+"""The ``motley`` command line: play, simulate, replay, rules, games, bots, serve, tournament, compare, verify, train,
+analyse.
 
 Conventions (:mod:`motley.cli.common`): results on stdout, errors on stderr with exit status 2, every
 argument checked before any work. Modules are imported by the command that needs them, so ``motley --help``
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
+from motley.cli.analyse import analyse
 from motley.cli.common import (
     AddressOpt,
     BackendOpt,
@@ -470,6 +472,7 @@ app.command()(serve)
 app.command()(tournament)
 app.command()(compare)
 app.command()(verify)
+app.command()(analyse)
 app.command()(train)
 
 

@@ -1,0 +1,159 @@
+"""Calibration of the analysis's win chance: over decisions of bot and random matches of each game, the win chance
+the analysis gives the move played, binned against whether the seat then won the deal.
+
+For each game and each lineup (``heuristic``: the heuristic at every seat; ``random``: random play), ``--matches``
+matches are played from seeds 0, 1, ...; in each, up to ``--per-match`` decisions with more than one legal move
+(drawn at random among all the seats' decisions, the same for a seed) are analysed at ``--simulations`` per decision
+(default: the analysis's budget) by :func:`motley.bots.analysis.evaluate`. The outcome of a decision is the seat's
+share of the win of the deal it was made in (1 for the highest score gain over the deal, ``1/k`` when ``k`` seats
+share it, else 0): what the estimate predicts. Printed per game and lineup: the reliability table (ten bins of
+the estimate: decisions, mean estimate, mean outcome), the expected calibration error (the decision-weighted mean
+of ``|mean estimate - mean outcome|`` over the bins) and the Brier score (mean squared difference of estimate and
+outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it. ``--plot PATH``
+draws the reliability diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py fools_errand --matches 20 --plot calib.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import motley
+from motley.bots import make_bot
+from motley.bots.analysis import DEFAULT_SIMULATIONS, decisions, evaluate, searcher_spec
+from motley.core.play import play_match
+
+BINS = 10
+GAMES = ("fools_errand", "fool(players=5,rounds=1)", "foolery(players=5,hands=1)")
+LINEUPS = ("heuristic", "random")
+
+
+@dataclass
+class Calibration:
+    """Pairs of (estimate, outcome) of one game and lineup."""
+
+    game: str
+    lineup: str
+    pairs: list[tuple[float, float]] = field(default_factory=list)
+
+    def table(self) -> list[tuple[float, float, int, float, float]]:
+        """Per non-empty bin: (low, high, decisions, mean estimate, mean outcome)."""
+        rows = []
+        for b in range(BINS):
+            low, high = b / BINS, (b + 1) / BINS
+            inside = [(p, o) for p, o in self.pairs if low <= p < high or (b == BINS - 1 and p == 1.0)]
+            if inside:
+                rows.append((low, high, len(inside), sum(p for p, _ in inside) / len(inside),
+                             sum(o for _, o in inside) / len(inside)))
+        return rows
+
+    def ece(self) -> float:
+        """Expected calibration error over :data:`BINS` equal-width bins."""
+        n = len(self.pairs)
+        return sum(count * abs(p - o) for _, _, count, p, o in self.table()) / max(n, 1)
+
+    def brier(self) -> tuple[float, float]:
+        """The Brier score of the estimates, and of the base rate."""
+        n = max(len(self.pairs), 1)
+        base = sum(o for _, o in self.pairs) / n
+        return (sum((p - o) ** 2 for p, o in self.pairs) / n, sum((base - o) ** 2 for _, o in self.pairs) / n)
+
+
+def deal_wins(record: str) -> dict[int, list[float]]:
+    """Each seat's share of the win of each deal of a record (highest score gain over the deal, the first from 0
+    points; ties share)."""
+    data = motley.records.read(record)
+    state = data.game.new_initial_state(seed=data.seed, deal=data.deal)
+    start, deal, out = [0] * data.game.num_players, state.deal_number(), {}
+    for _, move in data.moves:
+        state.apply_action(state.string_to_action(move))
+        if state.is_terminal() or state.deal_number() != deal:
+            gains = [b - a for a, b in zip(start, state.scores(), strict=True)]
+            top = max(gains)
+            k = sum(1 for g in gains if g == top)
+            out[deal] = [1.0 / k if g == top else 0.0 for g in gains]
+            start, deal = state.scores(), state.deal_number()
+    return out
+
+
+def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int) -> Calibration:
+    """The (estimate, outcome) pairs of ``matches`` matches of ``lineup`` in ``game_text`` (module docstring)."""
+    game = motley.load_game(game_text)
+    spec = searcher_spec(game, simulations)
+    result = Calibration(game_text, lineup)
+    for seed in range(matches):
+        final = play_match(game, [make_bot(lineup, game) for _ in range(game.num_players)], seed)
+        record = motley.records.dump(final)
+        wins = deal_wins(record)
+        found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat)[1]]
+        rng = random.Random(seed)
+        for seat, d in rng.sample(found, min(per_match, len(found))):
+            analysis = evaluate(game, d, spec, f"calibration:{seed}:{d.index}")
+            played = next(m for m in analysis["moves"] if m["move"] == analysis["played"])
+            result.pairs.append((played["win"], wins[d.deal][seat]))
+    return result
+
+
+def report(result: Calibration, seconds: float) -> None:
+    """Print one game and lineup's reliability table, ECE and Brier scores."""
+    brier, base = result.brier()
+    print(f"\n{result.game}, {result.lineup} matches: {len(result.pairs)} decisions, {seconds:.0f} s")
+    print(f"{'bin':>10} {'decisions':>9} {'estimate':>8} {'outcome':>8}")
+    for low, high, count, p, o in result.table():
+        print(f"{low:>4.1f}-{high:<4.1f}  {count:>9} {p:>8.3f} {o:>8.3f}")
+    print(f"ECE {result.ece():.3f}  Brier {brier:.3f} (base rate {base:.3f})", flush=True)
+
+
+def plot(results: Sequence[Calibration], path: str) -> None:
+    """Reliability diagrams, one panel per game, a line per lineup."""
+    from motley.core.extras import require
+
+    require("matplotlib", "report")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = list(dict.fromkeys(r.game for r in results))
+    figure, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 4.2), squeeze=False)
+    for axis, game in zip(axes[0], games, strict=True):
+        axis.plot([0, 1], [0, 1], color="grey", linestyle=":", label="calibrated")
+        for r in (r for r in results if r.game == game):
+            rows = r.table()
+            axis.plot([p for *_, p, _ in rows], [o for *_, o in rows], marker="o",
+                      label=f"{r.lineup} (ECE {r.ece():.2f}, n={len(r.pairs)})")
+        axis.set(title=game, xlabel="estimated win chance of the deal", ylabel="share of deals won",
+                 xlim=(0, 1), ylim=(0, 1))
+        axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    print(f"\nWrote {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="calibration of the analysis's win chance")
+    parser.add_argument("games", nargs="*", default=list(GAMES))
+    parser.add_argument("--lineups", default=",".join(LINEUPS), help="bots at every seat, comma-separated")
+    parser.add_argument("--matches", type=int, default=6, help="matches per game and lineup")
+    parser.add_argument("--per-match", type=int, default=20, help="decisions analysed per match (at most)")
+    parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS)
+    parser.add_argument("--plot", default=None, help="write the reliability diagrams (PNG) here")
+    args = parser.parse_args()
+    results = []
+    for game in args.games:
+        for lineup in args.lineups.split(","):
+            began = time.perf_counter()
+            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations))
+            report(results[-1], time.perf_counter() - began)
+    if args.plot:
+        plot(results, args.plot)
+
+
+if __name__ == "__main__":
+    main()

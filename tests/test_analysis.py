@@ -1,0 +1,158 @@
+"""The analysis of a match (motley.bots.analysis) and ``motley analyse``: deterministic for a seed, from the seat's
+information state only, a known blunder marked, forced moves skipped, the command's table and JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import motley
+from motley.bots import make_bot
+from motley.bots.analysis import analyse_decision, analyse_record, decisions, searcher_spec
+from motley.cli.main import app
+from motley.core.play import play_match
+
+SIMS = 40
+
+
+def _record(game_text: str, seed: int, bots: str = "heuristic") -> str:
+    game = motley.load_game(game_text)
+    return motley.records.dump(play_match(game, [make_bot(bots, game) for _ in range(game.num_players)], seed))
+
+
+@pytest.fixture(scope="module")
+def fool_record() -> str:
+    """A one-round 4-player Fool! match of heuristics."""
+    return _record("fool(players=4,rounds=1)", 2)
+
+
+def test_the_analysis_of_a_record_is_deterministic_for_a_seed(fool_record: str) -> None:
+    first = analyse_record(fool_record, 1, simulations=SIMS, seed=5)
+    again = analyse_record(fool_record, 1, simulations=SIMS, seed=5)
+    other = analyse_record(fool_record, 1, simulations=SIMS, seed=6)
+    assert first == again
+    assert first["decisions"] and first != other  # the seed is the one source of chance
+    assert json.loads(json.dumps(first)) == first  # JSON-able as it stands
+
+
+def test_processes_do_not_change_the_analysis(fool_record: str) -> None:
+    assert analyse_record(fool_record, 0, simulations=SIMS, seed=1, workers=2) == \
+        analyse_record(fool_record, 0, simulations=SIMS, seed=1)
+
+
+def test_the_analysis_reads_only_the_seat_s_information_state() -> None:
+    """Re-dealing the cards the seat could not see (the game's sampler) leaves each decision's analysis unchanged."""
+    rng = random.Random(3)
+    for text in ("fool(players=5,rounds=1)", "foolery(players=4,hands=1)", "fools_errand"):
+        game = motley.load_game(text)
+        state = game.new_initial_state(seed=11)
+        checked = 0
+        while not state.is_terminal() and checked < 3:
+            legal = state.legal_actions()
+            seat = state.current_player()
+            if len(legal) > 1:
+                played = legal[rng.randrange(len(legal))]
+                world = game.sample_state(state.observation(seat), rng)
+                assert world.observation(seat) == state.observation(seat)
+                seen = analyse_decision(state, seat, played, simulations=SIMS, seed=9)
+                assert analyse_decision(world, seat, played, simulations=SIMS, seed=9) == seen, text
+                checked += 1
+                state.apply_action(played)
+            else:
+                state.apply_action(legal[0])
+        assert checked, text
+
+
+#: A 4-player Fool! round from seed 3 up to seat 0's lead with two cards left (green 3 and green 11), seat 2
+#: sitting out: leading the green 11 wins the trick, and seat 0 goes out with the green 3 next; leading the green 3
+#: makes seat 0 the Fool with the green 11 still in hand (-11 when another seat goes out).
+BLUNDER_MOVES = ["R13", "R11", "R12", "R4", "B5", "B6", "B3", "R10", "W1", "R6", "B8", "G17", "W1", "G16", "G15",
+                 "G12", "R8", "R9", "W1", "Y11", "Y7", "Y8", "Y10", "Y5", "Y4", "Y9", "Y3", "Y6", "R7", "G10", "R3",
+                 "R5", "G14", "G8", "R2", "G13", "G7"]
+
+
+def test_a_known_blunder_is_marked_and_the_good_move_is_not() -> None:
+    state = motley.load_game("fool(players=4,rounds=1)").new_initial_state(seed=3)
+    for move in BLUNDER_MOVES:
+        state.apply_action(state.string_to_action(move))
+    assert state.current_player() == 0 and state.observation(0)["hand"] == ["G3", "G11"]
+    blunder = analyse_decision(state, 0, state.string_to_action("G3"), simulations=200, seed=0)
+    assert blunder["mark"] == "mistake"
+    assert blunder["choice"] == "G11" and blunder["cost"]["win"] > 0.5 and blunder["cost"]["points"] > 5
+    assert "green 11" in blunder["why"] and "green 3" in blunder["why"]
+    good = analyse_decision(state, 0, state.string_to_action("G11"), simulations=200, seed=0)
+    assert good["mark"] is None and good["cost"]["win"] == 0.0
+
+
+def test_forced_moves_are_not_analysed(fool_record: str) -> None:
+    game, found = decisions(fool_record, 3)
+    record = motley.records.read(fool_record)
+    state = game.new_initial_state(seed=record.seed)
+    forced: list[int] = []
+    free: list[int] = []
+    for index, (_, move) in enumerate(record.moves):
+        if state.current_player() == 3:
+            (free if len(state.legal_actions()) > 1 else forced).append(index)
+        state.apply_action(state.string_to_action(move))
+    assert forced, "the record has forced moves of seat 3"
+    assert [d.index for d in found] == free
+    analysis = analyse_record(fool_record, 3, simulations=SIMS)
+    assert [d["index"] for d in analysis["decisions"]] == free
+    assert analysis["summary"]["decisions"] == len(free)
+    for d in analysis["decisions"]:
+        assert len(d["moves"]) > 1 and sum(m["visits"] for m in d["moves"]) == SIMS
+        assert all(0.0 <= m["win_low"] <= m["win"] <= m["win_high"] <= 1.0 for m in d["moves"])
+
+
+def test_bad_seats_and_budgets_are_refused(fool_record: str) -> None:
+    with pytest.raises(motley.MotleyError, match="seat"):
+        analyse_record(fool_record, 4)
+    with pytest.raises(motley.MotleyError, match="simulations"):
+        searcher_spec(motley.load_game("fool"), 0)
+
+
+def test_the_searcher_is_the_best_bot_s_search_at_the_analysis_budget() -> None:
+    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2)"
+    assert searcher_spec(motley.load_game("fools_errand"), 50) == "ismcts(simulations=50)"
+
+
+runner = CliRunner()
+
+
+def test_the_command_prints_the_analysis_as_json_and_as_a_table(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(_record("fools_errand", 4, "random"), encoding="utf-8")
+    done = runner.invoke(app, ["analyse", str(path), "--seat", "1", "--json", "--simulations", "20"])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result["seat"] == 1 and result["simulations"] == 20
+    assert result == analyse_record(path.read_text(encoding="utf-8"), 1, simulations=20)
+    table = runner.invoke(app, ["analyse", str(path), "--seat", "1", "--simulations", "20"])
+    assert table.exit_code == 0, table.output
+    assert "decisions reviewed" in table.stdout and "seat 1" in table.stdout
+
+
+@pytest.mark.parametrize("args", [["--seat", "2"], ["--simulations", "0"], ["--workers", "-1"]])
+def test_the_command_refuses_bad_arguments_before_any_search(args: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(_record("fools_errand", 4, "random"), encoding="utf-8")
+    done = runner.invoke(app, ["analyse", str(path), "--json", *args])
+    assert done.exit_code == 2 and done.stdout == ""
+
+
+def test_the_command_refuses_a_record_that_does_not_replay(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"game": "fool", "params": {}, "seed": 1, "moves": ["nonsense"]}', encoding="utf-8")
+    done = runner.invoke(app, ["analyse", str(path), "--json"])
+    assert done.exit_code == 2 and "error:" in done.stderr
+
+
+def test_progress_counts_every_decision(fool_record: str) -> None:
+    seen: list[tuple[int, int]] = []
+    analysis = analyse_record(fool_record, 2, simulations=SIMS, progress=lambda done, total: seen.append((done, total)))
+    total = analysis["summary"]["decisions"]
+    assert seen == [(done, total) for done in range(total + 1)]
