@@ -1,8 +1,9 @@
 """What one client may cost the server: the limits of ``motley serve`` and the small counters that keep them.
 
 :class:`Limits` holds the numbers (``create_app(limits=...)``, ``motley serve --queue-messages ...``);
-:class:`TokenBucket` is the message rate of one socket; :class:`TableQuota` counts the unfinished tables
-each client address created. See docs/security.md for what each limit protects against.
+:class:`TokenBucket` is the message rate of one socket; :class:`InFlight` counts the heavy requests (replays,
+records) each client address has under way; :class:`TableQuota` counts the unfinished tables each client
+address created. See docs/security.md for what each limit protects against.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from motley.core import MotleyError
 #: abandoned tables do not hold the server (``create_app(idle_close=...)``, ``motley serve --idle-close``;
 #: ``Service.tidy``); a finished table leaves the lobby's list that long after its last move (its replay stays).
 IDLE_CLOSE = 3600.0
+#: Bytes of built replay answers (indexes, steps, records of finished tables, as JSON) the server keeps, the
+#: least recently used dropped first (:class:`motley.server.replays.Built`).
+BUILT_BYTES = 64 * 1024 * 1024
+#: Seconds a client refused for too many heavy requests at once is told to wait (``Retry-After``).
+RETRY_AFTER = 1
 
 @dataclass(frozen=True)
 class Limits:
@@ -35,6 +41,9 @@ class Limits:
         sockets_per_table: open WebSockets (seats and spectators) of one table; the next one gets the error
             ``table_full`` and is closed (1013).
         request_bytes: the largest request body (a table request), in bytes; HTTP 413 beyond it.
+        builds_per_address: replay, record and replay-step answers one client address may have being built at
+            once (each in a worker thread; an answer already built is served from memory and not counted);
+            the next is refused with HTTP 429 and ``Retry-After`` (:data:`RETRY_AFTER`) until one is done.
 
     Raises:
         MotleyError: for a field that is not a positive number (a whole number except
@@ -48,6 +57,7 @@ class Limits:
     tables_per_address: int = 10
     sockets_per_table: int = 200
     request_bytes: int = 20000
+    builds_per_address: int = 2
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -79,6 +89,31 @@ class TokenBucket:
             return False
         self.tokens -= 1.0
         return True
+
+
+class InFlight:
+    """Requests under way per client address, at most ``limit`` each: :meth:`take` a slot before the work,
+    :meth:`give` it back after (whatever happened)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.counts: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Take a slot for ``address``; False (and nothing taken) if it has ``limit`` under way already."""
+        count = self.counts.get(address, 0)
+        if count >= self.limit:
+            return False
+        self.counts[address] = count + 1
+        return True
+
+    def give(self, address: str) -> None:
+        """Give back a slot :meth:`take` gave ``address``."""
+        left = self.counts.get(address, 0) - 1
+        if left > 0:
+            self.counts[address] = left
+        else:
+            self.counts.pop(address, None)
 
 
 class TableQuota:

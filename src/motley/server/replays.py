@@ -6,17 +6,21 @@ Chance events inside a move (The Fool's Errand plays its cards inside the engine
 listed in the step's ``events``: the entries the view's ``log`` gained with the move, so a viewer can show
 them one by one. The rules are not touched.
 
-:func:`standalone_html` writes the replay viewer (the server's ``replay.html``, ``dom.js`` and ``replay.js``) as one
-HTML file with every step embedded (``motley replay RECORD --html FILE``).
+:class:`Built` keeps the server's answers about finished tables (indexes, steps, records as JSON) built off the
+event loop, each built once. :func:`standalone_html` writes the replay viewer (the server's ``replay.html``,
+``dom.js`` and ``replay.js``) as one HTML file with every step embedded (``motley replay RECORD --html FILE``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import html
 import json
 import urllib.parse
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from importlib import resources
 from typing import Any
 
@@ -25,6 +29,7 @@ from motley.core.errors import RecordError
 from motley.core.play import replay
 from motley.drawing import render
 from motley.server import privacy
+from motley.server.limits import BUILT_BYTES
 from motley.server.table import Table, TableRecord
 
 STATIC = resources.files("motley.server").joinpath("static")
@@ -224,3 +229,55 @@ def standalone_html(table: Table) -> str:
     return page.replace('<script src="/static/replay.js"></script>',
                         f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'
                         f"{packed}</script>\n<script>{script}</script>")
+
+
+class Built:
+    """Answers about finished tables (which never change), built in a worker thread and kept: each key is built
+    once (requests that ask for it while it is being built wait for that build) and its answer, JSON bytes, is
+    kept in a least-recently-used cache of at most ``size`` bytes (an answer larger than that is not kept).
+
+    A build that raises is not kept: every request waiting for it gets the exception.
+    """
+
+    def __init__(self, size: int = BUILT_BYTES) -> None:
+        self.size = size
+        self.used = 0
+        self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.flights: dict[Hashable, asyncio.Task[bytes]] = {}
+
+    def get(self, key: Hashable) -> bytes | None:
+        """The kept answer of ``key`` (now the most recently used), or None."""
+        body = self.kept.get(key)
+        if body is not None:
+            self.kept.move_to_end(key)
+        return body
+
+    async def build(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        """The answer of ``key``: kept, being built (waited for), or built now by ``make`` in a worker thread.
+
+        Raises:
+            whatever ``make`` raises.
+        """
+        body = self.get(key)
+        if body is not None:
+            return body
+        flight = self.flights.get(key)
+        if flight is None:
+            flight = self.flights[key] = asyncio.get_running_loop().create_task(asyncio.to_thread(make))
+            flight.add_done_callback(lambda done: self._landed(key, done))
+        return await asyncio.shield(flight)  # a request that goes away does not cancel the others' build
+
+    def _landed(self, key: Hashable, flight: asyncio.Task[bytes]) -> None:
+        """The build of ``key`` is over: keep its answer (dropping the least recently used beyond the size)."""
+        if self.flights.get(key) is flight:
+            del self.flights[key]
+        if flight.cancelled() or flight.exception() is not None:
+            return
+        body = flight.result()
+        if len(body) > self.size or key in self.kept:
+            return
+        self.kept[key] = body
+        self.used += len(body)
+        while self.used > self.size:
+            _, dropped = self.kept.popitem(last=False)
+            self.used -= len(dropped)
