@@ -170,7 +170,7 @@ def test_a_client_may_have_only_so_many_replays_being_built(
     monkeypatch.setattr(replays, "step", gate)
     server = serve()  # the default: 2 being built at once per address
     table_id = finished_db[1].id
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(3) as pool:
         pending = [pool.submit(httpx.get, f"{server.base}/api/tables/{table_id}/replay/{n}", timeout=30)
                    for n in (1, 2)]
         try:
@@ -180,8 +180,11 @@ def test_a_client_may_have_only_so_many_replays_being_built(
             assert over.status_code == 429
             assert int(over.headers["retry-after"]) >= 1
             assert "being built" in over.json()["detail"]
+            # the same step as one being built waits for that build: no slot, no second build
+            pending.append(pool.submit(httpx.get, f"{server.base}/api/tables/{table_id}/replay/1", timeout=30))
         finally:
             gate.open.set()
-        assert [p.result(timeout=30).status_code for p in pending] == [200, 200]
+        assert [p.result(timeout=30).status_code for p in pending] == [200, 200, 200]
+        assert pending[2].result().json() == pending[0].result().json()
     assert httpx.get(f"{server.base}/api/tables/{table_id}/replay/3", timeout=10).status_code == 200
     assert len(gate.threads) == 3  # the refused request built nothing

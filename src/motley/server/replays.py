@@ -252,6 +252,17 @@ class Built:
             self.kept.move_to_end(key)
         return body
 
+    async def wait(self, key: Hashable) -> bytes | None:
+        """The answer of ``key`` if it is kept or being built (waited for); None if neither.
+
+        Raises:
+            whatever its build raises.
+        """
+        flight = self.flights.get(key)
+        if flight is None:
+            return self.get(key)
+        return await asyncio.shield(flight)
+
     async def build(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
         """The answer of ``key``: kept, being built (waited for), or built now by ``make`` in a worker thread.
 

@@ -553,8 +553,8 @@ def _finished_api(api: APIRouter, service: Service, limits: Limits) -> None:
                      kept_as: Callable[[Table], tuple[Any, ...]] | None = None) -> Response:
         """The JSON answer ``key`` (``(what, table id, ...)``) names: kept, or built by ``make(table)`` in a
         worker thread once the finished table is loaded and kept under ``kept_as(table)`` (default ``key``);
-        429 when the client has too many answers being built."""
-        body = built.get(key)
+        429 when the client has too many answers being built (waiting for one being built costs no slot)."""
+        body = await built.wait(key)  # kept, or being built for another request: no slot taken
         if body is None:
             address = client_address(request)
             if not busy.take(address):
