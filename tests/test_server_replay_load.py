@@ -188,3 +188,14 @@ def test_a_client_may_have_only_so_many_replays_being_built(
         assert pending[2].result().json() == pending[0].result().json()
     assert httpx.get(f"{server.base}/api/tables/{table_id}/replay/3", timeout=10).status_code == 200
     assert len(gate.threads) == 3  # the refused request built nothing
+
+
+def test_a_replay_step_from_the_kept_states_is_the_state_a_full_replay_makes(
+        finished_db: tuple[str, TableRecord], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 7)
+    table = Table(finished_db[1])
+    moves = len(table.record.moves)
+    for number in (0, 1, 6, 7, 8, 14, moves // 2, moves - 1, moves, moves + 3):
+        assert replays.state_at(table, number).serialize() == table.state_at(number).serialize(), number
+    full = replays.observe(table.state_at(moves - 2), 2)
+    assert replays.step(table, moves - 1, 2) == replays._frame(table, table.state_at(moves - 1), moves - 1, 2, full)

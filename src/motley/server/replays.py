@@ -18,7 +18,9 @@ import base64
 import gzip
 import html
 import json
+import threading
 import urllib.parse
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from importlib import resources
@@ -35,6 +37,11 @@ from motley.server.table import Table, TableRecord
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
 REPLAY_LOG = 30
+#: Moves between the states a finished table's replay keeps (:func:`state_at`): a step replays at most this many.
+CHECKPOINT_EVERY = 256
+#: The kept states of each table (:func:`state_at`), gone with the table.
+_CHECKPOINTS: weakref.WeakKeyDictionary[Table, list[State]] = weakref.WeakKeyDictionary()
+_CHECKPOINTS_LOCK = threading.Lock()
 
 
 class ViewRefused(MotleyError):
@@ -86,6 +93,46 @@ def _events(before: Any, after: Any) -> list[Any]:
     return new[start:]
 
 
+def _checkpoints(table: Table) -> list[State]:
+    """The states of the finished ``table`` after 0, :data:`CHECKPOINT_EVERY`, 2 x that, ... moves, made by one
+    replay of its moves the first time they are asked for (kept while the table is).
+
+    Raises:
+        RecordError: if the stored moves no longer replay.
+    """
+    with _CHECKPOINTS_LOCK:  # one replay per table, whichever worker thread asks first
+        kept = _CHECKPOINTS.get(table)
+        if kept is None:
+            states = [table.state_at(0)]
+            count = 0
+
+            def moved(state: State, _seat: int, _action: int) -> None:
+                nonlocal count
+                count += 1
+                if count % CHECKPOINT_EVERY == 0:
+                    states.append(state.clone())
+
+            _replay(table, moved)
+            kept = _CHECKPOINTS[table] = states
+        return kept
+
+
+def state_at(table: Table, number: int) -> State:
+    """The state of the finished ``table`` after its first ``number`` moves (clamped), as
+    :meth:`Table.state_at` makes it, from the nearest kept state before it (:func:`_checkpoints`): at most
+    :data:`CHECKPOINT_EVERY` moves replayed.
+
+    Raises:
+        RecordError: if the stored moves no longer replay.
+    """
+    number = max(0, min(number, len(table.record.moves)))
+    base = number // CHECKPOINT_EVERY
+    state = _checkpoints(table)[base].clone()
+    for _seat, move, _actor in table.record.moves[base * CHECKPOINT_EVERY:number]:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
 def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
     """The finished ``table`` after ``number`` moves (clamped) as ``view`` sees it: ``{"step", "moves",
     "svg", "scores", "log", "title", "names", "view", "events", "stage"}``; ``events``: the log entries the
@@ -98,8 +145,8 @@ def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
     """
     check_view(table, view)
     number = max(0, min(number, len(table.record.moves)))
-    before = observe(table.state_at(number - 1), view) if number else None
-    return _frame(table, table.state_at(number), number, view, before)
+    before = observe(state_at(table, number - 1), view) if number else None
+    return _frame(table, state_at(table, number), number, view, before)
 
 
 def _frame(table: Table, state: State, number: int, view: int | None, before: Any) -> dict[str, Any]:
