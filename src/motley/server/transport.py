@@ -29,6 +29,9 @@ HTTP:
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables (429 beyond).
+    The record, replay and replay-step answers are built in a worker thread, once each, and kept
+    (:class:`~motley.server.replays.Built`); one client address may have ``Limits.builds_per_address`` being
+    built at once (429 with ``Retry-After`` beyond).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
