@@ -70,7 +70,7 @@ def moves_made(http: httpx.Client) -> int:
 def poll(http: httpx.Client, seconds: float, interval: float, paths: tuple[str, ...] = ("/api/tables",)
          ) -> list[float]:
     """Latencies (seconds) of ``GET`` of ``paths`` (in turn) asked every ``interval`` s for ``seconds`` s."""
-    latencies = []
+    latencies: list[float] = []
     stop = time.monotonic() + seconds
     while time.monotonic() < stop:
         started = time.perf_counter()
