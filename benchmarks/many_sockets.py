@@ -15,7 +15,8 @@ per-address limits so that N sockets are allowed; a server without those options
 
 With ``--finished`` the table is a finished one out of the server's memory, as after a restart: a Foolery
 table of 7 random bots plays ``--hands`` hands to its end, the server is restarted on the same database
-(with the default limits unless ``--serve-args`` says otherwise: 200 sockets per table), and N spectators
+(with the default limits, 200 sockets per table, but ``--connections-per-address 100000``, unless
+``--serve-args`` says otherwise; a server without that option needs ``--serve-args ""``), and N spectators
 connect, ``--batch`` at once. Printed: how many were let in and how many refused (``table_full``), and the
 server's resident memory (Linux ``/proc``: VmRSS) before the first socket and with every socket open, and
 its peak (VmHWM).
@@ -152,12 +153,13 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=1500)
     parser.add_argument("--batch", type=int, default=100, help="sockets opened at once")
     parser.add_argument("--serve-args", default=None,
-                        help="default: '--sockets-per-table 100000 --tables-per-address 1000', '' with --finished")
+                        help="default: '--sockets-per-table 100000 --tables-per-address 1000'; with --finished "
+                             "'--connections-per-address 100000'")
     parser.add_argument("--finished", action="store_true", help="a finished table out of memory (see above)")
     parser.add_argument("--hands", type=int, default=50, help="hands of the --finished table's match")
     args = parser.parse_args()
     if args.finished:
-        args.serve_args = args.serve_args or ""
+        args.serve_args = "--connections-per-address 100000" if args.serve_args is None else args.serve_args
         finished_table(args)
         return
     if args.serve_args is None:
