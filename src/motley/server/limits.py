@@ -2,6 +2,7 @@
 
 :class:`Limits` holds the numbers (``create_app(limits=...)``, ``motley serve --queue-messages ...``);
 :class:`TokenBucket` is a rate (the messages of one socket, the tables one client address creates);
+:class:`InFlight` counts the heavy requests (replays, records) each client address has under way;
 :class:`TableQuota` counts the unfinished tables each client address created; :class:`TableGate` is both
 limits on making a table (a new one or a rematch). See docs/security.md for what each limit protects against.
 """
@@ -20,6 +21,11 @@ from motley.core import MotleyError
 #: abandoned tables do not hold the server (``create_app(idle_close=...)``, ``motley serve --idle-close``;
 #: ``Service.tidy``); a finished table leaves the lobby's list that long after its last move (its replay stays).
 IDLE_CLOSE = 3600.0
+#: Bytes of built replay answers (indexes, steps, records of finished tables, as JSON) the server keeps, the
+#: least recently used dropped first (:class:`motley.server.replays.Built`).
+BUILT_BYTES = 64 * 1024 * 1024
+#: Seconds a client refused for too many heavy requests at once is told to wait (``Retry-After``).
+RETRY_AFTER = 1
 
 #: The fields of :class:`Limits` that may be fractions (the others are whole numbers).
 RATES = ("messages_per_second", "tables_per_minute")
@@ -53,6 +59,9 @@ class Limits:
         connections_per_address: open connections (HTTP and WebSocket) from one client address; the next one is
             answered 503 and closed. Behind a reverse proxy every connection comes from the proxy's address:
             raise it there and let the proxy bound each client (docs/security.md).
+        builds_per_address: replay, record and replay-step answers one client address may have being built at
+            once (each in a worker thread; an answer already built is served from memory and not counted);
+            the next is refused with HTTP 429 and ``Retry-After`` (:data:`RETRY_AFTER`) until one is done.
 
     Raises:
         MotleyError: for a field that is not a positive number (a whole number except those of
@@ -71,6 +80,7 @@ class Limits:
     header_timeout: int = 10
     keep_alive: int = 5
     connections_per_address: int = 64
+    builds_per_address: int = 2
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -110,6 +120,31 @@ class TokenBucket:
     def full_at(self) -> float:
         """Clock time at which the bucket is full again (if nothing is taken meanwhile)."""
         return self.stamp + (self.burst - self.tokens) / self.rate
+
+
+class InFlight:
+    """Requests under way per client address, at most ``limit`` each: :meth:`take` a slot before the work,
+    :meth:`give` it back after (whatever happened)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.counts: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Take a slot for ``address``; False (and nothing taken) if it has ``limit`` under way already."""
+        count = self.counts.get(address, 0)
+        if count >= self.limit:
+            return False
+        self.counts[address] = count + 1
+        return True
+
+    def give(self, address: str) -> None:
+        """Give back a slot :meth:`take` gave ``address``."""
+        left = self.counts.get(address, 0) - 1
+        if left > 0:
+            self.counts[address] = left
+        else:
+            self.counts.pop(address, None)
 
 
 class TableQuota:

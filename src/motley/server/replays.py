@@ -6,17 +6,23 @@ Chance events inside a move (The Fool's Errand plays its cards inside the engine
 listed in the step's ``events``: the entries the view's ``log`` gained with the move, so a viewer can show
 them one by one. The rules are not touched.
 
-:func:`standalone_html` writes the replay viewer (the server's ``replay.html``, ``dom.js`` and ``replay.js``) as one
-HTML file with every step embedded (``motley replay RECORD --html FILE``).
+:class:`Built` keeps the server's answers about finished tables (indexes, steps, records as JSON) built off the
+event loop, each built once. :func:`standalone_html` writes the replay viewer (the server's ``replay.html``,
+``dom.js`` and ``replay.js``) as one HTML file with every step embedded (``motley replay RECORD --html FILE``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import html
 import json
+import threading
 import urllib.parse
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from importlib import resources
 from typing import Any
 
@@ -25,11 +31,17 @@ from motley.core.errors import RecordError
 from motley.core.play import replay
 from motley.drawing import render
 from motley.server import privacy
+from motley.server.limits import BUILT_BYTES
 from motley.server.table import Table, TableRecord
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
 REPLAY_LOG = 30
+#: Moves between the states a finished table's replay keeps (:func:`state_at`): a step replays at most this many.
+CHECKPOINT_EVERY = 256
+#: The kept states of each table (:func:`state_at`), gone with the table.
+_CHECKPOINTS: weakref.WeakKeyDictionary[Table, list[State]] = weakref.WeakKeyDictionary()
+_CHECKPOINTS_LOCK = threading.Lock()
 
 
 class ViewRefused(MotleyError):
@@ -81,6 +93,46 @@ def _events(before: Any, after: Any) -> list[Any]:
     return new[start:]
 
 
+def _checkpoints(table: Table) -> list[State]:
+    """The states of the finished ``table`` after 0, :data:`CHECKPOINT_EVERY`, 2 x that, ... moves, made by one
+    replay of its moves the first time they are asked for (kept while the table is).
+
+    Raises:
+        RecordError: if the stored moves no longer replay.
+    """
+    with _CHECKPOINTS_LOCK:  # one replay per table, whichever worker thread asks first
+        kept = _CHECKPOINTS.get(table)
+        if kept is None:
+            states = [table.state_at(0)]
+            count = 0
+
+            def moved(state: State, _seat: int, _action: int) -> None:
+                nonlocal count
+                count += 1
+                if count % CHECKPOINT_EVERY == 0:
+                    states.append(state.clone())
+
+            _replay(table, moved)
+            kept = _CHECKPOINTS[table] = states
+        return kept
+
+
+def state_at(table: Table, number: int) -> State:
+    """The state of the finished ``table`` after its first ``number`` moves (clamped), as
+    :meth:`Table.state_at` makes it, from the nearest kept state before it (:func:`_checkpoints`): at most
+    :data:`CHECKPOINT_EVERY` moves replayed.
+
+    Raises:
+        RecordError: if the stored moves no longer replay.
+    """
+    number = max(0, min(number, len(table.record.moves)))
+    base = number // CHECKPOINT_EVERY
+    state = _checkpoints(table)[base].clone()
+    for _seat, move, _actor in table.record.moves[base * CHECKPOINT_EVERY:number]:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
 def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
     """The finished ``table`` after ``number`` moves (clamped) as ``view`` sees it: ``{"step", "moves",
     "svg", "scores", "log", "title", "names", "view", "events", "stage"}``; ``events``: the log entries the
@@ -93,8 +145,8 @@ def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
     """
     check_view(table, view)
     number = max(0, min(number, len(table.record.moves)))
-    before = observe(table.state_at(number - 1), view) if number else None
-    return _frame(table, table.state_at(number), number, view, before)
+    before = observe(state_at(table, number - 1), view) if number else None
+    return _frame(table, state_at(table, number), number, view, before)
 
 
 def _frame(table: Table, state: State, number: int, view: int | None, before: Any) -> dict[str, Any]:
@@ -224,3 +276,66 @@ def standalone_html(table: Table) -> str:
     return page.replace('<script src="/static/replay.js"></script>',
                         f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'
                         f"{packed}</script>\n<script>{script}</script>")
+
+
+class Built:
+    """Answers about finished tables (which never change), built in a worker thread and kept: each key is built
+    once (requests that ask for it while it is being built wait for that build) and its answer, JSON bytes, is
+    kept in a least-recently-used cache of at most ``size`` bytes (an answer larger than that is not kept).
+
+    A build that raises is not kept: every request waiting for it gets the exception.
+    """
+
+    def __init__(self, size: int = BUILT_BYTES) -> None:
+        self.size = size
+        self.used = 0
+        self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.flights: dict[Hashable, asyncio.Task[bytes]] = {}
+
+    def get(self, key: Hashable) -> bytes | None:
+        """The kept answer of ``key`` (now the most recently used), or None."""
+        body = self.kept.get(key)
+        if body is not None:
+            self.kept.move_to_end(key)
+        return body
+
+    async def wait(self, key: Hashable) -> bytes | None:
+        """The answer of ``key`` if it is kept or being built (waited for); None if neither.
+
+        Raises:
+            whatever its build raises.
+        """
+        flight = self.flights.get(key)
+        if flight is None:
+            return self.get(key)
+        return await asyncio.shield(flight)
+
+    async def build(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        """The answer of ``key``: kept, being built (waited for), or built now by ``make`` in a worker thread.
+
+        Raises:
+            whatever ``make`` raises.
+        """
+        body = self.get(key)
+        if body is not None:
+            return body
+        flight = self.flights.get(key)
+        if flight is None:
+            flight = self.flights[key] = asyncio.get_running_loop().create_task(asyncio.to_thread(make))
+            flight.add_done_callback(lambda done: self._landed(key, done))
+        return await asyncio.shield(flight)  # a request that goes away does not cancel the others' build
+
+    def _landed(self, key: Hashable, flight: asyncio.Task[bytes]) -> None:
+        """The build of ``key`` is over: keep its answer (dropping the least recently used beyond the size)."""
+        if self.flights.get(key) is flight:
+            del self.flights[key]
+        if flight.cancelled() or flight.exception() is not None:
+            return
+        body = flight.result()
+        if len(body) > self.size or key in self.kept:
+            return
+        self.kept[key] = body
+        self.used += len(body)
+        while self.used > self.size:
+            _, dropped = self.kept.popitem(last=False)
+            self.used -= len(dropped)

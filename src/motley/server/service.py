@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -28,6 +29,9 @@ log = logging.getLogger("motley.server")
 
 #: Seconds a finished table stays in memory after its last viewer leaves.
 FINISHED_TTL = 600.0
+#: Finished tables kept in memory once they left :attr:`Service.tables` or were loaded from the store (the
+#: least recently used go first; one that a socket watches is never dropped, so every socket shares one copy).
+FINISHED_KEPT = 8
 #: The ``result`` stored for a table cancelled for being idle (:meth:`Service.cancel`).
 CANCELLED = "cancelled"
 
@@ -43,6 +47,11 @@ class Service:
     own). ``limits``: the tables a client address may create (``tables_per_address``, ``tables_per_minute``,
     ``table_burst``; None: :class:`Limits`' defaults), kept by :attr:`gate` for the requests that name their
     client (:meth:`create`, :meth:`rematch`).
+
+    A table has one copy in memory however many requests and sockets ask for it: the running ones (and the
+    finished ones for :data:`FINISHED_TTL` after their match) in :attr:`tables`, the finished ones loaded
+    again in :attr:`kept` (at most :data:`FINISHED_KEPT` not watched), and requests that arrive while a table
+    is being loaded wait for that one load (:meth:`get`).
     """
 
     def __init__(self, storage: TableStorage, defaults: Settings, thinkers: Thinkers | None = None, *,
@@ -57,6 +66,10 @@ class Service:
         self.gate = TableGate(limits or Limits(), clock)
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: Finished tables out of :attr:`tables`, least recently used first (:meth:`keep`).
+        self.kept: OrderedDict[str, LiveTable] = OrderedDict()
+        #: The loads from the store in progress, by table id (:meth:`get`: one per table at a time).
+        self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -114,6 +127,19 @@ class Service:
             return
         del self.tables[table_id]
         self.tasks.pop(table_id, None)
+        self.keep(live)
+
+    def keep(self, live: LiveTable) -> None:
+        """Keep the finished table ``live`` in :attr:`kept` (as the most recently used), then drop the least
+        recently used ones nobody watches while more than :data:`FINISHED_KEPT` are kept (watched ones stay:
+        a new socket must find the copy the others watch)."""
+        self.kept[live.id] = live
+        self.kept.move_to_end(live.id)
+        for table_id, kept in list(self.kept.items()):
+            if len(self.kept) <= FINISHED_KEPT:
+                break
+            if not kept.viewers():
+                del self.kept[table_id]
 
     async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None
                      ) -> LiveTable:
@@ -260,15 +286,37 @@ class Service:
         return seat
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """A table by id: running, or loaded from the store (a finished one is not kept, an unfinished one is
-        started); None if there is none, its stored row cannot be read or its log no longer replays.
+        """A table by id: in memory, or loaded from the store (an unfinished one is started, a finished one kept
+        in :attr:`kept`); None if there is none, its stored row cannot be read or its log no longer replays.
+        Requests for a table being loaded wait for that load (single flight): every caller gets the same copy.
 
         Raises:
             StoreError: if the store cannot be read.
         """
         live = self.tables.get(table_id)
+        if live is None and table_id in self.kept:
+            live = self.kept[table_id]
+            self.kept.move_to_end(table_id)
         if live is not None or len(table_id) > 32:
             return live
+        flight = self.loading.get(table_id)
+        if flight is None:
+            flight = self.loading[table_id] = asyncio.get_running_loop().create_task(self._load(table_id))
+            flight.add_done_callback(lambda done: self._landed(table_id, done))
+        return await asyncio.shield(flight)  # a caller that goes away does not cancel the others' load
+
+    def _landed(self, table_id: str, flight: asyncio.Task[LiveTable | None]) -> None:
+        """The load of ``table_id`` is over: later requests find the table in memory (or load it again)."""
+        if self.loading.get(table_id) is flight:
+            del self.loading[table_id]
+
+    async def _load(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id`` read from the store and rebuilt (see :meth:`get`); it is put in
+        :attr:`tables` (unfinished: started) or :attr:`kept` (finished, or cancelled: closed).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
         try:
             record = await self.store.call(self.store.storage.load, table_id)
         except StoreError as exc:
@@ -278,7 +326,7 @@ class Service:
             return None
         if record is None:
             return None
-        live = self.tables.get(table_id)  # loaded by another request meanwhile
+        live = self.tables.get(table_id)  # resumed meanwhile
         if live is not None:
             return live
         try:
@@ -286,13 +334,16 @@ class Service:
         except Exception as exc:  # a log that does not replay, a damaged row: no table to serve
             log.error("table %s cannot be served: %s", table_id, exc)
             return None
-        live = self.tables.get(table_id)  # loaded by another request, or resumed, meanwhile
+        live = self.tables.get(table_id)  # resumed meanwhile
         if live is not None:
             return live
         if record.finished and not rebuilt.table.state.is_terminal():  # cancelled (:meth:`cancel`): never driven
             stored = record.result or {}
             rebuilt.close(str(stored.get("reason") or "cancelled"))
-        elif not rebuilt.table.state.is_terminal():
+            self.keep(rebuilt)
+        elif rebuilt.table.state.is_terminal():
+            self.keep(rebuilt)
+        else:
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
         return rebuilt

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -15,8 +16,12 @@ import httpx
 import uvicorn
 
 from motley.server.app import create_app
+from motley.server.bodies import table_request
 from motley.server.connections import uvicorn_settings
 from motley.server.limits import Limits
+from motley.server.requests import new_record
+from motley.server.store import TableStorage
+from motley.server.table import Settings, Table, TableRecord
 
 #: The limits of the test and benchmark servers unless a test sets its own: scripted clients move as fast as
 #: the server answers and one address creates every table, so only the outgoing queue keeps its default.
@@ -123,3 +128,29 @@ class ServerProcess:
         """The child's process id."""
         assert self.proc is not None
         return self.proc.pid
+
+
+def store_finished_match(storage: TableStorage, request: dict[str, Any], seed: int) -> TableRecord:
+    """A table made from the lobby ``request`` (a dict, as ``POST /api/tables`` takes) played to its end with
+    uniformly random moves (``seed`` seeds the deal and the moves), written to ``storage`` as a finished table,
+    as a server leaves it; returns its record. A server started on that storage has it out of memory, as after
+    a restart.
+
+    Raises:
+        MotleyError: for a bad ``request``.
+    """
+    record = new_record(table_request(request), Settings(None, 30.0, 0.0), seed=seed)
+    table = Table(record)
+    storage.create_table(record)
+    rng = random.Random(seed)
+    state = table.state
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = rng.choice(state.legal_actions())
+        record.moves.append((seat, state.action_to_string(action), "bot"))
+        state.apply_action(action)
+    storage.add_moves([(record.id, number, seat, move, actor)
+                       for number, (seat, move, actor) in enumerate(record.moves, start=1)])
+    storage.finish(record.id, {"scores": state.scores(), "returns": state.returns()})
+    record.finished = True
+    return record

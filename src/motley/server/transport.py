@@ -31,6 +31,9 @@ HTTP:
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables and create ``Limits.tables_per_minute`` tables a minute, ``Limits.table_burst`` at once,
     rematches included (429 beyond, the rate's with ``Retry-After``: :class:`~motley.server.limits.TableGate`).
+    The record, replay and replay-step answers are built in a worker thread, once each, and kept
+    (:class:`~motley.server.replays.Built`); one client address may have ``Limits.builds_per_address`` being
+    built at once (429 with ``Retry-After`` beyond).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
@@ -46,11 +49,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
 from typing import Any, TypeVar
@@ -65,7 +69,7 @@ from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
-from motley.server.limits import Limits, TablesRefused, TokenBucket
+from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import Service
 from motley.server.store import StoreError
@@ -321,7 +325,7 @@ def router(service: Service, limits: Limits | None = None) -> APIRouter:
     _pages(api)
     _defaults(api, service)
     _tables_api(api, service, limits)
-    _finished_api(api, service)
+    _finished_api(api, service, limits)
     _socket(api, service, limits)
     return api
 
@@ -522,8 +526,15 @@ async def _small_body(request: Request, what: str) -> Any:
         raise HTTPException(413 if exc.reason == "too_large" else 400, str(exc)) from None
 
 
-def _finished_api(api: APIRouter, service: Service) -> None:
-    """The record and the replay steps of a finished table (409 while it is played)."""
+def _finished_api(api: APIRouter, service: Service, limits: Limits) -> None:
+    """The record and the replay steps of a finished table (409 while it is played), built off the event loop.
+
+    An answer is built once, in a worker thread, and kept (:class:`~motley.server.replays.Built`); a client
+    address may have ``limits.builds_per_address`` answers being built at once (429 with ``Retry-After``
+    beyond); an answer already built is sent at once.
+    """
+    built = replays.Built()
+    busy = InFlight(limits.builds_per_address)
 
     async def finished_table(table_id: str) -> Table:
         live = await _live(service, table_id)
@@ -534,21 +545,49 @@ def _finished_api(api: APIRouter, service: Service) -> None:
             raise HTTPException(409, "the table is still being played; watch it instead")
         return table
 
+    async def answer(request: Request, key: tuple[Any, ...], make: Callable[[Table], bytes],
+                     kept_as: Callable[[Table], tuple[Any, ...]] | None = None) -> Response:
+        """The JSON answer ``key`` (``(what, table id, ...)``) names: kept, or built by ``make(table)`` in a
+        worker thread once the finished table is loaded and kept under ``kept_as(table)`` (default ``key``);
+        429 when the client has too many answers being built (waiting for one being built costs no slot)."""
+        body = await built.wait(key)  # kept, or being built for another request: no slot taken
+        if body is None:
+            address = client_address(request)
+            if not busy.take(address):
+                raise HTTPException(429, f"this address has {limits.builds_per_address} replays being built "
+                                         "already; try again in a moment", headers={"Retry-After": str(RETRY_AFTER)})
+            try:
+                table = await finished_table(str(key[1]))
+                body = await built.build(key if kept_as is None else kept_as(table), functools.partial(make, table))
+            finally:
+                busy.give(address)
+        return Response(body, media_type="application/json")
+
     @api.get("/api/tables/{table_id}/record")
-    async def api_record(table_id: str) -> Response:
-        table = await finished_table(table_id)
-        return Response(json.dumps(finished_record(table), indent=1), media_type="application/json")
+    async def api_record(table_id: str, request: Request) -> Response:
+        return await answer(request, ("record", table_id),
+                            lambda table: json.dumps(finished_record(table), indent=1).encode())
 
     @api.get("/api/tables/{table_id}/replay")
-    async def api_replay_index(table_id: str) -> dict[str, Any]:
-        return replays.index(await finished_table(table_id))
+    async def api_replay_index(table_id: str, request: Request) -> Response:
+        return await answer(request, ("index", table_id), lambda table: _json(replays.index(table)))
 
     @api.get("/api/tables/{table_id}/replay/{step}")
-    async def api_replay(table_id: str, step: int, view: int | None = None) -> dict[str, Any]:
+    async def api_replay(table_id: str, step: int, request: Request, view: int | None = None) -> Response:
+        def clamped(table: Table) -> int:
+            return max(0, min(step, len(table.record.moves)))
+
         try:
-            return replay_step(await finished_table(table_id), step, view)
+            return await answer(request, ("step", table_id, step, view),
+                                lambda table: _json(replay_step(table, clamped(table), view)),
+                                lambda table: ("step", table.id, clamped(table), view))
         except replays.ViewRefused as exc:
             raise HTTPException(400, str(exc)) from None
+
+
+def _json(answer: Any) -> bytes:
+    """``answer`` as compact JSON bytes (as FastAPI would send it)."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _socket(api: APIRouter, service: Service, limits: Limits) -> None:

@@ -17,10 +17,22 @@ async function embeddedData() {
 }
 
 let DATA = null;
+// GET one of the server's JSON answers: [response, data]. A 429 (this address has too many replays being
+// built at once) is asked again after the Retry-After it gives, up to 10 times.
+async function getJson(url) {
+  for (let tries = 1; ; tries++) {
+    const r = await fetch(url);
+    if (r.status === 429 && tries < 10) {
+      await new Promise((done) => setTimeout(done, 1000 * (Number(r.headers.get("Retry-After")) || 1)));
+      continue;
+    }
+    return [r, await r.json()];
+  }
+}
+
 async function loadIndex() {
   if (embedded) { DATA = await embeddedData(); return DATA.index; }
-  const r = await fetch(`/api/tables/${tableId}/replay`);
-  const d = await r.json();
+  const [r, d] = await getJson(`/api/tables/${tableId}/replay`);
   if (!r.ok) throw new Error(d.detail || "no replay");
   return d;
 }
@@ -30,8 +42,7 @@ async function loadStep(k, v) {
   const key = `${v}/${k}`;
   if (!cache.has(key)) {
     const q = v === "public" ? "" : `?view=${v}`;
-    cache.set(key, fetch(`/api/tables/${tableId}/replay/${k}${q}`).then(async (r) => {
-      const d = await r.json();
+    cache.set(key, getJson(`/api/tables/${tableId}/replay/${k}${q}`).then(([r, d]) => {
       if (!r.ok) { cache.delete(key); throw new Error(d.detail || "no such step"); }
       return d;
     }));
