@@ -111,6 +111,25 @@ def test_a_rematch_asked_for_after_restarts_is_the_one_made_before(tmp_path: Pat
     assert table_count(path) == 2, "the old table and one rematch"
 
 
+def test_a_finished_table_loaded_after_a_restart_shows_its_stored_rematch(tmp_path: Path) -> None:
+    path = tmp_path / "shown.db"
+    storage = Storage(f"sqlite:///{path}")
+    old, (ann, _bob) = stored_finished(storage, seed=7)
+    storage.close()
+    made: list[str] = []
+
+    async def first(services: list[Service]) -> None:
+        made.append((await services[0].rematch(await finished(services[0], old), ann)).id)
+
+    async def after(services: list[Service]) -> None:
+        live = await finished(services[0], old)  # nobody asks again: opening the old table shows the offer
+        assert live.rematch is not None and live.rematch.table.id == made[0]
+        assert live.rematch_message(2)["link"].startswith(f"/table/{made[0]}?token=")
+
+    in_services(path, 1, first)
+    in_services(path, 1, after)
+
+
 def test_rematch_requests_at_once_make_one_table(tmp_path: Path) -> None:
     path = tmp_path / "once.db"
     storage = Storage(f"sqlite:///{path}")

@@ -234,6 +234,17 @@ class Service:
             live.announce_rematch(Offer(new.table, asker, plan, _new_seats(plan, len(live.table.seats))))
             return new
 
+    async def _stored_offer(self, live: LiveTable) -> None:
+        """The rematch offered at the finished table ``live`` before it was loaded (before a restart, or at another
+        server over the store), restored so that its viewers see it as they open the table; a rematch that cannot
+        be read or served now is left to be found when someone asks for one (:meth:`rematch`)."""
+        try:
+            stored = await self.store.call(self.store.storage.rematch, live.id)
+            if stored is not None:
+                await self._restore_offer(live, stored)
+        except (StoreError, SeatRefused) as exc:
+            log.warning("the rematch offered at table %s is not shown: %s", live.id, exc)
+
     async def _offered(self, live: LiveTable, offer: Offer, seats: list[RematchSeat] | None) -> LiveTable:
         """The rematch ``offer`` made at ``live``, asked for again (with ``seats``, or None).
 
@@ -342,6 +353,7 @@ class Service:
             rebuilt.close(str(stored.get("reason") or "cancelled"))
             self.keep(rebuilt)
         elif rebuilt.table.state.is_terminal():
+            await self._stored_offer(rebuilt)
             self.keep(rebuilt)
         else:
             self.tables[rebuilt.id] = rebuilt
