@@ -576,6 +576,13 @@ def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
                                              f"this table has {limits.sockets_per_table} viewers already; "
                                              "try again later"), CLOSE_TRY_LATER)
             return
+        try:
+            await live.arrive(seat)  # a person's first connection is stored before the seat is shown
+        except StoreError:
+            await _refuse(ws, protocol.error(live.table.version, "not_stored",
+                                             "your arrival at the seat could not be stored, so the seat is not "
+                                             "shown yet; try again"), CLOSE_TRY_LATER)
+            return
         await _serve(ws, live, SocketConnection(ws, seat, ws.query_params.get("svg") == "1", limits, live.id))
 
 
