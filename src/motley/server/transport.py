@@ -31,6 +31,10 @@ HTTP:
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables and create ``Limits.tables_per_minute`` tables a minute, ``Limits.table_burst`` at once,
     rematches included (429 beyond, the rate's with ``Retry-After``: :class:`~motley.server.limits.TableGate`).
+    An error answer is ``{"detail": reason}`` (:class:`~motley.server.bodies.Refusal`; ``POST /api/tables``:
+    ``{"error": reason}``, :class:`~motley.server.bodies.TableRefusal`), FastAPI's 422 for a path or query
+    parameter of the wrong type, or the Origin check's plain-text 403; the OpenAPI schema (``/openapi.json``)
+    lists, for every route, each status it answers with and the body's shape (:func:`refusals`).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
@@ -105,6 +109,43 @@ PICTURE_MAX_AGE = 86400
 #: most, for Fool! at 5 players on a 2-core machine): with 4 such bots a person waits seconds more each trick,
 #: minutes more each match, and a busy server's search workers are shared by every table.
 PLAY_BOT = "heuristic"
+#: What each error status of the API means, as the OpenAPI schema says it (:func:`refusals`; a route may say
+#: more of its own).
+REFUSALS = {
+    400: "the request is not well formed: the answer says what is wrong with it",
+    403: "a cross-site request: its Origin is neither this server's own nor an allowed one (the app's Origin check, "
+         "plain text)",
+    404: "no such table",
+    409: "the table is not in a state that allows it: the answer says why",
+    413: "the request body is larger than the limit",
+    415: "the request body is not application/json",
+    429: "this address has as many unfinished tables as it may have, or creates tables faster than its rate (then "
+         "Retry-After says in how many seconds to try again)",
+    503: "the table store is not answering; try again",
+}
+#: The content types of the static files (``/static/...``).
+STATIC_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+
+
+def refusals(*codes: int, model: type[BaseModel] = bodies.Refusal, **said: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's error answers: each status in ``codes`` with what it means
+    (:data:`REFUSALS`, or the route's own words, ``said["e409"]`` for 409) and its body, ``model``'s JSON (403, from
+    the Origin check in front of every state-changing route, is plain text)."""
+    answers: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        words = said.get(f"e{code}", REFUSALS[code])
+        answers[code] = ({"description": words, "content": {"text/plain": {"schema": {"type": "string"}}}}
+                         if code == 403 else {"description": words, "model": model})
+        if code == 429:
+            answers[code]["headers"] = {"Retry-After": {"description": "seconds until the rate allows another table",
+                                                        "schema": {"type": "integer"}}}
+    return answers
+
+
+def contents(*media_types: str, what: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` entry of a route's 200 answer that is not JSON: ``what`` it is, in any of
+    ``media_types`` (text)."""
+    return {200: {"description": what, "content": {t: {"schema": {"type": "string"}} for t in media_types}}}
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -300,7 +341,7 @@ def _page(name: str) -> HTMLResponse:
 def _static_file(folder: Any, name: str) -> Response:
     """The ``.js`` or ``.css`` file ``name`` of a static ``folder``; HTTP 404 for any other name (a NUL byte, a
     separator, "..", another kind of file) or a file that is not there."""
-    types = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+    types = STATIC_TYPES
     match = STATIC_NAME.fullmatch(name)
     if match is None:
         raise HTTPException(404)
@@ -345,15 +386,18 @@ def _pages(api: APIRouter) -> None:
     def replay_page(table_id: str) -> HTMLResponse:
         return _page("replay.html")
 
-    @api.get("/static/{name}")
+    static_answers = {**contents(*STATIC_TYPES.values(), what="the file"), **refusals(404, e404="no such file")}
+
+    @api.get("/static/{name}", response_class=Response, responses=static_answers)
     def static(name: str) -> Response:
         return _static_file(STATIC, name)
 
-    @api.get("/favicon.ico")
+    @api.get("/favicon.ico", response_class=Response,
+             responses={**contents("image/svg+xml", what="the icon"), **refusals(404, e404="no icon")})
     def favicon() -> Response:
         return _static_file(STATIC, "favicon.svg")
 
-    @api.get("/static/{folder}/{name}")
+    @api.get("/static/{folder}/{name}", response_class=Response, responses=static_answers)
     def static_in_folder(folder: str, name: str) -> Response:
         if folder not in STATIC_FOLDERS:
             raise HTTPException(404)
@@ -363,7 +407,8 @@ def _pages(api: APIRouter) -> None:
     def api_games() -> list[dict[str, Any]]:
         return games_info()
 
-    @api.get("/api/games/{name}/picture.svg")
+    @api.get("/api/games/{name}/picture.svg", response_class=Response,
+             responses={**contents("image/svg+xml", what="the game's picture"), **refusals(404, e404="no such game")})
     def api_picture(name: str) -> Response:
         if name not in motley.registered_games():
             raise HTTPException(404, "no such game")
@@ -426,7 +471,8 @@ def client_address(request: Request) -> str:
 
 def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     """Listing, creating and joining tables."""
-    @api.get("/api/tables")
+
+    @api.get("/api/tables", responses=refusals(503))
     async def api_tables() -> list[dict[str, Any]]:
         running = [table_summary(t) for t in service.tables.values()]
         ids = {t["id"] for t in running}
@@ -441,9 +487,15 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                     for r in headers if r["id"] not in ids and r["game"] in motley.registered_games()]
         return sorted(running, key=lambda t: (t["finished"], -t["created"])) + finished
 
-    @api.post("/api/tables", openapi_extra={"requestBody": bodies.schema(bodies.TableRequest)})
+    @api.post("/api/tables", openapi_extra={"requestBody": bodies.schema(bodies.TableRequest)},
+              responses=refusals(400, 403, 413, 415, 429, 503, model=bodies.TableRefusal,
+                                 e400="the request is not well formed, or asks for what the server does not offer: "
+                                      "the answer names the field"))
     async def api_create(request: Request) -> JSONResponse:
-        body = await _body(request, limits.request_bytes)
+        try:
+            body = await _body(request, limits.request_bytes)
+        except HTTPException as exc:  # 413, 415: as every other refusal of this route, {"error": ...}
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         try:
             spec = jsonsafe.loads(body, "the table request", max_bytes=limits.request_bytes,
                                   max_depth=REQUEST_DEPTH, max_digits=REQUEST_DIGITS)
@@ -466,7 +518,9 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                   "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
         return JSONResponse({"id": table.id, "seats": links, "spectate": f"/table/{table.id}"})
 
-    @api.post("/api/tables/{table_id}/join")
+    @api.post("/api/tables/{table_id}/join",
+              responses=refusals(403, 404, 409, 503, e409="the seat cannot be claimed (by invitation, claimed "
+                                                          "already, a bot's, the match is over): the answer says why"))
     async def api_join(table_id: str, seat: int | None = None) -> dict[str, Any]:
         live = await _live(service, table_id)
         with _seat_answers():
@@ -474,7 +528,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
     @api.post("/api/tables/{table_id}/rematch",
-              openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)})
+              openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)},
+              responses=refusals(400, 403, 404, 409, 413, 415, 429, 503,
+                                 e409="no rematch for this request (a token of no seat, a match not over, other "
+                                      "seats than those offered already): the answer says why"))
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
         asked = _request(bodies.RematchRequest, await _small_body(request, "the rematch request"),
@@ -493,7 +550,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         return {"id": new.id, **live.rematch_message(seat)}
 
     @api.post("/api/tables/{table_id}/decline",
-              openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)})
+              openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)},
+              responses=refusals(400, 403, 404, 409, 413, 415, 503,
+                                 e409="the seat cannot be declined (a token of no seat of the table, its person "
+                                      "has joined, the match is over): the answer says why"))
     async def api_decline(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
         token = _request(bodies.DeclineRequest, await _small_body(request, "the decline request"),
@@ -534,16 +594,20 @@ def _finished_api(api: APIRouter, service: Service) -> None:
             raise HTTPException(409, "the table is still being played; watch it instead")
         return table
 
-    @api.get("/api/tables/{table_id}/record")
+    unfinished = "the table is still being played, or was cancelled before its end"
+
+    @api.get("/api/tables/{table_id}/record", responses=refusals(404, 409, 503, e409=unfinished))
     async def api_record(table_id: str) -> Response:
         table = await finished_table(table_id)
         return Response(json.dumps(finished_record(table), indent=1), media_type="application/json")
 
-    @api.get("/api/tables/{table_id}/replay")
+    @api.get("/api/tables/{table_id}/replay", responses=refusals(404, 409, 503, e409=unfinished))
     async def api_replay_index(table_id: str) -> dict[str, Any]:
         return replays.index(await finished_table(table_id))
 
-    @api.get("/api/tables/{table_id}/replay/{step}")
+    @api.get("/api/tables/{table_id}/replay/{step}",
+             responses=refusals(400, 404, 409, 503, e400="the view asked for is not a seat of the table",
+                                e409=unfinished))
     async def api_replay(table_id: str, step: int, view: int | None = None) -> dict[str, Any]:
         try:
             return replay_step(await finished_table(table_id), step, view)
