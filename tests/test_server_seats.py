@@ -571,3 +571,64 @@ def test_a_first_connection_the_store_never_takes_is_told_not_stored_and_changes
         assert first_message(running, table["id"], invite)["seat"] == 0, "the invite link works once it is stored"
         assert stored_seat(db, table["id"], 0)["ever_connected"]
         assert join(running, table["id"], 0).status_code == 409
+
+
+class HeldLog:
+    """A table log whose seat writes wait until ``release`` is set, then are refused ``refuse`` more times."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.refuse = 0
+        self.seats: list[list[dict[str, Any]]] = []
+
+    async def add_move(self, row: tuple[str, int, int, str, str]) -> None:
+        return None
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        return None
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        await self.release.wait()
+        if self.refuse > 0:
+            self.refuse -= 1
+            raise StoreError("update_seats failed: OperationalError: database is locked")
+        self.seats.append(seats)
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        self.seats.append(seats)
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        return None
+
+
+def test_while_a_first_connection_is_stored_the_seat_is_taken_and_the_bots_still_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write in flight: a join is refused, the bots wait for the person; once it is stored, the person's first
+    message shows the opening. Refused on every try: the seat is open again and the bots wait as before."""
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
+    spec = {"game": "fools_errand", "seats": [OPEN, {"kind": "bot", "bot": "heuristic"}]}
+
+    async def body() -> None:
+        log = HeldLog()
+        live = LiveTable(Table(new_record(table_request(spec), Settings(bot_delay=0.5, pace=0.7), 5)), log)
+        arriving = asyncio.create_task(live.arrive(0))
+        await asyncio.sleep(0.05)
+        assert not arriving.done() and live.waiting_for() == [0] and live.next_auto() is None
+        with pytest.raises(SeatRefused, match="already claimed"):
+            live.table.claim(0)
+        log.release.set()
+        await arriving
+        assert log.seats[-1][0]["ever_connected"] and live.waiting_for() == []
+        ann = Viewer(0)
+        live.attach(ann)
+        first = next(m for m in ann.messages if m["type"] == "state")
+        assert first["opening"] is True and first["waiting_for"] == [], "the person's page shows the opening"
+
+        refused = LiveTable(Table(new_record(table_request(spec), Settings(bot_delay=0.5, pace=0.7), 6)), log)
+        log.refuse = SEAT_TRIES
+        with pytest.raises(StoreError):
+            await refused.arrive(0)
+        assert not refused.table.seats[0].ever_connected and refused.table.open_seats() == [0]
+        assert refused.waiting_for() == [0] and log.refuse == 0
+
+    asyncio.run(body())
