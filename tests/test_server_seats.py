@@ -630,5 +630,6 @@ def test_while_a_first_connection_is_stored_the_seat_is_taken_and_the_bots_still
             await refused.arrive(0)
         assert not refused.table.seats[0].ever_connected and refused.table.open_seats() == [0]
         assert refused.waiting_for() == [0] and log.refuse == 0
+        assert log.seats[-1][0]["ever_connected"] is False, "the seats are written as they are again"
 
     asyncio.run(body())

@@ -203,12 +203,14 @@ class LiveTable:
         the bots ``waited`` for starts the opening (:meth:`_show_opening`, said by their first message).
 
         Raises:
-            StoreError: if the store refused every try; ``ever_connected`` is unset again.
+            StoreError: if the store refused every try; ``ever_connected`` is unset again (and the seats are written
+                as they are once more, without waiting: a claim of another seat stored meanwhile carried it).
         """
         try:
             await self.store_seats()
         except StoreError:
             self.table.seats[seat].ever_connected = False
+            self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
             raise
         finally:
             del self._arrivals[seat]
