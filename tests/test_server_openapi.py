@@ -28,7 +28,7 @@ from motley.server.app import create_app
 from motley.server.limits import Limits
 
 #: Generated requests per operation, generation mode and table; derandomized, so every run sends the same ones.
-EXAMPLES = 12
+EXAMPLES = 20
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 BOTS = {"game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}
 PEOPLE = {"game": "fools_errand", "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
