@@ -17,12 +17,14 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.result import Ok
 from schemathesis.python.asgi import shutdown_lifespans
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
+from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from motley.server.app import create_app
 from motley.server.limits import Limits
@@ -30,12 +32,12 @@ from motley.server.limits import Limits
 #: Generated requests per operation, generation mode and table; derandomized, so every run sends the same ones.
 EXAMPLES = 20
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-BOTS = {"game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}
-PEOPLE = {"game": "fools_errand", "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
+BOTS: dict[str, Any] = {"game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}] * 2}
+PEOPLE: dict[str, Any] = {"game": "fools_errand", "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
 
 
 @pytest.fixture()
-def api(tmp_path: Path) -> Iterator[Any]:
+def api(tmp_path: Path) -> Iterator[OpenApiSchema]:
     """The schema of a server with no pace and few tables per address (so generated requests meet the limit),
     loaded from its ASGI app; the app's lifespan ends with the test (schemathesis's pytest plugin ends it too)."""
     db = tmp_path / "openapi.db"
@@ -45,14 +47,14 @@ def api(tmp_path: Path) -> Iterator[Any]:
     shutdown_lifespans()
 
 
-def created(api: Any, body: dict[str, Any]) -> str:
+def created(api: OpenApiSchema, body: dict[str, Any]) -> str:
     """The id of a table made through the API (``POST /api/tables``) with ``body``."""
     answer = api["/api/tables"]["POST"].Case(body=body, media_type="application/json").call()
     assert answer.status_code == 200, answer.text
     return str(answer.json()["id"])
 
 
-def finished(api: Any, table_id: str) -> str:
+def finished(api: OpenApiSchema, table_id: str) -> str:
     """``table_id`` once its match is over (its record is served)."""
     record = api["/api/tables/{table_id}/record"]["GET"]
     for _ in range(300):
@@ -62,7 +64,7 @@ def finished(api: Any, table_id: str) -> str:
     raise AssertionError(f"table {table_id} did not finish")
 
 
-def modes(api: Any, path: str, method: str) -> list[GenerationMode]:
+def modes(api: OpenApiSchema, path: str, method: str) -> list[GenerationMode]:
     """Valid requests for every operation; invalid ones too where the schema constrains something (a body, a
     parameter that is not any text)."""
     raw = api.raw_schema["paths"][path][method.lower()]
@@ -71,10 +73,11 @@ def modes(api: Any, path: str, method: str) -> list[GenerationMode]:
     return [GenerationMode.POSITIVE, GenerationMode.NEGATIVE] if typed else [GenerationMode.POSITIVE]
 
 
-def test_every_answer_of_every_operation_is_one_the_schema_documents(api: Any) -> None:
+def test_every_answer_of_every_operation_is_one_the_schema_documents(api: OpenApiSchema) -> None:
     tables = [None, finished(api, created(api, BOTS)), created(api, PEOPLE)]
     failures: list[str] = []
     for result in api.get_all_operations():
+        assert isinstance(result, Ok), f"an operation of the schema does not load: {result}"
         operation = result.ok()
         ids = tables if "{table_id}" in operation.path else [None]
         for mode in modes(api, operation.path, operation.method):
@@ -84,7 +87,7 @@ def test_every_answer_of_every_operation_is_one_the_schema_documents(api: Any) -
                 @given(case=operation.as_strategy(generation_mode=mode, path_parameters=fixed))
                 @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
                           suppress_health_check=list(HealthCheck))
-                def answers_as_documented(case: Any) -> None:
+                def answers_as_documented(case: schemathesis.Case[Any]) -> None:
                     case.call_and_validate(checks=CHECKS)
 
                 try:
@@ -94,7 +97,7 @@ def test_every_answer_of_every_operation_is_one_the_schema_documents(api: Any) -
     assert not failures, "\n\n".join(failures)
 
 
-def test_the_answers_of_the_limits_and_the_origin_check_are_as_documented(api: Any) -> None:
+def test_the_answers_of_the_limits_and_the_origin_check_are_as_documented(api: OpenApiSchema) -> None:
     """The refusals generated requests rarely meet: a foreign Origin (403, plain text), a body that is not JSON
     (415), one over the size limit (413), and a table beyond the address's quota (429)."""
     create, join = api["/api/tables"]["POST"], api["/api/tables/{table_id}/join"]["POST"]
@@ -112,7 +115,7 @@ def test_the_answers_of_the_limits_and_the_origin_check_are_as_documented(api: A
         case.validate_response(answer, checks=CHECKS)
 
 
-def test_the_schema_documents_the_error_answers_of_the_table_routes(api: Any) -> None:
+def test_the_schema_documents_the_error_answers_of_the_table_routes(api: OpenApiSchema) -> None:
     paths = api.raw_schema["paths"]
     documented = {(path, method): set(operation["responses"]) for path, item in paths.items()
                   for method, operation in item.items()}
