@@ -42,7 +42,7 @@ def api(tmp_path: Path) -> Iterator[OpenApiSchema]:
     loaded from its ASGI app; the app's lifespan ends with the test (schemathesis's pytest plugin ends it too)."""
     db = tmp_path / "openapi.db"
     app = create_app(f"sqlite:///{db}", bot_delay=0.0, pace=0.0, summary_wait=0.0, searches=1,
-                     limits=Limits(tables_per_address=4))
+                     limits=Limits(tables_per_address=4), allow_hosts=["testserver"])  # the ASGI client's Host
     yield schemathesis.openapi.from_asgi("/openapi.json", app)
     shutdown_lifespans()
 
@@ -97,13 +97,15 @@ def test_every_answer_of_every_operation_is_one_the_schema_documents(api: OpenAp
     assert not failures, "\n\n".join(failures)
 
 
-def test_the_answers_of_the_limits_and_the_origin_check_are_as_documented(api: OpenApiSchema) -> None:
-    """The refusals generated requests rarely meet: a foreign Origin (403, plain text), a body that is not JSON
-    (415), one over the size limit (413), and a table beyond the address's quota (429)."""
+def test_the_answers_of_the_limits_and_the_host_and_origin_checks_are_as_documented(api: OpenApiSchema) -> None:
+    """The refusals generated requests rarely meet: a foreign Host (400, plain text), a foreign Origin (403, plain
+    text), a body that is not JSON (415), one over the size limit (413), and a table beyond the address's quota
+    (429)."""
     create, join = api["/api/tables"]["POST"], api["/api/tables/{table_id}/join"]["POST"]
     table_id = created(api, PEOPLE)
     foreign = join.Case(path_parameters={"table_id": table_id})
-    cases = {403: (foreign, {"origin": "http://evil.example"}),
+    cases = {400: (api["/api/tables"]["GET"].Case(), {"host": "evil.example:8743"}),
+             403: (foreign, {"origin": "http://evil.example"}),
              415: (create.Case(body=PEOPLE, media_type="application/json"), {"content-type": "text/plain"}),
              413: (create.Case(body={**PEOPLE, "options": {"pad": "x" * 20_000}}, media_type="application/json"), {})}
     while create.Case(body=PEOPLE, media_type="application/json").call().status_code == 200:
@@ -120,10 +122,12 @@ def test_the_schema_documents_the_error_answers_of_the_table_routes(api: OpenApi
     documented = {(path, method): set(operation["responses"]) for path, item in paths.items()
                   for method, operation in item.items()}
     assert {"400", "403", "413", "415", "429", "503"} <= documented[("/api/tables", "post")]
-    assert {"403", "404", "409", "503"} <= documented[("/api/tables/{table_id}/join", "post")]
+    assert {"400", "403", "404", "409", "503"} <= documented[("/api/tables/{table_id}/join", "post")]
+    assert all({"400", "503"} <= codes for codes in documented.values()), "the Host check, the connection limit"
     for action in ("rematch", "decline"):
         assert {"400", "403", "404", "409", "413", "415", "503"} <= documented[(f"/api/tables/{{table_id}}/{action}",
                                                                                 "post")]
+    assert "429" in documented[("/api/tables/{table_id}/rematch", "post")], "a rematch counts in the creation rate"
     assert {"400", "404", "409", "503"} <= documented[("/api/tables/{table_id}/replay/{step}", "get")]
     refusal = paths["/api/tables/{table_id}/join"]["post"]["responses"]["409"]["content"]["application/json"]
     assert json.dumps(refusal["schema"]) == '{"$ref": "#/components/schemas/Refusal"}'

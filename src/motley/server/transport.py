@@ -113,8 +113,8 @@ PLAY_BOT = "heuristic"
 #: more of its own).
 REFUSALS = {
     400: "the request is not well formed: the answer says what is wrong with it",
-    403: "a cross-site request: its Origin is neither this server's own nor an allowed one (the app's Origin check, "
-         "plain text)",
+    403: "a cross-site request: its Origin is none of the server's public origins (the app's Origin check, plain "
+         "text)",
     404: "no such table",
     409: "the table is not in a state that allows it: the answer says why",
     413: "the request body is larger than the limit",
@@ -123,19 +123,41 @@ REFUSALS = {
          "Retry-After says in how many seconds to try again)",
     503: "the table store is not answering; try again",
 }
+#: The plain-text answers any route may give before it runs: a ``Host`` the server does not answer to (the app's
+#: Host check), and a client address that holds as many connections as it may (answered before its request is
+#: read, with ``Retry-After``).
+BEFORE_ANY_ROUTE = {
+    400: "the Host header names none of the server's names (plain text, \"Invalid host header\": the app's Host "
+         "check)",
+    503: "the client's address holds as many connections as it may (plain text, with Retry-After; the server's "
+         "connection limit, before the request is read)",
+}
 #: The content types of the static files (``/static/...``).
 STATIC_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+PLAIN_TEXT = {"text/plain": {"schema": {"type": "string"}}}
+
+
+def every_route() -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` every route has (:data:`BEFORE_ANY_ROUTE`: plain text); a route's own 400 or 503
+    (:func:`refusals`) says both."""
+    return {code: {"description": words, "content": dict(PLAIN_TEXT)} for code, words in BEFORE_ANY_ROUTE.items()}
 
 
 def refusals(*codes: int, model: type[BaseModel] = bodies.Refusal, **said: str) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a route's error answers: each status in ``codes`` with what it means
-    (:data:`REFUSALS`, or the route's own words, ``said["e409"]`` for 409) and its body, ``model``'s JSON (403, from
-    the Origin check in front of every state-changing route, is plain text)."""
+    (:data:`REFUSALS`, or the route's own words, ``said["e409"]`` for 409) and its body, ``model``'s JSON. 403,
+    from the Origin check in front of every state-changing route, is plain text; a 400 or 503 may also be the
+    plain-text answer of :data:`BEFORE_ANY_ROUTE`."""
     answers: dict[int | str, dict[str, Any]] = {}
     for code in codes:
         words = said.get(f"e{code}", REFUSALS[code])
-        answers[code] = ({"description": words, "content": {"text/plain": {"schema": {"type": "string"}}}}
-                         if code == 403 else {"description": words, "model": model})
+        if code == 403:
+            answers[code] = {"description": words, "content": dict(PLAIN_TEXT)}
+        elif code in BEFORE_ANY_ROUTE:
+            answers[code] = {"description": f"{words}; or {BEFORE_ANY_ROUTE[code]}", "model": model,
+                             "content": dict(PLAIN_TEXT)}
+        else:
+            answers[code] = {"description": words, "model": model}
         if code == 429:
             answers[code]["headers"] = {"Retry-After": {"description": "seconds until the rate allows another table",
                                                         "schema": {"type": "integer"}}}
@@ -358,7 +380,7 @@ def _static_file(folder: Any, name: str) -> Response:
 def router(service: Service, limits: Limits | None = None) -> APIRouter:
     """Every route of the server over ``service``, within ``limits`` (None: the defaults)."""
     limits = limits or Limits()
-    api = APIRouter()
+    api = APIRouter(responses=every_route())
     _pages(api)
     _defaults(api, service)
     _tables_api(api, service, limits)
