@@ -201,8 +201,11 @@ async def offer_rematch(service: Service, live: LiveTable, seats: list[CheckingC
     the end reason no card."""
     table = live.table
     new = await service.rematch(live, table.seats[0].token or "")
-    service.tasks.pop(new.id).cancel()
-    await service.decline(new, new.table.seats[-1].token or "")
+    driver = service.tasks.pop(new.id, None)  # none when the new deal ends the match at once (a rare deal)
+    if driver is not None:
+        driver.cancel()
+    if not new.table.state.is_terminal():
+        await service.decline(new, new.table.seats[-1].token or "")
     tokens = {s.token for s in [*table.seats, *new.table.seats]} - {None}
     for viewer in [*seats, watcher]:
         own = new.table.seats[viewer.seat].token if viewer.seat is not None else None

@@ -37,6 +37,9 @@ class MemoryLog:
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
         self.results[table_id] = result
 
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        self.seats.append(seats)
+
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         self.seats.append(seats)
 

@@ -133,6 +133,9 @@ class InstantStore:
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
         return None
 
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        return None
+
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         return None
 

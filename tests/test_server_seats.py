@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,9 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from motley.core import MotleyError
+from motley.server import live as live_module
 from motley.server.bodies import table_request
-from motley.server.live import LiveTable
+from motley.server.live import SEAT_TRIES, LiveTable
 from motley.server.requests import new_record
 from motley.server.service import Service
 from motley.server.storage import Storage
@@ -132,13 +134,16 @@ class RefusingStorage(Storage):
         super().update_seats(table_id, seats)
 
 
-def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url: str) -> None:
+def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url: str,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
+
     async def body() -> None:
         storage = RefusingStorage(url)
         service = Service(storage, Settings(bot_delay=0.0))
         live = await service.create(table_request(two_seats(OPEN, PERSON)), seed=13)
         invite = live.table.seats[0].token
-        storage.refuse = 1
+        storage.refuse = SEAT_TRIES  # every try refused
         with pytest.raises(StoreError):
             await service.join(live)
         assert live.table.open_seats() == [0] and live.table.seats[0].token == invite
@@ -148,6 +153,24 @@ def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url
         stored = again.load(live.id)
         again.close()
         assert stored is not None and stored.seats[0]["claimed"] and stored.seats[0]["token"] != invite
+
+    asyncio.run(body())
+
+
+def test_a_claim_the_store_refuses_once_is_tried_again_and_stored_before_it_is_answered(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
+
+    async def body() -> None:
+        storage = RefusingStorage(url)
+        service = Service(storage, Settings(bot_delay=0.0))
+        live = await service.create(table_request(two_seats(OPEN, PERSON)), seed=13)
+        invite = live.table.seats[0].token
+        storage.refuse = 1  # a locked database, once
+        assert await service.join(live) == 0
+        stored = storage.load(live.id)
+        assert stored is not None and stored.seats[0]["claimed"] and stored.seats[0]["token"] != invite
+        await service.close()
 
     asyncio.run(body())
 
@@ -447,3 +470,166 @@ def test_a_bad_open_value_is_a_400_naming_the_field(server: ServerThread) -> Non
     response = httpx.post(f"{server.base}/api/tables", json=two_seats({"kind": "human", "open": "true"}, PERSON),
                           timeout=10)
     assert response.status_code == 400 and "'open'" in response.json()["error"]
+
+
+# ---- a person's first connection is stored before the seat is shown ------------------------------------------
+def stored_seat(path: str, table_id: str, seat: int) -> dict[str, Any]:
+    """Seat ``seat`` of table ``table_id`` as the store at ``path`` holds it now (read by a new connection)."""
+    storage = Storage(path)
+    try:
+        record = storage.load(table_id)
+    finally:
+        storage.close()
+    assert record is not None
+    return dict(record.seats[seat])
+
+
+def test_a_first_connection_the_store_refuses_once_is_stored_and_keeps_the_seat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A locked database during the invitee's first connection: the write is tried again, so the stored seat
+    says the person connected, the lobby cannot claim it (now or after a restart) and the invite link works."""
+    db = f"sqlite:///{tmp_path / 'refused.db'}"
+    refusals: list[str] = []
+    write = Storage.update_seats
+
+    def refuse_once(self: Storage, table_id: str, seats: list[dict[str, Any]]) -> None:
+        if not refusals:
+            refusals.append(table_id)
+            raise sqlite3.OperationalError("database is locked")
+        write(self, table_id, seats)
+
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.05)
+    with ServerThread(db, bot_delay=0.0) as running:
+        table = create(running, two_seats(OPEN, PERSON))
+        monkeypatch.setattr(Storage, "update_seats", refuse_once)
+        invite = token_of(table["seats"][0]["link"])
+        first = first_message(running, table["id"], invite)
+        assert refusals == [table["id"]], "the first connection's write was refused once"
+        assert first["type"] == "state" and first["seat"] == 0
+        assert stored_seat(db, table["id"], 0)["ever_connected"], "the write was tried again and stored"
+        refused = join(running, table["id"], 0)
+        assert refused.status_code == 409 and "already claimed" in refused.json()["detail"]
+        assert free_seats(running, table["id"]) == 0
+        assert first_message(running, table["id"], invite)["seat"] == 0, "the invite link still works"
+
+    async def after(service: Service) -> None:
+        with pytest.raises(SeatRefused, match="already claimed"):
+            await service.join(service.tables[table["id"]], 0)
+
+    asyncio.run(restarted(db, after))
+
+
+def test_a_restart_right_after_the_first_state_message_sees_the_seat_taken(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow store (each seat write takes 0.3 s): a server that stops as soon as the invitee's page got its first
+    state message has stored the connection already."""
+    db = f"sqlite:///{tmp_path / 'slow.db'}"
+    write = Storage.update_seats
+
+    def slow(self: Storage, table_id: str, seats: list[dict[str, Any]]) -> None:
+        time.sleep(0.3)
+        write(self, table_id, seats)
+
+    with ServerThread(db, bot_delay=0.0) as running:
+        table = create(running, two_seats(OPEN, OPEN))
+        monkeypatch.setattr(Storage, "update_seats", slow)
+        assert first_message(running, table["id"], token_of(table["seats"][0]["link"]))["seat"] == 0
+
+        async def after(service: Service) -> None:  # a new server over the same store, at once
+            live = await service.get(table["id"])
+            assert live is not None and live.table.seats[0].ever_connected
+            with pytest.raises(SeatRefused, match="already claimed"):
+                await service.join(live, 0)
+            assert live.table.open_seats() == [1]
+
+        asyncio.run(restarted(db, after))
+
+
+def test_a_first_connection_the_store_never_takes_is_told_not_stored_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every try refused: the socket gets ``not_stored`` instead of the seat, the seat stays open with its invite
+    link, and once the store answers again the same link connects and keeps the seat."""
+    db = f"sqlite:///{tmp_path / 'down.db'}"
+    down = [True]
+    write = Storage.update_seats
+
+    def refusing(self: Storage, table_id: str, seats: list[dict[str, Any]]) -> None:
+        if down[0]:
+            raise sqlite3.OperationalError("disk I/O error")
+        write(self, table_id, seats)
+
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.02)
+    with ServerThread(db, bot_delay=0.0) as running:
+        table = create(running, two_seats(OPEN, PERSON))
+        monkeypatch.setattr(Storage, "update_seats", refusing)
+        invite = token_of(table["seats"][0]["link"])
+        refused = first_message(running, table["id"], invite)
+        assert refused["type"] == "error" and refused["code"] == "not_stored"
+        assert not stored_seat(db, table["id"], 0)["ever_connected"]
+        assert free_seats(running, table["id"]) == 1, "the seat is as it was: open"
+        down[0] = False
+        assert first_message(running, table["id"], invite)["seat"] == 0, "the invite link works once it is stored"
+        assert stored_seat(db, table["id"], 0)["ever_connected"]
+        assert join(running, table["id"], 0).status_code == 409
+
+
+class HeldLog:
+    """A table log whose seat writes wait until ``release`` is set, then are refused ``refuse`` more times."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.refuse = 0
+        self.seats: list[list[dict[str, Any]]] = []
+
+    async def add_move(self, row: tuple[str, int, int, str, str]) -> None:
+        return None
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        return None
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        await self.release.wait()
+        if self.refuse > 0:
+            self.refuse -= 1
+            raise StoreError("update_seats failed: OperationalError: database is locked")
+        self.seats.append(seats)
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        self.seats.append(seats)
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        return None
+
+
+def test_while_a_first_connection_is_stored_the_seat_is_taken_and_the_bots_still_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write in flight: a join is refused, the bots wait for the person; once it is stored, the person's first
+    message shows the opening. Refused on every try: the seat is open again and the bots wait as before."""
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.01)
+    spec = {"game": "fools_errand", "seats": [OPEN, {"kind": "bot", "bot": "heuristic"}]}
+
+    async def body() -> None:
+        log = HeldLog()
+        live = LiveTable(Table(new_record(table_request(spec), Settings(bot_delay=0.5, pace=0.7), 5)), log)
+        arriving = asyncio.create_task(live.arrive(0))
+        await asyncio.sleep(0.05)
+        assert not arriving.done() and live.waiting_for() == [0] and live.next_auto() is None
+        with pytest.raises(SeatRefused, match="already claimed"):
+            live.table.claim(0)
+        log.release.set()
+        await arriving
+        assert log.seats[-1][0]["ever_connected"] and live.waiting_for() == []
+        ann = Viewer(0)
+        live.attach(ann)
+        first = next(m for m in ann.messages if m["type"] == "state")
+        assert first["opening"] is True and first["waiting_for"] == [], "the person's page shows the opening"
+
+        refused = LiveTable(Table(new_record(table_request(spec), Settings(bot_delay=0.5, pace=0.7), 6)), log)
+        log.refuse = SEAT_TRIES
+        with pytest.raises(StoreError):
+            await refused.arrive(0)
+        assert not refused.table.seats[0].ever_connected and refused.table.open_seats() == [0]
+        assert refused.waiting_for() == [0] and log.refuse == 0
+        assert log.seats[-1][0]["ever_connected"] is False, "the seats are written as they are again"
+
+    asyncio.run(body())

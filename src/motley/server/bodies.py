@@ -1,5 +1,6 @@
 """The shapes of the HTTP request bodies, as pydantic models: checked before anything is made, and published
-in the server's OpenAPI schema (``/openapi.json``, read at ``/docs``).
+in the server's OpenAPI schema (``/openapi.json``, read at ``/docs``), with the shapes of the error answers
+(:class:`Refusal`, :class:`TableRefusal`).
 
 A body is first read as guarded JSON (:mod:`motley.core.jsonsafe`: size, depth, number length), then
 validated here, once; what a field means beyond its shape (a known game, its options, a bot the game has) is
@@ -93,6 +94,20 @@ class DeclineRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: Annotated[str, Field(max_length=200)]
+
+
+class Refusal(BaseModel):
+    """An error answer of the API (400, 404, 409, 413, 415, 503): ``detail``, what was refused and why, in words
+    (FastAPI's own 422 answer, for a query or path parameter of the wrong type, has a list of errors instead)."""
+
+    detail: str
+
+
+class TableRefusal(BaseModel):
+    """An error answer of ``POST /api/tables`` (400, 413, 415, 429, 503): ``error``, what was refused and why, in
+    words (the field of the request it names, a limit)."""
+
+    error: str
 
 
 def validated(model: type[M], data: Any) -> M:

@@ -45,8 +45,12 @@ from motley.server.web_bots import is_fast
 
 log = logging.getLogger("motley.server")
 
-#: Seconds a driver waits before trying again after the store refused one of its moves.
+#: Seconds a driver waits before trying again after the store refused one of its moves (and a seat write waits
+#: before its next try, :meth:`LiveTable.store_seats`).
 STORE_RETRY = 1.0
+#: Tries of a seat write the store refuses (a person's first connection, a claim) before the person is told
+#: ``not_stored``; :data:`STORE_RETRY` seconds apart.
+SEAT_TRIES = 3
 #: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
 SEATS_INTERVAL = 0.2
 
@@ -62,7 +66,7 @@ class Connection(Protocol):
 
 class TableLog(Protocol):
     """Where a live table writes what happens at it (the :class:`~motley.server.store.Store`; a test may hand
-    in a fake). The two awaited calls raise :class:`~motley.server.store.StoreError` when the write failed;
+    in a fake). The three awaited calls raise :class:`~motley.server.store.StoreError` when the write failed;
     the two others return at once, after queueing the write behind those already made."""
 
     async def add_move(self, row: MoveRow) -> None:
@@ -70,6 +74,9 @@ class TableLog(Protocol):
 
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
         """Mark the table finished with ``result``; returns once it is stored."""
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite the table's seats (stored form); returns once they are stored."""
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite the table's seats (stored form), without waiting."""
@@ -152,6 +159,10 @@ class LiveTable:
         self._seats_sent = float("-inf")
         #: Clock time of the last move, connection or disconnection (:meth:`idle_for`).
         self.touched = now
+        #: The seats whose person's first connection is being stored (:meth:`arrive`): the write in flight.
+        self._arrivals: dict[int, asyncio.Task[None]] = {}
+        #: The seats whose stored arrival starts the opening (:meth:`_show_opening`): their next attach says so.
+        self._opening: set[int] = set()
 
     @property
     def id(self) -> str:
@@ -159,9 +170,80 @@ class LiveTable:
         return self.table.id
 
     # ---- viewers ----------------------------------------------------------------------------
+    async def arrive(self, seat: int | None) -> None:
+        """Store that the person of ``seat`` has connected (``Seat.ever_connected``), the first time, before the
+        connection is attached (:meth:`attach`) and shown the seat: from then on, and after any restart, the lobby
+        can no longer claim the seat and its invite link keeps working. Nothing to do for a spectator
+        (``seat`` None) or a person who connected before; a second tab that connects while the first one's write
+        is in flight waits for that write.
+
+        The seat counts as connected in memory at once (a join meanwhile is refused; the bots still wait for the
+        person until the write is stored); a write the store refuses is tried again (:meth:`store_seats`).
+
+        Raises:
+            StoreError: if the store refused every try: the seat is as it was (never connected; the lobby may
+                claim it if it is open, the invite link works), and the connection must not be shown the seat
+                (the socket answers ``not_stored``).
+        """
+        if seat is None:
+            return
+        pending = self._arrivals.get(seat)
+        if pending is None:
+            if self.table.seats[seat].ever_connected:
+                return
+            waited = bool(self.waiting_for())
+            self.table.seats[seat].ever_connected = True  # no await before this: a join meanwhile is refused
+            pending = asyncio.get_running_loop().create_task(self._store_arrival(seat, waited))
+            pending.add_done_callback(_retrieved)
+            self._arrivals[seat] = pending
+        await asyncio.shield(pending)  # a connection that gives up waiting leaves the write to finish
+
+    async def _store_arrival(self, seat: int, waited: bool) -> None:
+        """Store the seats with ``seat``'s person connected (set by :meth:`arrive`); on success, the last person
+        the bots ``waited`` for starts the opening (:meth:`_show_opening`, said by their first message).
+
+        Raises:
+            StoreError: if the store refused every try; ``ever_connected`` is unset again (and the seats are written
+                as they are once more, without waiting: a claim of another seat stored meanwhile carried it).
+        """
+        try:
+            await self.store_seats()
+        except StoreError:
+            self.table.seats[seat].ever_connected = False
+            self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
+            raise
+        finally:
+            del self._arrivals[seat]
+        if waited and not self.waiting_for() and self._show_opening():
+            self._opening.add(seat)
+        self._wake()
+
+    async def store_seats(self) -> None:
+        """Store the table's seats as they are now (stored form) and return once they are stored. A write the store
+        refuses is tried again :data:`STORE_RETRY` seconds later, with the seats as they are then, up to
+        :data:`SEAT_TRIES` tries in all (as a bot's move is tried again: the store's refusals are often short,
+        a locked database).
+
+        Raises:
+            StoreError: the store's last refusal.
+        """
+        for attempt in range(1, SEAT_TRIES + 1):
+            try:
+                await self.store.store_seats(self.id, [s.stored() for s in self.table.seats])
+                if attempt > 1:
+                    log.info("table %s: seats stored at try %d", self.id, attempt)
+                return
+            except StoreError as exc:
+                log.error("table %s: seats not stored (try %d of %d): %s", self.id, attempt, SEAT_TRIES, exc)
+                if attempt == SEAT_TRIES:
+                    raise
+            await asyncio.sleep(STORE_RETRY)
+
     def attach(self, conn: Connection) -> None:
         """Add a viewer and send it the table as it is now (with the table's params and settings, and
-        ``"opening": true`` when this person's arrival starts the match: :meth:`_show_opening`)."""
+        ``"opening": true`` when this person's arrival starts the match: :meth:`_show_opening`). The server
+        awaits :meth:`arrive` first; a person seat attached without it (a caller in Python) is marked connected
+        here and stored without waiting."""
         before, opened = None, False
         if conn.seat is None:
             self.spectators.append(conn)
@@ -214,8 +296,12 @@ class LiveTable:
             viewer.send(self.with_live(viewer, message))
 
     def _connected(self, seat: int) -> bool:
-        """Note (and store, without waiting) that the person of ``seat`` has connected, the first time; the last
-        person the bots waited for starts the opening's showing (:meth:`_show_opening`): True then."""
+        """True if this connection's person starts the opening's showing (:meth:`_show_opening`): the last person
+        the bots waited for, whose arrival :meth:`arrive` stored, or (a caller that attached without it) the
+        first connection of a seat, noted here and stored without waiting."""
+        if seat in self._opening:
+            self._opening.discard(seat)
+            return True
         if self.table.seats[seat].ever_connected:
             return False
         waited = bool(self.waiting_for())
@@ -347,7 +433,8 @@ class LiveTable:
         holds (a person at the table pressing Start turns it off, stored); empty once the bots may move."""
         if not self.table.settings.wait_for_people or self.table.state.is_terminal():
             return []
-        return [i for i, s in enumerate(self.table.seats) if s.kind == "human" and not s.ever_connected]
+        return [i for i, s in enumerate(self.table.seats)
+                if s.kind == "human" and (not s.ever_connected or i in self._arrivals)]
 
     def rematch_message(self, seat: int | None) -> dict[str, Any]:
         """``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}``: the rematch offered at this
@@ -700,3 +787,10 @@ class LiveTable:
             if self.retry_at:
                 log.info("table %s: automatic moves go on", self.id)
             self.retry_at = 0.0
+
+
+def _retrieved(task: asyncio.Task[None]) -> None:
+    """Take the outcome of a seat write (:meth:`LiveTable.arrive`) whose waiters may all have left, so a refusal
+    nobody awaits any more is not reported as never retrieved (it was logged by :meth:`LiveTable.store_seats`)."""
+    if not task.cancelled():
+        task.exception()

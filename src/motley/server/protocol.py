@@ -26,10 +26,11 @@ connection: a ``claim`` makes this one its live page), ``over``, ``not_your_turn
 was not played; sending it again may work) and ``rate_limited`` (the socket sent more messages than its
 rate, ``Limits.messages_per_second`` with bursts of ``Limits.message_burst``: the message was not handled;
 wait and send it again; a client that keeps on is closed with code 1008). On connecting, ``no_table``,
-``bad_token``, ``unavailable`` (the store does not answer) or ``table_full`` (the table has
-``Limits.sockets_per_table`` sockets; close code 1013, try again later) come before the server closes the
-socket. A client that does not read its messages is closed with code 1008 once ``Limits.queue_messages``
-wait for it.
+``bad_token``, ``unavailable`` (the store does not answer), ``table_full`` (the table has
+``Limits.sockets_per_table`` sockets; close code 1013, try again later) or ``not_stored`` (a person's first
+connection to their seat could not be stored, so the seat is not shown; close code 1013, try again) come before
+the server closes the socket. A client that does not read its messages is closed with code 1008 once
+``Limits.queue_messages`` wait for it.
 """
 
 from __future__ import annotations

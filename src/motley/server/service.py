@@ -362,18 +362,19 @@ class Service:
 
     async def join(self, live: LiveTable, seat: int | None = None) -> int:
         """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one) and
-        store the seats; returns the seat, whose fresh token (:meth:`Table.claim`) is now its only one.
+        store the seats before answering (a refused write is tried again, :meth:`LiveTable.store_seats`); returns
+        the seat, whose fresh token (:meth:`Table.claim`) is now its only one.
 
         Raises:
             SeatRefused: saying why (the match is over, the seat is by invitation, already claimed, ...);
-                nothing changes. StoreError: if the store refused the change (the seat stays open, with its
+                nothing changes. StoreError: if the store refused every try (the seat stays open, with its
                 invite token).
         """
         table = live.table
         before = [replace(s) for s in table.seats]
         claimed = table.claim(seat)
         try:
-            await self.store.call(self.store.storage.update_seats, live.id, [s.stored() for s in table.seats])
+            await live.store_seats()
         except StoreError:
             table.seats[claimed] = before[claimed]
             # a first connection stored meanwhile wrote the claim too: write the seats as they are again

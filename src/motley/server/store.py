@@ -194,6 +194,14 @@ class Store:
         """
         await self.call(self.storage.finish, table_id, result)
 
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite the table's seats (stored form) after the calls already made; returns once they are stored.
+
+        Raises:
+            StoreError: if the storage refused it.
+        """
+        await self.call(self.storage.update_seats, table_id, seats)
+
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite the table's seats (stored form) after the calls already made, without waiting (see
         :meth:`later`)."""

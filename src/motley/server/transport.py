@@ -34,6 +34,10 @@ HTTP:
     The record, replay and replay-step answers are built in a worker thread, once each, and kept
     (:class:`~motley.server.replays.Built`); one client address may have ``Limits.builds_per_address`` being
     built at once (429 with ``Retry-After`` beyond).
+    An error answer is ``{"detail": reason}`` (:class:`~motley.server.bodies.Refusal`; ``POST /api/tables``:
+    ``{"error": reason}``, :class:`~motley.server.bodies.TableRefusal`), FastAPI's 422 for a path or query
+    parameter of the wrong type, or the Origin check's plain-text 403; the OpenAPI schema (``/openapi.json``)
+    lists, for every route, each status it answers with and the body's shape (:func:`refusals`).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
@@ -109,6 +113,65 @@ PICTURE_MAX_AGE = 86400
 #: most, for Fool! at 5 players on a 2-core machine): with 4 such bots a person waits seconds more each trick,
 #: minutes more each match, and a busy server's search workers are shared by every table.
 PLAY_BOT = "heuristic"
+#: What each error status of the API means, as the OpenAPI schema says it (:func:`refusals`; a route may say
+#: more of its own).
+REFUSALS = {
+    400: "the request is not well formed: the answer says what is wrong with it",
+    403: "a cross-site request: its Origin is none of the server's public origins (the app's Origin check, plain "
+         "text)",
+    404: "no such table",
+    409: "the table is not in a state that allows it: the answer says why",
+    413: "the request body is larger than the limit",
+    415: "the request body is not application/json",
+    429: "this address has as many unfinished tables as it may have, or creates tables faster than its rate (then "
+         "Retry-After says in how many seconds to try again)",
+    503: "the table store is not answering; try again",
+}
+#: The plain-text answers any route may give before it runs: a ``Host`` the server does not answer to (the app's
+#: Host check), and a client address that holds as many connections as it may (answered before its request is
+#: read, with ``Retry-After``).
+BEFORE_ANY_ROUTE = {
+    400: "the Host header names none of the server's names (plain text, \"Invalid host header\": the app's Host "
+         "check)",
+    503: "the client's address holds as many connections as it may (plain text, with Retry-After; the server's "
+         "connection limit, before the request is read)",
+}
+#: The content types of the static files (``/static/...``).
+STATIC_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+PLAIN_TEXT = {"text/plain": {"schema": {"type": "string"}}}
+
+
+def every_route() -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` every route has (:data:`BEFORE_ANY_ROUTE`: plain text); a route's own 400 or 503
+    (:func:`refusals`) says both."""
+    return {code: {"description": words, "content": dict(PLAIN_TEXT)} for code, words in BEFORE_ANY_ROUTE.items()}
+
+
+def refusals(*codes: int, model: type[BaseModel] = bodies.Refusal, **said: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's error answers: each status in ``codes`` with what it means
+    (:data:`REFUSALS`, or the route's own words, ``said["e409"]`` for 409) and its body, ``model``'s JSON. 403,
+    from the Origin check in front of every state-changing route, is plain text; a 400 or 503 may also be the
+    plain-text answer of :data:`BEFORE_ANY_ROUTE`."""
+    answers: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        words = said.get(f"e{code}", REFUSALS[code])
+        if code == 403:
+            answers[code] = {"description": words, "content": dict(PLAIN_TEXT)}
+        elif code in BEFORE_ANY_ROUTE:
+            answers[code] = {"description": f"{words}; or {BEFORE_ANY_ROUTE[code]}", "model": model,
+                             "content": dict(PLAIN_TEXT)}
+        else:
+            answers[code] = {"description": words, "model": model}
+        if code == 429:
+            answers[code]["headers"] = {"Retry-After": {"description": "seconds to wait before asking again",
+                                                        "schema": {"type": "integer"}}}
+    return answers
+
+
+def contents(*media_types: str, what: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` entry of a route's 200 answer that is not JSON: ``what`` it is, in any of
+    ``media_types`` (text)."""
+    return {200: {"description": what, "content": {t: {"schema": {"type": "string"}} for t in media_types}}}
 
 
 def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
@@ -304,7 +367,7 @@ def _page(name: str) -> HTMLResponse:
 def _static_file(folder: Any, name: str) -> Response:
     """The ``.js`` or ``.css`` file ``name`` of a static ``folder``; HTTP 404 for any other name (a NUL byte, a
     separator, "..", another kind of file) or a file that is not there."""
-    types = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+    types = STATIC_TYPES
     match = STATIC_NAME.fullmatch(name)
     if match is None:
         raise HTTPException(404)
@@ -321,7 +384,7 @@ def _static_file(folder: Any, name: str) -> Response:
 def router(service: Service, limits: Limits | None = None) -> APIRouter:
     """Every route of the server over ``service``, within ``limits`` (None: the defaults)."""
     limits = limits or Limits()
-    api = APIRouter()
+    api = APIRouter(responses=every_route())
     _pages(api)
     _defaults(api, service)
     _tables_api(api, service, limits)
@@ -349,15 +412,18 @@ def _pages(api: APIRouter) -> None:
     def replay_page(table_id: str) -> HTMLResponse:
         return _page("replay.html")
 
-    @api.get("/static/{name}")
+    static_answers = {**contents(*STATIC_TYPES.values(), what="the file"), **refusals(404, e404="no such file")}
+
+    @api.get("/static/{name}", response_class=Response, responses=static_answers)
     def static(name: str) -> Response:
         return _static_file(STATIC, name)
 
-    @api.get("/favicon.ico")
+    @api.get("/favicon.ico", response_class=Response,
+             responses={**contents("image/svg+xml", what="the icon"), **refusals(404, e404="no icon")})
     def favicon() -> Response:
         return _static_file(STATIC, "favicon.svg")
 
-    @api.get("/static/{folder}/{name}")
+    @api.get("/static/{folder}/{name}", response_class=Response, responses=static_answers)
     def static_in_folder(folder: str, name: str) -> Response:
         if folder not in STATIC_FOLDERS:
             raise HTTPException(404)
@@ -367,7 +433,8 @@ def _pages(api: APIRouter) -> None:
     def api_games() -> list[dict[str, Any]]:
         return games_info()
 
-    @api.get("/api/games/{name}/picture.svg")
+    @api.get("/api/games/{name}/picture.svg", response_class=Response,
+             responses={**contents("image/svg+xml", what="the game's picture"), **refusals(404, e404="no such game")})
     def api_picture(name: str) -> Response:
         if name not in motley.registered_games():
             raise HTTPException(404, "no such game")
@@ -430,7 +497,8 @@ def client_address(request: Request) -> str:
 
 def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     """Listing, creating and joining tables."""
-    @api.get("/api/tables")
+
+    @api.get("/api/tables", responses=refusals(503))
     async def api_tables() -> list[dict[str, Any]]:
         running = [table_summary(t) for t in service.tables.values()]
         ids = {t["id"] for t in running}
@@ -445,9 +513,15 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                     for r in headers if r["id"] not in ids and r["game"] in motley.registered_games()]
         return sorted(running, key=lambda t: (t["finished"], -t["created"])) + finished
 
-    @api.post("/api/tables", openapi_extra={"requestBody": bodies.schema(bodies.TableRequest)})
+    @api.post("/api/tables", openapi_extra={"requestBody": bodies.schema(bodies.TableRequest)},
+              responses=refusals(400, 403, 413, 415, 429, 503, model=bodies.TableRefusal,
+                                 e400="the request is not well formed, or asks for what the server does not offer: "
+                                      "the answer names the field"))
     async def api_create(request: Request) -> JSONResponse:
-        body = await _body(request, limits.request_bytes)
+        try:
+            body = await _body(request, limits.request_bytes)
+        except HTTPException as exc:  # 413, 415: as every other refusal of this route, {"error": ...}
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         try:
             spec = jsonsafe.loads(body, "the table request", max_bytes=limits.request_bytes,
                                   max_depth=REQUEST_DEPTH, max_digits=REQUEST_DIGITS)
@@ -470,7 +544,9 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                   "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
         return JSONResponse({"id": table.id, "seats": links, "spectate": f"/table/{table.id}"})
 
-    @api.post("/api/tables/{table_id}/join")
+    @api.post("/api/tables/{table_id}/join",
+              responses=refusals(403, 404, 409, 503, e409="the seat cannot be claimed (by invitation, claimed "
+                                                          "already, a bot's, the match is over): the answer says why"))
     async def api_join(table_id: str, seat: int | None = None) -> dict[str, Any]:
         live = await _live(service, table_id)
         with _seat_answers():
@@ -478,7 +554,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
     @api.post("/api/tables/{table_id}/rematch",
-              openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)})
+              openapi_extra={"requestBody": bodies.schema(bodies.RematchRequest)},
+              responses=refusals(400, 403, 404, 409, 413, 415, 429, 503,
+                                 e409="no rematch for this request (a token of no seat, a match not over, other "
+                                      "seats than those offered already): the answer says why"))
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
         asked = _request(bodies.RematchRequest, await _small_body(request, "the rematch request"),
@@ -497,7 +576,10 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         return {"id": new.id, **live.rematch_message(seat)}
 
     @api.post("/api/tables/{table_id}/decline",
-              openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)})
+              openapi_extra={"requestBody": bodies.schema(bodies.DeclineRequest)},
+              responses=refusals(400, 403, 404, 409, 413, 415, 503,
+                                 e409="the seat cannot be declined (a token of no seat of the table, its person "
+                                      "has joined, the match is over): the answer says why"))
     async def api_decline(table_id: str, request: Request) -> dict[str, Any]:
         live = await _live(service, table_id)
         token = _request(bodies.DeclineRequest, await _small_body(request, "the decline request"),
@@ -563,16 +645,23 @@ def _finished_api(api: APIRouter, service: Service, limits: Limits) -> None:
                 busy.give(address)
         return Response(body, media_type="application/json")
 
-    @api.get("/api/tables/{table_id}/record")
+    unfinished = "the table is still being played, or was cancelled before its end"
+    busy_words = "this address has replays being built already (see Retry-After)"
+
+    @api.get("/api/tables/{table_id}/record", responses=refusals(404, 409, 429, 503, e409=unfinished,
+                                                                 e429=busy_words))
     async def api_record(table_id: str, request: Request) -> Response:
         return await answer(request, ("record", table_id),
                             lambda table: json.dumps(finished_record(table), indent=1).encode())
 
-    @api.get("/api/tables/{table_id}/replay")
+    @api.get("/api/tables/{table_id}/replay", responses=refusals(404, 409, 429, 503, e409=unfinished,
+                                                                 e429=busy_words))
     async def api_replay_index(table_id: str, request: Request) -> Response:
         return await answer(request, ("index", table_id), lambda table: _json(replays.index(table)))
 
-    @api.get("/api/tables/{table_id}/replay/{step}")
+    @api.get("/api/tables/{table_id}/replay/{step}",
+             responses=refusals(400, 404, 409, 429, 503, e400="the view asked for is not a seat of the table",
+                                e409=unfinished, e429=busy_words))
     async def api_replay(table_id: str, step: int, request: Request, view: int | None = None) -> Response:
         def clamped(table: Table) -> int:
             return max(0, min(step, len(table.record.moves)))
@@ -614,6 +703,13 @@ def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
             await _refuse(ws, protocol.error(live.table.version, "table_full",
                                              f"this table has {limits.sockets_per_table} viewers already; "
                                              "try again later"), CLOSE_TRY_LATER)
+            return
+        try:
+            await live.arrive(seat)  # a person's first connection is stored before the seat is shown
+        except StoreError:
+            await _refuse(ws, protocol.error(live.table.version, "not_stored",
+                                             "your arrival at the seat could not be stored, so the seat is not "
+                                             "shown yet; try again"), CLOSE_TRY_LATER)
             return
         await _serve(ws, live, SocketConnection(ws, seat, ws.query_params.get("svg") == "1", limits, live.id))
 
