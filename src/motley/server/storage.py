@@ -330,7 +330,7 @@ def _engine_options(url: URL, busy_timeout: float, statement_timeout: float) -> 
     return {"connect_args": {"options": settings, "connect_timeout": max(2, math.ceil(statement_timeout))}}
 
 
-def _driver_error(error: exc.SQLAlchemyError) -> str:
+def _driver_error(error: Exception) -> str:
     """The driver's error in one line, without SQLAlchemy's statement and background link."""
     cause = getattr(error, "orig", None) or error
     lines = [line for line in str(cause).splitlines() if line.strip()]
