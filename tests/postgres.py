@@ -45,7 +45,8 @@ class PostgresServer:
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
-        self.root = Path(tempfile.mkdtemp(prefix="motley-pg-"))
+        # under root, in /tmp: a folder that ``nobody`` can reach whatever TMPDIR is, with a short socket path
+        self.root = Path(tempfile.mkdtemp(prefix="motley-pg-", dir="/tmp" if os.geteuid() == 0 else None))
         self.data, self.socket, self.log = self.root / "data", self.root / "socket", self.root / "server.log"
         self.socket.mkdir()
         self.user: dict[str, Any] = {}

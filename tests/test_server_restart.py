@@ -196,23 +196,33 @@ class Mover:
             if message["type"] == "state" and (last is None or message["version"] >= last["version"]):
                 last = message
 
-    def move(self) -> bool:
-        """One move of the seat to move: True once acknowledged, False if it was refused as not stored."""
-        seat = self.last[0]["current_player"]
-        version, choice = self.last[seat]["version"], self.last[seat]["legal"][0]
+    def move(self) -> str:
+        """One move of the seat to move: ``"ok"`` once acknowledged, ``"not_stored"`` if the store refused it,
+        ``"stale"`` if the table had moved on meanwhile (a forced move played after a pause), then in step
+        again."""
+        newest = max(state["version"] for state in self.last)
+        movers = [q for q, state in enumerate(self.last) if state["version"] == newest and state["legal"]]
+        if not movers:  # a socket has not yet heard of the last change, or a forced move is under way
+            self.last = [self._latest(sock, last, 1.0) for sock, last in zip(self.sockets, self.last, strict=True)]
+            return "stale"
+        seat = movers[0]
+        version, choice = newest, self.last[seat]["legal"][0]
         ws = self.sockets[seat]
         ws.send(json.dumps({"type": "move", "version": version, "action": choice["action"]}))
         while True:
             answer: dict[str, Any] = json.loads(ws.recv(timeout=20))
             if answer["type"] == "error":
-                assert answer["code"] == "not_stored", answer
-                return False
+                assert answer["code"] in ("not_stored", "stale", "not_your_turn"), answer
+                if answer["code"] != "not_stored":
+                    self.last = [self._latest(sock, last) for sock, last in zip(self.sockets, self.last, strict=True)]
+                    return "stale"
+                return "not_stored"
             if answer["type"] == "state" and answer["version"] > version:
                 break
         made = next(e for e in answer["log"] if e["n"] == version + 1)
         self.acknowledged.append((version + 1, seat, made["move"]))
         self.last = [self._latest(sock, answer if other == seat else None) for other, sock in enumerate(self.sockets)]
-        return True
+        return "ok"
 
     def close(self) -> None:
         for ws in self.sockets:
@@ -230,18 +240,18 @@ def test_a_postgresql_restart_under_live_tables_refuses_moves_then_play_goes_on_
         bot_table = httpx.post(f"{server.base}/api/tables", json=robots, timeout=10).json()["id"]
         mover = Mover(server.ws_base, created["id"], [s["link"].split("token=")[1] for s in created["seats"]])
         while len(mover.acknowledged) < 5:
-            assert mover.move()
+            assert mover.move() != "not_stored"
         bots_before = len(stored_moves(url, bot_table))
         postgres.stop("fast")
         try:
-            down = [mover.move() for _ in range(3)]
+            down = [outcome for outcome in (mover.move() for _ in range(6)) if outcome != "stale"][:3]
             time.sleep(1.5)  # the bots try meanwhile, and are refused
         finally:
             postgres.start()
-        assert down == [False] * 3, "a move the store did not take is refused as not_stored"
+        assert down == ["not_stored"] * 3, "a move the store did not take is refused as not_stored"
         deadline = time.monotonic() + 30
         while len(mover.acknowledged) < 10 and time.monotonic() < deadline:  # the people play on
-            if not mover.move():
+            if mover.move() == "not_stored":
                 time.sleep(0.2)
         while len(stored_moves(url, bot_table)) < bots_before + 5 and time.monotonic() < deadline:
             time.sleep(0.1)  # and so do the bots
