@@ -13,11 +13,13 @@ cannot). The tables' SQLAlchemy definitions that the queries use stay in :mod:`m
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect, text
 
@@ -39,6 +41,7 @@ def _config() -> Config:
     return config
 
 
+@functools.cache
 def head() -> str:
     """The newest revision: what :func:`upgrade` brings a database to."""
     head = ScriptDirectory.from_config(_config()).get_current_head()
@@ -50,8 +53,11 @@ def upgrade(engine: Engine) -> None:
     """Bring the database behind ``engine`` to the newest schema revision, in one transaction (PostgreSQL: with
     the advisory lock :data:`LOCK_KEY` held, and no statement timeout, so a long migration is not cut off).
 
+    A database already at the newest revision is left as it is without loading the revisions.
+
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database cannot be reached or refused a change.
+        alembic.util.exc.CommandError: the database is at a revision this motley does not know (a newer one's).
     """
     config = _config()
     with engine.begin() as conn:
@@ -61,6 +67,8 @@ def upgrade(engine: Engine) -> None:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
         config.attributes["connection"] = conn
         tables = set(inspect(conn).get_table_names())
+        if "alembic_version" in tables and MigrationContext.configure(conn).get_current_revision() == head():
+            return
         if "motley_tables" in tables and "alembic_version" not in tables:
             _adopt(conn)
             command.stamp(config, BASELINE)
