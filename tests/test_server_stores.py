@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from motley.cli.main import app
 from motley.core.extras import MissingExtraError
 from motley.server import migrations
-from motley.server.storage import BadStoreUrl, Storage, StoreUnavailable, metadata, store_url
+from motley.server.storage import BadStoreUrl, Storage, StoreUnavailable, metadata
+from motley.server.storage import store_url as parse_db
 from tests.postgres import PostgresServer, execute
 
 
@@ -35,13 +36,13 @@ def test_a_file_path_is_a_sqlite_store(monkeypatch: pytest.MonkeyPatch, tmp_path
     code, output = serve(monkeypatch, str(path))
     assert code == 0, output
     assert path.exists() and f"sqlite:///{path}" in output
-    assert store_url("motley.db").render_as_string() == "sqlite:///motley.db"  # relative to the working folder
+    assert parse_db("motley.db").render_as_string() == "sqlite:///motley.db"  # relative to the working folder
 
 
 def test_postgresql_without_its_driver_names_the_extra_and_prints_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
     with pytest.raises(MissingExtraError, match=r"motley\[postgres\]"):
-        store_url("postgresql://motley@localhost/motley")
+        parse_db("postgresql://motley@localhost/motley")
     code, output = serve(monkeypatch, "postgresql://motley:secret@localhost/motley")
     assert code == 2 and "pip install 'motley[postgres]'" in output and "Traceback" not in output
 
@@ -49,7 +50,7 @@ def test_postgresql_without_its_driver_names_the_extra_and_prints_no_traceback(m
 @pytest.mark.parametrize("db", ["mysql://u@localhost/x", "postgresql://u@local host:x/y", " "])
 def test_a_database_motley_does_not_serve_on_is_refused_by_name(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(BadStoreUrl, match="--db"):
-        store_url(db)
+        parse_db(db)
     code, output = serve(monkeypatch, db)
     assert code == 2 and "--db" in output and "Traceback" not in output
 
