@@ -1,10 +1,10 @@
 """OpenSpiel's ISMCTS (through the motley OpenSpiel adapter) against motley's ISMCTS, equal simulations per move.
 
-Each deal (seed) is played twice with the sides swapped: in the first match the even seats are
-OpenSpiel's ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``, random-rollout evaluator, one rollout,
-max-visit final policy) and the odd seats motley's ``ismcts`` bot with the same algorithm (``rollout=random,
-opponents=search``); in the second the other way round. Both
-run ``--simulations`` iterations per decision with the same UCT constant; a decision with one legal
+Each deal (its chance outcomes drawn from a seed) is played twice with the sides swapped: in the first match
+the even seats are OpenSpiel's ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``, random-rollout
+evaluator, one rollout, max-visit final policy) and the odd seats motley's ``ismcts`` bot with the same
+algorithm (``rollout=random, opponents=search``); in the second the other way round. Both run
+``--simulations`` iterations per decision with the same UCT constant; a decision with one legal
 move is played at once by both. Reported per side: mean match return, win share (return > 0), seconds
 per searched decision and simulations per second.
 
@@ -40,7 +40,7 @@ def play(spec: str, deals: int, simulations: int, uct_c: float, seed: int) -> di
     """Play ``2 * deals`` matches of ``spec`` and return the figures of both sides."""
     mgame = motley.load_game(spec)
     openspiel.register([mgame.name])
-    game = pyspiel.load_game(openspiel.spiel_game_string(mgame, num_seeds=2**16))
+    game = pyspiel.load_game(openspiel.spiel_game_string(mgame))
     sides = ("openspiel", "motley")
     stats: dict[str, dict[str, float]] = {
         s: {"return": 0.0, "wins": 0.0, "seats": 0.0, "decisions": 0.0, "seconds": 0.0} for s in sides}
@@ -55,9 +55,13 @@ def play(spec: str, deals: int, simulations: int, uct_c: float, seed: int) -> di
     for deal_seed in deal_seeds:
         for swap in (0, 1):
             state = game.new_initial_state()
-            state.apply_action(deal_seed)
+            chance = random.Random(deal_seed)  # the same deal for both sides (and the same later draws while
+            openspiel.deal_from(state, chance)  # the play is the same)
             side_of = [sides[(seat + swap) % 2] for seat in range(mgame.num_players)]
             while not state.is_terminal():
+                if state.is_chance_node():  # a later deal, or a Joker going back (The Fool's Errand)
+                    openspiel.deal_from(state, chance)
+                    continue
                 seat = state.current_player()
                 legal = state.legal_actions()
                 side = side_of[seat]

@@ -103,7 +103,7 @@ def gymnasium(spec: str) -> Runner:
             seed += 1
             done = False
             while not done:
-                legal = info["legal_actions"]
+                legal = info["legal"].actions
                 _obs, _reward, done, _truncated, info = e.step(int(legal[rng.randrange(len(legal))]))
                 n += 1
         return n, time.process_time() - cpu, time.perf_counter() - wall

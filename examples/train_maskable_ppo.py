@@ -5,7 +5,8 @@ match) against ``random`` bots. Every ``--eval-every`` steps the current policy 
 actions) plays ``--eval-matches`` matches against random bots on a fixed list of seeds, and its win
 share (matches with a positive return) is recorded with a 95% interval; a uniformly random player on
 the same seeds is the baseline. Figures go to ``<out>/<game>_ppo.json`` / ``.csv`` and the plot to
-``<out>/<game>_ppo.png``.
+``<out>/<game>_ppo.png``; ``--out`` defaults to the run folder ``runs/maskable_ppo/<game>_<players>p``
+under the current directory (``runs/`` is ignored by git), never into the repository's docs.
 
 Needs the ``train`` extra: ``pip install -e ".[train]"`` (sb3-contrib, torch, matplotlib).
 
@@ -25,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 
 from motley.envs import as_game
 from motley.envs.gymnasium import SingleSeatEnv
+
+#: The folder every run writes under, relative to the current directory.
+RUNS = Path("runs") / "maskable_ppo"
 
 
 def win_share(policy: Any, game_spec: str, seeds: list[int]) -> tuple[float, float]:
@@ -57,48 +58,67 @@ def win_share(policy: Any, game_spec: str, seeds: list[int]) -> tuple[float, flo
     return p, 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / len(seeds))
 
 
-class EvalCallback(BaseCallback):
-    """Evaluates the policy every ``every`` steps and stops training after ``seconds``."""
+def eval_callback(game_spec: str, seeds: list[int], every: int, seconds: float, log: list[dict[str, Any]]) -> Any:
+    """The callback (stable-baselines3, imported here) that evaluates the policy every ``every`` steps and stops
+    training after ``seconds``."""
+    from stable_baselines3.common.callbacks import BaseCallback
 
-    def __init__(self, game_spec: str, seeds: list[int], every: int, seconds: float, log: list[dict[str, Any]]):
-        super().__init__()
-        self.game_spec, self.seeds, self.every, self.seconds, self.log = game_spec, seeds, every, seconds, log
-        self.start = time.monotonic()
-        self.next_eval = every
-        self.train_time = 0.0
+    class EvalCallback(BaseCallback):
+        """Evaluates the policy every ``every`` steps and stops training after ``seconds``."""
 
-    def _evaluate(self) -> None:
-        t0 = time.monotonic()
-        p, half = win_share(self.model, self.game_spec, self.seeds)
-        eval_time = time.monotonic() - t0
-        self.log.append({"timesteps": int(self.num_timesteps), "train_seconds": round(self.train_time, 1),
-                         "win_share": round(p, 4), "ci95": round(half, 4)})
-        print(f"steps {self.num_timesteps:>8}  train {self.train_time:6.0f}s  win share {p:.3f} ± {half:.3f}"
-              f"  (eval {eval_time:.0f}s)", flush=True)
-        self.start += eval_time  # evaluation time does not count against the training budget
+        def __init__(self, game_spec: str, seeds: list[int], every: int, seconds: float, log: list[dict[str, Any]]):
+            super().__init__()
+            self.game_spec, self.seeds, self.every, self.seconds, self.log = game_spec, seeds, every, seconds, log
+            self.start = time.monotonic()
+            self.next_eval = every
+            self.train_time = 0.0
 
-    def _on_training_start(self) -> None:
-        self.start = time.monotonic()
-        self._evaluate()
+        def _evaluate(self) -> None:
+            t0 = time.monotonic()
+            p, half = win_share(self.model, self.game_spec, self.seeds)
+            eval_time = time.monotonic() - t0
+            self.log.append({"timesteps": int(self.num_timesteps), "train_seconds": round(self.train_time, 1),
+                             "win_share": round(p, 4), "ci95": round(half, 4)})
+            print(f"steps {self.num_timesteps:>8}  train {self.train_time:6.0f}s  win share {p:.3f} ± {half:.3f}"
+                  f"  (eval {eval_time:.0f}s)", flush=True)
+            self.start += eval_time  # evaluation time does not count against the training budget
 
-    def _on_step(self) -> bool:
-        self.train_time = time.monotonic() - self.start
-        if self.num_timesteps >= self.next_eval:
-            self.next_eval += self.every
+        def _on_training_start(self) -> None:
+            self.start = time.monotonic()
             self._evaluate()
-        return self.train_time < self.seconds
+
+        def _on_step(self) -> bool:
+            self.train_time = time.monotonic() - self.start
+            if self.num_timesteps >= self.next_eval:
+                self.next_eval += self.every
+                self._evaluate()
+            return self.train_time < self.seconds
+
+    return EvalCallback(game_spec, seeds, every, seconds, log)
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; ``out`` defaults to ``RUNS / <game's name and players>``."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="fool(players=4)", help="game string, e.g. 'fool(players=4)'")
     parser.add_argument("--minutes", type=float, default=5.0, help="training time budget (evaluation excluded)")
     parser.add_argument("--eval-every", type=int, default=20_000, help="environment steps between evaluations")
     parser.add_argument("--eval-matches", type=int, default=400, help="matches per evaluation")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="docs/training", help="directory for the figures and the plot")
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"directory for the figures and the plot (default: {RUNS}/<game>_<players>p)")
+    args = parser.parse_args(argv)
+    if args.out is None:
+        game = as_game(args.game)
+        args.out = RUNS / f"{game.name}_{game.num_players}p"
+    return args
 
+
+def main() -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    args = parse_args()
     torch.set_num_threads(1)
     game = as_game(args.game)
     spec = str(game)
@@ -115,7 +135,7 @@ def main() -> None:
                         ent_coef=0.01, seed=args.seed, verbose=0, device="cpu",
                         policy_kwargs={"net_arch": [256, 256]})
     log: list[dict[str, Any]] = []
-    callback = EvalCallback(spec, seeds, args.eval_every, args.minutes * 60, log)
+    callback = eval_callback(spec, seeds, args.eval_every, args.minutes * 60, log)
     model.learn(total_timesteps=10**9, callback=callback)
     callback._evaluate()
 

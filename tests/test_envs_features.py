@@ -140,11 +140,11 @@ def test_gymnasium_info_holds_the_legal_actions_and_their_features(name: str, pl
     done = False
     while not done:
         assert e.state is not None
-        legal = info["legal_actions"]
+        legal = info["legal"].actions
         assert legal.tolist() == e.state.legal_actions() == np.flatnonzero(info["action_mask"]).tolist()
-        assert np.array_equal(info["action_features"], table[legal])
+        assert np.array_equal(info["legal"].features, table[legal]) and info["num_legal"] == len(legal)
         _, _, done, _, info = e.step(int(legal[rng.randrange(len(legal))]))
-    assert info["legal_actions"].size == 0 and info["action_features"].shape == (0, table.shape[1])
+    assert info["legal"].actions.size == 0 and info["legal"].features.shape == (0, table.shape[1])
 
 
 @pytest.fixture

@@ -72,7 +72,7 @@ def test_illegal_action_loses_or_raises() -> None:
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
     with pytest.raises(RuntimeError):
         e.step(0)
-    e = SingleSeatEnv("fools_errand", illegal_action="raise")
+    e = SingleSeatEnv("fools_errand", illegal="raise")
     _, info = e.reset(seed=1)
     assert e.state is not None
     before = e.state.serialize()

@@ -77,7 +77,7 @@ def test_each_slot_is_the_single_environment_with_the_same_seed_and_actions(spec
 
 
 def test_autoreset_is_same_step_and_seeds_come_from_each_slots_generator() -> None:
-    envs = VectorEnv("fools_errand", num_envs=2)
+    envs = VectorEnv("fools_errand", num_envs=2, privileged=True)  # the seeds are privileged information
     assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     _, infos = envs.reset(seed=[5, 9])
     assert infos["match_seed"].tolist() == [5, 9]
@@ -95,8 +95,8 @@ def test_autoreset_is_same_step_and_seeds_come_from_each_slots_generator() -> No
 
 @pytest.mark.parametrize("spec", ["fool(players=5,rounds=1)", "foolery(players=4,hands=1)"])
 def test_workers_give_the_batches_of_in_process_stepping(spec: str) -> None:
-    local = VectorEnv(spec, num_envs=5, workers=0)
-    pool = VectorEnv(spec, num_envs=5, workers=2)
+    local = VectorEnv(spec, num_envs=5, workers=0, privileged=True)
+    pool = VectorEnv(spec, num_envs=5, workers=2, privileged=True)
     try:
         a, ia = local.reset(seed=3)
         b, ib = pool.reset(seed=3)
@@ -130,7 +130,7 @@ def test_batches_have_the_documented_shapes_and_spaces() -> None:
 
 
 def test_bad_input_is_refused_and_plays_nothing() -> None:
-    envs = VectorEnv("fool(players=4)", num_envs=3)
+    envs = VectorEnv("fool(players=4)", num_envs=3, privileged=True)
     with pytest.raises(RuntimeError, match=r"reset\(\)"):
         envs.step(np.zeros(3, dtype=np.int64))
     obs, infos = envs.reset(seed=1)
@@ -138,7 +138,8 @@ def test_bad_input_is_refused_and_plays_nothing() -> None:
     illegal = legal.copy()
     illegal[1] = next(a for a in range(envs.num_actions) if obs["action_mask"][1, a] == 0)
     for bad, error in ((illegal, motley.IllegalMoveError), (legal[:2], ValueError), (legal.astype(float), ValueError),
-                       (np.array([legal[0], legal[1], -1]), motley.IllegalMoveError)):
+                       (np.array([legal[0], legal[1], -1]), motley.InvalidMoveError),
+                       (np.array([legal[0], envs.num_actions, legal[2]]), motley.InvalidMoveError)):
         with pytest.raises(error):
             envs.step(bad)
     with pytest.raises(motley.IllegalMoveError, match="slot 1"):

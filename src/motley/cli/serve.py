@@ -29,13 +29,22 @@ def serve(
                                                      "press Continue before the table goes on (0: no wait; "
                                                      "negative: wait without limit).")] = 30.0,
     allow_origin: Annotated[list[str] | None, typer.Option(
-        help="Another origin (scheme://host[:port]) whose pages may open sockets and create tables, e.g. the "
-             "public address behind a reverse proxy; repeatable.")] = None,
+        help="A public origin (scheme://host[:port]) whose pages may open sockets and create tables, besides "
+             "http://127.0.0.1:PORT, http://localhost:PORT and the --host address: e.g. the address friends use on "
+             "a LAN, or the public one behind a reverse proxy (its host is allowed too); repeatable.")] = None,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        help="Another Host name the server answers to (others get 400), e.g. one a reverse proxy passes on; "
+             "'*.example.org' for its subdomains, '*' for any; repeatable.")] = None,
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="Comma-separated proxy addresses whose X-Forwarded-For/-Proto headers are trusted for the client's "
              "address and scheme (Uvicorn's; default 127.0.0.1, '*' trusts every one).")] = None,
     tables_per_address: Annotated[int, typer.Option(help="Unfinished tables one client address may create.")]
     = _DEFAULT.tables_per_address,
+    tables_per_minute: Annotated[float, typer.Option(help="Tables (new ones and rematches) one client address may "
+                                                          "create per minute (bursts of --table-burst).")]
+    = _DEFAULT.tables_per_minute,
+    table_burst: Annotated[int, typer.Option(help="Tables one client address may create at once.")]
+    = _DEFAULT.table_burst,
     sockets_per_table: Annotated[int, typer.Option(help="Open WebSockets (players and spectators) per table.")]
     = _DEFAULT.sockets_per_table,
     messages_per_second: Annotated[float, typer.Option(help="Messages one socket may send per second (bursts "
@@ -45,6 +54,14 @@ def serve(
     = _DEFAULT.message_burst,
     queue_messages: Annotated[int, typer.Option(help="Messages waiting for one slow viewer before it is "
                                                      "disconnected.")] = _DEFAULT.queue_messages,
+    header_timeout: Annotated[int, typer.Option(help="Seconds a connection may take to send a request's header "
+                                                     "before it is closed.")] = _DEFAULT.header_timeout,
+    keep_alive: Annotated[int, typer.Option(help="Seconds an idle HTTP connection is kept open between "
+                                                 "requests.")] = _DEFAULT.keep_alive,
+    connections_per_address: Annotated[int, typer.Option(help="Open connections (HTTP and WebSocket) from one "
+                                                              "client address; behind a reverse proxy, all of "
+                                                              "them come from the proxy's.")]
+    = _DEFAULT.connections_per_address,
     searches: Annotated[int | None, typer.Option(help="Bot searches (ISMCTS) at once, each in a worker process "
                                                       "(default: one per core but one).")] = None,
     idle_close: Annotated[float, typer.Option(help="Seconds an unfinished table may go without a move and without "
@@ -57,6 +74,7 @@ def serve(
 
     from motley.core import MotleyError
     from motley.server import create_app
+    from motley.server.connections import uvicorn_settings
     from motley.server.storage import store_url
 
     if pace < 0:
@@ -64,14 +82,21 @@ def serve(
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
-                        sockets_per_table=sockets_per_table)
+                        sockets_per_table=sockets_per_table, tables_per_minute=tables_per_minute,
+                        table_burst=table_burst, header_timeout=header_timeout, keep_alive=keep_alive,
+                        connections_per_address=connections_per_address)
         shown_db = store_url(db).render_as_string(hide_password=True)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
-                         allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None)
+                         allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
+                         host=host, port=port, allow_hosts=allow_host or ())
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    every = host in ("0.0.0.0", "::")
+    shown = "127.0.0.1" if every else host
     typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {shown_db}); Ctrl-C stops.")
+    if every and not allow_origin:
+        typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
+                   "(docs/security.md).")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
-                forwarded_allow_ips=forwarded_allow_ips)
+                forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from motley.core.chance import DealModel
     from motley.core.inference import InferenceSupport
     from motley.core.search import SearchPolicy
     from motley.core.tensors import TensorLayout
@@ -155,6 +156,8 @@ class GameSpec:
             the ``network`` bot's default weights.
         best_bot: the bot spec of the game's strongest bot as measured (docs/reports/), which ``best`` plays; None:
             :data:`motley.bots.best.BEST_DEFAULT`.
+        deal_model: the game's deals (and its engine's draws) as explicit chance nodes, for one game with its
+            options fixed (:class:`motley.core.chance.DealModel`; the OpenSpiel adapter's chance model), or ``None``.
         legacy_options: option values that reproduce the engine as it was before each option existed. A
             record or stored table holds every option of its game (``game.params``), so one that lacks an
             option was made before it: it is loaded with the value here, and so replays as it was played
@@ -189,6 +192,7 @@ class GameSpec:
     legacy_options: Mapping[str, Any] = field(default_factory=dict)
     networks: Mapping[str, Traversable] = field(default_factory=dict)
     best_bot: str | None = None
+    deal_model: Callable[[Game], DealModel] | None = None
 
     @property
     def name(self) -> str:

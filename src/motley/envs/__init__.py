@@ -8,6 +8,10 @@ Each adapter lives in its own module and imports its third-party library only th
                                                     # the import also registers the ids "motley/<game>-v0"
     from motley.envs import openspiel; openspiel.register()   # pyspiel.load_game("motley_fool(players=5)")
     from motley.envs.vector import VectorEnv        # N matches stepped together as NumPy batches (gymnasium)
+    from motley.envs.segments import segment_sample # softmax / sampling over ragged legal lists (NumPy, torch)
+
+No environment hands an agent a seed or anything else that depends on a card hidden from it;
+``privileged=True`` on each adds the match seed to its infos (for logging and replays).
 
 The adapters use only the core API (``motley.load_game``, ``State.legal_actions``, ``observation_tensor``,
 ``returns``, ...) and the game's spec (its action feature table, read by

@@ -22,11 +22,26 @@ module was imported get their ids from :func:`register`.
 
 Observation: ``state.observation_tensor(seat)`` (float32, ``game.observation_tensor_shape()``, values
 in [-1, 1]; docs/observation_tensors.md). Action: ``Discrete(num_distinct_actions)``, the game's action
-ids. ``info["action_mask"]`` (int8, 1 = legal) is given with every observation, with
-``info["legal_actions"]`` (int64, the legal action ids, ascending; empty when the match is over) and
-``info["action_features"]`` (float32 (len(legal_actions), F), row ``i`` the features of legal action ``i``;
-layouts: docs/observation_tensors.md, "Action features"), and
-:meth:`SingleSeatEnv.action_masks` returns it too (the hook ``sb3_contrib.MaskablePPO`` looks for).
+ids. With every observation, ``info`` holds:
+
+* ``"action_mask"``: int8 (A,), 1 = legal (:meth:`SingleSeatEnv.action_masks` returns it as bool, the hook
+  ``sb3_contrib.MaskablePPO`` looks for);
+* ``"seat"``: int, the learning seat; ``"num_legal"``: int, the number of legal actions (0 when over);
+* ``"legal"``: a :class:`LegalActions`, ``legal.actions`` int64 (L,) the legal action ids ascending (empty
+  when the match is over) and ``legal.features`` float32 (L, F), row ``i`` the features of ``actions[i]``
+  (layouts: docs/observation_tensors.md, "Action features"); both read-only;
+* at the end, ``"returns"`` float64 (P,) and ``"scores"`` int64 (P,) of every seat; after an illegal action
+  (``illegal="lose"``), ``"illegal_action"``: True.
+
+Every value stacks in Gymnasium's vector environments: ``gymnasium.make_vec("motley/fool-v0", num_envs=8,
+vectorization_mode="sync")`` (or ``"async"``) gives ``infos["action_mask"]`` (8, A), ``infos["seat"]``
+and ``infos["num_legal"]`` (8,), and ``infos["legal"]`` an object array of the 8 :class:`LegalActions`
+(the legal lists are ragged, so they are the one key Gymnasium keeps as objects rather than padding
+them to a bound: Foolery has 25,741 action ids and hundreds of legal ones in an exchange).
+
+Nothing in an observation or ``info`` depends on a card hidden from the learner, and no seed is handed
+out (the match seed deals every hand). ``privileged=True`` adds ``info["match_seed"]`` (int), the seed of
+the match (``game.new_initial_state(seed=...)`` rebuilds it): for logging and replays, never a policy's input.
 
 An episode is one match. After ``reset`` and after every ``step`` the bots play until the learning
 seat is to move again or the match ends. The reward is 0 until the end, then ``state.returns()[seat]``
@@ -34,9 +49,10 @@ seat is to move again or the match ends. The reward is 0 until the end, then ``s
 moves are mostly automatic) is skipped by ``reset``, which starts the next one. ``info`` at the end
 holds ``"returns"`` and ``"scores"`` of every seat.
 
-An illegal action is refused: with ``illegal_action="lose"`` (default) the episode ends at once with
-reward ``illegal_reward`` (-1.0) and ``info["illegal_action"] = True``; with ``"raise"`` a
-:class:`motley.IllegalMoveError` is raised and the state is unchanged.
+An illegal action is refused: with ``illegal="lose"`` (default) the episode ends at once with reward
+``illegal_reward`` (-1.0, the worst return) and ``info["illegal_action"] = True``; with ``"raise"`` a
+:class:`motley.IllegalMoveError` is raised and the state is unchanged. An action that is no action id
+(outside ``0 .. A-1`` or not a whole number) raises :class:`motley.InvalidMoveError` in either mode.
 """
 
 from __future__ import annotations
@@ -47,6 +63,7 @@ require("gymnasium", extra="rl", feature="the Gymnasium environment (motley.envs
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -55,17 +72,42 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from motley.bots import Bot, make_bot
-from motley.core import Game, IllegalMoveError, State
+from motley.core import Game, IllegalMoveError, InvalidMoveError, State
 from motley.core.features import action_feature_table
 from motley.core.play import play
 from motley.envs import as_game
 from motley.envs.tensors import game_observer
 
-__all__ = ["SingleSeatEnv", "env_id", "register"]
+__all__ = ["LegalActions", "SingleSeatEnv", "env_id", "register"]
 
 Obs = npt.NDArray[np.float32]
 
 _NO_ACTIONS: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+_NO_ACTIONS.setflags(write=False)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LegalActions:
+    """The learner's legal actions and their features (``info["legal"]``); both arrays read-only.
+
+    Attributes:
+        actions: int64 (L,), the legal action ids, ascending as ``state.legal_actions()``; (0,) when not to move.
+        features: float32 (L, F), row ``i`` the features of ``actions[i]`` (docs/observation_tensors.md).
+    """
+
+    actions: npt.NDArray[np.int64]
+    features: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        """Equal legal lists and features (what Gymnasium's determinism checks compare)."""
+        if not isinstance(other, LegalActions):
+            return NotImplemented
+        return bool(np.array_equal(self.actions, other.actions) and np.array_equal(self.features, other.features))
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, so unhashable (as its arrays)
 
 #: Matches skipped in a row by ``reset`` (the seat had no decision) before giving up.
 MAX_SKIPPED_MATCHES = 1000
@@ -79,8 +121,9 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         seat: the learning seat (0 .. players-1), or None for a seat drawn at random at every reset.
         opponents: a bot spec (``"random"``, ``"heuristic"``, ``"ismcts(simulations=50)"``) for every
             other seat, or a list of specs, one per other seat in seat order (skipping the learner).
-        illegal_action: ``"lose"`` or ``"raise"`` (see the module docstring).
+        illegal: ``"lose"`` or ``"raise"`` (see the module docstring).
         illegal_reward: reward of an illegal action in ``"lose"`` mode.
+        privileged: also put the match seed in ``info["match_seed"]`` (it reveals every hidden card).
         render_mode: None or ``"ansi"`` (``render()`` returns the learner's observation as JSON text).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
@@ -92,8 +135,9 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (as gymnasium declares it)
 
     def __init__(self, game: Game | str, seat: int | None = 0,
-                 opponents: str | Sequence[str] = "random", illegal_action: str = "lose",
-                 illegal_reward: float = -1.0, render_mode: str | None = None, **params: Any) -> None:
+                 opponents: str | Sequence[str] = "random", illegal: str = "lose",
+                 illegal_reward: float = -1.0, render_mode: str | None = None, privileged: bool = False,
+                 **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
         n = self.game.num_players
@@ -102,15 +146,17 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
             raise ValueError(f"{self.game.name} with {n} players needs {n - 1} opponent specs; got {len(specs)}")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise'; got {illegal_action!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise'; got {illegal!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         self.opponent_specs = specs
         self.opponents: list[Bot] = [make_bot(spec, self.game) for spec in specs]
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
-        self.illegal_action = illegal_action
+        self.illegal = illegal
+        self.privileged = bool(privileged)
+        self._match_seed = 0
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._num_actions = self.game.num_distinct_actions()
@@ -141,7 +187,8 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
             others = [s for s in range(self.game.num_players) if s != self.seat]
             self._bots = dict(zip(others, self.opponents, strict=True))
             self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
-            self.state = self.game.new_initial_state(seed=int(self.np_random.integers(2**63)))
+            self._match_seed = int(self.np_random.integers(2**63))
+            self.state = self.game.new_initial_state(seed=self._match_seed)
             self._play_bots()
             if not self.state.is_terminal():
                 return self._observation(), self._info()
@@ -154,20 +201,17 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
             ``(observation, reward, terminated, False, info)``; reward is the learner's match return
             at the end (or ``illegal_reward``), else 0.
         Raises:
-            motley.IllegalMoveError: for an illegal action with ``illegal_action="raise"``.
+            motley.InvalidMoveError: for an action that is not a whole number in ``0 .. A-1``.
+            motley.IllegalMoveError: for an illegal action with ``illegal="raise"``.
             RuntimeError: before ``reset()`` or after the match ended.
         """
         state = self.state
         if state is None or state.is_terminal():
             raise RuntimeError("call reset() before step(), and again after the match ends")
-        legal = state.legal_actions()
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
-        if a not in legal:
-            if self.illegal_action == "raise":
-                raise IllegalMoveError(action, state.why_illegal(a) if a >= 0 else "an action must be a whole number")
+        a = self._action_id(action)
+        if a not in state.legal_actions():
+            if self.illegal == "raise":
+                raise IllegalMoveError(action, state.why_illegal(a))
             info = self._info()
             info["illegal_action"] = True
             self.state = None  # the episode is over; step() needs a reset now
@@ -177,6 +221,20 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         if state.is_terminal():
             return self._observation(), float(state.returns()[self.seat]), True, False, self._info()
         return self._observation(), 0.0, False, False, self._info()
+
+    def _action_id(self, action: Any) -> int:
+        """``action`` as an action id.
+
+        Raises:
+            motley.InvalidMoveError: for a value that is not a whole number in ``0 .. A-1``.
+        """
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InvalidMoveError(action, "an action must be a whole number")
+        if not 0 <= action < self._num_actions:
+            raise InvalidMoveError(action, f"action ids are 0..{self._num_actions - 1}")
+        return int(action)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Boolean mask of the learner's legal actions (all False when the match is over or not started)."""
@@ -218,11 +276,16 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
                  if not state.is_terminal() and state.current_player() == self.seat else _NO_ACTIONS)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         mask[legal] = 1
-        info: dict[str, Any] = {"action_mask": mask, "seat": self.seat, "legal_actions": legal,
-                                "action_features": self._features.take(legal, axis=0)}
+        legal.setflags(write=False)
+        features = self._features.take(legal, axis=0)
+        features.setflags(write=False)
+        info: dict[str, Any] = {"action_mask": mask, "seat": self.seat, "num_legal": len(legal),
+                                "legal": LegalActions(legal, features)}
         if state.is_terminal():
-            info["returns"] = list(state.returns())
-            info["scores"] = list(state.scores())
+            info["returns"] = np.array(state.returns(), dtype=np.float64)
+            info["scores"] = np.array(state.scores(), dtype=np.int64)
+        if self.privileged:
+            info["match_seed"] = self._match_seed
         return info
 
 

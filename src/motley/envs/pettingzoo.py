@@ -18,13 +18,19 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
-``step`` or ``reset``; treat it as read-only).
+``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError).
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
 ``(len(legal_actions), F)``, row ``i`` the features of ``legal_actions[i]``, F fixed per game configuration;
 layouts in docs/observation_tensors.md, "Action features"); :meth:`MotleyAECEnv.action_features` returns
-the latter.
+the latter. The mover's arrays are new every turn (writing them changes nothing in the environment).
+
+Nothing in an agent's observation, ``infos[agent]`` or ``last()`` depends on a card hidden from that agent,
+and no seed is handed out (the match seed deals every hand). ``privileged=True`` adds
+``infos[agent]["match_seed"]`` (int, the seed of the match: ``game.new_initial_state(seed=...)`` rebuilds
+it) for every agent: for logging and replays, never a policy's input. ``state()`` is privileged in the same
+sense: it holds every seat's own cards.
 
 Rewards (``reward=``):
 
@@ -46,6 +52,13 @@ subclasses of those three that read the attributes used at every step (``agent_s
 behave as the standard ones otherwise (PettingZoo's api and seed tests run on ``env()``). ``raw_env()``
 is the bare :class:`MotleyAECEnv`, which raises :class:`motley.IllegalMoveError` instead and leaves the
 state unchanged.
+
+``illegal=`` chooses, on both: ``"lose"`` (the default of ``env()``) ends the match at once, the offender
+gets the worst outcome -1 and every other agent 0 (``raw_env(illegal="lose")`` does it itself: every agent
+terminated, ``infos[offender]["illegal_action"]`` True); ``"raise"`` (the default of ``raw_env()``; ``env()``
+then leaves out ``TerminateIllegalWrapper``) raises :class:`motley.IllegalMoveError` and changes nothing.
+An action outside the action space raises :class:`motley.InvalidMoveError` from ``raw_env()`` and fails
+``AssertOutOfBoundsWrapper``'s assertion in ``env()``.
 
 The motley :class:`motley.State` of the match is ``e.game_state`` (also through the wrappers of ``env()``),
 None before the first ``reset()``. ``e.state()`` is PettingZoo's global state for centralised critics:
@@ -73,7 +86,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from motley.core import Game, State
+from motley.core import Game, InvalidMoveError, State
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
 from motley.envs import as_game, match_seed
@@ -81,8 +94,9 @@ from motley.envs.tensors import game_observer
 
 __all__ = ["MotleyAECEnv", "env", "raw_env"]
 
-#: The illegal-move penalty of ``env()`` (``TerminateIllegalWrapper``), as in PettingZoo's classic games.
-ILLEGAL_REWARD = -1
+#: The illegal-move penalty (``illegal="lose"``; ``TerminateIllegalWrapper`` in ``env()``), as in PettingZoo's
+#: classic games: the worst return.
+ILLEGAL_REWARD = -1.0
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -109,23 +123,30 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         reward: ``"match"`` or ``"deal"`` (see the module docstring).
         deal_weight: scale of the per-deal rewards in ``"deal"`` mode.
         render_mode: None, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+        illegal: ``"raise"`` or ``"lose"`` (see the module docstring).
+        privileged: also put the match seed in every agent's ``infos`` (it reveals every hidden card).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
         motley.OptionError: for an unknown game or option.
-        ValueError: for a bad ``reward`` or ``render_mode``.
+        ValueError: for a bad ``reward``, ``render_mode`` or ``illegal``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1,  # noqa: RUF012
                                 "is_parallelizable": False}
 
     def __init__(self, game: Game | str, reward: str = "match", deal_weight: float = 0.1,
-                 render_mode: str | None = None, **params: Any) -> None:
+                 render_mode: str | None = None, illegal: str = "raise", privileged: bool = False,
+                 **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
         if reward not in ("match", "deal"):
             raise ValueError(f"reward must be 'match' or 'deal'; got {reward!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}; got {render_mode!r}")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal must be 'raise' or 'lose'; got {illegal!r}")
+        self.illegal = illegal
+        self.privileged = bool(privileged)
         self.metadata = {**self.metadata, "name": f"motley_{self.game.name}_v0"}
         self.reward_mode = reward
         self.deal_weight = float(deal_weight)
@@ -160,6 +181,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
         self._mover: str | None = None
         self._legal = _NO_ACTIONS
+        self._legal_list: list[int] = []  # the same as a list (the legality check of illegal="lose")
         #: The motley State of the current match (None before the first ``reset()``).
         self.game_state: State | None = None
         self.agents: list[str] = []
@@ -187,6 +209,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """
         self._rng, seed = match_seed(self._rng, seed)
         self.game_state = self.game.new_initial_state(seed=seed)
+        if self.privileged:
+            self._idle = {agent: {**idle, "match_seed": seed} for agent, idle in self._idle.items()}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False
@@ -206,7 +230,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
 
         The dict is computed once per agent and position: later calls until the next ``step()`` or
-        ``reset()`` return the same dict (treat it as read-only).
+        ``reset()`` return the same dict; its arrays are read-only.
 
         Raises:
             RuntimeError: before the first ``reset()``.
@@ -226,6 +250,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         else:
             tensor = np.empty(self._observation_shape, dtype=np.float32)
             self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
+        tensor.setflags(write=False)
+        mask.setflags(write=False)
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
@@ -263,7 +289,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
         Raises:
             RuntimeError: before the first ``reset()``.
-            motley.IllegalMoveError: for an action that is not legal now (the state is unchanged).
+            motley.InvalidMoveError: for a value that is no action id (the state is unchanged).
+            motley.IllegalMoveError: with ``illegal="raise"``, for an action that is not legal now (the state
+                is unchanged); with ``"lose"`` the match ends instead (module docstring).
             ValueError: for an action other than None from a finished agent.
         """
         state = self.game_state
@@ -275,7 +303,14 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to move and must give an action, not None")
-        state.apply_action(int(action))
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise InvalidMoveError(action, "an action must be a whole number")
+            action = int(action)
+        if self.illegal == "lose" and action not in self._legal_list and 0 <= action < self._num_actions:
+            self._lose(agent)
+            return
+        state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
             self._clear_rewards()
@@ -303,13 +338,29 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self._mover is not None:
             self.infos[self._mover] = self._idle[self._mover]
         if over:
-            self._mover, self._legal = None, _NO_ACTIONS
+            self._mover, self._legal, self._legal_list = None, _NO_ACTIONS, []
             return
         state = self._require_state()
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
-        legal = self._legal = np.array(state.legal_actions(), dtype=np.int64)
-        self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+        self._legal_list = state.legal_actions()
+        legal = self._legal = np.array(self._legal_list, dtype=np.int64)
+        features = self._features.take(legal, axis=0)
+        info = {"legal_actions": legal, "action_features": features}
+        if self.privileged:
+            info["match_seed"] = self._idle[agent]["match_seed"]
+        self.infos[agent] = info
+
+    def _lose(self, agent: str) -> None:
+        """``agent`` played an illegal action with ``illegal="lose"``: the match ends, -1 for it, 0 for the others."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._paid = True
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._next_turn(True)
+        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
+        self._accumulate_rewards()
 
     def _finish(self) -> None:
         self._paid = True
@@ -346,7 +397,7 @@ def raw_env(game: Game | str, **kwargs: Any) -> MotleyAECEnv:
     return MotleyAECEnv(game, **kwargs)
 
 
-def env(game: Game | str, **kwargs: Any) -> AECEnv:
+def env(game: Game | str, illegal: str = "lose", **kwargs: Any) -> AECEnv:
     """A :class:`MotleyAECEnv` for ``game`` (name, game string or Game) with options ``kwargs``, wrapped.
 
     The wrappers are PettingZoo's standard ones, applied as in its classic card games:
@@ -354,9 +405,14 @@ def env(game: Game | str, **kwargs: Any) -> AECEnv:
     0 for the others), ``AssertOutOfBoundsWrapper`` (an action outside the action space fails an assertion)
     and ``OrderEnforcingWrapper`` (using the environment before ``reset()`` is an error). Attributes of the
     bare environment (``game``, ``game_state``, ``state_space``, ...) are reachable through the wrappers;
-    ``.unwrapped`` is the :class:`MotleyAECEnv`.
+    ``.unwrapped`` is the :class:`MotleyAECEnv`. With ``illegal="raise"`` the first wrapper is left out
+    and an illegal action raises :class:`motley.IllegalMoveError`.
+
+    Raises:
+        ValueError: for a bad ``illegal`` (and as :class:`MotleyAECEnv`).
     """
-    wrapped = _TerminateIllegal(MotleyAECEnv(game, **kwargs), illegal_reward=ILLEGAL_REWARD)
+    bare = MotleyAECEnv(game, illegal=illegal, **kwargs)
+    wrapped = bare if illegal == "raise" else _TerminateIllegal(bare, illegal_reward=ILLEGAL_REWARD)
     return _OrderEnforcing(_AssertOutOfBounds(wrapped))
 
 

@@ -24,13 +24,17 @@ action feature size):
 * ``rewards``: float32 (N, P): ``rewards[i, s]`` is seat ``s``'s reward from slot ``i``'s last step (with the
   default ``reward="match"``: 0 until the match ends, then ``state.returns()``; ``reward="deal"`` adds the
   per-deal rewards of :mod:`motley.envs.pettingzoo`). Gymnasium's single-agent (N,) rewards do not fit a
-  multi-agent match, so the seat axis is kept;
+  multi-agent match, so the seat axis is kept; :class:`SeatRewards` gives one seat's (N,) column;
 * ``terminations``: bool (N,): the slot's match ended with this step; ``truncations``: bool (N,), all False;
 * ``infos``: ``"seat"`` int64 (N,) (the seat to move in each slot), ``"legal_actions"`` int64 (L,) the legal
   action ids of every slot in slot order, ``"legal_offsets"`` int64 (N + 1,) (slot ``i``'s are
   ``legal_actions[legal_offsets[i]:legal_offsets[i + 1]]``, ascending as ``state.legal_actions()``),
   ``"action_features"`` float32 (L, F) aligned row for row with ``"legal_actions"`` (layouts:
-  docs/observation_tensors.md), ``"match_seed"`` int64 (N,) the seed of each slot's current match.
+  docs/observation_tensors.md); with ``illegal="lose"`` also ``"illegal_action"`` bool (N,) (the slot's
+  last action was illegal and lost its match). Nothing in ``obs`` or ``infos`` depends on a card hidden
+  from the seat to move, and no seed is handed out: the seed of a slot's match deals every hand.
+  ``privileged=True`` adds ``"match_seed"`` int64 (N,), the seed of each slot's current match
+  (``game.new_initial_state(seed=...)`` rebuilds it: for logging and replays, never for a policy's input).
 
 The observation rows come from the game's batch observer (``GameSpec.batch_observer``, :mod:`motley.envs.tensors`;
 Fool!'s updates each slot's tensor fields from the cards played since the previous step), else from
@@ -49,9 +53,26 @@ slot's next match from its generator (fresh entropy if it never had a seed).
 
 **Workers.** ``workers=k`` (k >= 1) steps the slots in ``k`` subprocesses, each owning a contiguous block
 of slots and writing its outputs straight into shared-memory NumPy buffers; ``workers=0`` steps them in
-this process. Both run the same code and give the same batches. Illegal actions are refused in this
-process before anything is played (:class:`motley.IllegalMoveError` naming the slot; nothing changes).
-Returned arrays are copies unless ``copy=False`` (then views of the buffers, overwritten by the next step).
+this process. Both run the same code and give the same batches. Returned arrays are copies unless
+``copy=False`` (then read-only views of the buffers, overwritten by the next step).
+
+**Illegal actions** are checked in this process before anything is played. An action outside
+``0 .. A-1`` (or not a whole number) raises :class:`motley.InvalidMoveError` naming the slot, whatever the
+mode. An action the rules forbid: with ``illegal="raise"`` (default) :class:`motley.IllegalMoveError`
+naming the slot, and nothing is played in any slot; with ``illegal="lose"`` the offending slot's match
+ends at once (as PettingZoo's ``TerminateIllegalWrapper``): the seat that played it gets the worst
+outcome, -1 (returns are in [-1, 1]), the other seats 0, ``terminations[i]`` is True,
+``infos["illegal_action"][i]`` is True and the slot starts its next match; the other slots play on.
+
+**Sampling.** ``action_space.sample()`` draws a uniformly random *legal* action in every slot (the mask of
+the current decisions; Gymnasium's ``mask=`` / ``probability=`` arguments work as in ``MultiDiscrete``), from
+``action_space.np_random`` (``action_space.seed(s)``). :mod:`motley.envs.segments` gives softmax and sampling
+over the ragged legal lists from a policy's logits.
+
+**Gymnasium's vector wrappers.** ``rewards`` have a seat axis, (N, P); Gymnasium's reward wrappers
+(``RecordEpisodeStatistics``, ``NormalizeReward``, ...) expect (N,). :class:`SeatRewards` is the view of
+one seat's rewards, ``SeatRewards(envs, seat=0)``, with everything else unchanged, so
+``NormalizeReward(RecordEpisodeStatistics(SeatRewards(envs, 0)))`` records and normalises seat 0's returns.
 """
 
 from __future__ import annotations
@@ -60,29 +81,32 @@ import contextlib
 import itertools
 import multiprocessing as mp
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, VectorWrapper
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from motley.core import Game, IllegalMoveError, MotleyError, State, load_game
+from motley.core import Game, IllegalMoveError, InvalidMoveError, MotleyError, State, load_game
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
 from motley.envs import as_game, match_seed
 from motley.envs.tensors import batch_observer
 
-__all__ = ["VectorEnv"]
+__all__ = ["LegalActionSpace", "SeatRewards", "VectorEnv"]
 
 Batch = dict[str, npt.NDArray[Any]]
 
 #: Matches skipped in a row in one slot because they ended before any decision, before giving up.
 MAX_SKIPPED_MATCHES = 1000
+
+#: The reward of the seat whose illegal action lost its match (``illegal="lose"``): the worst return.
+ILLEGAL_REWARD = -1.0
 
 
 class _Buffers:
@@ -145,14 +169,23 @@ class _Slots:
         self.observer.write(self.states, self.seats, self.obs)
         return self._publish()
 
-    def step(self) -> tuple[bytes, list[int]]:
-        """Play every slot's action (already checked legal) and write the slots' next decisions."""
+    def step(self, forfeits: Sequence[int] = ()) -> tuple[bytes, list[int]]:
+        """Play every slot's action (already checked legal) and write the slots' next decisions.
+
+        Slots ``lo + j`` for ``j`` in ``forfeits`` played an illegal action (``illegal="lose"``): their match
+        ends with ``ILLEGAL_REWARD`` for the seat to move and 0 for the others, and the next one starts."""
         rewards, terminated = self.a["rewards"], self.a["terminated"]
         rewards[:] = 0.0
         terminated[:] = False
         deal_mode = self.reward == "deal"
         seats, legal = self.seats, self.legal
+        lost = set(forfeits)
         for j, (state, action) in enumerate(zip(self.states, self.a["actions"].tolist(), strict=True)):
+            if j in lost:
+                rewards[j, seats[j]] = ILLEGAL_REWARD
+                terminated[j] = True
+                self._start(j, None)
+                continue
             state.apply_action(action)
             if deal_mode and (state.is_terminal() or state.deal_number() != self.deals[j]):
                 scores = list(state.scores())
@@ -210,7 +243,7 @@ def _worker(conn: Connection, spec: str, raw: dict[str, Any], specs: dict[str, t
             if command == "close":
                 break
             try:
-                answer = slots.reset(argument) if command == "reset" else slots.step()
+                answer = slots.reset(argument) if command == "reset" else slots.step(argument)
                 conn.send(("ok", answer))
             except Exception:  # a bug: the traceback goes back to the parent, which raises
                 conn.send(("error", traceback.format_exc()))
@@ -218,6 +251,59 @@ def _worker(conn: Connection, spec: str, raw: dict[str, Any], specs: dict[str, t
         pass
     finally:
         conn.close()
+
+
+class LegalActionSpace(spaces.MultiDiscrete):
+    """``MultiDiscrete([A] * N)``, the batch action space, whose ``sample()`` draws a legal action per slot.
+
+    Without ``mask`` or ``probability``, ``sample()`` draws each slot's action uniformly from its current
+    legal actions (``legal()`` gives them flat with their offsets, as ``infos``), from ``self.np_random``;
+    with either, it samples as ``MultiDiscrete`` does.
+
+    Raises:
+        RuntimeError: from ``sample()`` before the environment's first ``reset()``.
+    """
+
+    def __init__(self, num_envs: int, num_actions: int,
+                 legal: Callable[[], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]) -> None:
+        super().__init__(np.full(num_envs, num_actions, dtype=np.int64))
+        self._legal = legal
+
+    def sample(self, mask: tuple[Any, ...] | None = None,
+               probability: tuple[Any, ...] | None = None) -> npt.NDArray[np.int64]:
+        """One action per slot, shape (N,), int64: a uniformly random legal one unless ``mask``/``probability``."""
+        if mask is not None or probability is not None:
+            return np.asarray(super().sample(mask=mask, probability=probability), dtype=np.int64)
+        legal, offsets = self._legal()
+        counts = np.diff(offsets)
+        if legal.size == 0 or not counts.all():
+            raise RuntimeError("no legal actions to sample from: call reset() first")
+        chosen: npt.NDArray[np.int64] = legal[offsets[:-1] + self.np_random.integers(counts)]
+        return chosen
+
+
+class SeatRewards(VectorWrapper):
+    """One seat's rewards of a :class:`VectorEnv`: ``step`` returns ``rewards[:, seat]``, shape (N,), float32.
+
+    Everything else passes through, so Gymnasium's vector reward wrappers (``RecordEpisodeStatistics``,
+    ``NormalizeReward``, ``ClipReward``) apply: ``RecordEpisodeStatistics(SeatRewards(envs, 0))`` records
+    seat 0's match returns, one episode per match of a slot.
+
+    Raises:
+        ValueError: for a seat that is not a seat of the game.
+    """
+
+    def __init__(self, env: VectorEnv, seat: int) -> None:
+        super().__init__(env)
+        players = env.game.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}; got {seat!r}")
+        self.seat = seat
+
+    def step(self, actions: Any) -> tuple[Any, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
+        """``env.step(actions)`` with the rewards of ``seat`` only."""
+        obs, rewards, terminations, truncations, infos = self.env.step(actions)
+        return obs, rewards[:, self.seat], terminations, truncations, infos
 
 
 class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -229,17 +315,20 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         workers: subprocesses stepping the slots (0: in this process); at most ``num_envs``.
         reward: ``"match"`` or ``"deal"`` (as in :mod:`motley.envs.pettingzoo`).
         deal_weight: scale of the per-deal rewards in ``"deal"`` mode.
-        copy: return copies of the batch arrays (default) or views overwritten by the next step.
+        copy: return copies of the batch arrays (default) or read-only views overwritten by the next step.
+        illegal: ``"raise"`` or ``"lose"`` (see "Illegal actions" in the module docstring).
+        privileged: also hand out ``infos["match_seed"]``, which reveals every hidden card (logging, replays).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
         motley.OptionError: for an unknown game or option.
-        ValueError: for a bad ``num_envs``, ``workers`` or ``reward``.
+        ValueError: for a bad ``num_envs``, ``workers``, ``reward`` or ``illegal``.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012  (as gymnasium declares it)
 
     def __init__(self, game: Game | str, num_envs: int, workers: int = 0, reward: str = "match",
-                 deal_weight: float = 0.1, copy: bool = True, **params: Any) -> None:
+                 deal_weight: float = 0.1, copy: bool = True, illegal: str = "raise", privileged: bool = False,
+                 **params: Any) -> None:
         self.game = as_game(game, **params)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number >= 1; got {num_envs!r}")
@@ -247,6 +336,11 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(f"workers must be a whole number from 0 to num_envs ({num_envs}); got {workers!r}")
         if reward not in ("match", "deal"):
             raise ValueError(f"reward must be 'match' or 'deal'; got {reward!r}")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal must be 'raise' or 'lose'; got {illegal!r}")
+        self.illegal = illegal
+        self.privileged = bool(privileged)
+        self._lost = np.zeros(num_envs, dtype=np.bool_)
         self.num_envs = num_envs
         self.workers = workers
         self.copy = copy
@@ -258,7 +352,8 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         })
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.action_space = LegalActionSpace(num_envs, self.num_actions,
+                                             lambda: (self._legal, self._offsets))
         self.features = action_feature_table(self.game)
         self._buffers = _Buffers(self.game, num_envs, shared=workers > 0)
         self._arrays = self._buffers.arrays
@@ -308,6 +403,7 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
             if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0):
                 raise MotleyError(f"seed must be a non-negative whole number; got {s!r}")
         self._run("reset", [seeds[lo:hi] for lo, hi in self._blocks])
+        self._lost = np.zeros(self.num_envs, dtype=np.bool_)
         self._started = True
         return self._obs(), self._infos()
 
@@ -320,7 +416,9 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         Raises:
             RuntimeError: before ``reset()`` or after ``close()``.
             ValueError: for actions of another shape than (N,) or not whole numbers.
-            motley.IllegalMoveError: for an action not legal in its slot (naming the slot); nothing is played.
+            motley.InvalidMoveError: for an action id outside ``0 .. A-1`` (naming the slot); nothing is played.
+            motley.IllegalMoveError: with ``illegal="raise"``, for an action not legal in its slot (naming the
+                slot); nothing is played.
         """
         if not self._started:
             raise RuntimeError("step() called before reset(): call reset() first")
@@ -329,13 +427,17 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(f"actions must be {self.num_envs} whole numbers, shape ({self.num_envs},); "
                              f"got {chosen.dtype} {chosen.shape}")
         inside = (chosen >= 0) & (chosen < self.num_actions)
-        legal = inside & (self._arrays["mask"][np.arange(self.num_envs), np.where(inside, chosen, 0)] == 1)
-        if not legal.all():
+        if not inside.all():
+            slot = int(np.flatnonzero(~inside)[0])
+            raise InvalidMoveError(int(chosen[slot]), f"slot {slot}: action ids are 0..{self.num_actions - 1}")
+        legal = self._arrays["mask"][np.arange(self.num_envs), chosen] == 1
+        if not legal.all() and self.illegal == "raise":
             slot = int(np.flatnonzero(~legal)[0])
             raise IllegalMoveError(int(chosen[slot]), f"not legal in slot {slot} (seat {self._arrays['seat'][slot]} "
                                    f"to move; legal: {self._slot_legal(slot).tolist()})")
-        self._arrays["actions"][:] = chosen
-        self._run("step", [None] * len(self._blocks))
+        self._lost = ~legal
+        self._arrays["actions"][:] = np.where(legal, chosen, 0)
+        self._run("step", [np.flatnonzero(self._lost[lo:hi]).tolist() for lo, hi in self._blocks])
         terminated = self._out(self._arrays["terminated"])
         return (self._obs(), self._out(self._arrays["rewards"]), terminated,
                 np.zeros(self.num_envs, dtype=np.bool_), self._infos())
@@ -358,7 +460,7 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if self.closed:
             raise RuntimeError("the environment is closed")
         if self._local is not None:
-            answers = [self._local.reset(arguments[0]) if command == "reset" else self._local.step()]
+            answers = [self._local.reset(arguments[0]) if command == "reset" else self._local.step(arguments[0])]
         else:
             for conn, argument in zip(self._conns, arguments, strict=True):
                 conn.send((command, argument))
@@ -380,12 +482,23 @@ class VectorEnv(GymVectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return self._legal[self._offsets[slot]:self._offsets[slot + 1]]
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        return array.copy() if self.copy else array
+        """A copy of ``array``, or with ``copy=False`` a read-only view of it."""
+        if self.copy:
+            return array.copy()
+        view = array.view()
+        view.setflags(write=False)
+        return view
 
     def _obs(self) -> Batch:
         return {"observation": self._out(self._arrays["obs"]), "action_mask": self._out(self._arrays["mask"])}
 
     def _infos(self) -> dict[str, Any]:
-        return {"seat": self._out(self._arrays["seat"]), "legal_actions": self._legal.copy(),
-                "legal_offsets": self._offsets.copy(), "action_features": self.features.take(self._legal, axis=0),
-                "match_seed": self._out(self._arrays["seeds"])}
+        """The batch infos (module docstring): what the seats to move may know, plus the seeds if privileged."""
+        infos: dict[str, Any] = {
+            "seat": self._out(self._arrays["seat"]), "legal_actions": self._legal.copy(),
+            "legal_offsets": self._offsets.copy(), "action_features": self.features.take(self._legal, axis=0)}
+        if self.illegal == "lose":
+            infos["illegal_action"] = self._lost.copy()
+        if self.privileged:
+            infos["match_seed"] = self._out(self._arrays["seeds"])
+        return infos

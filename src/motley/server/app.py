@@ -1,6 +1,7 @@
 """The FastAPI app of ``motley serve``: a :class:`~motley.server.service.Service` over the store, the
-routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket API), and two middlewares:
-:class:`OriginCheck` (no cross-site WebSocket or POST) and :class:`SecurityHeaders`."""
+routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket API), and three middlewares:
+:class:`OriginCheck` (no cross-site WebSocket or POST), :class:`HostCheck` (Starlette's ``TrustedHostMiddleware``:
+no ``Host`` but the server's own names, so no DNS rebinding) and :class:`SecurityHeaders`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -40,13 +42,13 @@ SECURITY_HEADERS = (
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: An origin as ``--allow-origin`` takes it: ``http`` or ``https``, a host name or address, maybe a port.
 ORIGIN = re.compile(r"https?://[a-z0-9.\-]+(:[0-9]{1,5})?|https?://\[[0-9a-f:.]+\](:[0-9]{1,5})?")
-
-
-def own_origin(scope: Scope, headers: Headers) -> str:
-    """The origin a page of this server has, as the request names it: the scheme (``ws``/``wss`` read as
-    ``http``/``https``) and the ``Host`` header (host and port), lower case."""
-    scheme = {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
-    return f"{scheme}://{headers.get('host', '')}".lower()
+#: A host name as ``--allow-host`` takes it: a name, an IPv4 address, an IPv6 address in brackets, ``*.``
+#: before a domain (its subdomains), or ``*`` alone (any host: no check).
+HOST = re.compile(r"\*|(\*\.)?[a-z0-9\-]+(\.[a-z0-9\-]+)*|\[[0-9a-f:.]+\]")
+#: The loopback names a server always answers to (with its port, they are also its own origins).
+LOOPBACK = ("127.0.0.1", "localhost")
+#: Bind addresses that mean "every interface": no one name of the server follows from them.
+EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::", "[::]"})
 
 
 def normal_origin(origin: str) -> str:
@@ -70,24 +72,58 @@ def allowed_origin(origin: str) -> str:
     return normal
 
 
+def allowed_host(host: str) -> str:
+    """``host`` checked and lower case, an IPv6 address in brackets (``::1`` -> ``[::1]``), the form of the
+    ``Host`` header without its port.
+
+    Raises:
+        MotleyError: for anything but a host name, an address, ``*.DOMAIN`` or ``*`` (e.g. one with a port).
+    """
+    name = host.strip().lower()
+    if ":" in name and not name.startswith("["):
+        name = f"[{name}]"
+    if HOST.fullmatch(name) is None:
+        raise MotleyError(f"an allowed host is a name or address without port, '*.DOMAIN' or '*', e.g. "
+                          f"cards.example.org; got {host!r}")
+    return name
+
+
+def origin_host(origin: str) -> str:
+    """The host of an origin checked by :func:`allowed_origin`: ``https://[::1]:8000`` -> ``[::1]``."""
+    netloc = origin.split("://", 1)[1]
+    return netloc.rsplit("]", 1)[0] + "]" if netloc.startswith("[") else netloc.split(":", 1)[0]
+
+
+def local_names(host: str) -> list[str]:
+    """The host names a server bound to the address ``host`` answers to by default: :data:`LOOPBACK`, and
+    ``host`` itself unless it means every interface (:data:`EVERY_INTERFACE`), IPv6 in brackets."""
+    names = list(LOOPBACK)
+    if host.strip().lower() not in EVERY_INTERFACE:
+        names.append(allowed_host(host))
+    return list(dict.fromkeys(names))
+
+
+def local_origins(host: str, port: int) -> list[str]:
+    """The origins of a server bound to ``host``:``port`` by default: ``http://NAME:PORT`` for each of
+    :func:`local_names`, as a browser sends them (:func:`normal_origin`)."""
+    return [normal_origin(f"http://{name}:{port}") for name in local_names(host)]
+
+
 class OriginCheck:
     """Refuse a cross-site WebSocket handshake (closed before it opens: HTTP 403) or state-changing request
-    (HTTP 403): one whose ``Origin`` header is neither this server's own origin (:func:`own_origin`) nor one
-    of ``allow_origins`` (e.g. ``https://cards.example.org`` behind a proxy). A request without ``Origin``
-    (scripts, curl; browsers always send it on these requests) is let through."""
+    (HTTP 403): one whose ``Origin`` header is none of ``allow_origins``, the server's configured public
+    origins (by default :func:`local_origins`; never one read from the request's own ``Host`` header, which a
+    DNS-rebinding page controls). A request without ``Origin`` (scripts, curl; browsers always send it on
+    these requests) is let through."""
 
     def __init__(self, app: ASGIApp, allow_origins: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed = frozenset(allowed_origin(o) for o in allow_origins)
 
     def allows(self, scope: Scope) -> bool:
-        """Is the request of ``scope`` from this server's pages, an allowed origin, or no browser page?"""
-        headers = Headers(scope=scope)
-        origin = headers.get("origin")
-        if origin is None:
-            return True
-        origin = normal_origin(origin)
-        return origin in self.allowed or origin == normal_origin(own_origin(scope, headers))
+        """Is the request of ``scope`` from an allowed origin's pages, or from no browser page?"""
+        origin = Headers(scope=scope).get("origin")
+        return origin is None or normal_origin(origin) in self.allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in CHANGING)
@@ -99,6 +135,30 @@ class OriginCheck:
         else:
             response = PlainTextResponse("cross-site request refused: this Origin is not allowed", 403)
             await response(scope, receive, send)
+
+
+class HostCheck(TrustedHostMiddleware):
+    """Starlette's ``TrustedHostMiddleware`` (``allowed_hosts``: names, ``*.DOMAIN``, ``*``; any other ``Host``
+    gets HTTP 400 "Invalid host header"), with a refused WebSocket handshake closed before it opens (HTTP 403,
+    as :class:`OriginCheck` does) instead of answered in HTTP, which Uvicorn's WebSocket protocol logs as an
+    error: a stranger could fill the log."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await super().__call__(scope, receive, send)
+            return
+        refused = False
+
+        async def close_instead(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "websocket.http.response.start":
+                refused = True
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            elif not (refused and message["type"] == "websocket.http.response.body"):
+                await send(message)
+
+        await super().__call__(scope, receive, close_instead)
 
 
 class SecurityHeaders:
@@ -126,11 +186,16 @@ class SecurityHeaders:
 def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, grace: float = 30.0,
                bot_delay: float = 0.8, limits: Limits | None = None, allow_origins: Iterable[str] = (),
                searches: int | None = None, idle_close: float | None = IDLE_CLOSE, pace: float = 0.7,
-               summary_wait: float | None = 30.0) -> FastAPI:
+               summary_wait: float | None = 30.0, host: str = "127.0.0.1", port: int = 8000,
+               allow_hosts: Iterable[str] = ()) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
-    defaults); ``allow_origins``: origins besides the server's own whose pages may open sockets and create
-    tables (:class:`OriginCheck`); ``searches``: bot searches at once, each in a worker process (default: one
+    defaults); ``host``, ``port``: the address the server is bound to (its default origins and host names
+    are :func:`local_origins` and :func:`local_names`); ``allow_origins``: the public origins besides those
+    whose pages may open sockets and create tables (:class:`OriginCheck`), e.g. ``https://cards.example.org``
+    behind a proxy (their hosts are allowed too); ``allow_hosts``: other ``Host`` names to answer to
+    (:func:`allowed_host`; a request naming any other host gets 400, a WebSocket 403: :class:`HostCheck`);
+    ``searches``: bot searches at once, each in a worker process (default: one
     per core but one); ``idle_close``: seconds an unfinished table may sit without a move and without a viewer
     before it is cancelled (None: never; :meth:`Service.tidy`); ``pace``: seconds before a forced move is played;
     ``summary_wait``: seconds the end of a deal waits for the people (0: no wait; None: without limit).
@@ -140,13 +205,14 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     before its turn is loaded on demand); on shutdown it stops the tables and closes the store.
 
     Raises:
-        MotleyError: for an origin in ``allow_origins`` that is not ``http(s)://HOST[:PORT]``, or ``searches``
-            below 1.
+        MotleyError: for an origin in ``allow_origins`` that is not ``http(s)://HOST[:PORT]``, a host in
+            ``allow_hosts`` that :func:`allowed_host` refuses, or ``searches`` below 1.
     """
-    origins = tuple(allowed_origin(o) for o in allow_origins)
+    origins = [*local_origins(host, port), *(allowed_origin(o) for o in allow_origins)]
+    hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -171,6 +237,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     app.state.service = service
     app.include_router(router(service, limits))
     app.add_middleware(OriginCheck, allow_origins=origins)
+    app.add_middleware(HostCheck, allowed_hosts=list(dict.fromkeys(hosts)), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     return app
 

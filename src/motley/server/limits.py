@@ -1,13 +1,16 @@
 """What one client may cost the server: the limits of ``motley serve`` and the small counters that keep them.
 
 :class:`Limits` holds the numbers (``create_app(limits=...)``, ``motley serve --queue-messages ...``);
-:class:`TokenBucket` is the message rate of one socket; :class:`TableQuota` counts the unfinished tables
-each client address created. See docs/security.md for what each limit protects against.
+:class:`TokenBucket` is a rate (the messages of one socket, the tables one client address creates);
+:class:`TableQuota` counts the unfinished tables each client address created; :class:`TableGate` is both
+limits on making a table (a new one or a rematch). See docs/security.md for what each limit protects against.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
@@ -17,6 +20,10 @@ from motley.core import MotleyError
 #: abandoned tables do not hold the server (``create_app(idle_close=...)``, ``motley serve --idle-close``;
 #: ``Service.tidy``); a finished table leaves the lobby's list that long after its last move (its replay stays).
 IDLE_CLOSE = 3600.0
+
+#: The fields of :class:`Limits` that may be fractions (the others are whole numbers).
+RATES = ("messages_per_second", "tables_per_minute")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -35,10 +42,21 @@ class Limits:
         sockets_per_table: open WebSockets (seats and spectators) of one table; the next one gets the error
             ``table_full`` and is closed (1013).
         request_bytes: the largest request body (a table request), in bytes; HTTP 413 beyond it.
+        tables_per_minute: tables (new ones and rematches) one client address may create per minute, on
+            average (a token bucket per address) ...
+        table_burst: ... with up to this many at once; the next request is refused with HTTP 429 and
+            ``Retry-After`` (seconds until it may try again).
+        header_timeout: seconds a connection may take to send a request's header, from when it opens or from the
+            first byte of a later request on it; then it is closed (slowloris; :mod:`motley.server.connections`).
+        keep_alive: seconds an idle HTTP connection is kept open between requests (Uvicorn's
+            ``timeout_keep_alive``).
+        connections_per_address: open connections (HTTP and WebSocket) from one client address; the next one is
+            answered 503 and closed. Behind a reverse proxy every connection comes from the proxy's address:
+            raise it there and let the proxy bound each client (docs/security.md).
 
     Raises:
-        MotleyError: for a field that is not a positive number (a whole number except
-            ``messages_per_second``).
+        MotleyError: for a field that is not a positive number (a whole number except those of
+            :data:`RATES`).
     """
 
     queue_messages: int = 64
@@ -48,11 +66,16 @@ class Limits:
     tables_per_address: int = 10
     sockets_per_table: int = 200
     request_bytes: int = 20000
+    tables_per_minute: float = 10.0
+    table_burst: int = 10
+    header_timeout: int = 10
+    keep_alive: int = 5
+    connections_per_address: int = 64
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            whole = f.name != "messages_per_second"
+            whole = f.name not in RATES
             if (isinstance(value, bool) or not isinstance(value, int if whole else (int, float))
                     or not value > 0):
                 kind = "whole number" if whole else "number"
@@ -79,6 +102,14 @@ class TokenBucket:
             return False
         self.tokens -= 1.0
         return True
+
+    def wait(self) -> float:
+        """Seconds until the bucket holds a token again, as of the last :meth:`take` (0 if it holds one)."""
+        return max(0.0, (1.0 - self.tokens) / self.rate)
+
+    def full_at(self) -> float:
+        """Clock time at which the bucket is full again (if nothing is taken meanwhile)."""
+        return self.stamp + (self.burst - self.tokens) / self.rate
 
 
 class TableQuota:
@@ -116,3 +147,73 @@ class TableQuota:
             self.pending.pop(address, None)
         if table_id is not None:
             self.tables.setdefault(address, []).append(table_id)
+
+
+class TablesRefused(Exception):
+    """A client address may not create a table now (HTTP 429); the message says why. ``retry_after``: seconds
+    until it may try again (None: once one of its unfinished tables has ended)."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def retry_header(self) -> dict[str, str]:
+        """The ``Retry-After`` header of the refusal (whole seconds, rounded up), or none."""
+        return {} if self.retry_after is None else {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
+
+
+class TableGate:
+    """Whether a client address may create a table (a new one or a rematch) now: it has fewer than
+    ``limits.tables_per_address`` unfinished tables (a :class:`TableQuota`), and its bucket of
+    ``limits.table_burst`` tables, refilled at ``limits.tables_per_minute``, holds one (a :class:`TokenBucket`
+    per address).
+
+    A request calls :meth:`admit` before it makes a table and :meth:`settle` after (with the table's id, or
+    None if it made none). The buckets are kept in the order they were last used, and one that is full again
+    (its address idle for ``table_burst / tables_per_minute`` minutes at most) is forgotten: a fresh bucket is
+    the same. So the memory held is one bucket per address that created a table in that time. ``clock``
+    (seconds, monotonic) is for tests. Only this process's tables count (a restarted server starts afresh).
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.quota = TableQuota(limits.tables_per_address)
+        self.clock = clock
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def admit(self, address: str, is_open: Callable[[str], bool]) -> None:
+        """Take a slot of ``address``'s quota and a token of its bucket (give the slot back with :meth:`settle`).
+
+        Raises:
+            TablesRefused: if the address has its quota of unfinished tables, or has created its burst of tables
+                too fast (with ``retry_after``); nothing is taken.
+        """
+        if not self.quota.admit(address, is_open):
+            raise TablesRefused(f"this address already has {self.limits.tables_per_address} unfinished tables; "
+                                "finish one first")
+        bucket = self._bucket(address)
+        if not bucket.take():
+            self.quota.settle(address, None)
+            wait = bucket.wait()
+            raise TablesRefused(f"this address creates tables too fast (at most {self.limits.table_burst} at "
+                                f"once, {self.limits.tables_per_minute:g} a minute); try again in "
+                                f"{math.ceil(wait)} s", retry_after=wait)
+
+    def settle(self, address: str, table_id: str | None) -> None:
+        """The request admitted for ``address`` is over: it made ``table_id`` (None: it made none)."""
+        self.quota.settle(address, table_id)
+
+    def _bucket(self, address: str) -> TokenBucket:
+        """The bucket of ``address`` (a full one for an address not seen lately), now the most recently used;
+        the buckets full again are forgotten first."""
+        now = self.clock()
+        while self.buckets:
+            oldest = next(iter(self.buckets.values()))
+            if oldest.full_at() > now:
+                break
+            self.buckets.popitem(last=False)
+        bucket = self.buckets.pop(address, None)
+        if bucket is None:
+            bucket = TokenBucket(self.limits.tables_per_minute / 60.0, self.limits.table_burst, self.clock)
+        self.buckets[address] = bucket
+        return bucket

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from motley.server.bodies import RematchSeat, TableRequest
-from motley.server.limits import IDLE_CLOSE
+from motley.server.limits import IDLE_CLOSE, Limits, TableGate
 from motley.server.live import LiveTable, Offer
 from motley.server.requests import new_record, rematch_plan, rematch_record
 from motley.server.store import Store, StoreError, TableStorage, UnreadableTable
@@ -38,19 +38,23 @@ class Service:
     ``storage``: the event-log storage (closed by :meth:`close`); ``defaults``: settings of new tables;
     ``thinkers``: where bots that search think (default: :class:`Thinkers` with one worker process per core
     but one). ``idle_close``: seconds an unfinished table may sit without a move and without a viewer before
-    :meth:`tidy` cancels it (None: never); ``clock`` / ``wall``: the clocks of the tables' timers and of
-    :meth:`listed_finished` (see :class:`LiveTable`; tests inject their own).
+    :meth:`tidy` cancels it (None: never); ``clock`` / ``wall``: the clocks of the tables' timers, of the
+    table-creation rate (:attr:`gate`) and of :meth:`listed_finished` (see :class:`LiveTable`; tests inject their
+    own). ``limits``: the tables a client address may create (``tables_per_address``, ``tables_per_minute``,
+    ``table_burst``; None: :class:`Limits`' defaults), kept by :attr:`gate` for the requests that name their
+    client (:meth:`create`, :meth:`rematch`).
     """
 
     def __init__(self, storage: TableStorage, defaults: Settings, thinkers: Thinkers | None = None, *,
                  idle_close: float | None = IDLE_CLOSE, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, limits: Limits | None = None) -> None:
         self.store = Store(storage)
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
         self.idle_close = idle_close
         self.clock = clock
         self.wall = wall
+        self.gate = TableGate(limits or Limits(), clock)
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -111,33 +115,66 @@ class Service:
         del self.tables[table_id]
         self.tasks.pop(table_id, None)
 
-    async def create(self, request: TableRequest, seed: int | None = None) -> LiveTable:
+    async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None
+                     ) -> LiveTable:
         """A new table from a lobby request (see :func:`~motley.server.requests.new_record`), stored and started.
 
         ``seed``: for tests and tools calling this in Python only (the web never passes one): the match's
-        seed; None (always, from the web) draws it with :class:`random.SystemRandom`.
+        seed; None (always, from the web) draws it with :class:`random.SystemRandom`. ``client``: the address
+        of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python callers).
 
         Raises:
-            MotleyError: naming the bad field of ``request``. StoreError: if the store refused the table.
+            MotleyError: naming the bad field of ``request``. TablesRefused: if ``client`` may not create a table
+                now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
         record = new_record(request, self.defaults, seed)
         live = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
-        await self.store.call(self.store.storage.create_table, record)
-        self.tables[live.id] = live
+        self._admit(client)
+        made = None
+        try:
+            await self.store.call(self.store.storage.create_table, record)
+            self.tables[live.id] = live
+            made = live.id
+        finally:
+            self._settle(client, made)
         self.start(live)
         return live
 
-    async def rematch(self, live: LiveTable, token: str, seats: list[RematchSeat] | None = None) -> LiveTable:
-        """The rematch of a finished table, offered once (asked again, by anyone, the same one): a new table with
-        the same game options and settings, and the seats asked for (``seats``: who sits where and the bots,
-        :func:`~motley.server.requests.rematch_plan`; None: everyone where they sat, the same bots), stored and
-        started (its bots wait for the people); every viewer of the old table is sent the offer as they read it
-        (:meth:`LiveTable.announce_rematch`): nobody is moved to it.
+    def _admit(self, client: str | None) -> None:
+        """Admit ``client``'s request for a table (:meth:`TableGate.admit`); None is always admitted.
 
         Raises:
-            SeatRefused: for a ``token`` that is no seat's of the table, a match that is not over, or ``seats``
-                that differ from the offer already made; nothing changes. MotleyError: naming what is wrong with
-                ``seats``. StoreError: if the store refused the new table.
+            TablesRefused: if it may not create one now.
+        """
+        if client is not None:
+            self.gate.admit(client, self._unfinished)
+
+    def _settle(self, client: str | None, table_id: str | None) -> None:
+        """``client``'s admitted request is over: it made ``table_id`` (None: none)."""
+        if client is not None:
+            self.gate.settle(client, table_id)
+
+    def _unfinished(self, table_id: str) -> bool:
+        """Is the table running (in memory, its match not over, not cancelled)?"""
+        live = self.tables.get(table_id)
+        return live is not None and not live.table.state.is_terminal()
+
+    async def rematch(self, live: LiveTable, token: str, seats: list[RematchSeat] | None = None, *,
+                      client: str | None = None) -> LiveTable:
+        """The rematch of a finished table, made once (asked again, by anyone, after a restart or at another copy
+        of the table: the same one): a new table with the same game options and settings, and the seats asked
+        for (``seats``: who sits where and the bots, :func:`~motley.server.requests.rematch_plan`; None: everyone
+        where they sat, the same bots), stored with the offer on the old table's row
+        (``TableStorage.create_rematch``, which makes one whatever the requests at once) and started (its bots
+        wait for the people); every viewer of the old table is sent the offer as they read it
+        (:meth:`LiveTable.announce_rematch`): nobody is moved to it. ``client``: the address asking, whose
+        tables :attr:`gate` limits as for :meth:`create` (not asked when the rematch exists already).
+
+        Raises:
+            SeatRefused: for a ``token`` that is no seat's of the table, a match that is not over, ``seats``
+                that differ from the offer already made, or a rematch made already that cannot be served now;
+                nothing changes. MotleyError: naming what is wrong with ``seats``. TablesRefused: if ``client``
+                may not create a table now. StoreError: if the store refused the new table.
         """
         asker = live.table.seat_of_token(token)
         if asker is None:
@@ -146,22 +183,65 @@ class Service:
             raise SeatRefused("the match is not over")
         async with live.lock:
             offer = live.rematch
+            if offer is None:  # made before a restart, or at another copy of this finished table
+                stored = await self.store.call(self.store.storage.rematch, live.id)
+                offer = None if stored is None else await self._restore_offer(live, stored)
             if offer is not None:
-                if seats is not None and rematch_plan(live.table, seats) != offer.plan:
-                    raise SeatRefused("a rematch with other seats has been offered already; accept or decline it")
-                known = await self.get(offer.table.id)
-                if known is not None:
-                    return known
+                return await self._offered(live, offer, seats)
             plan = rematch_plan(live.table, seats)
             record = rematch_record(live.table, self.defaults, plan)
             new = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
-            await self.store.call(self.store.storage.create_table, record)
-            self.tables[new.id] = new
+            self._admit(client)
+            made = None
+            try:
+                stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
+                                               {"offered_by": asker, "plan": plan})
+                if stored["table"] == new.id:
+                    self.tables[new.id] = new
+                    made = new.id
+            finally:
+                self._settle(client, made)
+            if made is None:  # another copy of this finished table made it meanwhile
+                return await self._offered(live, await self._restore_offer(live, stored), seats)
             self.start(new)
             new.rematch_of = live
-            moved = {entry["from"]: i for i, entry in enumerate(plan) if entry["kind"] == "human"}
-            live.announce_rematch(Offer(new.table, asker, plan, [moved.get(i) for i in range(len(plan))]))
+            live.announce_rematch(Offer(new.table, asker, plan, _new_seats(plan, len(live.table.seats))))
             return new
+
+    async def _offered(self, live: LiveTable, offer: Offer, seats: list[RematchSeat] | None) -> LiveTable:
+        """The rematch ``offer`` made at ``live``, asked for again (with ``seats``, or None).
+
+        Raises:
+            SeatRefused: for ``seats`` other than the offer's, or a rematch table that cannot be served.
+            StoreError: if the store cannot be read.
+        """
+        if seats is not None and rematch_plan(live.table, seats) != offer.plan:
+            raise SeatRefused("a rematch with other seats has been offered already; accept or decline it")
+        known = await self.get(offer.table.id)
+        if known is None:
+            raise SeatRefused("the rematch of this table was made, but it cannot be served now")
+        return known
+
+    async def _restore_offer(self, live: LiveTable, stored: dict[str, Any]) -> Offer:
+        """The offer stored for ``live`` (``{"table", "offered_by", "plan"}``: ``TableStorage.rematch``) with
+        its table, announced to ``live``'s viewers; its seats declined since are those whose invitation became
+        an open seat.
+
+        Raises:
+            SeatRefused: if the rematch table cannot be served. StoreError: if the store cannot be read.
+        """
+        new = await self.get(str(stored["table"]))
+        if new is None:
+            raise SeatRefused("the rematch of this table was made, but it cannot be served now")
+        plan: list[dict[str, Any]] = stored["plan"]
+        old = live.table.seats
+        declined = [i for i, entry in enumerate(plan) if entry["kind"] == "human" and not old[entry["from"]].open
+                    and new.table.seats[i].open]
+        offer = Offer(new.table, int(stored["offered_by"]), plan, _new_seats(plan, len(old)), declined)
+        if new.rematch_of is None:
+            new.rematch_of = live
+        live.announce_rematch(offer)
+        return offer
 
     async def decline(self, live: LiveTable, token: str) -> int:
         """The person whose seat link at ``live`` has ``token`` declines the seat (a rematch they were offered):
@@ -321,3 +401,9 @@ class Service:
                 await task
         self.thinkers.close()
         await asyncio.to_thread(self.store.close)
+
+
+def _new_seats(plan: list[dict[str, Any]], seats: int) -> list[int | None]:
+    """Each of the old table's ``seats`` seats' seat at the rematch of ``plan`` (None: not a person seat there)."""
+    moved = {entry["from"]: i for i, entry in enumerate(plan) if entry["kind"] == "human"}
+    return [moved.get(i) for i in range(seats)]

@@ -63,6 +63,8 @@ tables_t = Table(
     Column("created", Float, nullable=False),
     Column("finished", Boolean, nullable=False, default=False),
     Column("result", Text, nullable=True),
+    # the rematch offered at this (finished) table: {"table": its id, "offered_by": seat, "plan": [...]}
+    Column("rematch", Text, nullable=True),
 )
 
 moves_t = Table(
@@ -169,10 +171,64 @@ class Storage:
     def create_table(self, record: TableRecord) -> None:
         """Store a new table (its header; ``record.moves`` must be empty)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=record.id, game=record.game, params=json.dumps(record.params), seed=record.seed,
-                seats=json.dumps(record.seats), settings=json.dumps(record.settings), created=record.created,
-                finished=False, result=None))
+            self._insert(conn, record)
+
+    @staticmethod
+    def _insert(conn: Any, record: TableRecord) -> None:
+        conn.execute(insert(tables_t).values(
+            id=record.id, game=record.game, params=json.dumps(record.params), seed=record.seed,
+            seats=json.dumps(record.seats), settings=json.dumps(record.settings), created=record.created,
+            finished=False, result=None))
+
+    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any]) -> dict[str, Any]:
+        """Store ``record`` as the rematch of table ``table_id``, offered as ``offer`` (``{"offered_by", "plan"}``),
+        unless that table has one already: in one transaction, the offer goes on the old table's row only where
+        it has none (so of requests at once, in this process or another, one makes it) and the new table is
+        stored with it. Returns the stored offer, ``{"table", "offered_by", "plan"}``: this one (``"table"`` is
+        ``record.id``) or the one made before (nothing stored then).
+
+        Raises:
+            UnreadableTable: for a table ``table_id`` that is not stored, or whose stored offer cannot be read.
+        """
+        with self.engine.begin() as conn:
+            taken = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.rematch.is_(None))
+                                 .values(rematch=json.dumps({"table": record.id, **offer})))
+            if taken.rowcount == 1:
+                self._insert(conn, record)
+                return {"table": record.id, **offer}
+            earlier = self._offer(conn, table_id)
+        if earlier is None:
+            raise UnreadableTable(f"table {table_id}: no such table, so no rematch of it")
+        return earlier
+
+    def rematch(self, table_id: str) -> dict[str, Any] | None:
+        """The rematch offered at table ``table_id``, ``{"table", "offered_by", "plan"}``, or None.
+
+        Raises:
+            UnreadableTable: if the stored offer cannot be read.
+        """
+        with self.engine.connect() as conn:
+            return self._offer(conn, table_id)
+
+    @staticmethod
+    def _offer(conn: Any, table_id: str) -> dict[str, Any] | None:
+        """The stored rematch offer of a table (None: none, or no such table).
+
+        Raises:
+            UnreadableTable: for one that is not ``{"table": id, "offered_by": seat, "plan": [objects]}``.
+        """
+        stored = conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar()
+        if stored is None:
+            return None
+        try:
+            offer = _json(stored, "rematch")
+        except ValueError as exc:
+            raise UnreadableTable(f"table {table_id}: {exc}") from None
+        if not (isinstance(offer, dict) and isinstance(offer.get("table"), str)
+                and isinstance(offer.get("offered_by"), int) and isinstance(offer.get("plan"), list)
+                and all(isinstance(e, dict) for e in offer["plan"])):
+            raise UnreadableTable(f"table {table_id}: its stored rematch is not an offer")
+        return offer
 
     def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
         """Append move ``number`` (1-based) to a table's log."""

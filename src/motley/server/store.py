@@ -37,6 +37,14 @@ class TableStorage(Protocol):
     def create_table(self, record: TableRecord) -> None:
         """Store a new table (its header; ``record.moves`` is empty)."""
 
+    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any]) -> dict[str, Any]:
+        """Store ``record`` as the rematch of table ``table_id`` (its header, with ``offer``: ``{"offered_by",
+        "plan"}``) unless that table has one already, atomically; returns the stored offer ``{"table",
+        "offered_by", "plan"}``, this one or the earlier one."""
+
+    def rematch(self, table_id: str) -> dict[str, Any] | None:
+        """The rematch offered at a table, ``{"table", "offered_by", "plan"}``, or None."""
+
     def add_moves(self, moves: Sequence[MoveRow]) -> None:
         """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none."""
 

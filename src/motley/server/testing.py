@@ -15,12 +15,14 @@ import httpx
 import uvicorn
 
 from motley.server.app import create_app
+from motley.server.connections import uvicorn_settings
 from motley.server.limits import Limits
 
 #: The limits of the test and benchmark servers unless a test sets its own: scripted clients move as fast as
 #: the server answers and one address creates every table, so only the outgoing queue keeps its default.
 OPEN_LIMITS = Limits(messages_per_second=1e6, message_burst=10**6, flood_strikes=10**6, tables_per_address=10**6,
-                     sockets_per_table=10**5)
+                     sockets_per_table=10**5, tables_per_minute=1e9, table_burst=10**6,
+                     connections_per_address=10**6)
 
 
 def free_port() -> int:
@@ -55,10 +57,10 @@ class ServerThread:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        settings.setdefault("limits", OPEN_LIMITS)
-        self.app = create_app(db, **settings)
+        limits = settings.setdefault("limits", OPEN_LIMITS) or Limits()
+        self.app = create_app(db, host="127.0.0.1", port=self.port, **settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=1 << 20, lifespan="on")
+                                ws_max_size=1 << 20, lifespan="on", **uvicorn_settings(limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -90,9 +92,11 @@ class ServerProcess:
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
                 f"tables_per_address={OPEN_LIMITS.tables_per_address}, "
+                f"tables_per_minute={OPEN_LIMITS.tables_per_minute}, table_burst={OPEN_LIMITS.table_burst}, "
                 f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
-                f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages})")
+                f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages}, "
+                f"connections_per_address={OPEN_LIMITS.connections_per_address})")
         delay = self.extra[0] if self.extra else "0.0"
         self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())

@@ -12,11 +12,12 @@ HTTP:
     ``detail`` for a seat by invitation, one already claimed, or a finished match);
     ``POST /api/tables/{id}/rematch`` with ``{"token", "seats"?}`` (a seat's token; ``seats``: who sits where
     in the new order and the bots, :class:`~motley.server.bodies.RematchSeat`): the finished table's rematch,
-    offered once (same options and settings; by default the same seats, names and bots); returns ``{"id",
-    **the rematch message}`` (the asker's own) and sends every viewer of the old table the offer as
-    ``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}`` (its own link: a person's new seat
-    link, or the watch link); nobody's page moves. 400 for bad ``seats``; 409 with the reason for a token of
-    no seat, a match not over, or ``seats`` other than those already offered;
+    made once and stored, whatever restarts (same options and settings; by default the same seats, names and
+    bots); returns ``{"id", **the rematch message}`` (the asker's own) and sends every viewer of the old
+    table the offer as ``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}`` (its own link:
+    a person's new seat link, or the watch link); nobody's page moves. 400 for bad ``seats``; 409 with the
+    reason for a token of no seat, a match not over, or ``seats`` other than those already offered; 429 as for
+    creating a table (a rematch made already is answered whatever the limits);
     ``POST /api/tables/{id}/decline`` with ``{"token"}`` (a seat link's of that table): the person declines
     the seat (a rematch offered them): it becomes an open seat, and every viewer of both tables gets
     ``{"type": "rematch_declined", "seat", "name"}`` (409 once the person has joined, or for a token of no
@@ -28,7 +29,8 @@ HTTP:
     or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one).
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
-    unfinished tables (429 beyond).
+    unfinished tables and create ``Limits.tables_per_minute`` tables a minute, ``Limits.table_burst`` at once,
+    rematches included (429 beyond, the rate's with ``Retry-After``: :class:`~motley.server.limits.TableGate`).
 WebSocket:
     ``/ws/{id}?token=...&svg=1`` (see :mod:`motley.server.protocol`). With ``svg=1`` every ``state``
     message carries ``svg`` (the table as the viewer sees it) and an SVG per legal move
@@ -63,7 +65,7 @@ from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
-from motley.server.limits import Limits, TableQuota, TokenBucket
+from motley.server.limits import Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import Service
 from motley.server.store import StoreError
@@ -424,12 +426,6 @@ def client_address(request: Request) -> str:
 
 def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     """Listing, creating and joining tables."""
-    quota = TableQuota(limits.tables_per_address)
-
-    def is_open(table_id: str) -> bool:
-        live = service.tables.get(table_id)
-        return live is not None and not live.table.state.is_terminal()
-
     @api.get("/api/tables")
     async def api_tables() -> list[dict[str, Any]]:
         running = [table_summary(t) for t in service.tables.values()]
@@ -457,19 +453,14 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
             table_request = bodies.validated(bodies.TableRequest, spec)
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        address = client_address(request)
-        if not quota.admit(address, is_open):
-            return JSONResponse({"error": f"this address already has {limits.tables_per_address} unfinished "
-                                          "tables; finish one first"}, status_code=429)
-        live = None
         try:
-            live = await service.create(table_request)
+            live = await service.create(table_request, client=client_address(request))
+        except TablesRefused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=429, headers=exc.retry_header())
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except StoreError:
             return JSONResponse({"error": "the table store is not answering; try again"}, status_code=503)
-        finally:
-            quota.settle(address, None if live is None else live.id)
         table = live.table
         links = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.open,
                   "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
@@ -491,11 +482,13 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                          '[{"from", "kind", "bot", "strength", "name"}]}')
         with _seat_answers():
             try:
-                new = await service.rematch(live, asked.token, asked.seats)
+                new = await service.rematch(live, asked.token, asked.seats, client=client_address(request))
             except SeatRefused:
                 raise
             except MotleyError as exc:
                 raise HTTPException(400, str(exc)) from None
+            except TablesRefused as exc:
+                raise HTTPException(429, str(exc), headers=exc.retry_header()) from None
         seat = live.table.seat_of_token(asked.token)
         return {"id": new.id, **live.rematch_message(seat)}
 

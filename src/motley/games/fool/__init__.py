@@ -24,13 +24,14 @@ The package, by what changes together:
 from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fool import batch, cards, drawing, facts, features, observe, policy, sample, views
+from motley.games.fool import batch, cards, chance, drawing, facts, features, observe, policy, sample, views
 from motley.games.fool.cards import CODES
 from motley.games.fool.game import Fool, FoolState
 
 SPEC = register_spec(GameSpec(
     game=Fool,
     card_codes=frozenset(CODES),
+    deal_model=chance.FoolDeals,
     private_fields=(("hand",),),
     public_move=lambda move: True,  # every card is played face up into the trick (FL-R6)
     heuristic=policy.heuristic,

@@ -26,7 +26,7 @@ The package, by what changes together:
 from motley.core.inference import InferenceSupport
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.foolery import cards, drawing, facts, features, observe, policy, sample, views
+from motley.games.foolery import cards, chance, drawing, facts, features, observe, policy, sample, views
 from motley.games.foolery.cards import CODES
 from motley.games.foolery.game import Foolery, FooleryState
 
@@ -39,6 +39,7 @@ def _public_move(move: str) -> bool:
 SPEC = register_spec(GameSpec(
     game=Foolery,
     card_codes=frozenset(CODES),
+    deal_model=chance.FooleryDeals,
     private_fields=(("hand",), ("hand_groups",), ("exchange", "gave"), ("exchange", "received"),
                     ("exchange", "partner")),
     public_move=_public_move,

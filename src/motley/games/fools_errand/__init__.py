@@ -20,13 +20,14 @@ The package, by what changes together:
 
 from motley.core.registry import register_spec
 from motley.core.spec import GameSpec
-from motley.games.fools_errand import cards, drawing, facts, features, observe, policy, views
+from motley.games.fools_errand import cards, chance, drawing, facts, features, observe, policy, views
 from motley.games.fools_errand.cards import CODES
 from motley.games.fools_errand.game import FoolsErrand, FoolsErrandState
 
 SPEC = register_spec(GameSpec(
     game=FoolsErrand,
     card_codes=frozenset(CODES),
+    deal_model=chance.FoolsErrandDeals,
     private_fields=(),  # everything in its observation is public (the decks never appear in it)
     public_move=lambda move: True,  # draw / play joker / keep joker are all seen (FE-R2, FE-R8)
     heuristic=policy.heuristic,
