@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
-from pathlib import Path
 
 import httpx
 import pytest
@@ -17,6 +15,7 @@ from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings
 from motley.server.testing import ServerThread
+from tests.postgres import execute
 
 HUMANS = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -35,23 +34,23 @@ async def make_tables(url: str, count: int) -> list[str]:
     return ids
 
 
-def damage(path: Path, ids: list[str]) -> dict[str, str]:
-    """Damage every table but the last in its own way; returns which way per table id."""
+def damage(url: str, ids: list[str]) -> dict[str, str]:
+    """Damage every table but the last in its own way; returns which way per table id. A move's seat becomes
+    text where the database lets it (SQLite), else a seat the table does not have."""
     ways = {ids[0]: "params", ids[1]: "seats", ids[2]: "settings", ids[3]: "move", ids[4]: "move seat"}
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE motley_tables SET params = '{oops' WHERE id = ?", (ids[0],))
-        db.execute("UPDATE motley_tables SET seats = '[1, 2]' WHERE id = ?", (ids[1],))
-        db.execute("UPDATE motley_tables SET settings = ? WHERE id = ?", (json.dumps({"no_such": 1}), ids[2]))
-        db.execute("UPDATE motley_moves SET move = 'banana' WHERE table_id = ?", (ids[3],))
-        db.execute("UPDATE motley_moves SET seat = 'x' WHERE table_id = ?", (ids[4],))
+    seat = "'x'" if url.startswith("sqlite") else "99"
+    execute(url, ("UPDATE motley_tables SET params = '{oops' WHERE id = :id", {"id": ids[0]}),
+            ("UPDATE motley_tables SET seats = '[1, 2]' WHERE id = :id", {"id": ids[1]}),
+            ("UPDATE motley_tables SET settings = :s WHERE id = :id", {"s": json.dumps({"no_such": 1}), "id": ids[2]}),
+            ("UPDATE motley_moves SET move = 'banana' WHERE table_id = :id", {"id": ids[3]}),
+            (f"UPDATE motley_moves SET seat = {seat} WHERE table_id = :id", {"id": ids[4]}))
     return ways
 
 
-def test_resume_skips_damaged_tables_and_names_them(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "motley.db"
-    url = f"sqlite:///{path}"
+def test_resume_skips_damaged_tables_and_names_them(store_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    url = store_url
     ids = asyncio.run(make_tables(url, 7))
-    ways = damage(path, ids)
+    ways = damage(url, ids)
 
     async def resume() -> tuple[int, set[str]]:
         service = Service(Storage(url), Settings(bot_delay=0.0))
@@ -69,23 +68,20 @@ def test_resume_skips_damaged_tables_and_names_them(tmp_path: Path, caplog: pyte
     assert "'params'" in next(r.getMessage() for r in caplog.records if ids[0] in r.getMessage())
 
 
-def test_a_damaged_finished_table_is_left_out_of_the_lobby(tmp_path: Path) -> None:
-    path = tmp_path / "motley.db"
-    storage = Storage(f"sqlite:///{path}")
-    ids = asyncio.run(make_tables(f"sqlite:///{path}", 2))
+def test_a_damaged_finished_table_is_left_out_of_the_lobby(store_url: str) -> None:
+    storage = Storage(store_url)
+    ids = asyncio.run(make_tables(store_url, 2))
     for table_id in ids:
         storage.finish(table_id, {"scores": [0, 0], "returns": [0.0, 0.0]})
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE motley_tables SET seats = '{oops' WHERE id = ?", (ids[0],))
+    execute(store_url, ("UPDATE motley_tables SET seats = '{oops' WHERE id = :id", {"id": ids[0]}))
     assert [h["id"] for h in storage.finished_headers()] == [ids[1]]
     storage.close()
 
 
-def test_the_server_starts_over_a_damaged_table(tmp_path: Path) -> None:
-    path = tmp_path / "motley.db"
-    url = f"sqlite:///{path}"
+def test_the_server_starts_over_a_damaged_table(store_url: str) -> None:
+    url = store_url
     ids = asyncio.run(make_tables(url, 6))
-    damage(path, ids)
+    damage(url, ids)
     with ServerThread(url, bot_delay=0.0) as server:
         listed = {t["id"] for t in httpx.get(f"{server.base}/api/tables", timeout=10).json()}
         assert ids[5] in listed and not listed & set(ids[:5])

@@ -20,9 +20,8 @@ RULE_ID = re.compile(r"\b(FL|FY|FE)-[A-Z]+\d+")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("db") / "front.db"
-    with ServerThread(f"sqlite:///{db}", bot_delay=0.3, grace=12.0) as running:
+def server(module_store_url: str) -> Iterator[ServerThread]:
+    with ServerThread(module_store_url, bot_delay=0.3, grace=12.0) as running:
         yield running
 
 

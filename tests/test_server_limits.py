@@ -36,12 +36,12 @@ STATIC = Path(__file__).resolve().parents[1] / "src" / "motley" / "server" / "st
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
-    """Start a server with the given ``create_app`` settings (stopped after the test)."""
+def serve(store_url: str) -> Iterator[Callable[..., ServerThread]]:
+    """Start a server on the test's store with the given ``create_app`` settings (stopped after the test)."""
     running: list[ServerThread] = []
 
     def start(**settings: Any) -> ServerThread:
-        server = ServerThread(f"sqlite:///{tmp_path}/limits-{len(running)}.db", bot_delay=0.0, **settings)
+        server = ServerThread(store_url, bot_delay=0.0, **settings)
         running.append(server.__enter__())
         return server
 

@@ -11,7 +11,6 @@ import logging
 import random
 import sqlite3
 import threading
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +21,7 @@ import motley
 from motley.bots import make_bot
 from motley.core import MotleyError
 from motley.server import live as live_module
+from motley.server import migrations
 from motley.server import storage as storage_module
 from motley.server.bodies import table_request
 from motley.server.live import LiveTable
@@ -32,6 +32,7 @@ from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.thinking import Thinkers
 from motley.server.web_bots import MAX_SIMULATIONS
+from tests.postgres import execute
 from tests.support import Viewer, play_random
 
 
@@ -218,20 +219,33 @@ def test_a_driver_logs_an_unexpected_failure_and_carries_on(monkeypatch: pytest.
     assert any("automatic moves go on" in r.getMessage() for r in caplog.records)
 
 
-def locked(path: Path) -> sqlite3.Connection:
-    """Another process's connection holding the database's write lock (until its rollback)."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
-    return other
+def locked(url: str) -> Any:
+    """Another process's connection holding the write lock on the moves (until its ``rollback()``): SQLite's
+    database lock, or PostgreSQL's lock on the table ``motley_moves`` that refuses writes but lets reads by."""
+    if url.startswith("sqlite"):
+        other = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        return other
+    import psycopg
+
+    from motley.server.storage import store_url
+
+    parsed = store_url(url)
+    conn = psycopg.connect(host=str(parsed.query["host"]), user=parsed.username, dbname=parsed.database)
+    conn.execute("LOCK TABLE motley_moves IN EXCLUSIVE MODE")
+    return conn
+
+
+#: What the driver says of a write that waited for a lock past the store's timeout.
+LOCKED = {"sqlite": "database is locked", "postgresql": "lock timeout"}
 
 
 def test_a_locked_database_is_said_to_the_mover_and_the_table_goes_on_once_it_answers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        store_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(live_module, "STORE_RETRY", 0.05)
-    path = tmp_path / "locked.db"
 
     async def body() -> None:
-        service = Service(Storage(f"sqlite:///{path}", busy_timeout=0.2), Settings(bot_delay=0.0))
+        service = Service(Storage(store_url, busy_timeout=0.2), Settings(bot_delay=0.0))
         people = await service.create(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
                                       seed=4)
         mover = Viewer(people.table.state.current_player())
@@ -239,7 +253,7 @@ def test_a_locked_database_is_said_to_the_mover_and_the_table_goes_on_once_it_an
         record = new_record(table_request(bots("fool", 4, {"kind": "bot", "bot": "random"})), Settings(bot_delay=0.0),
                             4)
         await service.store.call(service.store.storage.create_table, record)
-        lock = await asyncio.to_thread(locked, path)
+        lock = await asyncio.to_thread(locked, store_url)
         robots = service.tables[record.id] = LiveTable(Table(record), service.store)
         service.start(robots)  # its first move comes while the database is locked
         stalled_at = robots.table.version
@@ -261,13 +275,14 @@ def test_a_locked_database_is_said_to_the_mover_and_the_table_goes_on_once_it_an
     with caplog.at_level(logging.INFO, logger="motley.server"):
         asyncio.run(body())
     said = [r.getMessage() for r in caplog.records]
-    assert any("not stored" in m and "database is locked" in m and "\n" not in m for m in said)
+    reason = LOCKED[store_url.split(":")[0].split("+")[0]]
+    assert any("not stored" in m and reason in m and "\n" not in m for m in said)
     assert any("automatic moves go on" in m for m in said)
 
 
-def test_the_server_answers_before_its_unfinished_tables_are_resumed(tmp_path: Path,
+def test_the_server_answers_before_its_unfinished_tables_are_resumed(store_url: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    db = f"sqlite:///{tmp_path / 'slow.db'}"
+    db = store_url
 
     async def make() -> str:
         service = Service(Storage(db), Settings(bot_delay=0.0))
@@ -304,8 +319,8 @@ def stored_table(storage: Storage) -> str:
     return record.id
 
 
-def test_the_store_refuses_a_second_move_with_the_same_number(tmp_path: Path) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'unique.db'}")
+def test_the_store_refuses_a_second_move_with_the_same_number(store_url: str) -> None:
+    storage = Storage(store_url)
     table_id = stored_table(storage)
     storage.add_move(table_id, 1, 0, "G3", "seat")
     with pytest.raises(sqlalchemy.exc.IntegrityError):
@@ -316,25 +331,25 @@ def test_the_store_refuses_a_second_move_with_the_same_number(tmp_path: Path) ->
 
 
 def test_an_older_store_gets_the_unique_index_and_one_with_a_duplicate_still_opens(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    for name, duplicate in (("old.db", False), ("twice.db", True)):
-        path = tmp_path / name
-        storage = Storage(f"sqlite:///{path}")
+        store_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    insert = ("INSERT INTO motley_moves (table_id, number, seat, move, actor, at) VALUES (:id, 1, 0, 'G3', 'seat', 0)")
+    for duplicate in (False, True):
+        storage = Storage(store_url)
         table_id = stored_table(storage)
         storage.close()
-        with sqlite3.connect(path) as db:  # as a database made before the index existed
-            db.execute("DROP INDEX ux_motley_moves_table_number")
-            db.execute("INSERT INTO motley_moves (table_id, number, seat, move, actor, at) "
-                       "VALUES (?, 1, 0, 'G3', 'seat', 0)", (table_id,))
-            if duplicate:
-                db.execute("INSERT INTO motley_moves (table_id, number, seat, move, actor, at) "
-                           "VALUES (?, 1, 0, 'G3', 'seat', 0)", (table_id,))
+        # as a database made before migrations and before the index existed
+        execute(store_url, ("DROP INDEX ux_motley_moves_table_number", {}), ("DROP TABLE alembic_version", {}),
+                *[(insert, {"id": table_id})] * (1 + duplicate))
         with caplog.at_level(logging.WARNING, logger="motley.server"):
-            reopened = Storage(f"sqlite:///{path}")
-        indexes = {row[1] for row in sqlite3.connect(path).execute("PRAGMA index_list(motley_moves)")}
+            reopened = Storage(store_url)
+        indexes = {ix["name"] for ix in sqlalchemy.inspect(reopened.engine).get_indexes("motley_moves")}
         assert ("ux_motley_moves_table_number" in indexes) is not duplicate
         assert any("not unique" in r.getMessage() for r in caplog.records) is duplicate
+        assert execute(store_url, ("SELECT version_num FROM alembic_version", {})) == [[(migrations.head(),)]]
         record = reopened.load(table_id)
         assert record is not None and len(record.moves) == 1 + duplicate
+        if not duplicate:  # the next round starts from a store made anew
+            execute(store_url, ("DROP TABLE motley_moves", {}), ("DROP TABLE motley_tables", {}),
+                    ("DROP TABLE alembic_version", {}))
         reopened.close()
         caplog.clear()

@@ -33,6 +33,7 @@ from motley.server.store import Store, StoreError
 from motley.server.table import SeatRefused, Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.transport import table_summary
+from tests.postgres import execute
 from tests.support import Viewer
 
 PERSON: dict[str, Any] = {"kind": "human"}
@@ -77,8 +78,9 @@ async def restarted(url: str, body: Callable[[Service], Awaitable[None]]) -> Non
 
 
 @pytest.fixture()
-def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'motley.db'}"
+def url(store_url: str) -> str:
+    """The test's store: once SQLite, once PostgreSQL."""
+    return store_url
 
 
 # ---- seats: the pure table and the service -------------------------------------------------------------------
@@ -289,14 +291,13 @@ def test_the_turn_clock_carries_the_stored_time_over_to_the_timer_clock() -> Non
     store.close()
 
 
-def shift_stored_times(path: Path, table_id: str, seconds: float) -> None:
+def shift_stored_times(url: str, table_id: str, seconds: float) -> None:
     """Move a table's stored creation and move times ``seconds`` into the past (a server down that long)."""
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE motley_tables SET created = created - ? WHERE id = ?", (seconds, table_id))
-        db.execute("UPDATE motley_moves SET at = at - ? WHERE table_id = ?", (seconds, table_id))
+    execute(url, ("UPDATE motley_tables SET created = created - :s WHERE id = :id", {"s": seconds, "id": table_id}),
+            ("UPDATE motley_moves SET at = at - :s WHERE table_id = :id", {"s": seconds, "id": table_id}))
 
 
-def test_a_restarted_table_keeps_the_time_left_to_move(tmp_path: Path, url: str) -> None:
+def test_a_restarted_table_keeps_the_time_left_to_move(url: str) -> None:
     async def before(moves: int) -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
         live = await service.create(table_request(two_seats(PERSON, PERSON, move_time=60)), seed=16)
@@ -311,7 +312,7 @@ def test_a_restarted_table_keeps_the_time_left_to_move(tmp_path: Path, url: str)
 
     ids = [asyncio.run(before(moves)) for moves in (0, 2)]
     for table_id in ids:
-        shift_stored_times(tmp_path / "motley.db", table_id, 45.0)
+        shift_stored_times(url, table_id, 45.0)
 
     async def after(service: Service) -> None:
         for table_id in ids:
@@ -321,7 +322,7 @@ def test_a_restarted_table_keeps_the_time_left_to_move(tmp_path: Path, url: str)
     asyncio.run(restarted(url, after))
 
 
-def test_a_turn_whose_time_ran_out_is_played_by_the_timer_after_a_restart(tmp_path: Path, url: str) -> None:
+def test_a_turn_whose_time_ran_out_is_played_by_the_timer_after_a_restart(url: str) -> None:
     async def before() -> str:
         service = Service(Storage(url), Settings(bot_delay=0.0))
         live = await service.create(table_request(two_seats(PERSON, PERSON, move_time=600, grace=600)), seed=10)
@@ -329,7 +330,7 @@ def test_a_turn_whose_time_ran_out_is_played_by_the_timer_after_a_restart(tmp_pa
         return live.id
 
     table_id = asyncio.run(before())
-    shift_stored_times(tmp_path / "motley.db", table_id, 700.0)
+    shift_stored_times(url, table_id, 700.0)
 
     async def after(service: Service) -> None:
         live = service.tables[table_id]
@@ -387,9 +388,8 @@ def test_a_person_who_reconnects_after_a_restart_keeps_the_seat_and_one_who_neve
 
 # ---- the web API -----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("db") / "seats.db"
-    with ServerThread(f"sqlite:///{db}", bot_delay=0.0) as running:
+def server(module_store_url: str) -> Iterator[ServerThread]:
+    with ServerThread(module_store_url, bot_delay=0.0) as running:
         yield running
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
+from tests.postgres import execute
 
 #: Two people and two bots, one deal: a short match.
 FOUR = {"game": "fool", "players": 4, "options": {"rounds": 1}, "summary_wait": 0,
@@ -58,16 +58,15 @@ def stored_finished(storage: Storage, seed: int) -> tuple[str, list[str]]:
     return record.id, [s.token or "" for s in table.seats if s.kind == "human"]
 
 
-def table_count(path: Path) -> int:
-    with sqlite3.connect(path) as db:
-        return int(db.execute("SELECT count(*) FROM motley_tables").fetchone()[0])
+def table_count(url: str) -> int:
+    return int(execute(url, ("SELECT count(*) FROM motley_tables", {}))[0][0][0])
 
 
-def in_services(path: Path, count: int, test: Callable[[list[Service]], Coroutine[Any, Any, None]]) -> None:
-    """Run ``test`` with ``count`` services over the SQLite file ``path`` (as that many servers, or one server
+def in_services(url: str, count: int, test: Callable[[list[Service]], Coroutine[Any, Any, None]]) -> None:
+    """Run ``test`` with ``count`` services over the store at ``url`` (as that many servers, or one server
     restarted), closed after."""
     async def body() -> None:
-        services = [Service(Storage(f"sqlite:///{path}"), Settings(bot_delay=0.0)) for _ in range(count)]
+        services = [Service(Storage(url), Settings(bot_delay=0.0)) for _ in range(count)]
         try:
             await test(services)
         finally:
@@ -84,9 +83,9 @@ async def finished(service: Service, table_id: str) -> LiveTable:
 
 
 # ---- a rematch once per table, stored ------------------------------------------------------------------------
-def test_a_rematch_asked_for_after_restarts_is_the_one_made_before(tmp_path: Path) -> None:
-    path = tmp_path / "restart.db"
-    storage = Storage(f"sqlite:///{path}")
+def test_a_rematch_asked_for_after_restarts_is_the_one_made_before(store_url: str) -> None:
+    path = store_url
+    storage = Storage(path)
     old, (ann, bob) = stored_finished(storage, seed=5)
     storage.close()
     made: list[str] = []
@@ -111,9 +110,9 @@ def test_a_rematch_asked_for_after_restarts_is_the_one_made_before(tmp_path: Pat
     assert table_count(path) == 2, "the old table and one rematch"
 
 
-def test_a_finished_table_loaded_after_a_restart_shows_its_stored_rematch(tmp_path: Path) -> None:
-    path = tmp_path / "shown.db"
-    storage = Storage(f"sqlite:///{path}")
+def test_a_finished_table_loaded_after_a_restart_shows_its_stored_rematch(store_url: str) -> None:
+    path = store_url
+    storage = Storage(path)
     old, (ann, _bob) = stored_finished(storage, seed=7)
     storage.close()
     made: list[str] = []
@@ -130,9 +129,9 @@ def test_a_finished_table_loaded_after_a_restart_shows_its_stored_rematch(tmp_pa
     in_services(path, 1, after)
 
 
-def test_rematch_requests_at_once_make_one_table(tmp_path: Path) -> None:
-    path = tmp_path / "once.db"
-    storage = Storage(f"sqlite:///{path}")
+def test_rematch_requests_at_once_make_one_table(store_url: str) -> None:
+    path = store_url
+    storage = Storage(path)
     old, (ann, bob) = stored_finished(storage, seed=6)
     storage.close()
 
@@ -148,13 +147,13 @@ def test_rematch_requests_at_once_make_one_table(tmp_path: Path) -> None:
     assert table_count(path) == 2, "the old table and one rematch"
 
 
-def test_an_older_store_gets_the_rematch_column(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    storage = Storage(f"sqlite:///{path}")
+def test_an_older_store_gets_the_rematch_column(store_url: str) -> None:
+    path = store_url
+    storage = Storage(path)
     old, (ann, _) = stored_finished(storage, seed=7)
     storage.close()
-    with sqlite3.connect(path) as db:  # as a database made before the column existed
-        db.execute("ALTER TABLE motley_tables DROP COLUMN rematch")
+    # as a database made before the column existed, and before migrations
+    execute(path, ("ALTER TABLE motley_tables DROP COLUMN rematch", {}), ("DROP TABLE alembic_version", {}))
 
     async def test(services: list[Service]) -> None:
         new = await services[0].rematch(await finished(services[0], old), ann)

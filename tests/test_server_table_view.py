@@ -104,10 +104,10 @@ def test_the_table_client_files_are_served_and_nothing_else(tmp_path: Path) -> N
         assert '<meta name="viewport"' in page and "<script>" not in page and " on" not in page.split("<body")[1][:200]
 
 
-def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(tmp_path: Path) -> None:
+def test_bots_wait_until_every_person_has_connected_or_a_seat_starts(store_url: str) -> None:
     seats = [{"kind": "bot", "bot": "random"}, {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
              {"kind": "bot", "bot": "random"}]
-    with ServerThread(f"sqlite:///{tmp_path / 'wait.db'}", bot_delay=0.0) as server:
+    with ServerThread(store_url, bot_delay=0.0) as server:
         for _ in range(40):  # a table whose first move is a bot's
             table = httpx.post(f"{server.base}/api/tables", json={"game": "fool", "players": 4, "seats": seats},
                                timeout=10).json()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,9 +47,9 @@ def service_with(clock: Clock, storage: Storage) -> Service:
     return Service(storage, Settings(bot_delay=0.0), idle_close=IDLE, clock=clock, wall=clock)
 
 
-def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time() -> None:
+def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time(store_url: str) -> None:
     async def body() -> None:
-        clock, storage = Clock(), Storage("sqlite://")
+        clock, storage = Clock(), Storage(store_url)
         service = service_with(clock, storage)
         live = await service.create(table_request(person_vs_bot()), seed=3)
         clock.now += IDLE - 1
@@ -70,11 +69,11 @@ def test_a_table_nobody_connects_to_is_cancelled_after_the_idle_time() -> None:
     asyncio.run(body())
 
 
-def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restart() -> None:
+def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restart(store_url: str) -> None:
     """A viewer still connected to a table cancelled as idle, and anyone after a restart, is told the table was
     closed and why; no move is stored."""
     async def body() -> None:
-        clock, storage = Clock(), Storage("sqlite://")
+        clock, storage = Clock(), Storage(store_url)
         service = service_with(clock, storage)
         # a long grace: no bot plays for Ann while her page is away, so the idle time runs out undisturbed
         live = await service.create(table_request({**person_vs_bot(), "grace": 3600}), seed=3)
@@ -108,9 +107,9 @@ def test_a_cancelled_table_refuses_moves_with_its_reason_live_and_after_a_restar
     asyncio.run(body())
 
 
-def test_a_watched_or_played_table_is_not_cancelled() -> None:
+def test_a_watched_or_played_table_is_not_cancelled(store_url: str) -> None:
     async def body() -> None:
-        clock, storage = Clock(), Storage("sqlite://")
+        clock, storage = Clock(), Storage(store_url)
         service = service_with(clock, storage)
         watched = await service.create(table_request(person_vs_bot()), seed=4)
         played = await service.create(table_request(person_vs_bot()), seed=5)
@@ -129,9 +128,9 @@ def test_a_watched_or_played_table_is_not_cancelled() -> None:
     asyncio.run(body())
 
 
-def test_a_move_restarts_the_idle_time() -> None:
+def test_a_move_restarts_the_idle_time(store_url: str) -> None:
     async def body() -> None:
-        clock, storage = Clock(), Storage("sqlite://")
+        clock, storage = Clock(), Storage(store_url)
         service = service_with(clock, storage)
         live = await service.create(table_request(person_vs_bot()), seed=6)
         clock.now += IDLE - 1
@@ -146,9 +145,9 @@ def test_a_move_restarts_the_idle_time() -> None:
     asyncio.run(body())
 
 
-def test_finished_tables_leave_the_list_after_the_idle_time_but_keep_their_replay() -> None:
+def test_finished_tables_leave_the_list_after_the_idle_time_but_keep_their_replay(store_url: str) -> None:
     async def body() -> None:
-        clock, storage = Clock(), Storage("sqlite://")
+        clock, storage = Clock(), Storage(store_url)
         service = service_with(clock, storage)
         spec = {"game": "fools_errand", "seats": [{"kind": "bot", "bot": "random"}] * 2}
         live = await service.create(table_request(spec), seed=7)
@@ -169,10 +168,10 @@ def test_finished_tables_leave_the_list_after_the_idle_time_but_keep_their_repla
     asyncio.run(body())
 
 
-def test_without_idle_close_nothing_is_cancelled() -> None:
+def test_without_idle_close_nothing_is_cancelled(store_url: str) -> None:
     async def body() -> None:
         clock = Clock()
-        service = Service(Storage("sqlite://"), Settings(), idle_close=None, clock=clock, wall=clock)
+        service = Service(Storage(store_url), Settings(), idle_close=None, clock=clock, wall=clock)
         live = await service.create(table_request(person_vs_bot()), seed=8)
         clock.now += 10 * IDLE
         assert await service.tidy() == [] and live.id in service.tables
@@ -206,12 +205,12 @@ def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
     asyncio.run(body())
 
 
-def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(tmp_path: Path) -> None:
+def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(store_url: str) -> None:
     import httpx
 
     from motley.server.testing import ServerThread
 
-    with ServerThread(f"sqlite:///{tmp_path / 'tidy.db'}", idle_close=1e-6) as server:
+    with ServerThread(store_url, idle_close=1e-6) as server:
         table_id = httpx.post(f"{server.base}/api/tables", json=person_vs_bot(), timeout=10).json()["id"]
         service: Service = server.app.state.service
         loop = service.tasks[table_id].get_loop()  # the server's event loop, where its tables live

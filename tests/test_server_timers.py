@@ -16,9 +16,8 @@ from motley.server.testing import ServerThread
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("db") / "timers.db"
-    with ServerThread(f"sqlite:///{db}", bot_delay=0.0, pace=0.0) as running:  # no pace: nothing waits to be shown
+def server(module_store_url: str) -> Iterator[ServerThread]:
+    with ServerThread(module_store_url, bot_delay=0.0, pace=0.0) as running:  # no pace: nothing waits to be shown
         yield running
 
 

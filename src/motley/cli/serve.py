@@ -14,7 +14,8 @@ _DEFAULT = Limits()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
-    db: Annotated[str, typer.Option(help="SQLAlchemy URL of the store: sqlite:///FILE or postgresql://...")]
+    db: Annotated[str, typer.Option(help="The store: a SQLite file (motley.db, sqlite:///FILE) or a PostgreSQL URL "
+                                         "(postgresql://USER:PASSWORD@HOST/DATABASE, needs motley[postgres]).")]
     = "sqlite:///motley.db",
     move_time: Annotated[float | None, typer.Option(help="Default seconds per move for new tables (none: no limit).")]
     = None,
@@ -74,6 +75,7 @@ def serve(
     from motley.core import MotleyError
     from motley.server import create_app
     from motley.server.connections import uvicorn_settings
+    from motley.server.storage import store_url
 
     if pace < 0:
         raise typer.BadParameter("--pace must be 0 or more seconds.")
@@ -83,6 +85,7 @@ def serve(
                         sockets_per_table=sockets_per_table, tables_per_minute=tables_per_minute,
                         table_burst=table_burst, header_timeout=header_timeout, keep_alive=keep_alive,
                         connections_per_address=connections_per_address)
+        shown_db = store_url(db).render_as_string(hide_password=True)
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
@@ -91,7 +94,7 @@ def serve(
         raise typer.BadParameter(str(exc)) from None
     every = host in ("0.0.0.0", "::")
     shown = "127.0.0.1" if every else host
-    typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {db}); Ctrl-C stops.")
+    typer.echo(f"motley: open http://{shown}:{port}/ in a browser (tables stored in {shown_db}); Ctrl-C stops.")
     if every and not allow_origin:
         typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
                    "(docs/security.md).")

@@ -1,13 +1,14 @@
 """Optional parts of motley and the ``pip`` extras that install them.
 
 ``pip install motley`` installs what playing and serving need (NumPy, Typer, Rich, FastAPI, Uvicorn,
-SQLAlchemy, OpenSkill). The rest is imported only by the feature that uses it, through :func:`require`,
+SQLAlchemy, Alembic, OpenSkill). The rest is imported only by the feature that uses it, through :func:`require`,
 so a missing library is reported as the extra to install rather than as a bare ``ModuleNotFoundError``:
 
 * ``ray`` -- ``simulate/tournament/compare --backend ray`` (:mod:`motley.eval.backends`);
 * ``report`` -- matplotlib, for ``simulate --report`` (:mod:`motley.eval.report`);
 * ``rl`` -- PettingZoo, Gymnasium and OpenSpiel, for :mod:`motley.envs`;
 * ``train`` -- the training stack (PyTorch, sb3-contrib);
+* ``postgres`` -- psycopg 3, for ``serve --db postgresql://...`` (:mod:`motley.server.storage`);
 * ``dev`` -- everything the tests, the linters and the browser tests need.
 """
 

@@ -1,5 +1,8 @@
 """Storage of tables as event logs, through SQLAlchemy: SQLite by default, PostgreSQL by URL.
 
+The schema is made and changed by Alembic migrations (:mod:`motley.server.migrations`), run each time a
+:class:`Storage` opens its database.
+
 A table is its event log: the game, its params, the seed, the seats and settings, then every move as a
 move string with the seat that made it (and who made it: the seat's person, its bot, or the timer's
 bot). Replaying the moves from the seed restores the table exactly, so a restarted server resumes every
@@ -9,11 +12,12 @@ unfinished table (docs/design.md, Storage).
 from __future__ import annotations
 
 import json
-import logging
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from alembic.util.exc import CommandError
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -31,17 +35,20 @@ from sqlalchemy import (
     exc,
     func,
     insert,
-    inspect,
+    make_url,
     select,
-    text,
     update,
 )
+from sqlalchemy.engine import URL
 from sqlalchemy.pool import StaticPool
 
+from motley.core.errors import MotleyError
+from motley.core.extras import require
+from motley.server import migrations
 from motley.server.store import UnreadableTable
 from motley.server.table import TableRecord
 
-__all__ = ["Storage", "TableRecord", "UnreadableTable"]
+__all__ = ["BadStoreUrl", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "store_url"]
 
 metadata = MetaData()
 
@@ -74,13 +81,57 @@ moves_t = Table(
 move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t.c.number, unique=True)
 
 
-#: Seconds a SQLite call waits for a database locked by another process before it fails.
+#: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
+#: timeout, PostgreSQL's ``lock_timeout``.
 BUSY_TIMEOUT = 2.0
+#: Seconds one PostgreSQL statement may run before the server cancels it (``statement_timeout``); also bounds
+#: the wait for a new connection (``connect_timeout``, whole seconds, at least 2).
+STATEMENT_TIMEOUT = 5.0
+
+
+class BadStoreUrl(MotleyError):
+    """``--db`` names no store motley can open: not a SQLAlchemy URL, or a database other than SQLite and
+    PostgreSQL."""
+
+
+class StoreUnavailable(MotleyError):
+    """The store could not be opened or brought to the current schema (database unreachable, refused login,
+    a migration that failed); the message names the database (without its password) and the driver's error."""
+
+
+def store_url(db: str) -> URL:
+    """The SQLAlchemy URL of a ``--db`` value: a URL (``sqlite:///FILE``, ``sqlite://`` in memory,
+    ``postgresql://USER:PASSWORD@HOST/DB``, ``postgresql+psycopg://...``), or a file path (no ``://``), which
+    is taken as a SQLite file. ``postgresql://`` uses psycopg 3 (the ``postgres`` extra).
+
+    Raises:
+        BadStoreUrl: for a value that is not a URL of SQLite or PostgreSQL.
+        MissingExtraError: for PostgreSQL without psycopg installed (``pip install 'motley[postgres]'``).
+    """
+    if "://" not in db:
+        if not db.strip():
+            raise BadStoreUrl("--db is empty: give a SQLite file (motley.db) or a URL (postgresql://...)")
+        return URL.create("sqlite", database=db)
+    try:
+        url = make_url(db)
+    except (exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise BadStoreUrl(f"--db {db.split('://')[0]}://... is not a database URL: give sqlite:///FILE, a file "
+                          "path, or postgresql://USER:PASSWORD@HOST/DATABASE") from None
+    if url.get_backend_name() == "postgresql":
+        if url.get_driver_name() in ("psycopg", "postgresql", ""):
+            url = url.set(drivername="postgresql+psycopg")
+            require("psycopg", "postgres", "a PostgreSQL store (--db postgresql://...)")
+        return url
+    if url.get_backend_name() != "sqlite":
+        raise BadStoreUrl(f"--db {url.get_backend_name()}://... is not a store motley serves on: use SQLite "
+                          "(sqlite:///FILE or a file path) or PostgreSQL (postgresql://...)")
+    return url
 
 
 class Storage:
     """The event-log store (the server's :class:`~motley.server.store.TableStorage`). ``url``: a SQLAlchemy URL
-    (``sqlite:///motley.db``, ``postgresql://...``).
+    or a SQLite file path (see :func:`store_url`: ``sqlite:///motley.db``, ``postgresql://...``). Opening it
+    brings its schema to the newest revision (:func:`motley.server.migrations.upgrade`).
 
     SQLite runs in WAL mode with ``synchronous=NORMAL``: a move is durable against a killed server
     process (the WAL is written before the commit returns) and costs well under a millisecond. A database
@@ -88,39 +139,34 @@ class Storage:
     (``sqlite3.OperationalError: database is locked``), so a mover hears of it at once rather than after
     the driver's default of 5 s.
 
+    PostgreSQL (psycopg 3) gets the same bound on locks (``lock_timeout`` = ``busy_timeout``), a statement
+    timeout (``statement_timeout`` = ``statement_timeout`` seconds) and a connection timeout, so a stopped or
+    unreachable database fails a call within seconds (a mover is told ``not_stored``) instead of hanging the
+    store's thread. A connection lost in a PostgreSQL restart fails the call that was using it; SQLAlchemy then
+    drops the pool, and the next call connects anew.
+
     Every call blocks until the database answers; the server makes them in a worker thread
     (:class:`motley.server.store.Store`), never on its event loop. Errors are SQLAlchemy's
     (``sqlalchemy.exc.SQLAlchemyError``) or the driver's.
     """
 
-    def __init__(self, url: str = "sqlite:///motley.db", busy_timeout: float = BUSY_TIMEOUT) -> None:
-        kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
-            if url in ("sqlite://", "sqlite:///:memory:"):
-                kwargs["poolclass"] = StaticPool  # one shared in-memory database
-        self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
+    def __init__(self, url: str = "sqlite:///motley.db", busy_timeout: float = BUSY_TIMEOUT,
+                 statement_timeout: float = STATEMENT_TIMEOUT) -> None:
+        """Raises:
+            BadStoreUrl, MissingExtraError: see :func:`store_url`.
+            StoreUnavailable: the database cannot be reached, or its schema not brought up to date.
+        """
+        parsed = store_url(url)
+        self.engine: Engine = create_engine(parsed, **_engine_options(parsed, busy_timeout, statement_timeout))
+        if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._unique_move_numbers()
-        self._rematch_column()
-        self._insert_move = insert(moves_t)
-
-    def _unique_move_numbers(self) -> None:
-        """Add the unique index on (table, move number) to a database made before it existed; a database
-        that already holds a duplicate keeps working without it, and the log says so."""
         try:
-            move_numbers.create(self.engine, checkfirst=True)
-        except exc.SQLAlchemyError as error:
-            logging.getLogger("motley.server").warning("move numbers are not unique in the store, so it has no "
-                                                       "unique index on them: %s", str(error).splitlines()[0])
-
-    def _rematch_column(self) -> None:
-        """Add the ``rematch`` column to a database made before it existed."""
-        if "rematch" not in {c["name"] for c in inspect(self.engine).get_columns(tables_t.name)}:
-            with self.engine.begin() as conn:
-                conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN rematch TEXT"))
+            migrations.upgrade(self.engine)
+        except (exc.SQLAlchemyError, CommandError) as error:  # CommandError: a revision this motley does not know
+            self.engine.dispose()
+            shown = parsed.render_as_string(hide_password=True)
+            raise StoreUnavailable(f"cannot open the store {shown}: {_driver_error(error)}") from None
+        self._insert_move = insert(moves_t)
 
     def create_table(self, record: TableRecord) -> None:
         """Store a new table (its header; ``record.moves`` must be empty)."""
@@ -327,6 +373,24 @@ def _json(text: Any, name: str) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError) as exc:
         raise ValueError(f"stored {name!r} is not JSON: {exc}") from None
+
+
+def _engine_options(url: URL, busy_timeout: float, statement_timeout: float) -> dict[str, Any]:
+    """``create_engine`` options for the database of ``url`` (see :class:`Storage` for the timeouts)."""
+    if url.get_backend_name() == "sqlite":
+        options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": busy_timeout}}
+        if url.database in (None, "", ":memory:"):
+            options["poolclass"] = StaticPool  # one shared in-memory database
+        return options
+    settings = f"-c lock_timeout={round(busy_timeout * 1000)} -c statement_timeout={round(statement_timeout * 1000)}"
+    return {"connect_args": {"options": settings, "connect_timeout": max(2, math.ceil(statement_timeout))}}
+
+
+def _driver_error(error: Exception) -> str:
+    """The driver's error in one line, without SQLAlchemy's statement and background link."""
+    cause = getattr(error, "orig", None) or error
+    lines = [line for line in str(cause).splitlines() if line.strip()]
+    return f"{type(cause).__name__}: {lines[0] if lines else ''}"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
