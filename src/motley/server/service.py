@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
 from motley.server.limits import IDLE_CLOSE, Limits, TableGate
 from motley.server.live import LiveTable, Offer
@@ -57,6 +58,8 @@ class Service:
         self.gate = TableGate(limits or Limits(), clock)
         self.tables: dict[str, LiveTable] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: The analyses of finished matches, searched by :attr:`thinkers` (:class:`Analyses`).
+        self.analyses = Analyses(self.store, self.thinkers)
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -399,6 +402,7 @@ class Service:
         for task in self.tasks.values():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.analyses.close()
         self.thinkers.close()
         await asyncio.to_thread(self.store.close)
 

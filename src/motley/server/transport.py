@@ -65,6 +65,7 @@ from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
+from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import Service
@@ -549,6 +550,37 @@ def _finished_api(api: APIRouter, service: Service) -> None:
             return replay_step(await finished_table(table_id), step, view)
         except replays.ViewRefused as exc:
             raise HTTPException(400, str(exc)) from None
+
+
+def _analysis_api(api: APIRouter, service: Service) -> None:
+    """The analysis of a seat's decisions in a finished match (:mod:`motley.server.analyses`): ``POST`` starts it
+    (202 while it runs; 200 once stored), ``GET`` says where it is (``{"status": "none" | "running" | "done" |
+    "failed", "seat", "done", "total", "result"?, "error"?}``). 409 while the match is played (nothing of it is
+    given then) or for a cancelled table, 400 for a seat it does not have, 429 beyond the bounds."""
+
+    async def finished(table_id: str, seat: int) -> Table:
+        live = await _live(service, table_id)
+        try:
+            service.analyses.check(live.table, seat)
+        except AnalysisRefused as exc:
+            raise HTTPException(400 if exc.finished else 409, str(exc)) from None
+        return live.table
+
+    @api.get("/api/tables/{table_id}/analysis")
+    async def api_analysis(table_id: str, seat: int) -> dict[str, Any]:
+        table = await finished(table_id, seat)
+        with _seat_answers():
+            return await service.analyses.status(table, seat)
+
+    @api.post("/api/tables/{table_id}/analysis", status_code=202)
+    async def api_analyse(table_id: str, seat: int) -> JSONResponse:
+        table = await finished(table_id, seat)
+        with _seat_answers():
+            try:
+                now = await service.analyses.start(table, seat)
+            except AnalysisBusy as exc:
+                raise HTTPException(429, str(exc), headers={"Retry-After": "30"}) from None
+        return JSONResponse(now, status_code=200 if now["status"] == "done" else 202)
 
 
 def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
