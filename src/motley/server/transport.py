@@ -277,9 +277,14 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
     (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
-    the seats' ``names`` (``motley replay --html`` shows them)."""
+    the seats' ``names`` (``motley replay --html`` shows them), whether the table gave hints (``hints``:
+    ``Settings.hints``) and, if it did, each seat's count (``hints_used``)."""
     record: dict[str, Any] = json.loads(motley.records.dump(table.state))
-    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats])
+    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats],
+                  hints=table.settings.hints)
+    used = (table.record.result or {}).get("hints")
+    if table.settings.hints and isinstance(used, list):
+        record["hints_used"] = used
     return record
 
 
@@ -323,6 +328,7 @@ def router(service: Service, limits: Limits | None = None) -> APIRouter:
     _defaults(api, service)
     _tables_api(api, service, limits)
     _finished_api(api, service)
+    _analysis_api(api, service)
     _socket(api, service, limits)
     return api
 
