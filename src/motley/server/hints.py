@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from motley.bots.analysis import decision_at, hint
+from motley.bots.analysis import DEFAULT_SIMULATIONS, decision_at, hint
 from motley.core import State
 from motley.server import protocol
 
-#: Search iterations of a hint: about 0.3 s a hint for Fool! and Foolery at 5 players on one core of a small
-#: machine (benchmarks/hint_latency.py), well within the 2 s a person waits.
-HINT_SIMULATIONS = 200
+#: Search iterations of a hint: the analysis's budget, so a hint is the move the analysis would choose. Measured
+#: (benchmarks/hint_latency.py, one core of a busy 2-core machine): Fool! at 5 players 0.09 s median, 0.20 s at
+#: most; Foolery at 5 players 0.30 s median, 0.48 s at most; well within the 2 s a person waits.
+HINT_SIMULATIONS = DEFAULT_SIMULATIONS
 
 
 class HintDesk:
