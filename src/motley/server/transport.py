@@ -26,7 +26,11 @@ HTTP:
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
     ``GET /api/tables/{id}/replay/{step}[?view=N]`` the public view after ``step`` moves of a finished table,
-    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one).
+    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one);
+    ``POST /api/tables/{id}/analysis?seat=N`` start the analysis of seat N's decisions of a finished match (202; 200
+    once stored) and ``GET`` the same to follow it (``{"status", "seat", "done", "total", "result"?}``): 409 while
+    the match is played, 400 for a seat it does not have, 429 beyond one per table and ``MAX_ANALYSES`` on the
+    server (:mod:`motley.server.analyses`).
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables and create ``Limits.tables_per_minute`` tables a minute, ``Limits.table_burst`` at once,
@@ -574,6 +578,9 @@ def _analysis_api(api: APIRouter, service: Service) -> None:
 
     @api.get("/api/tables/{table_id}/analysis")
     async def api_analysis(table_id: str, seat: int) -> dict[str, Any]:
+        job = service.analyses.jobs.get(table_id)
+        if job is not None and job.seat == seat:  # its progress, without loading the finished table again
+            return job.status()
         table = await finished(table_id, seat)
         with _seat_answers():
             return await service.analyses.status(table, seat)

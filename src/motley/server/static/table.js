@@ -472,7 +472,7 @@ function HintsUsed() {
 }
 
 function onError(msg) {
-  if (msg.code === "hint_used" || msg.code === "hints_off" || S.advising !== null) S.advising = null;
+  S.advising = null;  // a hint asked for and refused may be asked again (the server says why)
   const {text, rules} = reasonWords(msg);
   S.error = text || msg.message;
   if (msg.code === "stale") S.error = "Your move came too late: the table had moved on, and shows where it is now.";
