@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -56,7 +57,7 @@ def new_page(browser: Browser, size: str) -> Page:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_replay_analyses_a_seat_draws_its_graph_and_jumps_from_it(server: ServerThread, browser: Browser,
-                                                                      finished: str, size: str) -> None:
+                                                                      finished: str, size: str, shots: Path) -> None:
     errors: list[str] = []
     page = new_page(browser, size)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -81,13 +82,13 @@ def test_the_replay_analyses_a_seat_draws_its_graph_and_jumps_from_it(server: Se
     expect(page.locator("#where")).to_contain_text(f"move {target} of")
     expect(panel.locator(f"#analysis-decisions > li[data-step='{target}']")).to_have_class(re.compile("current"))
     page.locator("#analysis-panel").scroll_into_view_if_needed()
-    page.screenshot(path=f"/tmp/aweb_analysis_{size}.png", full_page=True)
+    page.screenshot(path=str(shots / ("analysis.png" if size == "desktop" else "analysis-phone.png")), full_page=True)
     assert errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_hint_rings_the_bots_choice_in_the_hand_once_per_decision(server: ServerThread, browser: Browser,
-                                                                      size: str) -> None:
+                                                                      size: str, shots: Path) -> None:
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "random"}] * 3
     spec = {"game": "fool", "players": 4, "options": {"rounds": 1}, "bot_delay": 0, "pace": 0, "hints": True,
             "seats": seats}
@@ -106,4 +107,4 @@ def test_a_hint_rings_the_bots_choice_in_the_hand_once_per_decision(server: Serv
     ringed = hand.get_by_role("button", name=re.compile(r"\(the hint\)$"))
     expect(ringed.first).to_be_visible()
     expect(hand.get_by_role("button", name="Hint given for this decision")).to_be_disabled()
-    page.screenshot(path=f"/tmp/aweb_hint_{size}.png")
+    page.screenshot(path=str(shots / ("hint.png" if size == "desktop" else "hint-phone.png")))
