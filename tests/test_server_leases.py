@@ -117,7 +117,7 @@ def test_unowned_lists_the_unfinished_tables_without_a_live_lease(two: tuple[Sto
 def test_a_bad_lease_request_is_refused_by_name_and_changes_nothing(
         two: tuple[Storage, Storage], table: str, owner: str, ttl: float) -> None:
     a, _ = two
-    with pytest.raises(ValueError, match="lease|table id"):
+    with pytest.raises(ValueError, match=r"lease|table id"):
         a.claim(table, owner, ttl)
     assert a.owner_of(table) is None
     if table == "t1":  # the owner or the time is bad: renew refuses them too
