@@ -276,7 +276,7 @@ class PostgresNews(_Hub):
                         async for note in conn.notifies(timeout=self.check_every):
                             self._receive(note.payload)
                         await conn.execute("SELECT 1")  # no news for a while: is the connection alive?
-            except psycopg.OperationalError as exc:
+            except (psycopg.Error, OSError) as exc:  # lost, refused, or closed under it
                 self._listening.clear()
                 log.warning("news: listening to PostgreSQL failed (%s); again in %.2f s",
                             str(exc).splitlines()[0] if str(exc) else type(exc).__name__, delay)
@@ -301,7 +301,7 @@ class PostgresNews(_Hub):
                         self._sender = await self._connect()
                     await self._sender.execute("SELECT pg_notify(%s, %s)", (self.channel, text))
                     return
-                except psycopg.OperationalError as exc:
+                except (psycopg.Error, OSError) as exc:
                     await self._drop_sender()
                     if attempt == 2:
                         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
