@@ -13,7 +13,8 @@ seat to move):
   per step drawn with NumPy;
 * the peer: RLCard's Dou Dizhu environment (``rlcard.make("doudizhu")``, ``env.step`` with a random legal
   action, its state encoding included) when ``rlcard`` is installed, else OpenSpiel's ``dou_dizhu`` through
-  pyspiel (``observation_tensor`` of the player to move at every decision).
+  pyspiel (``observation_tensor`` of the player to move at every decision; its chance outcomes, all uniform,
+  drawn as its moves are, ``legal_actions()`` + ``randrange``, never through ``chance_outcomes()``).
 
 Single-process rows are per second of this process's CPU time (other load on the machine does not count);
 vector rows give decisions per wall-clock second and per CPU second of all its processes together. The
@@ -179,14 +180,11 @@ def openspiel_doudizhu() -> tuple[str, Runner] | None:
         while time.process_time() - cpu < seconds:
             state = game.new_initial_state()
             while not state.is_terminal():
-                if state.is_chance_node():
-                    actions, probs = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(actions, probs)[0])
-                    continue
-                state.observation_tensor(state.current_player())
-                legal = state.legal_actions()
+                legal = state.legal_actions()  # at a chance node: its outcomes, all equally likely
+                if not state.is_chance_node():
+                    state.observation_tensor(state.current_player())
+                    n += 1
                 state.apply_action(legal[rng.randrange(len(legal))])
-                n += 1
         return n, time.process_time() - cpu, time.perf_counter() - wall
 
     return "openspiel dou_dizhu", run

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from motley.cli.main import app
 from motley.core.extras import MissingExtraError
 from motley.server import migrations
-from motley.server.storage import BadStoreUrl, Storage, StoreUnavailable, metadata
+from motley.server.storage import BadStoreUrl, Storage, StoreUnavailable, metadata, moves_t, tables_t
 from motley.server.storage import store_url as parse_db
 from tests.postgres import PostgresServer, execute
 
@@ -80,7 +80,7 @@ def test_the_migrations_make_the_schema_the_queries_use(store_url: str) -> None:
 
 def test_a_store_made_before_migrations_is_adopted_with_its_tables(store_url: str) -> None:
     old = sqlalchemy.create_engine(store_url)
-    metadata.create_all(old)  # as the server made its stores before it had migrations
+    metadata.create_all(old, tables=[tables_t, moves_t])  # as the server made its stores before it had migrations
     with old.begin() as conn:
         conn.execute(sqlalchemy.text("INSERT INTO motley_tables (id, game, params, seed, seats, settings, created, "
                                      "finished) VALUES ('t1', 'fool', '{}', 1, '[]', '{}', 0, false)"))

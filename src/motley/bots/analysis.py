@@ -47,8 +47,8 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
 __all__ = ["DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE",
-           "Decision", "analyse_decision", "analyse_record", "decision_at", "decisions", "evaluate", "move_words",
-           "searcher_spec", "summarise"]
+           "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
+           "move_words", "searcher_spec", "summarise"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
@@ -377,10 +377,39 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
                 results.append(result)
                 if progress is not None:
                     progress(len(results), len(jobs))
+    return assemble(game, seat, spec, seed, results)
+
+
+def assemble(game: Game, seat: int, spec: str, seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The result of :func:`analyse_record` from its parts: the analysed ``game``, ``seat``, the searcher's
+    ``spec`` (:func:`searcher_spec`), the ``seed`` and each decision's :func:`evaluate` (seeded ``"{seed}:{index}"``),
+    in order; for a caller that runs the decisions elsewhere (the server's worker processes)."""
     return {"format": FORMAT, "game": str(game), "seat": seat, "searcher": spec,
             "simulations": parse_bot_spec(spec).resolved()["simulations"], "seed": seed,
-            "estimates": _ESTIMATES, "thresholds": _THRESHOLDS, "decisions": results,
+            "estimates": _ESTIMATES, "thresholds": _THRESHOLDS, "decisions": list(results),
             "summary": summarise(results)}
+
+
+def hint(game: Game, decision: Decision, simulations: int, seed: int | str) -> dict[str, Any]:
+    """The strongest bot's choice at ``decision`` (its ``played`` is ignored) by the analysis's searcher
+    (:func:`searcher_spec` with ``simulations``), from the seat's observation only, with one sentence of why.
+
+    Returns:
+        ``{"action", "move", "words", "why", "win", "points", "visits"}``: the chosen action id and move string,
+        the move in words, the sentence, and the search's estimates for it (win chance of the deal 0..1, expected
+        deal points, iterations that began with it).
+    Raises:
+        MotleyError: for ``simulations`` below 1, or a game without search support.
+    """
+    result = evaluate(game, decision, searcher_spec(game, simulations), seed)
+    best = next(row for row in result["moves"] if row["move"] == result["choice"])
+    runner = next((row for row in result["moves"] if row is not best and row["visits"]), None)  # most visited next
+    why = (f"{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals consistent "
+           f"with what you have seen ({best['points']:+.1f} points)")
+    if runner is not None:
+        why += f"; the next best, {runner['words']}, in {runner['win']:.0%} ({runner['points']:+.1f} points)"
+    return {"action": best["action"], "move": best["move"], "words": best["words"], "why": why + ".",
+            "win": best["win"], "points": best["points"], "visits": best["visits"]}
 
 
 #: The marks' thresholds (the result's ``thresholds`` field; module docstring).

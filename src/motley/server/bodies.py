@@ -53,6 +53,8 @@ class TableRequest(BaseModel):
     pace: Seconds | None = Field(None, description="seconds before a forced move (the only legal one) is played")
     summary_wait: Seconds | None = Field(None, description="seconds the end of a deal waits for the people to "
                                                            "continue; 0: no wait; null: without limit")
+    hints: StrictBool | None = Field(None, description="a friendly table: each person may ask for the strongest "
+                                                       "bot's choice, once per decision (default false)")
 
     @model_validator(mode="before")
     @classmethod

@@ -38,8 +38,9 @@ from motley.core import MotleyError
 from motley.core.play import choose
 from motley.core.registry import game_spec
 from motley.server import protocol
+from motley.server.hints import HintDesk, forced_hint, hint, hint_args
 from motley.server.store import MoveRow, StoreError
-from motley.server.table import Finished, Move, Seat, SeatRefused, Table, new_token
+from motley.server.table import Finished, Move, Seat, SeatRefused, Table, move_cards, new_token
 from motley.server.thinking import Thinkers
 from motley.server.web_bots import is_fast
 
@@ -163,6 +164,8 @@ class LiveTable:
         self._arrivals: dict[int, asyncio.Task[None]] = {}
         #: The seats whose stored arrival starts the opening (:meth:`_show_opening`): their next attach says so.
         self._opening: set[int] = set()
+        #: The hints each seat had (a table with ``Settings.hints``; :mod:`motley.server.hints`).
+        self.hints = HintDesk(len(table.seats), (table.record.result or {}).get("hints"))
 
     @property
     def id(self) -> str:
@@ -372,6 +375,7 @@ class LiveTable:
         shared = self.table.shared(self.seat_info(), deadline)
         shared["waiting_for"] = self.waiting_for()
         shared["summary"] = summary
+        shared["hints"] = list(self.hints.used) if self.table.settings.hints else None
         return shared
 
     # ---- the summary at the end of a deal ----------------------------------------------------
@@ -588,6 +592,9 @@ class LiveTable:
                     raise protocol.ProtocolError("spectator", "spectators cannot move")
                 conn.send(self.table.why_answer(conn.seat, msg.move or ""))
                 return
+            if msg.kind == "hint":
+                await self.hint(conn)
+                return
             if conn.seat is None:
                 raise protocol.ProtocolError("spectator", "spectators cannot move" if msg.kind == "move"
                                              else "spectators do not hold up the table")
@@ -652,9 +659,41 @@ class LiveTable:
         if self.summary is not None and not self.summary_holds():
             self.summary = None
 
+    async def hint(self, conn: Connection) -> None:
+        """Answer a person's ``hint`` (:mod:`motley.server.hints`): the strongest bot's choice for the seat's
+        current decision, searched from the seat's information state in a worker process (in a worker thread
+        without :attr:`thinkers`), sent to ``conn`` alone unless the turn passed meanwhile; the hint is counted
+        and every viewer is sent the new count.
+
+        Raises:
+            protocol.ProtocolError: as :meth:`HintDesk.take`, ``elsewhere`` from a page that is not the seat's live
+                one, or ``closed``.
+        """
+        table, state = self.table, self.table.state
+        self._open_only()
+        if conn.seat is not None:
+            self._live_only(conn)
+        version = table.version
+        self.hints.take(table.settings.hints, state, version, conn.seat)
+        assert conn.seat is not None
+        seat = conn.seat
+        self.broadcast()
+        if len(state.legal_actions()) == 1:
+            answer = forced_hint(state, seat)
+        else:
+            args = hint_args(state, seat, f"{table.record.seed}-hint-{version}")
+            answer = (await self.thinkers.run("a hint", hint, *args) if self.thinkers is not None
+                      else await asyncio.to_thread(hint, *args))
+        if table.version != version or table.state.is_terminal():
+            return  # the turn passed while the bot thought: a late hint never arrives
+        conn.send({"type": "hint", "version": version, "seat": seat, "cards": move_cards(table.game.name,
+                                                                                         answer["move"]), **answer})
+
     async def _store_result(self, result: dict[str, Any]) -> None:
-        """Mark the table finished in the store; a failure is logged (the moves are stored, so the table
-        still replays to its end)."""
+        """Mark the table finished in the store (with each seat's hints at a table with hints); a failure is
+        logged (the moves are stored, so the table still replays to its end)."""
+        if self.table.settings.hints:
+            result = {**result, "hints": list(self.hints.used)}
         try:
             await self.store.finish(self.id, result)
         except StoreError as exc:

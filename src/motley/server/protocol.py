@@ -9,6 +9,8 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
     {"type": "why", "move": "AH 4C"}                    # is this move legal now, and if not why? (nothing moves)
     {"type": "continue"}                                # a seat has read the summary of the deal that ended
     {"type": "claim"}                                   # play the seat from this connection (tab) from now on
+    {"type": "hint"}                                    # the strongest bot's choice for my decision (a table
+                                                        # with hints; see motley.server.hints)
 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
@@ -17,11 +19,14 @@ Server -> client: ``{"type": "state", "version", ...}`` after every change (see 
 ``{"type": "why", "version", "move", "reason", "words", "rules"}`` answering a ``why`` (``reason`` None: the move
 is legal now; else ``words``: the reason in words, without rule ids, and ``rules``: the rule ids it named, see
 :func:`reason_words`), ``{"type": "error", "version", "code", "message"}`` for a refused message (nothing
-changes; an ``illegal`` one has ``words`` and ``rules`` too), ``{"type": "pong", "version"}``, and the table's
+changes; an ``illegal`` one has ``words`` and ``rules`` too), ``{"type": "pong", "version"}``, ``{"type": "hint",
+"version", "seat", "action", "move", "cards", "words", "why"}`` answering a ``hint`` (:mod:`motley.server.hints`), and
+the table's
 own news: ``seats``, ``rematch`` and ``rematch_declined`` (see :mod:`motley.server.live`). Error codes:
 ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``, ``closed`` (the table was cancelled before its
 end, the message says why), ``elsewhere`` (the seat is played from another
 connection: a ``claim`` makes this one its live page), ``over``, ``not_your_turn``, ``stale``, ``illegal``,
+``hints_off`` and ``hint_used`` (a ``hint`` at a table without hints, or a second one for the same decision),
 ``not_stored`` (the store refused the move, so it
 was not played; sending it again may work) and ``rate_limited`` (the socket sent more messages than its
 rate, ``Limits.messages_per_second`` with bursts of ``Limits.message_burst``: the message was not handled;
@@ -46,7 +51,7 @@ MAX_MOVE_TEXT = 200
 #: A rule id as the rules files write them: ``FY-R3``, ``FL-D12``, ``FE-T10``.
 RULE_ID = re.compile(r"\b[A-Z]{2}-[A-Z]\d+\b")
 #: The messages without fields but their type.
-BARE = ("ping", "start", "continue", "claim")
+BARE = ("ping", "start", "continue", "claim", "hint")
 #: Deepest nesting and longest number (in digits) a client message may hold.
 MAX_DEPTH = 8
 MAX_DIGITS = 30

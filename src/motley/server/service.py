@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
 from motley.server.limits import IDLE_CLOSE, Limits, TableGate
 from motley.server.live import LiveTable, Offer
@@ -70,6 +71,8 @@ class Service:
         self.kept: OrderedDict[str, LiveTable] = OrderedDict()
         #: The loads from the store in progress, by table id (:meth:`get`: one per table at a time).
         self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
+        #: The analyses of finished matches, searched by :attr:`thinkers` (:class:`Analyses`).
+        self.analyses = Analyses(self.store, self.thinkers)
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -463,6 +466,7 @@ class Service:
         for task in self.tasks.values():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.analyses.close()
         self.thinkers.close()
         await asyncio.to_thread(self.store.close)
 

@@ -92,6 +92,17 @@ moves_t = Table(
     Column("actor", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+analyses_t = Table(
+    "motley_analyses", metadata,
+    # the analysis of one seat's decisions in a finished table (motley.bots.analysis), computed once
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("simulations", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("result", Text, nullable=False),  # the JSON of motley.bots.analysis.analyse_record's result
+    Column("created", Float, nullable=False),
+)
+
 #: A table's move numbers are unique: the database itself refuses a move stored twice.
 move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t.c.number, unique=True)
 
@@ -268,6 +279,40 @@ class Storage:
                 and all(isinstance(e, dict) for e in offer["plan"])):
             raise UnreadableTable(f"table {table_id}: its stored rematch is not an offer")
         return offer
+
+    def save_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> dict[str, Any]:
+        """Store the analysis of ``seat``'s decisions at table ``table_id`` (``result``: JSON-able, with
+        ``simulations`` and ``seed``) unless one is stored already; returns the stored one (this, or the earlier)."""
+        row = {"table_id": table_id, "seat": seat, "simulations": int(result["simulations"]),
+               "seed": int(result["seed"]), "result": json.dumps(result, separators=(",", ":")), "created": time.time()}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(analyses_t).values(**row))
+        except exc.IntegrityError:
+            earlier = self.analysis(table_id, seat)
+            if earlier is not None:
+                return earlier
+            raise
+        return result
+
+    def analysis(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored analysis of ``seat``'s decisions at table ``table_id``, or None.
+
+        Raises:
+            UnreadableTable: if the stored analysis is not a JSON object.
+        """
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(analyses_t.c.result).where(analyses_t.c.table_id == table_id,
+                                                                    analyses_t.c.seat == seat)).scalar()
+        if stored is None:
+            return None
+        try:
+            result = _json(stored, "analysis")
+        except ValueError as error:
+            raise UnreadableTable(f"table {table_id}: {error}") from None
+        if not isinstance(result, dict):
+            raise UnreadableTable(f"table {table_id}: its stored analysis of seat {seat} is not an object")
+        return result
 
     def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
         """Append move ``number`` (1-based) to a table's log."""

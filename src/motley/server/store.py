@@ -45,6 +45,13 @@ class TableStorage(Protocol):
     def rematch(self, table_id: str) -> dict[str, Any] | None:
         """The rematch offered at a table, ``{"table", "offered_by", "plan"}``, or None."""
 
+    def save_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> dict[str, Any]:
+        """Store the analysis of ``seat``'s decisions at a finished table unless one is stored already; returns the
+        stored one (this, or the earlier)."""
+
+    def analysis(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored analysis of ``seat``'s decisions at a table, or None."""
+
     def add_moves(self, moves: Sequence[MoveRow]) -> None:
         """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none."""
 

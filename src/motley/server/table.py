@@ -85,7 +85,9 @@ class Settings:
     ``pace``: a forced move (the only legal one), of any seat, is played by the driver this long after its turn
     began (a bot seat's after ``bot_delay`` if that is shorter; None: only a bot seat's, after ``bot_delay``, as
     before the setting existed). ``summary_wait``: how
-    long the end of a deal waits for the people to read its summary (0: not at all; None: without limit). A
+    long the end of a deal waits for the people to read its summary (0: not at all; None: without limit).
+    ``hints``: a friendly table: each person may ask for the strongest bot's choice, once per decision
+    (:mod:`motley.server.hints`); off unless chosen when the table is made. A
     table stored before a setting existed takes it from :data:`STORED_BEFORE` (see :class:`Table`)."""
 
     move_time: float | None = None
@@ -94,11 +96,13 @@ class Settings:
     wait_for_people: bool = True
     pace: float | None = 0.7
     summary_wait: float | None = 30.0
+    hints: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
         return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
-                "wait_for_people": self.wait_for_people, "pace": self.pace, "summary_wait": self.summary_wait}
+                "wait_for_people": self.wait_for_people, "pace": self.pace, "summary_wait": self.summary_wait,
+                "hints": self.hints}
 
 
 @dataclass

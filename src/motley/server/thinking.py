@@ -15,15 +15,17 @@ import json
 import multiprocessing
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError, Observation
 from motley.core.processes import exit_with_parent
 from motley.core.registry import load_recorded_game
+
+R = TypeVar("R")
 
 #: Bots made in a worker process, by (game, params as JSON, bot spec); cleared when it grows past 64.
 _BOTS: dict[tuple[str, str, str], Bot] = {}
@@ -84,15 +86,25 @@ class Thinkers:
         Raises:
             MotleyError: if the bot fails, chooses an illegal move, or its worker died.
         """
+        return await self.run(f"bot {spec!r}", think, game, json.dumps(params, sort_keys=True), spec, observation,
+                              list(legal), seed)
+
+    async def run(self, what: str, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in a worker process once one is free (a bot's search, a decision of a match's analysis,
+        a hint: all share the ``workers`` slots). ``fn`` and ``args`` must be picklable; ``what`` names the job
+        in an error.
+
+        Raises:
+            MotleyError: if the worker died (the pool is then replaced); whatever ``fn`` raised.
+        """
         async with self._slots:
             self.running += 1
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor(), think, game, json.dumps(params, sort_keys=True),
-                                                  spec, observation, list(legal), seed)
+                return await loop.run_in_executor(self._executor(), fn, *args)
             except BrokenProcessPool as exc:
                 self._discard()
-                raise MotleyError(f"the worker thinking for bot {spec!r} died: {exc}") from None
+                raise MotleyError(f"the worker thinking for {what} died: {exc}") from None
             finally:
                 self.running -= 1
 

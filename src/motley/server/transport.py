@@ -26,7 +26,11 @@ HTTP:
     and ``commitment``: see :func:`finished_record`);
     ``GET /api/tables/{id}/replay`` what a replay viewer needs first (names, marks to jump to, score sheet);
     ``GET /api/tables/{id}/replay/{step}[?view=N]`` the public view after ``step`` moves of a finished table,
-    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one).
+    or seat N's own view (a finished match has no secrets left; 400 for a seat that is not one);
+    ``POST /api/tables/{id}/analysis?seat=N`` start the analysis of seat N's decisions of a finished match (202; 200
+    once stored) and ``GET`` the same to follow it (``{"status", "seat", "done", "total", "result"?}``): 409 while
+    the match is played, 400 for a seat it does not have, 429 beyond one per table and ``MAX_ANALYSES`` on the
+    server (:mod:`motley.server.analyses`).
     A store that does not answer gives 503. A POST body must be ``application/json`` (415 otherwise) of at
     most ``Limits.request_bytes`` (413); one client address may have ``Limits.tables_per_address``
     unfinished tables and create ``Limits.tables_per_minute`` tables a minute, ``Limits.table_burst`` at once,
@@ -73,6 +77,7 @@ from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
 from motley.server import bodies, protocol, replays
+from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import Service
@@ -343,9 +348,14 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
     (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
-    the seats' ``names`` (``motley replay --html`` shows them)."""
+    the seats' ``names`` (``motley replay --html`` shows them), whether the table gave hints (``hints``:
+    ``Settings.hints``) and, if it did, each seat's count (``hints_used``)."""
     record: dict[str, Any] = json.loads(motley.records.dump(table.state))
-    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats])
+    record.update(table=table.id, commitment=table.commitment, names=[s.name for s in table.seats],
+                  hints=table.settings.hints)
+    used = (table.record.result or {}).get("hints")
+    if table.settings.hints and isinstance(used, list):
+        record["hints_used"] = used
     return record
 
 
@@ -389,6 +399,7 @@ def router(service: Service, limits: Limits | None = None) -> APIRouter:
     _defaults(api, service)
     _tables_api(api, service, limits)
     _finished_api(api, service, limits)
+    _analysis_api(api, service)
     _socket(api, service, limits)
     return api
 
@@ -677,6 +688,48 @@ def _finished_api(api: APIRouter, service: Service, limits: Limits) -> None:
 def _json(answer: Any) -> bytes:
     """``answer`` as compact JSON bytes (as FastAPI would send it)."""
     return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _analysis_api(api: APIRouter, service: Service) -> None:
+    """The analysis of a seat's decisions in a finished match (:mod:`motley.server.analyses`): ``POST`` starts it
+    (202 while it runs; 200 once stored), ``GET`` says where it is (``{"status": "none" | "running" | "done" |
+    "failed", "seat", "done", "total", "result"?, "error"?}``). 409 while the match is played (nothing of it is
+    given then) or for a cancelled table, 400 for a seat it does not have, 429 beyond the bounds."""
+
+    async def finished(table_id: str, seat: int) -> Table:
+        live = await _live(service, table_id)
+        try:
+            service.analyses.check(live.table, seat)
+        except AnalysisRefused as exc:
+            raise HTTPException(400 if exc.finished else 409, str(exc)) from None
+        return live.table
+
+    seat_words = "the seat asked for is not a seat of the table"
+    unfinished = "the match is still being played (nothing of its analysis is given then), or was cancelled"
+
+    @api.get("/api/tables/{table_id}/analysis",
+             responses=refusals(400, 404, 409, 503, e400=seat_words, e409=unfinished))
+    async def api_analysis(table_id: str, seat: int) -> dict[str, Any]:
+        job = service.analyses.jobs.get(table_id)
+        if job is not None and job.seat == seat:  # its progress, without loading the finished table again
+            return job.status()
+        table = await finished(table_id, seat)
+        with _seat_answers():
+            return await service.analyses.status(table, seat)
+
+    @api.post("/api/tables/{table_id}/analysis", status_code=202,
+              responses={200: {"description": "the analysis, stored already"},
+                         **refusals(400, 403, 404, 409, 429, 503, e400=seat_words, e409=unfinished,
+                                    e429="an analysis of this table, or as many as the server runs at once, is "
+                                         "running (see Retry-After)")})
+    async def api_analyse(table_id: str, seat: int) -> JSONResponse:
+        table = await finished(table_id, seat)
+        with _seat_answers():
+            try:
+                now = await service.analyses.start(table, seat)
+            except AnalysisBusy as exc:
+                raise HTTPException(429, str(exc), headers={"Retry-After": "30"}) from None
+        return JSONResponse(now, status_code=200 if now["status"] == "done" else 202)
 
 
 def _socket(api: APIRouter, service: Service, limits: Limits) -> None:

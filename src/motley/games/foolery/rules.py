@@ -549,7 +549,8 @@ class FooleryRules(SearchState):
             IllegalMoveError: if it is not legal now (with the rule's reason). Either way the state is unchanged.
         """
         if type(action) is int and action in (self._legal or self._generate()):
-            self.apply_legal(action)  # checked just now: the base's unchecked application records it
+            self._apply(action)  # checked just now: apply_legal's two steps, one call less per move
+            self._history.append(action)
         else:  # another integer type, or not legal: the base class converts, or raises with the reason
             super().apply_action(action)
 

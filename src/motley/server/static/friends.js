@@ -222,6 +222,7 @@ function fillTimers() {
   $("grace").value = String(DEFAULTS.grace ?? 30);
   $("bot_delay").value = String(DEFAULTS.bot_delay ?? 0.8);
   $("wait_for_people").checked = DEFAULTS.wait_for_people ?? true;
+  $("hints").checked = DEFAULTS.hints ?? false;
 }
 
 /** The timers that differ from the server's defaults, as request fields, with words for the summary line. */
@@ -239,6 +240,10 @@ function readTimers() {
   if ($("wait_for_people").checked !== (DEFAULTS.wait_for_people ?? true)) {
     fields.wait_for_people = $("wait_for_people").checked;
     words.push(fields.wait_for_people ? "bots wait for everyone" : "bots start at once");
+  }
+  if ($("hints").checked !== (DEFAULTS.hints ?? false)) {
+    fields.hints = $("hints").checked;
+    words.push(fields.hints ? "hints on" : "no hints");
   }
   return {fields, words};
 }

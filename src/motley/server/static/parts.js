@@ -12,7 +12,7 @@ const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1
 export const S = {
   msg: null, view: null, cards: {}, gameInfo: null, params: null, selected: [], conn: "connecting", error: "", sent: null,
   queue: [], held: null, why: {key: null, reason: null, rules: []}, autoSent: new Set(), panel: null,
-  settings: loadSettings(), lastTricks: null, hint: "", rematch: null, declined: [], dialog: null,
+  settings: loadSettings(), lastTricks: null, hint: "", advice: null, advising: null, rematch: null, declined: [], dialog: null,
 };
 
 function loadSettings() {

@@ -91,6 +91,7 @@ function draw() {
   const mark = INDEX.marks.filter((m) => m.step <= d.step).pop();
   if (mark) $("jump").value = String(mark.step);
   $("view").value = view;
+  markAnalysis();
   const link = shareLink();
   $("share").href = link;
   if (!embedded) history.replaceState(null, "", link);
@@ -162,6 +163,146 @@ function onKey(ev) {
   act();
 }
 
+// ---- the analysis of one seat's decisions (a served replay: /api/tables/ID/analysis) ----------------------
+const SVG_NS = "http://www.w3.org/2000/svg";
+// the graph is drawn at the width of its box (in CSS pixels, so its points and words keep their size on a phone)
+const GRAPH = {width: 640, height: 170, left: 40, right: 12, top: 10, bottom: 14};
+let analysis = null, polling = null;
+
+/** A new SVG element with these attributes (``text``: its text). */
+function svg(tag, attrs, ...children) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") e.textContent = v; else e.setAttribute(k, String(v));
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function pct(x) { return `${Math.round(100 * x)}%`; }
+function signed(x) { return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`; }
+
+async function askAnalysis(method) {
+  const r = await fetch(`/api/tables/${tableId}/analysis?seat=${$("analysis-seat").value}`, {method});
+  const d = await r.json();
+  if (!r.ok) throw new Error(d.detail || "the analysis is not available");
+  return d;
+}
+
+function analysisState(d) {
+  const bar = $("analysis-progress");
+  bar.hidden = d.status !== "running";
+  $("analyse").disabled = d.status === "running" || d.status === "done";
+  $("analyse").textContent = d.status === "done" ? "Analysed" : "Analyse";
+  const words = {
+    none: "Not analysed yet: Analyse searches each decision of this seat (about a minute for a long match).",
+    running: d.total ? `Analysing: decision ${d.done} of ${d.total}.` : "Analysing: reading the match.",
+    failed: `The analysis failed: ${d.error || "unknown error"}.`, done: ""};
+  $("analysis-status").textContent = words[d.status] || "";
+  if (d.status === "running") { bar.max = Math.max(1, d.total); bar.value = d.done; }
+  analysis = d.status === "done" ? d.result : null;
+  drawAnalysis();
+}
+
+async function pollAnalysis(method) {
+  clearTimeout(polling);
+  try {
+    const d = await askAnalysis(method);
+    analysisState(d);
+    if (d.status === "running") polling = setTimeout(() => pollAnalysis("GET"), 700);
+  } catch (err) {
+    $("analysis-status").textContent = err.message;
+  }
+}
+
+/** The seat's estimated chance of winning the deal after each decision (the move played), one point a decision,
+ * as an inline SVG; a point is a button that jumps to the decision. */
+function analysisGraph(decisions) {
+  GRAPH.width = Math.max(280, Math.min(820, $("analysis-graph").clientWidth || 640));
+  const {width, height, left, right, top, bottom} = GRAPH;
+  const moves = Math.max(1, INDEX.moves);
+  const x = (k) => left + (width - left - right) * k / moves;
+  const y = (p) => top + (height - top - bottom) * (1 - p);
+  const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "win-graph", role: "img",
+                            "aria-label": `${name(analysis.seat)}'s estimated chance of winning the deal after each decision`});
+  for (const p of [0, 0.5, 1]) {
+    chart.append(svg("line", {x1: left, x2: width - right, y1: y(p), y2: y(p), class: "grid"}),
+                 svg("text", {x: left - 6, y: y(p) + 4, "text-anchor": "end", class: "axis", text: pct(p)}));
+  }
+  for (const m of INDEX.marks) chart.append(svg("line", {x1: x(m.step), x2: x(m.step), y1: top, y2: height - bottom, class: "deal"}));
+  chart.append(svg("line", {id: "graph-now", x1: x(step), x2: x(step), y1: top, y2: height - bottom, class: "now"}));
+  const played = (d) => d.moves.find((m) => m.move === d.played);
+  chart.append(svg("polyline", {class: "win-line", points: decisions.map((d) => `${x(d.index)},${y(played(d).win)}`).join(" ")}));
+  decisions.forEach((d) => {
+    const row = played(d);
+    const label = `Move ${d.index + 1}: ${d.played_words}, ${pct(row.win)} to win the deal${d.mark ? ` (${d.mark})` : ""}`;
+    const dot = svg("circle", {cx: x(d.index), cy: y(row.win), r: d.mark ? 7 : 5, class: `point ${d.mark || "fine"}`,
+                               role: "button", tabindex: "0", "aria-label": label, "data-step": d.index},
+                    svg("title", {text: label}));
+    const go = () => { pause(); show(d.index, 0); $("board").scrollIntoView({block: "nearest"}); };
+    dot.addEventListener("click", go);
+    dot.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); go(); } });
+    chart.append(dot);
+  });
+  return chart;
+}
+
+function movesTable(d) {
+  return el("table", {class: "estimates"},
+    el("tr", {}, ...["move", "deals searched", "win chance (95%)", "points"].map((h) => el("th", {text: h}))),
+    ...d.moves.map((m) => el("tr", {class: m.move === d.played ? "played" : m.move === d.choice ? "choice" : ""},
+      el("td", {text: `${m.words}${m.move === d.played ? " (played)" : ""}${m.move === d.choice ? " (choice)" : ""}`}),
+      el("td", {text: String(m.visits)}),
+      el("td", {text: `${pct(m.win)} (${pct(m.win_low)}-${pct(m.win_high)})`}),
+      el("td", {text: `${signed(m.points)} \u00b1 ${m.points_se.toFixed(1)}`}))));
+}
+
+function decisionItem(d) {
+  const jump = el("button", {type: "button", class: "small", "aria-label": `Go to move ${d.index + 1}`, text: `move ${d.index + 1}`});
+  jump.addEventListener("click", () => { pause(); show(d.index, 0); $("board").scrollIntoView({block: "nearest"}); });
+  const mark = d.mark ? el("strong", {class: `mark ${d.mark}`, text: d.mark}) : "";
+  const details = el("details", {}, el("summary", {text: `${d.moves.length} moves`}), movesTable(d));
+  return el("li", {"data-step": String(d.index), class: d.mark || ""}, jump, " ", mark, d.mark ? " " : "",
+            el("span", {text: d.why}), details);
+}
+
+function drawAnalysis() {
+  const graph = $("analysis-graph"), list = $("analysis-decisions");
+  if (!analysis) { graph.replaceChildren(); list.replaceChildren(); $("analysis-summary").textContent = ""; return; }
+  const s = analysis.summary;
+  $("analysis-summary").textContent = `${name(analysis.seat)}: ${s.decisions} decisions reviewed, ${s.agreed} as the search ` +
+    `would play; ${s.inaccuracies} inaccurac${s.inaccuracies === 1 ? "y" : "ies"}, ${s.mistakes} mistake${s.mistakes === 1 ? "" : "s"}` +
+    (s.marked ? `, which cost ${s.points_lost.toFixed(1)} points by the estimate` + (s.win_lost > 0 ? ` (and ` +
+                `${Math.round(100 * s.win_lost)} percentage points of the deals' win chances, added up).` : ".") : ".") +
+    ` (${analysis.simulations} deals searched a decision; the graph shows the win chance after the move played.)`;
+  graph.replaceChildren(analysisGraph(analysis.decisions));
+  list.replaceChildren(...analysis.decisions.map(decisionItem));
+  markAnalysis();
+}
+
+/** Show where the replay is on the graph and in the list of decisions. */
+function markAnalysis() {
+  const now = document.getElementById("graph-now");
+  if (!now || !analysis) return;
+  const {width, left, right} = GRAPH;
+  const at = left + (width - left - right) * step / Math.max(1, INDEX.moves);
+  now.setAttribute("x1", at); now.setAttribute("x2", at);
+  for (const li of $("analysis-decisions").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+}
+
+function initAnalysis() {
+  if (embedded || !INDEX.finished) return;
+  $("analysis-panel").hidden = false;
+  INDEX.names.forEach((n, i) => $("analysis-seat").append(el("option", {value: String(i), text: n})));
+  const wanted = params.get("seat") ?? params.get("view");
+  if (wanted !== null && INDEX.names[Number(wanted)] !== undefined) $("analysis-seat").value = wanted;
+  $("analyse").addEventListener("click", () => pollAnalysis("POST"));
+  $("analysis-seat").addEventListener("change", () => pollAnalysis("GET"));
+  pollAnalysis("GET");
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(drawAnalysis, 150); });
+}
+
 async function init() {
   try { INDEX = await loadIndex(); } catch (err) { $("error").textContent = err.message; return; }
   $("title").textContent = `Replay - ${INDEX.title}`;
@@ -181,6 +322,7 @@ async function init() {
   $("jump").addEventListener("change", () => { pause(); show(Number($("jump").value), 0); });
   $("view").addEventListener("change", () => { view = $("view").value; show(step, sub); });
   document.addEventListener("keydown", onKey);
+  initAnalysis();
   const wanted = params.get("view");
   if (wanted !== null && [...$("view").options].some((o) => o.value === wanted)) view = wanted;
   await show(Number(params.get("step") || 0), "all");

@@ -405,7 +405,7 @@ async function onState(msg) {
   noteDeal(msg, prev);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
   if (msg.settings) S.tableSettings = msg.settings;  // and its settings (pace, bot delay, timers)
-  if (fresh) { S.selected = []; S.hint = ""; }
+  if (fresh) { S.selected = []; S.hint = ""; if (S.advice && S.advice.version !== msg.version) S.advice = null; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
   const mine = msg.legal.length > 0 && isLive();
   document.title = `${mine ? "\u25CF Your turn - " : ""}${msg.title} - motley`;
@@ -436,7 +436,43 @@ function onWhy(msg) {
   redraw();
 }
 
+// ---- hints (a table made with hints) ---------------------------------------------------------------
+/** Ask the server for the strongest bot's choice for this decision (once per decision). */
+function askHint() {
+  if (!S.msg || !canSend()) return;
+  S.advising = S.msg.version;
+  sendRaw({type: "hint"});
+  redraw();
+}
+
+function onHint(msg) {
+  S.advising = null;
+  if (!S.msg || msg.version !== S.msg.version) return;  // the table moved on: this decision is over
+  S.advice = msg;
+  redraw();
+}
+
+/** The hand's indices the hint's cards are (each card of the move once), for the highlight. */
+function hintedIndices(hand) {
+  const advice = S.advice;
+  if (!advice || !S.msg || advice.version !== S.msg.version) return [];
+  const out = [];
+  for (const code of advice.cards || []) {
+    const j = hand.findIndex((h, k) => h === code && !out.includes(k));
+    if (j >= 0) out.push(j);
+  }
+  return out;
+}
+
+/** "Hints used: Ann 2, Bob 0." at a table with hints, else null. */
+function HintsUsed() {
+  const used = S.msg && S.msg.hints;
+  if (!used) return null;
+  return html`<p class="hints-used">Hints used: ${used.map((n, q) => `${nameOf(q)} ${n}`).join(", ")}.</p>`;
+}
+
 function onError(msg) {
+  S.advising = null;  // a hint asked for and refused may be asked again (the server says why)
   const {text, rules} = reasonWords(msg);
   S.error = text || msg.message;
   if (msg.code === "stale") S.error = "Your move came too late: the table had moved on, and shows where it is now.";
@@ -462,6 +498,7 @@ function connect() {
     if (msg.type === "state") inOrder = inOrder.then(() => onState(msg));  // one at a time, in arrival order
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
     else if (msg.type === "why") onWhy(msg);
+    else if (msg.type === "hint") onHint(msg);
     else if (msg.type === "rematch") { S.rematch = msg; if (S.dialog === "closed-end") S.dialog = "end"; redraw(); }
     else if (msg.type === "rematch_declined") { S.declined = [...S.declined, msg.name || nameOf(msg.seat)]; redraw(); }
     else if (msg.type === "error") onError(msg);
@@ -556,35 +593,43 @@ function Hand() {
   const sorted = handCodes(hand);
   const rows = sorted.length > 13 ? [sorted.slice(0, Math.ceil(sorted.length / 2)), sorted.slice(Math.ceil(sorted.length / 2))] : [sorted];
   const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
+  const hinted = mine ? hintedIndices(hand) : [];
+  const advice = mine && S.advice && S.advice.version === msg.version ? S.advice : null;
+  const asked = advice !== null || S.advising === msg.version;
   return html`<section class="hand-area" aria-label="Your hand">
-    <div class="dock-line">
+    <div class=${`dock-line${advice ? " advised" : ""}`}>
       <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div>
+      ${msg.hints ? html`<span class="hints-on" title="At this table each person may ask for the strongest bot's choice, once per decision">Hints on</span>` : null}
       ${note ? html`<span class="why" role="status" title=${note.rules && note.rules.length ? `Rule ${note.rules.join(", ")}` : ""}>${note.text}</span>` : null}
+      ${advice ? html`<span class="advice" role="status" id="advice">Hint: ${advice.why}</span>` : null}
     </div>
     <div class="dock-body">
       <div class=${`hand rows-${rows.length}${S.view.noHand ? " no-hand" : ""}`} role="group" aria-label="Your cards">
         ${rows.map((row) => html`<div class="hand-row" style=${{"--n": row.length}}>${row.map(({code, i}) =>
-          html`<${HandCard} code=${code} i=${i} hand=${hand} mine=${mine} ready=${ready} />`)}</div>`)}
+          html`<${HandCard} code=${code} i=${i} hand=${hand} mine=${mine} ready=${ready} hinted=${hinted.includes(i)} />`)}</div>`)}
         ${hand.length === 0 && !S.view.noHand ? html`<span class="muted">no cards in hand</span>` : null}
       </div>
       <div class="controls" id="moves">
         ${!live ? html`<button type="button" class="move primary" onClick=${() => sendRaw({type: "claim"})}>Play here</button>` : null}
         ${anyCardMove ? html`<button type="button" class="move primary" disabled=${!ready}
             onClick=${() => playSelected(hand)}>${giving ? "Give" : "Play"}</button>` : null}
-        ${commands.map((m) => html`<button type="button" class="move" data-move=${m.move}
+        ${commands.map((m) => html`<button type="button" class=${`move${advice && advice.move === m.move ? " hinted" : ""}`} data-move=${m.move}
             onClick=${() => send(m)}>${S.view.moveLabel ? S.view.moveLabel(m.move) : m.move}</button>`)}
+        ${mine && msg.hints ? html`<button type="button" class="move secondary hint-button" disabled=${asked}
+            aria-label=${advice ? "Hint given for this decision" : "Hint: the strongest bot's choice"} onClick=${askHint}>${
+            S.advising === msg.version ? "Thinking..." : "Hint"}</button>` : null}
         ${live && !mine && !anyCardMove ? html`<span class="muted">${msg.terminal ? "no more moves" : "not your turn"}</span>` : null}
       </div>
     </div>
   </section>`;
 }
 
-function HandCard({code, i, hand, mine, ready}) {
+function HandCard({code, i, hand, mine, ready, hinted}) {
   const info = cardInfo(code);
   const can = mine && usable(code);
   const on = S.selected.includes(i);
-  return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}${can ? " playable" : ""}${mine && !can ? " unplayable" : ""}`}
-    data-card=${code} aria-label=${info.name} aria-pressed=${on ? "true" : "false"}
+  return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}${can ? " playable" : ""}${mine && !can ? " unplayable" : ""}${hinted ? " hinted" : ""}`}
+    data-card=${code} aria-label=${hinted ? `${info.name} (the hint)` : info.name} aria-pressed=${on ? "true" : "false"}
     aria-disabled=${can ? "false" : "true"} onClick=${() => press(i, code, hand)}
     onKeyDown=${(e) => { if (e.key === "Enter" && ready) { e.preventDefault(); playSelected(hand); } }}><${Face} code=${code} /></button>`;
 }
@@ -635,6 +680,7 @@ function DealSummary() {
     <div class="dialog-buttons"><button type="button" class="primary" onClick=${continueDeal}>
       ${mineToPress || !msg.summary ? "Continue" : "Close"}</button>
       <button type="button" class="secondary" onClick=${() => { S.panel = "sheet"; continueDeal(); }}>Score sheet</button></div>
+    <${HintsUsed} />
   </${Dialog}>`;
 }
 
@@ -679,12 +725,13 @@ function MatchOver() {
     ${msg.end_reason ? html`<p class="end-reason">${withNames(msg.end_reason)}</p>` : null}
     <ol class="ranking">${ranked.map((r) => html`<li>${ordinal(r.place)}: ${nameOf(r.seat)}${msg.seat === r.seat ? " (you)" : ""}, ${
       plural(msg.scores[r.seat], "point")}${r.place === 1 ? " - winner" : ""}</li>`)}</ol>
+    <${HintsUsed} />
     <${RematchOffer} />
     <div class="dialog-buttons">
       ${msg.seat !== null && !S.rematch ? html`<button type="button" class="rematch primary" onClick=${openRematch}>Rematch</button>` : null}
       <button type="button" class="secondary" onClick=${() => { S.dialog = "closed-end"; S.panel = "sheet"; redraw(); }}>Score sheet</button>
     </div>
-    <p><a href=${`/replay/${tableId}`}>Replay this match</a> - <a href="/">Back to the lobby</a></p>
+    <p><a href=${`/replay/${tableId}${msg.seat !== null ? `?view=${msg.seat}` : ""}`}>Replay and analyse this match</a> - <a href="/">Back to the lobby</a></p>
   </${Dialog}>`;
 }
 

@@ -1,0 +1,191 @@
+"""Hints at friendly tables: refused at a table made without them and out of turn, one per decision, searched in
+the worker pool from the person's information state, counted per seat (in the state messages and the stored
+result), never arriving once the turn has passed; the setting is in the table's record and its rematch's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import pytest
+
+from motley.server import live as live_module
+from motley.server.bodies import table_request
+from motley.server.live import LiveTable
+from motley.server.requests import new_record, rematch_record
+from motley.server.store import MoveRow
+from motley.server.table import Settings, Table
+from motley.server.thinking import Thinkers
+from motley.server.transport import finished_record
+from tests.support import Viewer
+
+R = TypeVar("R")
+PEOPLE = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")]
+FRIENDLY = {"game": "fool", "players": 4, "options": {"rounds": 1}, "summary_wait": 0, "hints": True, "seats": PEOPLE}
+PLAIN = {**FRIENDLY, "hints": False}
+
+
+class MemoryLog:
+    """A table log kept in memory."""
+
+    def __init__(self) -> None:
+        self.moves: list[MoveRow] = []
+        self.results: dict[str, dict[str, Any]] = {}
+
+    async def add_move(self, row: MoveRow) -> None:
+        self.moves.append(row)
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        self.results[table_id] = result
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        pass
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        pass
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        pass
+
+
+class ThreadThinkers(Thinkers):
+    """Thinkers in threads of this process, noting each job's name and thread."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.calls: list[tuple[str, int]] = []
+
+    async def run(self, what: str, fn: Callable[..., R], *args: Any) -> R:
+        def job() -> R:
+            self.calls.append((getattr(fn, "__name__", str(fn)), threading.get_ident()))
+            return fn(*args)
+
+        with ThreadPoolExecutor(1) as pool:
+            return await asyncio.get_running_loop().run_in_executor(pool, job)
+
+
+def live_table(spec: dict[str, Any], thinkers: Thinkers | None = None, seed: int = 3) -> LiveTable:
+    return LiveTable(Table(new_record(table_request(spec), Settings(bot_delay=0.0), seed)), MemoryLog(),
+                     thinkers=thinkers)
+
+
+def to_decision(live: LiveTable) -> None:
+    """Play the first legal move until the seat to move has a choice."""
+    state = live.table.state
+    while len(state.legal_actions()) == 1:
+        live.table.apply(live.table.prepare(state.current_player(), state.legal_actions()[0], "seat"))
+
+
+def errors(viewer: Viewer) -> list[str]:
+    return [m["code"] for m in viewer.messages if m["type"] == "error"]
+
+
+def hints(viewer: Viewer) -> list[dict[str, Any]]:
+    return [m for m in viewer.messages if m["type"] == "hint"]
+
+
+HINT = json.dumps({"type": "hint"})
+
+
+def test_a_hint_is_refused_at_a_table_made_without_hints() -> None:
+    async def body() -> None:
+        live = live_table(PLAIN)
+        to_decision(live)
+        person = Viewer(live.table.state.current_player())
+        live.attach(person)
+        assert person.last("state")["hints"] is None and person.last("state")["settings"]["hints"] is False
+        await live.submit(person, HINT)
+        assert errors(person) == ["hints_off"] and hints(person) == []
+        assert live.hints.used == [0, 0, 0, 0]
+
+    asyncio.run(body())
+
+
+def test_a_hint_on_the_persons_turn_once_per_decision_counted_and_stored() -> None:
+    async def body() -> None:
+        thinkers = ThreadThinkers()
+        live = live_table(FRIENDLY, thinkers)
+        to_decision(live)
+        mover = live.table.state.current_player()
+        person, other, spectator = Viewer(mover), Viewer((mover + 1) % 4), Viewer(None)
+        for viewer in (person, other, spectator):
+            live.attach(viewer)
+        assert person.last("state")["settings"]["hints"] is True, "every person is shown the setting"
+        legal = live.table.state.legal_actions()
+        await live.submit(person, HINT)
+        [answer] = hints(person)
+        assert answer["action"] in legal and answer["version"] == live.table.version and answer["seat"] == mover
+        assert answer["move"] == live.table.state.action_to_string(answer["action"])
+        assert answer["why"].endswith(".") and "sampled deals" in answer["why"]
+        assert set(answer["cards"]) <= set(answer["move"].upper().split())
+        assert [name for name, _ in thinkers.calls] == ["hint"], "searched in the worker pool"
+        assert thinkers.calls[0][1] != threading.get_ident(), "never on the event loop's thread"
+        assert hints(other) == [] and hints(spectator) == [], "the hint goes to the person alone"
+        await live.submit(person, HINT)
+        await live.submit(other, HINT)
+        await live.submit(spectator, HINT)
+        assert errors(person) == ["hint_used"] and errors(other) == ["not_your_turn"]
+        assert errors(spectator) == ["spectator"] and len(thinkers.calls) == 1
+        counts = [0] * 4
+        counts[mover] = 1
+        assert other.last("state")["hints"] == counts, "the count is shown to everyone"
+        rng = random.Random(1)
+        while not live.table.state.is_terminal():
+            state = live.table.state
+            seat = state.current_player()
+            await live.play(live.table.prepare(seat, rng.choice(state.legal_actions()), "seat"))
+        assert live.store.results[live.id]["hints"] == counts, "stored with the result"  # type: ignore[attr-defined]
+        assert person.last("state")["hints"] == counts, "and shown at the end"
+
+    asyncio.run(body())
+
+
+def test_a_hint_never_arrives_once_the_turn_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    thinking = threading.Event()
+    go_on = threading.Event()
+
+    def slow_hint(*args: Any) -> dict[str, Any]:
+        thinking.set()
+        go_on.wait(10)
+        return {"action": 0, "move": "pass", "words": "pass", "why": "late."}
+
+    monkeypatch.setattr(live_module, "hint", slow_hint)
+
+    async def body() -> None:
+        live = live_table(FRIENDLY)
+        to_decision(live)
+        mover = live.table.state.current_player()
+        person = Viewer(mover)
+        live.attach(person)
+        before = live.table.version
+        asking = asyncio.create_task(live.submit(person, HINT))
+        await asyncio.to_thread(thinking.wait, 10)
+        await live.submit(person, json.dumps({"type": "move", "version": live.table.version,
+                                              "action": live.table.state.legal_actions()[0]}))
+        assert live.table.version == before + 1, "the person moved while the bot thought"
+        go_on.set()
+        await asyncio.wait_for(asking, 10)
+        assert hints(person) == [] and errors(person) == []
+
+    asyncio.run(body())
+
+
+def test_the_setting_is_in_the_record_and_the_rematch() -> None:
+    friendly = Table(new_record(table_request(FRIENDLY), Settings(), 5))
+    plain = Table(new_record(table_request(PLAIN), Settings(), 5))
+    assert friendly.record.settings["hints"] is True and plain.record.settings["hints"] is False
+    default = new_record(table_request({k: v for k, v in FRIENDLY.items() if k != "hints"}), Settings(), 5)
+    assert default.settings["hints"] is False, "off unless chosen"
+    rng = random.Random(2)
+    while not friendly.state.is_terminal():
+        state = friendly.state
+        friendly.apply(friendly.prepare(state.current_player(), rng.choice(state.legal_actions()), "seat"))
+    assert finished_record(friendly)["hints"] is True
+    assert rematch_record(friendly, Settings()).settings["hints"] is True
+    with pytest.raises(Exception, match="'hints' must be true or false"):
+        new_record(table_request({**FRIENDLY, "hints": None}), Settings(), 5)
