@@ -10,7 +10,7 @@ unfinished table (docs/design.md, Storage).
 
 Where several server processes share one store, each table is owned by one of them at a time through a lease
 (:meth:`Storage.claim`, :meth:`Storage.renew`, :meth:`Storage.release`, :meth:`Storage.owner_of`; the table
-``motley_leases``, migration 0003; docs/scaling.md).
+``motley_leases``, migration 0004; docs/scaling.md).
 """
 
 from __future__ import annotations

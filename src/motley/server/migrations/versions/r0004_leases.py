@@ -6,8 +6,8 @@ not passed; it renews its leases in one statement every few seconds, and another
 its lease has expired (docs/scaling.md). A store that has only ever served one process has no rows here. A store
 that already has the table (made from the current definitions, as a test may) keeps it.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision: str | None = "0002"
+revision = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
