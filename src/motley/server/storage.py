@@ -7,21 +7,29 @@ A table is its event log: the game, its params, the seed, the seats and settings
 move string with the seat that made it (and who made it: the seat's person, its bot, or the timer's
 bot). Replaying the moves from the seed restores the table exactly, so a restarted server resumes every
 unfinished table (docs/design.md, Storage).
+
+Where several server processes share one store, each table is owned by one of them at a time through a lease
+(:meth:`Storage.claim`, :meth:`Storage.renew`, :meth:`Storage.release`, :meth:`Storage.owner_of`; the table
+``motley_leases``, migration 0004; docs/scaling.md).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import secrets
+import socket
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    ColumnElement,
     Engine,
     Float,
     Index,
@@ -31,14 +39,20 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     exc,
+    exists,
+    extract,
     func,
     insert,
+    literal_column,
     make_url,
+    or_,
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import StaticPool
 
@@ -48,7 +62,8 @@ from motley.server import migrations
 from motley.server.store import UnreadableTable
 from motley.server.table import TableRecord
 
-__all__ = ["BadStoreUrl", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "store_url"]
+__all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "new_owner",
+           "store_url"]
 
 metadata = MetaData()
 
@@ -91,6 +106,14 @@ analyses_t = Table(
 #: A table's move numbers are unique: the database itself refuses a move stored twice.
 move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t.c.number, unique=True)
 
+leases_t = Table(
+    "motley_leases", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False, index=True),  # the owning process's random id (new_owner)
+    Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
+    Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
+)
+
 
 #: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
 #: timeout, PostgreSQL's ``lock_timeout``.
@@ -98,6 +121,22 @@ BUSY_TIMEOUT = 2.0
 #: Seconds one PostgreSQL statement may run before the server cancels it (``statement_timeout``); also bounds
 #: the wait for a new connection (``connect_timeout``, whole seconds, at least 2).
 STATEMENT_TIMEOUT = 5.0
+
+
+class Lease(NamedTuple):
+    """A table's current lease: the owner's id (:func:`new_owner`), its ``holder`` (``"host/pid"``) and when it
+    expires (seconds since the epoch, the database's clock)."""
+
+    table: str
+    owner: str
+    holder: str
+    expires_at: float
+
+
+def new_owner() -> str:
+    """A fresh owner id for one server process's leases: 16 random hex digits (unique without coordination; a
+    restarted process draws a new one, so it never mistakes its predecessor's leases for its own)."""
+    return secrets.token_hex(8)
 
 
 class BadStoreUrl(MotleyError):
@@ -389,9 +428,98 @@ class Storage:
                            moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves],
                            moved_at=float(moves[-1].at) if moves else None)
 
+    # ---- leases: which process owns which table (docs/scaling.md) ------------------------------------------
+    def claim(self, table_id: str, owner: str, ttl: float) -> bool:
+        """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
+        lease has expired, or ``owner`` holds it already (then it is extended): one statement (an upsert whose
+        update is conditional), so of processes claiming one table at once exactly one gets it. The table need
+        not be stored. Returns whether ``owner`` now owns the table.
+
+        Raises:
+            ValueError: for an empty or over-long table id or owner, or a ``ttl`` that is not a positive number
+                of seconds; nothing is changed.
+        """
+        _check_lease(owner, ttl, table_id)
+        now = self._now()
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(leases_t).values(table_id=table_id, owner=owner, holder=_holder(),
+                                                 expires_at=now + ttl)
+        upsert = upsert.on_conflict_do_update(
+            index_elements=[leases_t.c.table_id],
+            set_={"owner": upsert.excluded.owner, "holder": upsert.excluded.holder,
+                  "expires_at": upsert.excluded.expires_at},
+            where=or_(leases_t.c.expires_at <= now, leases_t.c.owner == owner))
+        with self.engine.begin() as conn:
+            return conn.execute(upsert.returning(leases_t.c.table_id)).first() is not None
+
+    def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
+        """Extend every lease ``owner`` still holds to ``ttl`` seconds from now, in one statement (a heartbeat).
+        A lease that expired but that nobody claimed meanwhile is still the owner's and is extended. Returns the
+        tables of ``held`` (those the caller believes it owns) whose lease is no longer ``owner``'s: another
+        process claimed them after they expired, or they were released; the caller must stop serving them.
+
+        Raises:
+            ValueError: for an empty or over-long owner or a ``ttl`` that is not a positive number of seconds.
+        """
+        _check_lease(owner, ttl)
+        query = (update(leases_t).where(leases_t.c.owner == owner).values(expires_at=self._now() + ttl)
+                 .returning(leases_t.c.table_id))
+        with self.engine.begin() as conn:
+            renewed = {str(r.table_id) for r in conn.execute(query)}
+        return set(held) - renewed
+
+    def release(self, table_id: str | None, owner: str) -> int:
+        """Give up ``owner``'s lease of table ``table_id`` (None: every lease ``owner`` holds), so another process
+        may claim it at once (a drain); a lease that is another owner's is left alone. Returns how many were
+        released."""
+        query = delete(leases_t).where(leases_t.c.owner == owner)
+        if table_id is not None:
+            query = query.where(leases_t.c.table_id == table_id)
+        with self.engine.begin() as conn:
+            return int(conn.execute(query).rowcount)
+
+    def owner_of(self, table_id: str) -> Lease | None:
+        """The current (not expired) lease of table ``table_id``, or None: no process owns it."""
+        query = select(leases_t).where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now())
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else Lease(str(row.table_id), str(row.owner), str(row.holder),
+                                              float(row.expires_at))
+
+    def unowned(self) -> list[str]:
+        """The unfinished tables that no process owns (no lease, or an expired one), oldest first: what a
+        process may claim and rebuild after another one died."""
+        live = exists().where(leases_t.c.table_id == tables_t.c.id, leases_t.c.expires_at > self._now())
+        query = select(tables_t.c.id).where(tables_t.c.finished.is_(False), ~live).order_by(tables_t.c.created)
+        with self.engine.connect() as conn:
+            return [str(r.id) for r in conn.execute(query)]
+
+    def _now(self) -> ColumnElement[float]:
+        """The database's clock in seconds since the epoch, as SQL: every process reads the same clock, so leases
+        do not depend on the machines' clocks agreeing."""
+        if self.engine.dialect.name == "postgresql":
+            return extract("epoch", func.clock_timestamp()).cast(Float)
+        return literal_column("((julianday('now') - 2440587.5) * 86400.0)", Float)
+
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+def _check_lease(owner: str, ttl: float, table_id: str | None = None) -> None:
+    """Raises ValueError for an owner or table id that is empty or longer than its column (64, 32 characters),
+    or a ``ttl`` that is not a positive, finite number of seconds."""
+    if not 0 < len(owner) <= 64:
+        raise ValueError(f"a lease owner is 1 to 64 characters, not {len(owner)}")
+    if table_id is not None and not 0 < len(table_id) <= 32:
+        raise ValueError(f"a table id is 1 to 32 characters, not {len(table_id)}")
+    if not (isinstance(ttl, int | float) and math.isfinite(ttl) and ttl > 0):
+        raise ValueError(f"a lease lasts a positive number of seconds, not {ttl!r}")
+
+
+def _holder() -> str:
+    """This process, for people reading ``motley_leases``: ``"host/pid"``."""
+    return f"{socket.gethostname()}/{os.getpid()}"[:200]
 
 
 def _name(seat: Any) -> str:
