@@ -13,8 +13,11 @@ from typer.testing import CliRunner
 import motley
 from motley.bots import make_bot
 from motley.bots.analysis import analyse_decision, analyse_record, decisions, searcher_spec
+from motley.bots.best import best_spec
+from motley.bots.spec import parse_bot_spec
 from motley.cli.main import app
 from motley.core.play import play_match
+from motley.core.registry import registered_games
 
 SIMS = 40
 
@@ -116,8 +119,25 @@ def test_bad_seats_and_budgets_are_refused(fool_record: str) -> None:
 
 
 def test_the_searcher_is_the_best_bot_s_search_at_the_analysis_budget() -> None:
-    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2)"
+    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2,infer_trust=table)"
     assert searcher_spec(motley.load_game("fools_errand"), 50) == "ismcts(simulations=50)"
+
+
+def test_the_searcher_learns_how_heuristic_the_table_is_where_best_infers_from_play() -> None:
+    """The analysis reviews tables that need not play as the heuristic: where ``best`` weighs worlds by the other
+    seats' plays, the analysis learns the table's share of plays off the heuristic (``infer_trust``) instead of
+    fixing it; everything else is ``best``'s search."""
+    for name in registered_games():
+        game = motley.load_game(name)
+        best = parse_bot_spec(best_spec(game))
+        if best.kind != "ismcts":
+            continue
+        played, reviewed = best.resolved(), parse_bot_spec(searcher_spec(game, 50)).resolved()
+        infers = played["infer"] > 1 or played["infer_chain"] > 0
+        assert reviewed["infer_trust"] == ("table" if infers and played["infer_trust"] == "fixed"
+                                           else played["infer_trust"]), name
+        same = {k: v for k, v in played.items() if k not in ("simulations", "seconds", "infer_trust")}
+        assert same == {k: v for k, v in reviewed.items() if k in same}, name
 
 
 runner = CliRunner()

@@ -3,7 +3,12 @@
 For each decision of the seat with more than one legal move (forced moves and forced passes are skipped), the
 search is run from that seat's information state alone -- ``state.observation(seat)`` and the legal moves, never
 the State: the cards the seat could not see are re-dealt by the game's sampler in every iteration, as when
-``best`` plays. Every legal move gets the search's estimates from the iterations that began with it:
+``best`` plays. The search is ``best``'s with one difference (:func:`searcher_spec`): where ``best`` weighs the
+re-dealt worlds by how well the heuristic explains the other seats' plays with a fixed share of plays off it
+(``infer_trust="fixed"``), the analysis learns that share from the table's plays (``infer_trust="table"``), so a
+table that does not play like the heuristic (people, random players) does not collapse the worlds' weights and
+make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance). Every legal move gets the
+search's estimates from the iterations that began with it:
 
 * **win chance** (``win``): the share of those iterations in which the seat wins the current *deal* (its score gain
   over the deal is the highest; a win shared by ``k`` seats counts ``1/k``). The search looks no further than the
@@ -97,7 +102,8 @@ class Decision:
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
     """The ISMCTS spec of the analysis: what ``best`` plays in ``game`` (:func:`motley.bots.best.best_spec`; a
     best that is not a search, such as a network, gives way to :data:`motley.bots.best.BEST_DEFAULT`) with
-    ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision.
+    ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision, and inference from play with the trust
+    learned from the table (``infer_trust="table"``) where ``best``'s is fixed (module docstring).
 
     Raises:
         MotleyError: for ``simulations`` below 1.
@@ -110,8 +116,15 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
         spec = parse_bot_spec(BEST_DEFAULT)
     options = dict(spec.options)
     options["simulations"] = DEFAULT_SIMULATIONS if simulations is None else simulations
+    if _infers(options) and not options.get("infer_temperature") and options.get("infer_trust", "fixed") == "fixed":
+        options["infer_trust"] = "table"  # the reviewed table need not play like the heuristic
     options.pop("seconds", None)  # a time budget is not reproducible
     return str(BotSpec(spec.kind, options))
+
+
+def _infers(options: dict[str, Any]) -> bool:
+    """Whether ISMCTS ``options`` infer from play (``infer`` above 1 or an ``infer_chain``)."""
+    return int(options.get("infer", 0)) > 1 or int(options.get("infer_chain", 0)) > 0
 
 
 def move_words(game: Game, move: str) -> str:
