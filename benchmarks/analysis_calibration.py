@@ -9,11 +9,16 @@ share of the win of the deal it was made in (1 for the highest score gain over t
 share it, else 0): what the estimate predicts. Printed per game and lineup: the reliability table (ten bins of
 the estimate: decisions, mean estimate, mean outcome), the expected calibration error (the decision-weighted mean
 of ``|mean estimate - mean outcome|`` over the bins) and the Brier score (mean squared difference of estimate and
-outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it. ``--plot PATH``
-draws the reliability diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md.
+outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it, and the 95%
+interval of the ECE by a bootstrap over the decisions. The decisions of one deal share its outcome: few decisions
+from many matches (``--per-match 5``) weigh the bins with more independent outcomes than many from few. ``--options
+key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s), to
+measure a change at the same seeds. ``--plot PATH`` draws the reliability diagrams with matplotlib (the ``report``
+extra). Results: docs/reports/README.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py fools_errand --matches 20 --plot calib.png
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --matches 60 --plot calib.png
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 import motley
 from motley.bots import make_bot
 from motley.bots.analysis import DEFAULT_SIMULATIONS, decisions, evaluate, searcher_spec
+from motley.bots.spec import parse_bot_spec
 from motley.core.play import play_match
 
 BINS = 10
@@ -58,6 +64,13 @@ class Calibration:
         n = len(self.pairs)
         return sum(count * abs(p - o) for _, _, count, p, o in self.table()) / max(n, 1)
 
+    def ece_interval(self, resamples: int = 1000, seed: int = 0) -> tuple[float, float]:
+        """The 95% percentile interval of the ECE, by bootstrap over the decisions (``resamples`` draws)."""
+        rng = random.Random(seed)
+        draws = sorted(Calibration(self.game, self.lineup, rng.choices(self.pairs, k=len(self.pairs))).ece()
+                       for _ in range(resamples))
+        return draws[int(0.025 * resamples)], draws[min(resamples - 1, int(0.975 * resamples))]
+
     def brier(self) -> tuple[float, float]:
         """The Brier score of the estimates, and of the base rate."""
         n = max(len(self.pairs), 1)
@@ -82,10 +95,21 @@ def deal_wins(record: str) -> dict[int, list[float]]:
     return out
 
 
-def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int) -> Calibration:
+def with_options(spec: str, options: str) -> str:
+    """``spec`` with the ``key=value`` pairs of ``options`` (comma-separated) put in its options."""
+    parsed = parse_bot_spec(spec)
+    merged = {key: str(value) for key, value in parsed.options.items()}
+    for pair in filter(None, options.split(",")):
+        key, _, value = pair.partition("=")
+        merged[key.strip()] = value.strip()
+    return str(parse_bot_spec(f"{parsed.kind}({','.join(f'{k}={v}' for k, v in merged.items())})"))
+
+
+def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int,
+              options: str = "") -> Calibration:
     """The (estimate, outcome) pairs of ``matches`` matches of ``lineup`` in ``game_text`` (module docstring)."""
     game = motley.load_game(game_text)
-    spec = searcher_spec(game, simulations)
+    spec = with_options(searcher_spec(game, simulations), options)
     result = Calibration(game_text, lineup)
     for seed in range(matches):
         final = play_match(game, [make_bot(lineup, game) for _ in range(game.num_players)], seed)
@@ -107,7 +131,9 @@ def report(result: Calibration, seconds: float) -> None:
     print(f"{'bin':>10} {'decisions':>9} {'estimate':>8} {'outcome':>8}")
     for low, high, count, p, o in result.table():
         print(f"{low:>4.1f}-{high:<4.1f}  {count:>9} {p:>8.3f} {o:>8.3f}")
-    print(f"ECE {result.ece():.3f}  Brier {brier:.3f} (base rate {base:.3f})", flush=True)
+    low, high = result.ece_interval()
+    print(f"ECE {result.ece():.3f} (95% bootstrap interval {low:.3f}-{high:.3f})  Brier {brier:.3f} "
+          f"(base rate {base:.3f})", flush=True)
 
 
 def plot(results: Sequence[Calibration], path: str) -> None:
@@ -140,16 +166,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="calibration of the analysis's win chance")
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--lineups", default=",".join(LINEUPS), help="bots at every seat, comma-separated")
-    parser.add_argument("--matches", type=int, default=6, help="matches per game and lineup")
-    parser.add_argument("--per-match", type=int, default=20, help="decisions analysed per match (at most)")
+    parser.add_argument("--matches", type=int, default=20, help="matches per game and lineup")
+    parser.add_argument("--per-match", type=int, default=5, help="decisions analysed per match (at most)")
     parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS)
     parser.add_argument("--plot", default=None, help="write the reliability diagrams (PNG) here")
+    parser.add_argument("--options", default="", help="searcher options to override, e.g. epsilon=0.3 (measuring)")
     args = parser.parse_args()
     results = []
     for game in args.games:
         for lineup in args.lineups.split(","):
             began = time.perf_counter()
-            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations))
+            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations,
+                                     args.options))
             report(results[-1], time.perf_counter() - began)
     if args.plot:
         plot(results, args.plot)
