@@ -17,14 +17,17 @@ search's estimates from the iterations that began with it:
 * **value** (``value``): the search's own mean reward in [-1, 1] (:mod:`motley.bots.ismcts`: the match outcome at
   the end of the match, the shaped deal points at the end of a deal), which the search's choice maximises.
 
-Noise. Each win chance comes with a 95% interval (the Agresti-Coull interval of a share from the move's
-iterations), each points estimate with its standard error. The **cost** of the move played is the estimate of the
-search's choice (its most visited move, the one ``best`` plays) minus the estimate of the move played, in win
-chance and in points. A decision is **marked** ("inaccuracy", "mistake") only when a cost passes its threshold
-*and* lies out of the noise (the cost less 1.96 standard errors of the difference is above 0): the cost in win
-chance against :data:`INACCURACY`, :data:`MISTAKE`; the cost in points against :data:`POINTS_INACCURACY`,
-:data:`POINTS_MISTAKE` standard deviations of the seat's deal points over the decision's iterations (a seat with
-no chance of winning the deal can still throw points away); the graver mark counts.
+Noise. Each win chance comes with a 95% interval (the Agresti-Coull interval of a share from the move's iterations),
+each points estimate with its standard error; both take the iterations as independent draws, which they are not
+quite (analysed twice, the two estimates of a win chance differ by less than 1.96 of their combined standard errors
+85-97% of the time, of points 71-90%, where 95% is meant: docs/reports/README.md#the-noise-of-the-estimates). The
+**cost** of the move played is the estimate of the search's choice (its most visited move, the one ``best`` plays)
+minus the estimate of the move played, in win chance and in points. A decision is **marked** ("inaccuracy",
+"mistake") only when a cost passes its threshold *and* lies out of the noise (the cost less 1.96 standard errors of
+the difference is above 0): the cost in win chance against :data:`INACCURACY`, :data:`MISTAKE`; the cost in points
+against :data:`POINTS_INACCURACY`, :data:`POINTS_MISTAKE` standard deviations of the seat's deal points over the
+decision's iterations (a seat with no chance of winning the deal can still throw points away); the graver mark
+counts.
 
 Determinism. Decision ``i`` of a record is searched with ``random.Random("{seed}:{i}")`` by a fresh searcher, so
 the analysis is the same for a seed whatever the number of processes. Inputs are plain data (picklable) and the
