@@ -12,7 +12,15 @@ from typer.testing import CliRunner
 
 import motley
 from motley.bots import make_bot
-from motley.bots.analysis import analyse_decision, analyse_record, decisions, searcher_spec
+from motley.bots.analysis import (
+    _move_row,
+    _Tally,
+    analyse_decision,
+    analyse_record,
+    decision_at,
+    decisions,
+    searcher_spec,
+)
 from motley.bots.best import best_spec
 from motley.bots.spec import parse_bot_spec
 from motley.cli.main import app
@@ -176,3 +184,29 @@ def test_progress_counts_every_decision(fool_record: str) -> None:
     analysis = analyse_record(fool_record, 2, simulations=SIMS, progress=lambda done, total: seen.append((done, total)))
     total = analysis["summary"]["decisions"]
     assert seen == [(done, total) for done in range(total + 1)]
+
+
+def test_the_noise_of_a_move_widens_when_its_iterations_drift() -> None:
+    """Consecutive iterations share the inference chain's worlds and the tree as it learns: a move that won all of
+    its first iterations and none of its last is less certain than the same wins drawn independently, and its
+    interval and standard errors say so (batch means); iterations that do not drift keep the independent error."""
+    game = motley.load_game("fool(players=4,rounds=1)")
+    state = game.new_initial_state(seed=1)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    decision = decision_at(state, state.current_player(), state.legal_actions()[0])
+    rows = {}
+    for name, outcomes in (("drifting", [1.0] * 40 + [0.0] * 40), ("mixed", [1.0, 0.0] * 40)):
+        tally = _Tally()
+        for won in outcomes:
+            tally.n += 1
+            tally.win += won
+            tally.wins.append(won)
+            tally.points += 10 * won
+            tally.points2 += 100 * won
+            tally.gains.append(10 * won)
+        rows[name] = _move_row(game, decision, decision.legal[0], tally, 0.0, 5.0)
+    drifting, mixed = rows["drifting"], rows["mixed"]
+    assert drifting["win"] == mixed["win"] == 0.5 and drifting["points"] == mixed["points"] == 5.0
+    assert drifting["win_se"] > 2 * mixed["win_se"] and drifting["points_se"] > 2 * mixed["points_se"]
+    assert drifting["win_high"] - drifting["win_low"] > 2 * (mixed["win_high"] - mixed["win_low"])
