@@ -6,27 +6,37 @@ matches are played from seeds 0, 1, ...; in each, up to ``--per-match`` decision
 (drawn at random among all the seats' decisions, the same for a seed) are analysed at ``--simulations`` per decision
 (default: the analysis's budget) by :func:`motley.bots.analysis.evaluate`. The outcome of a decision is the seat's
 share of the win of the deal it was made in (1 for the highest score gain over the deal, ``1/k`` when ``k`` seats
-share it, else 0): what the estimate predicts. Printed per game and lineup: the reliability table (ten bins of
-the estimate: decisions, mean estimate, mean outcome), the expected calibration error (the decision-weighted mean
-of ``|mean estimate - mean outcome|`` over the bins) and the Brier score (mean squared difference of estimate and
-outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it. ``--plot PATH``
-draws the reliability diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md.
+share it, else 0): what the estimate predicts. Printed per game and lineup: the reliability table (ten bins of the
+estimate: decisions, mean estimate, mean outcome), the expected calibration error (the decision-weighted mean of
+``|mean estimate - mean outcome|`` over the bins) and the Brier score (mean squared difference of estimate and
+outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it, and the 95%
+interval of the ECE by a bootstrap over the decisions. The decisions of one deal share its outcome: few decisions
+from many matches (``--per-match 5``) weigh the bins with more independent outcomes than many from few. ``--options
+key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s), to
+measure a change at the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
+for the move played and the search's choice, the share of the two runs' differences within 1.96 of their standard
+errors (0.95 when the analysis's intervals are honest) and the median (0.67). ``--plot PATH`` draws the reliability
+diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py fools_errand --matches 20 --plot calib.png
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --matches 60 --plot calib.png
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import motley
 from motley.bots import make_bot
 from motley.bots.analysis import DEFAULT_SIMULATIONS, decisions, evaluate, searcher_spec
+from motley.bots.spec import parse_bot_spec
 from motley.core.play import play_match
 
 BINS = 10
@@ -41,6 +51,9 @@ class Calibration:
     game: str
     lineup: str
     pairs: list[tuple[float, float]] = field(default_factory=list)
+    #: ``--coverage``: per move compared, |difference of two runs| / its standard error, for the win and the points.
+    z_win: list[float] = field(default_factory=list)
+    z_points: list[float] = field(default_factory=list)
 
     def table(self) -> list[tuple[float, float, int, float, float]]:
         """Per non-empty bin: (low, high, decisions, mean estimate, mean outcome)."""
@@ -57,6 +70,13 @@ class Calibration:
         """Expected calibration error over :data:`BINS` equal-width bins."""
         n = len(self.pairs)
         return sum(count * abs(p - o) for _, _, count, p, o in self.table()) / max(n, 1)
+
+    def ece_interval(self, resamples: int = 1000, seed: int = 0) -> tuple[float, float]:
+        """The 95% percentile interval of the ECE, by bootstrap over the decisions (``resamples`` draws)."""
+        rng = random.Random(seed)
+        draws = sorted(Calibration(self.game, self.lineup, rng.choices(self.pairs, k=len(self.pairs))).ece()
+                       for _ in range(resamples))
+        return draws[int(0.025 * resamples)], draws[min(resamples - 1, int(0.975 * resamples))]
 
     def brier(self) -> tuple[float, float]:
         """The Brier score of the estimates, and of the base rate."""
@@ -82,10 +102,34 @@ def deal_wins(record: str) -> dict[int, list[float]]:
     return out
 
 
-def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int) -> Calibration:
+def with_options(spec: str, options: str) -> str:
+    """``spec`` with the ``key=value`` pairs of ``options`` (comma-separated) put in its options."""
+    parsed = parse_bot_spec(spec)
+    merged = {key: str(value) for key, value in parsed.options.items()}
+    for pair in filter(None, options.split(",")):
+        key, _, value = pair.partition("=")
+        merged[key.strip()] = value.strip()
+    return str(parse_bot_spec(f"{parsed.kind}({','.join(f'{k}={v}' for k, v in merged.items())})"))
+
+
+def compare(result: Calibration, first: dict[str, Any], second: dict[str, Any]) -> None:
+    """Add to ``result`` the standardised differences between two analyses of one decision (other seeds) of the
+    move played and the search's choice, where each run gave the move at least 2 iterations."""
+    again = {m["move"]: m for m in second["moves"]}
+    for move in first["moves"]:
+        other = again[move["move"]]
+        if move["move"] not in (first["played"], first["choice"]) or min(move["visits"], other["visits"]) < 2:
+            continue
+        for key, out in (("win", result.z_win), ("points", result.z_points)):
+            se = math.hypot(move[f"{key}_se"], other[f"{key}_se"])
+            out.append(abs(move[key] - other[key]) / se if se else 0.0)
+
+
+def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int,
+              options: str = "", coverage: bool = False) -> Calibration:
     """The (estimate, outcome) pairs of ``matches`` matches of ``lineup`` in ``game_text`` (module docstring)."""
     game = motley.load_game(game_text)
-    spec = searcher_spec(game, simulations)
+    spec = with_options(searcher_spec(game, simulations), options)
     result = Calibration(game_text, lineup)
     for seed in range(matches):
         final = play_match(game, [make_bot(lineup, game) for _ in range(game.num_players)], seed)
@@ -97,6 +141,8 @@ def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulat
             analysis = evaluate(game, d, spec, f"calibration:{seed}:{d.index}")
             played = next(m for m in analysis["moves"] if m["move"] == analysis["played"])
             result.pairs.append((played["win"], wins[d.deal][seat]))
+            if coverage:
+                compare(result, analysis, evaluate(game, d, spec, f"again:{seed}:{d.index}"))
     return result
 
 
@@ -107,7 +153,14 @@ def report(result: Calibration, seconds: float) -> None:
     print(f"{'bin':>10} {'decisions':>9} {'estimate':>8} {'outcome':>8}")
     for low, high, count, p, o in result.table():
         print(f"{low:>4.1f}-{high:<4.1f}  {count:>9} {p:>8.3f} {o:>8.3f}")
-    print(f"ECE {result.ece():.3f}  Brier {brier:.3f} (base rate {base:.3f})", flush=True)
+    low, high = result.ece_interval()
+    print(f"ECE {result.ece():.3f} (95% bootstrap interval {low:.3f}-{high:.3f})  Brier {brier:.3f} "
+          f"(base rate {base:.3f})", flush=True)
+    for key, zs in (("win chance", result.z_win), ("points", result.z_points)):
+        if zs:
+            inside = sum(1 for z in zs if z <= 1.96) / len(zs)
+            print(f"noise of the {key}: {len(zs)} moves analysed twice, {inside:.3f} of the differences within 1.96 "
+                  f"standard errors (0.95 if honest), median {sorted(zs)[len(zs) // 2]:.2f} (0.67)", flush=True)
 
 
 def plot(results: Sequence[Calibration], path: str) -> None:
@@ -140,16 +193,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="calibration of the analysis's win chance")
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--lineups", default=",".join(LINEUPS), help="bots at every seat, comma-separated")
-    parser.add_argument("--matches", type=int, default=6, help="matches per game and lineup")
-    parser.add_argument("--per-match", type=int, default=20, help="decisions analysed per match (at most)")
+    parser.add_argument("--matches", type=int, default=20, help="matches per game and lineup")
+    parser.add_argument("--per-match", type=int, default=5, help="decisions analysed per match (at most)")
     parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS)
     parser.add_argument("--plot", default=None, help="write the reliability diagrams (PNG) here")
+    parser.add_argument("--coverage", action="store_true",
+                        help="analyse each decision again with other seeds and check the estimates' standard errors")
+    parser.add_argument("--options", default="", help="searcher options to override, e.g. epsilon=0.3 (measuring)")
     args = parser.parse_args()
     results = []
     for game in args.games:
         for lineup in args.lineups.split(","):
             began = time.perf_counter()
-            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations))
+            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations,
+                                     args.options, args.coverage))
             report(results[-1], time.perf_counter() - began)
     if args.plot:
         plot(results, args.plot)

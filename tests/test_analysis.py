@@ -12,9 +12,20 @@ from typer.testing import CliRunner
 
 import motley
 from motley.bots import make_bot
-from motley.bots.analysis import analyse_decision, analyse_record, decisions, searcher_spec
+from motley.bots.analysis import (
+    _move_row,
+    _Tally,
+    analyse_decision,
+    analyse_record,
+    decision_at,
+    decisions,
+    searcher_spec,
+)
+from motley.bots.best import best_spec
+from motley.bots.spec import parse_bot_spec
 from motley.cli.main import app
 from motley.core.play import play_match
+from motley.core.registry import registered_games
 
 SIMS = 40
 
@@ -116,8 +127,25 @@ def test_bad_seats_and_budgets_are_refused(fool_record: str) -> None:
 
 
 def test_the_searcher_is_the_best_bot_s_search_at_the_analysis_budget() -> None:
-    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2)"
+    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2,infer_trust=table)"
     assert searcher_spec(motley.load_game("fools_errand"), 50) == "ismcts(simulations=50)"
+
+
+def test_the_searcher_learns_how_heuristic_the_table_is_where_best_infers_from_play() -> None:
+    """The analysis reviews tables that need not play as the heuristic: where ``best`` weighs worlds by the other
+    seats' plays, the analysis learns the table's share of plays off the heuristic (``infer_trust``) instead of
+    fixing it; everything else is ``best``'s search."""
+    for name in registered_games():
+        game = motley.load_game(name)
+        best = parse_bot_spec(best_spec(game))
+        if best.kind != "ismcts":
+            continue
+        played, reviewed = best.resolved(), parse_bot_spec(searcher_spec(game, 50)).resolved()
+        infers = played["infer"] > 1 or played["infer_chain"] > 0
+        assert reviewed["infer_trust"] == ("table" if infers and played["infer_trust"] == "fixed"
+                                           else played["infer_trust"]), name
+        same = {k: v for k, v in played.items() if k not in ("simulations", "seconds", "infer_trust")}
+        assert same == {k: v for k, v in reviewed.items() if k in same}, name
 
 
 runner = CliRunner()
@@ -156,3 +184,29 @@ def test_progress_counts_every_decision(fool_record: str) -> None:
     analysis = analyse_record(fool_record, 2, simulations=SIMS, progress=lambda done, total: seen.append((done, total)))
     total = analysis["summary"]["decisions"]
     assert seen == [(done, total) for done in range(total + 1)]
+
+
+def test_the_noise_of_a_move_widens_when_its_iterations_drift() -> None:
+    """Consecutive iterations share the inference chain's worlds and the tree as it learns: a move that won all of
+    its first iterations and none of its last is less certain than the same wins drawn independently, and its
+    interval and standard errors say so (batch means); iterations that do not drift keep the independent error."""
+    game = motley.load_game("fool(players=4,rounds=1)")
+    state = game.new_initial_state(seed=1)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    decision = decision_at(state, state.current_player(), state.legal_actions()[0])
+    rows = {}
+    for name, outcomes in (("drifting", [1.0] * 40 + [0.0] * 40), ("mixed", [1.0, 0.0] * 40)):
+        tally = _Tally()
+        for won in outcomes:
+            tally.n += 1
+            tally.win += won
+            tally.wins.append(won)
+            tally.points += 10 * won
+            tally.points2 += 100 * won
+            tally.gains.append(10 * won)
+        rows[name] = _move_row(game, decision, decision.legal[0], tally, 0.0, 5.0)
+    drifting, mixed = rows["drifting"], rows["mixed"]
+    assert drifting["win"] == mixed["win"] == 0.5 and drifting["points"] == mixed["points"] == 5.0
+    assert drifting["win_se"] > 2 * mixed["win_se"] and drifting["points_se"] > 2 * mixed["points_se"]
+    assert drifting["win_high"] - drifting["win_low"] > 2 * (mixed["win_high"] - mixed["win_low"])

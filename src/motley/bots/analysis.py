@@ -3,7 +3,12 @@
 For each decision of the seat with more than one legal move (forced moves and forced passes are skipped), the
 search is run from that seat's information state alone -- ``state.observation(seat)`` and the legal moves, never
 the State: the cards the seat could not see are re-dealt by the game's sampler in every iteration, as when
-``best`` plays. Every legal move gets the search's estimates from the iterations that began with it:
+``best`` plays. The search is ``best``'s with one difference (:func:`searcher_spec`): where ``best`` weighs the
+re-dealt worlds by how well the heuristic explains the other seats' plays with a fixed share of plays off it
+(``infer_trust="fixed"``), the analysis learns that share from the table's plays (``infer_trust="table"``), so a
+table that does not play like the heuristic (people, random players) does not collapse the worlds' weights and
+make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance). Every legal move gets the
+search's estimates from the iterations that began with it:
 
 * **win chance** (``win``): the share of those iterations in which the seat wins the current *deal* (its score gain
   over the deal is the highest; a win shared by ``k`` seats counts ``1/k``). The search looks no further than the
@@ -12,14 +17,19 @@ the State: the cards the seat could not see are re-dealt by the game's sampler i
 * **value** (``value``): the search's own mean reward in [-1, 1] (:mod:`motley.bots.ismcts`: the match outcome at
   the end of the match, the shaped deal points at the end of a deal), which the search's choice maximises.
 
-Noise. Each win chance comes with a 95% interval (the Agresti-Coull interval of a share from the move's
-iterations), each points estimate with its standard error. The **cost** of the move played is the estimate of the
-search's choice (its most visited move, the one ``best`` plays) minus the estimate of the move played, in win
-chance and in points. A decision is **marked** ("inaccuracy", "mistake") only when a cost passes its threshold
-*and* lies out of the noise (the cost less 1.96 standard errors of the difference is above 0): the cost in win
-chance against :data:`INACCURACY`, :data:`MISTAKE`; the cost in points against :data:`POINTS_INACCURACY`,
-:data:`POINTS_MISTAKE` standard deviations of the seat's deal points over the decision's iterations (a seat with
-no chance of winning the deal can still throw points away); the graver mark counts.
+Noise. Each win chance comes with a 95% interval (the Agresti-Coull interval of a share from the move's iterations),
+each points estimate with its standard error. Neither takes the iterations as independent draws only: consecutive
+iterations share much (the inference chain's worlds, the tree as it learns), so each error is the larger of the
+independent one and the batch-means one (:data:`BATCHES` consecutive batches of the move's iterations). Analysed
+twice with other seeds, the two estimates of a win chance differ by less than 1.96 of their combined standard errors
+92-98% of the time, of points 85-95%, where 95% is meant (docs/reports/README.md#the-noise-of-the-estimates). The
+**cost** of the move played is the estimate of the search's choice (its most visited move, the one ``best`` plays)
+minus the estimate of the move played, in win chance and in points. A decision is **marked** ("inaccuracy",
+"mistake") only when a cost passes its threshold *and* lies out of the noise (the cost less 1.96 standard errors of
+the difference is above 0): the cost in win chance against :data:`INACCURACY`, :data:`MISTAKE`; the cost in points
+against :data:`POINTS_INACCURACY`, :data:`POINTS_MISTAKE` standard deviations of the seat's deal points over the
+decision's iterations (a seat with no chance of winning the deal can still throw points away); the graver mark
+counts.
 
 Determinism. Decision ``i`` of a record is searched with ``random.Random("{seed}:{i}")`` by a fresh searcher, so
 the analysis is the same for a seed whatever the number of processes. Inputs are plain data (picklable) and the
@@ -46,7 +56,7 @@ from motley.core import Game, MotleyError, Observation, State, records
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
-__all__ = ["DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE",
+__all__ = ["BATCHES", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE",
            "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
            "move_words", "searcher_spec", "summarise"]
 
@@ -66,6 +76,8 @@ POINTS_MISTAKE = 0.8
 Z = 1.96
 #: Pseudo-iterations of the decision's pooled points variance in each move's (see ``_move_row``).
 PRIOR = 2.0
+#: Consecutive batches of a move's iterations whose means give its batch-means standard error (``_batch_se``).
+BATCHES = 5
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -97,7 +109,8 @@ class Decision:
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
     """The ISMCTS spec of the analysis: what ``best`` plays in ``game`` (:func:`motley.bots.best.best_spec`; a
     best that is not a search, such as a network, gives way to :data:`motley.bots.best.BEST_DEFAULT`) with
-    ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision.
+    ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision, and inference from play with the trust
+    learned from the table (``infer_trust="table"``) where ``best``'s is fixed (module docstring).
 
     Raises:
         MotleyError: for ``simulations`` below 1.
@@ -110,8 +123,15 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
         spec = parse_bot_spec(BEST_DEFAULT)
     options = dict(spec.options)
     options["simulations"] = DEFAULT_SIMULATIONS if simulations is None else simulations
+    if _infers(options) and not options.get("infer_temperature") and options.get("infer_trust", "fixed") == "fixed":
+        options["infer_trust"] = "table"  # the reviewed table need not play like the heuristic
     options.pop("seconds", None)  # a time budget is not reproducible
     return str(BotSpec(spec.kind, options))
+
+
+def _infers(options: dict[str, Any]) -> bool:
+    """Whether ISMCTS ``options`` infer from play (``infer`` above 1 or an ``infer_chain``)."""
+    return int(options.get("infer", 0)) > 1 or int(options.get("infer_chain", 0)) > 0
 
 
 def move_words(game: Game, move: str) -> str:
@@ -179,15 +199,18 @@ def decision_at(state: State, seat: int, played: int, index: int = 0,
 
 
 class _Tally:
-    """The outcomes of the iterations that began with one root move: count, sums and sums of squares."""
+    """The outcomes of the iterations that began with one root move: count, sums and sums of squares, and each
+    iteration's win share and points in order (for :func:`_batch_se`)."""
 
-    __slots__ = ("n", "points", "points2", "win")
+    __slots__ = ("gains", "n", "points", "points2", "win", "wins")
 
     def __init__(self) -> None:
         self.n = 0
         self.win = 0.0
         self.points = 0.0
         self.points2 = 0.0
+        self.wins: list[float] = []
+        self.gains: list[float] = []
 
 
 class _AnalysisSearch(ISMCTSBot):
@@ -211,7 +234,10 @@ class _AnalysisSearch(ISMCTSBot):
         if tally is None:
             tally = self.tallies[action] = _Tally()
         tally.n += 1
-        tally.win += 1.0 / winners if gains[seat] == top else 0.0
+        share = 1.0 / winners if gains[seat] == top else 0.0
+        tally.win += share
+        tally.wins.append(share)
+        tally.gains.append(gains[seat])
         tally.points += gains[seat]
         tally.points2 += gains[seat] * gains[seat]
 
@@ -241,12 +267,33 @@ def _move_row(game: Game, decision: Decision, action: int, tally: _Tally | None,
     centre, win_se, half = _share_interval(0.0 if tally is None else tally.win, n)
     squares = 0.0 if tally is None or n < 2 else max(0.0, tally.points2 - n * points * points)
     spread = (squares + PRIOR * pooled * pooled) / (max(n - 1, 0) + PRIOR)
+    points_se = math.sqrt(spread / n) if n else 0.0
+    if tally is not None:
+        win_se = max(win_se, _batch_se(tally.wins))
+        half = Z * win_se
+        points_se = max(points_se, _batch_se(tally.gains))
     move = decision.names[decision.legal.index(action)]
     return {"move": move, "words": move_words(game, move), "action": action, "visits": n,
             "win": round(win, 4), "win_low": round(max(0.0, centre - half), 4),
             "win_high": round(min(1.0, centre + half), 4),
             "win_se": round(win_se, 4), "points": round(points, 3),
-            "points_se": round(math.sqrt(spread / n) if n else 0.0, 3), "value": round(value, 4)}
+            "points_se": round(points_se, 3), "value": round(value, 4)}
+
+
+def _batch_se(values: Sequence[float]) -> float:
+    """The batch-means standard error of the mean of ``values`` (one move's iterations, in order): the standard
+    deviation of the means of :data:`BATCHES` consecutive batches over the square root of their number. Consecutive
+    iterations share much (the inference chain's worlds, the tree as it learns), so this is wider than the error of
+    independent draws where they are alike; 0.0 for fewer than two iterations a batch."""
+    n = len(values)
+    if n < 2 * BATCHES:
+        return 0.0
+    means = []
+    for b in range(BATCHES):
+        part = values[b * n // BATCHES:(b + 1) * n // BATCHES]
+        means.append(sum(part) / len(part))
+    centre = sum(means) / BATCHES
+    return math.sqrt(sum((m - centre) ** 2 for m in means) / (BATCHES - 1) / BATCHES)
 
 
 def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict[str, Any]:
