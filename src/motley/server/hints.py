@@ -2,9 +2,10 @@
 
 A table made with ``Settings.hints`` gives each person a "Hint": a ``{"type": "hint"}`` message on their turn is
 answered, to that connection only, with ``{"type": "hint", "version", "seat", "action", "move", "cards", "words",
-"why"}``: the move the analysis's searcher (:func:`motley.bots.analysis.hint`, the search ``best`` plays at
-:data:`HINT_SIMULATIONS` iterations) chooses from the seat's information state only (its observation, its legal
-moves and the public scores), searched in a worker process of the server's
+"why"}``: the move the analysis's searcher (:func:`motley.bots.analysis.hint`: the search ``best`` plays,
+learning how heuristic the table's plays are where it infers hidden cards, at :data:`HINT_SIMULATIONS`
+iterations) chooses from the seat's information state only (its observation, its legal moves and the public
+scores), searched in a worker process of the server's
 :class:`~motley.server.thinking.Thinkers` (never on the event loop), with one sentence of why. A hint whose
 answer comes after the turn has passed is dropped: it never arrives when it is not the person's turn.
 
