@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import motley
 from motley.core import State
 from motley.core.inference import InferenceSupport, InferredChain, PlayerModel
+from motley.server.bodies import table_request
+from motley.server.requests import new_record
+from motley.server.storage import Storage
+from motley.server.table import Settings, Table
 
 #: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
 #: networking: this machine's closed network refuses it).
@@ -116,3 +122,31 @@ def flat_chain_gap(state: State, observer: int, support: InferenceSupport,
     chained = Counter(key for _ in range(2000) for key in holdings(chain(rng)))
     return max(abs(chained[key] / 2000 - uniform[key] / 4000) for key in uniform.keys() | chained.keys())
 
+
+
+def store_random_match(storage: Storage, request: dict[str, Any], seed: int) -> Table:
+    """A table made from the lobby ``request`` (as ``POST /api/tables`` takes it) played to its end with random
+    moves (``seed`` seeds the deal and the moves), stored in ``storage`` as a server stores it (header, each move,
+    result); returns the finished table (its tokens included)."""
+    record = new_record(table_request(request), Settings(bot_delay=0.0), seed)
+    storage.create_table(record)
+    table = Table(record)
+    rng = random.Random(seed)
+    while not table.state.is_terminal():
+        seat = table.state.current_player()
+        move = table.prepare(seat, rng.choice(table.state.legal_actions()), "seat")
+        storage.add_move(record.id, move.number, seat, move.text, "seat")
+        table.apply(move)
+    storage.finish(record.id, {"scores": table.state.scores()})
+    return table
+
+
+def finished_by_bots(base: str, request: dict[str, Any], wait: float = 120.0) -> str:
+    """The id of a table made from ``request`` at the server at ``base`` (every seat a bot), once its match is over
+    (its record is served), polled every 0.2 s for at most ``wait`` seconds."""
+    table_id: str = httpx.post(f"{base}/api/tables", json=request, timeout=10).json()["id"]
+    deadline = time.monotonic() + wait
+    while httpx.get(f"{base}/api/tables/{table_id}/record", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    return table_id

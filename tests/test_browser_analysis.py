@@ -6,7 +6,6 @@ person's turn rings the strongest bot's choice in their hand with one sentence o
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import httpx
 import pytest
 
 from motley.server.testing import ServerThread
-from tests.support import CHROMIUM, needs_chromium
+from tests.support import CHROMIUM, finished_by_bots, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -40,12 +39,7 @@ def finished(server: ServerThread) -> str:
     """A bots-only match of one deal of Fool! at 4 players, played to its end; its id."""
     spec = {"game": "fool", "players": 4, "options": {"rounds": 1}, "bot_delay": 0, "summary_wait": 0,
             "seats": [{"kind": "bot", "bot": "random", "name": n} for n in ("Ann", "Bob", "Cy", "Di")]}
-    table_id: str = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()["id"]
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=10).status_code != 200:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
-    return table_id
+    return finished_by_bots(server.base, spec)
 
 
 def new_page(browser: Browser, size: str) -> Page:

@@ -5,7 +5,6 @@ written by ``motley replay --html`` opened from disk."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from typer.testing import CliRunner
 
 from motley.cli.main import app
 from motley.server.testing import ServerThread
-from tests.support import CHROMIUM, needs_chromium
+from tests.support import CHROMIUM, finished_by_bots, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -37,12 +36,7 @@ def finished_table(server: ServerThread, game: str, players: int) -> str:
     spec = {"game": game, "players": players, "bot_delay": 0, "seats": seats}
     if game == "fool":
         spec["options"] = {"rounds": 2}
-    table_id: str = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()["id"]
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=10).status_code != 200:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
-    return table_id
+    return finished_by_bots(server.base, spec)
 
 
 def names(server: ServerThread, table_id: str) -> list[str]:

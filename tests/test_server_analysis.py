@@ -5,7 +5,6 @@ restarts), bounded per table and on the server (429 beyond)."""
 from __future__ import annotations
 
 import asyncio
-import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -18,13 +17,12 @@ import pytest
 from motley.bots.analysis import analyse_record
 from motley.core import records
 from motley.server.analyses import SEED, AnalysisBusy
-from motley.server.bodies import table_request
-from motley.server.requests import new_record
 from motley.server.service import Service
 from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerThread
 from motley.server.thinking import Thinkers
+from tests.support import store_random_match
 
 R = TypeVar("R")
 #: Search iterations per decision in these tests (the answers do not depend on it).
@@ -37,17 +35,8 @@ FOUR = {"game": "fool", "players": 4, "options": {"rounds": 1}, "summary_wait": 
 
 def stored_finished(storage: Storage, seed: int, request: dict[str, Any] = FOUR) -> tuple[str, str]:
     """A finished match of random moves stored in ``storage`` as a server stores it; returns its id and record."""
-    record = new_record(table_request(request), Settings(bot_delay=0.0), seed)
-    storage.create_table(record)
-    table = Table(record)
-    rng = random.Random(seed)
-    while not table.state.is_terminal():
-        seat = table.state.current_player()
-        move = table.prepare(seat, rng.choice(table.state.legal_actions()), "seat")
-        storage.add_move(record.id, move.number, seat, move.text, "seat")
-        table.apply(move)
-    storage.finish(record.id, {"scores": table.state.scores()})
-    return record.id, records.dump(table.state)
+    table = store_random_match(storage, request, seed)
+    return table.id, records.dump(table.state)
 
 
 class ThreadThinkers(Thinkers):

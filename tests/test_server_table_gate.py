@@ -5,7 +5,6 @@ address (a token bucket: 429 with ``Retry-After`` beyond its burst), whose idle 
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,15 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 from motley.cli.main import app as cli_app
-from motley.server.bodies import table_request
 from motley.server.limits import Limits, TableGate, TablesRefused
 from motley.server.live import LiveTable
-from motley.server.requests import new_record
 from motley.server.service import Service
 from motley.server.storage import Storage
-from motley.server.table import Settings, Table
+from motley.server.table import Settings
 from motley.server.testing import ServerThread
 from tests.postgres import execute
+from tests.support import store_random_match
 
 #: Two people and two bots, one deal: a short match.
 FOUR = {"game": "fool", "players": 4, "options": {"rounds": 1}, "summary_wait": 0,
@@ -45,17 +43,8 @@ class Clock:
 def stored_finished(storage: Storage, seed: int) -> tuple[str, list[str]]:
     """A finished match of :data:`FOUR` stored in ``storage`` (as a server stores it: header, moves, result);
     returns its id and the tokens of its person seats (Ann's, Bob's)."""
-    record = new_record(table_request(FOUR), Settings(bot_delay=0.0), seed)
-    storage.create_table(record)
-    table = Table(record)
-    rng = random.Random(seed)
-    while not table.state.is_terminal():
-        seat = table.state.current_player()
-        move = table.prepare(seat, rng.choice(table.state.legal_actions()), "seat")
-        storage.add_move(record.id, move.number, seat, move.text, "seat")
-        table.apply(move)
-    storage.finish(record.id, {"scores": [0] * 4})
-    return record.id, [s.token or "" for s in table.seats if s.kind == "human"]
+    table = store_random_match(storage, FOUR, seed)
+    return table.id, [s.token or "" for s in table.seats if s.kind == "human"]
 
 
 def table_count(url: str) -> int:
