@@ -80,7 +80,8 @@ from motley.server import bodies, protocol, replays
 from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
-from motley.server.service import Service
+from motley.server.service import OwnedElsewhere, Service
+from motley.server.site import CLOSE_MOVED
 from motley.server.store import StoreError
 from motley.server.table import SeatRefused, Table
 from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
@@ -496,6 +497,8 @@ async def _live(service: Service, table_id: str) -> LiveTable:
         live = await service.get(table_id)
     except StoreError:
         raise HTTPException(503, "the table store is not answering") from None
+    except OwnedElsewhere:
+        raise HTTPException(503, "the table is served by another process of the site; try again") from None
     if live is None:
         raise HTTPException(404, "no such table")
     return live
@@ -742,6 +745,10 @@ def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
             live = await service.get(table_id)
         except StoreError:
             await _refuse(ws, protocol.error(0, "unavailable", "the table store is not answering"), 1011)
+            return
+        except OwnedElsewhere:
+            await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
+                                             "reconnect"), CLOSE_MOVED)
             return
         if live is None:
             await _refuse(ws, protocol.error(0, "no_table", "no such table"), 4404)
