@@ -78,6 +78,31 @@ async def _driven_only_by_its_creator(a: Service, b: Service) -> None:
     assert await b.take_over() == 0  # its owner is alive: nothing to take
 
 
+def test_a_table_made_by_one_process_is_listed_by_the_other(store_url: str) -> None:
+    async def body(a: Service, b: Service) -> None:
+        live = await a.create(table_request(PEOPLE), seed=4)
+        listed = {h["id"]: h for h in await b.listed_elsewhere()}
+        assert list(listed) == [live.id] and listed[live.id]["names"] == [s.name for s in live.table.seats]
+        assert await a.listed_elsewhere() == []  # its own are listed from memory
+
+    with_pair(store_url, body)
+
+
+def test_a_finished_or_cancelled_table_gives_its_lease_up(store_url: str) -> None:
+    async def body(a: Service, b: Service) -> None:
+        played = await a.create(table_request(BOTS), seed=6)
+        cancelled = await a.create(table_request(PEOPLE), seed=8)
+        await asyncio.wait_for(a.tasks[played.id], 30)
+        await a.cancel(cancelled, "test")
+        storage = a.store.storage
+        assert isinstance(storage, Storage)
+        assert await a.store.call(storage.owner_of, played.id) is None
+        assert await a.store.call(storage.owner_of, cancelled.id) is None
+        assert a.held == set()
+
+    with_pair(store_url, body)
+
+
 def test_a_dead_owners_table_is_taken_over_and_finishes_with_every_move_stored_once(store_url: str) -> None:
     async def body(a: Service, b: Service) -> None:
         await _taken_over(a, b, store_url)
@@ -144,20 +169,18 @@ def test_kill_9_of_the_owner_process_hands_its_table_to_another_and_the_match_fi
         made = httpx.post(f"{a.base}/api/tables", json=BOTS, timeout=10)
         assert made.status_code == 200, made.text
         table_id = made.json()["id"]
-        with connect(f"{b.ws_base}/ws/{table_id}", open_timeout=10) as ws:
-            assert json.loads(ws.recv(timeout=10))["code"] == "elsewhere"
+        lobby_b = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
+        assert table_id in lobby_b and not lobby_b[table_id]["finished"]  # B lists the table A made
+        assert first_message(b.ws_base, table_id)["code"] == "elsewhere"
         time.sleep(0.5)
         before = {t["id"]: t for t in httpx.get(f"{a.base}/api/tables", timeout=10).json()}[table_id]
         a.kill()
         assert not before["finished"] and before["version"] > 0  # killed mid-match
         killed = time.monotonic()
-        while time.monotonic() - killed < 15:
-            listed = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
-            if table_id in listed:
-                break
+        while time.monotonic() - killed < 15 and first_message(b.ws_base, table_id)["type"] != "state":
             time.sleep(0.1)
-        assert table_id in listed, "the table was not taken over"
-        assert time.monotonic() - killed < 1.5 + 3.0
+        assert time.monotonic() - killed < 1.5 + 3.0, "the table was not taken over"
+        listed = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not listed[table_id]["finished"]:
             time.sleep(0.2)
@@ -174,3 +197,10 @@ def test_kill_9_of_the_owner_process_hands_its_table_to_another_and_the_match_fi
     assert record is not None and record.finished
     assert Table(record).state.is_terminal()  # the log replays: no move missing, none twice
     postgres.drop_database(url)
+
+
+def first_message(ws_base: str, table_id: str) -> dict[str, Any]:
+    """The first message a spectator's socket to ``table_id`` gets."""
+    with connect(f"{ws_base}/ws/{table_id}", open_timeout=10) as ws:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        return message

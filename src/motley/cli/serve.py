@@ -71,16 +71,17 @@ def serve(
                                                    "a viewer before it is cancelled (0: never); finished tables "
                                                    "leave the lobby's list that long after their last move.")]
         = IDLE_CLOSE,
-    site: Annotated[bool, typer.Option(help="Serve as one process of a site: several `motley serve` processes "
-                                            "over one store, each table driven by the process holding its lease, "
-                                            "a dead process's tables taken over (docs/scaling.md).")] = False,
+    site: Annotated[bool, typer.Option("--site", help="Serve as one process of a site: several `motley serve` "
+                                                      "processes over one store, each table driven by the process "
+                                                      "holding its lease, a dead process's tables taken over "
+                                                      "(docs/scaling.md).")] = False,
     lease_ttl: Annotated[float, typer.Option(help="With --site or --workers: seconds a table's lease lasts without "
                                                   "a heartbeat (how long a dead process's tables wait).")] = 6.0,
     workers: Annotated[int, typer.Option(help="Server processes on this machine sharing --port (SO_REUSEPORT) as "
                                               "one site (implies --site; a PostgreSQL --db); a worker that dies "
                                               "is started again.")] = 1,
-    reuse_port: Annotated[bool, typer.Option(hidden=True, help="Bind --port with SO_REUSEPORT (a worker).")]
-    = False,
+    reuse_port: Annotated[bool, typer.Option("--reuse-port", hidden=True,
+                                             help="Bind --port with SO_REUSEPORT (a worker).")] = False,
 ) -> None:
     """Serve the lobby and tables in the browser: play with friends and bots; unfinished tables resume."""
     params = dict(locals())

@@ -496,6 +496,19 @@ class Service:
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
 
+    async def listed_elsewhere(self) -> list[dict[str, Any]]:
+        """The site mode: the unfinished tables in the store that this process does not drive (other processes
+        do), as :meth:`Storage.running_headers` gives them; empty without a site.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        headers = getattr(self.store.storage, "running_headers", None)
+        if self.site is None or headers is None:
+            return []
+        rows: list[dict[str, Any]] = await self.store.call(headers)
+        return [r for r in rows if r["id"] not in self.tables]
+
     async def cancel(self, live: LiveTable, reason: str) -> None:
         """End an unfinished table without a result: its driver stops, it leaves :attr:`tables`, and it is
         stored as finished with ``{"cancelled": True, "reason": reason}`` (so it is never resumed; its moves
@@ -512,6 +525,9 @@ class Service:
         task = self.tasks.pop(live.id, None)
         if task is not None:
             task.cancel()
+        if self.site is not None and self.leases is not None and live.id in self.held:
+            self.held.discard(live.id)
+            self.store.later(self.leases.release, live.id, self.site.owner)
         log.info("table %s cancelled: %s", live.id, reason)
 
     async def tidy(self) -> list[str]:

@@ -380,11 +380,21 @@ class Storage:
         """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves", "names",
         "last_move", "cancelled"}`` (``names``: the seats' names; ``last_move``: wall-clock time of the last
         stored move, None without moves; ``cancelled``: ended without a result, see ``Service.cancel``)."""
+        return self._headers(True, limit)
+
+    def running_headers(self, limit: int = 500) -> list[dict[str, Any]]:
+        """The newest unfinished tables, headers as :meth:`finished_headers` gives them plus ``seats`` (the stored
+        seat entries, tokens included: for the server, not for a client): what a process of a site lists for the
+        tables other processes drive."""
+        return self._headers(False, limit)
+
+    def _headers(self, finished: bool, limit: int) -> list[dict[str, Any]]:
+        """The headers of :meth:`finished_headers` (``finished``) or :meth:`running_headers`."""
         count = (select(func.count()).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
         last = (select(func.max(moves_t.c.at)).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
         query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"),
                         last.label("last_move"), tables_t.c.result)
-                 .where(tables_t.c.finished.is_(True)).order_by(tables_t.c.created.desc()).limit(limit))
+                 .where(tables_t.c.finished.is_(finished)).order_by(tables_t.c.created.desc()).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         headers = []
@@ -396,7 +406,8 @@ class Storage:
             if isinstance(seats, list):
                 headers.append({"id": r.id, "game": r.game, "players": len(seats), "created": r.created,
                                 "moves": int(r.moves), "names": [_name(s) for s in seats],
-                                "last_move": r.last_move, "cancelled": _cancelled(r.result)})
+                                "last_move": r.last_move, "cancelled": _cancelled(r.result)}
+                               | ({} if finished else {"seats": seats}))
         return headers
 
     def _record(self, conn: Any, row: Any) -> TableRecord:
