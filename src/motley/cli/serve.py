@@ -80,6 +80,10 @@ def serve(
     workers: Annotated[int, typer.Option(help="Server processes on this machine sharing --port (SO_REUSEPORT) as "
                                               "one site (implies --site; a PostgreSQL --db); a worker that dies "
                                               "is started again.")] = 1,
+    site_address: Annotated[str | None, typer.Option(
+        help="With --site: HOST:PORT at which the other processes of the site reach this one to relay the sockets "
+             "of the tables it drives (default: 127.0.0.1:--port, or --host:--port; one machine only); its host "
+             "must be allowed (--allow-host).")] = None,
     reuse_port: Annotated[bool, typer.Option("--reuse-port", hidden=True,
                                              help="Bind --port with SO_REUSEPORT (a worker).")] = False,
 ) -> None:
@@ -95,6 +99,7 @@ def serve(
 
     if pace < 0:
         raise typer.BadParameter("--pace must be 0 or more seconds.")
+    private = _private_socket() if reuse_port else None
     if workers < 1:
         raise typer.BadParameter("--workers must be 1 or more.")
     if workers > 1:
@@ -113,7 +118,8 @@ def serve(
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
                          host=host, port=port, allow_hosts=allow_host or (),
-                         site=Site(ttl=lease_ttl) if site else None)
+                         site=Site(ttl=lease_ttl, address=site_address or _own_address(host, port, private))
+                         if site else None)
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
     every = host in ("0.0.0.0", "::")
@@ -128,7 +134,26 @@ def serve(
         return
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                             forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
-    uvicorn.Server(config).run(sockets=[_shared_socket(host, port)])
+    uvicorn.Server(config).run(sockets=[_shared_socket(host, port), *([private] if private else [])])
+
+
+def _private_socket() -> Any:
+    """A listening socket on a free loopback port of a worker's own, at which the other workers relay to it."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    return sock
+
+
+def _own_address(host: str, port: int, private: Any) -> str:
+    """The ``host:port`` at which the other processes of a site on this machine reach this one: a worker's
+    private socket, else the loopback address (or ``host``) and ``port``."""
+    if private is not None:
+        return f"127.0.0.1:{private.getsockname()[1]}"
+    local = host in ("", "0.0.0.0", "::", "127.0.0.1", "localhost")
+    return f"127.0.0.1:{port}" if local else f"{host}:{port}"
 
 
 def _shared_socket(host: str, port: int) -> Any:

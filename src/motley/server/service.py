@@ -646,6 +646,16 @@ class Service:
 
         asyncio.get_running_loop().create_task(reload())
 
+    async def owner_address(self, table_id: str) -> str | None:
+        """The site mode: the address of the process driving ``table_id`` (None: none known, or no site).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        if self.site is None or self.leases is None:
+            return None
+        return await self.store.call(self.leases.address_of, table_id)
+
     async def site_loop(self) -> None:
         """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds and
         :meth:`take_over` every ``Site.scan`` seconds (after a random part of it, so that the survivors of a
@@ -653,6 +663,8 @@ class Service:
         if self.site is None:
             return
         site = self.site
+        if site.address is not None and self.leases is not None:
+            await self.store.call(self.leases.register, site.owner, site.address)
         next_beat = next_scan = time.monotonic()
         while True:
             await asyncio.sleep(min(site.scan, site.every) * random.uniform(0.5, 1.0))
@@ -682,6 +694,7 @@ class Service:
         if self.site is not None and self.leases is not None:
             try:
                 await self.store.call(self.leases.release, None, self.site.owner)
+                await self.store.call(self.leases.unregister, self.site.owner)
             except StoreError as exc:
                 log.warning("leases not released (they expire by themselves): %s", exc)
         await asyncio.to_thread(self.store.close)

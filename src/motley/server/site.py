@@ -20,6 +20,8 @@ from motley.server.storage import new_owner
 LEASE_TTL = 6.0
 #: WebSocket close code of a socket whose table moved to another process (a service restart: reconnect).
 CLOSE_MOVED = 1012
+#: The header of a WebSocket handshake relayed by another process of the site (never relayed again).
+RELAYED = "x-motley-relayed"
 
 
 @runtime_checkable
@@ -38,12 +40,22 @@ class Leases(Protocol):
     def unowned(self) -> list[str]:
         """The unfinished tables without a live lease, oldest first."""
 
+    def register(self, owner: str, address: str) -> None:
+        """Record the address at which the process ``owner`` takes relayed sockets."""
+
+    def unregister(self, owner: str) -> None:
+        """Forget the process ``owner``."""
+
+    def address_of(self, table_id: str) -> str | None:
+        """The address of the process holding the live lease of ``table_id``, or None."""
+
 
 @dataclass(frozen=True)
 class Site:
     """This process's part in a site: its lease ``owner`` id (:func:`new_owner`), the lease length ``ttl``
     (seconds), the heartbeat every ``beat`` seconds (default ``ttl / 3``), the search for orphaned tables every
-    ``scan`` seconds.
+    ``scan`` seconds; ``address``: ``host:port`` at which the other processes reach this one to relay a WebSocket
+    for a table it owns (None: sockets that land elsewhere are told to reconnect instead).
 
     Raises:
         MotleyError: for a ``ttl``, ``beat`` or ``scan`` that is not a positive number of seconds, or a ``beat``
@@ -54,6 +66,7 @@ class Site:
     ttl: float = LEASE_TTL
     beat: float | None = None
     scan: float = 1.0
+    address: str | None = None
 
     def __post_init__(self) -> None:
         if not (self.ttl > 0 and self.scan > 0 and (self.beat is None or 0 < self.beat < self.ttl)):

@@ -113,6 +113,12 @@ leases_t = Table(
     Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
     Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
 )
+processes_t = Table(
+    "motley_processes", metadata,
+    Column("owner", String(64), primary_key=True),  # a site process's lease owner id (new_owner)
+    Column("address", String(200), nullable=False),  # "host:port" where the others relay sockets to it
+    Column("seen_at", Float, nullable=False),  # when it registered, seconds since the epoch, the database's clock
+)
 
 
 #: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
@@ -504,6 +510,37 @@ class Storage:
         query = select(tables_t.c.id).where(tables_t.c.finished.is_(False), ~live).order_by(tables_t.c.created)
         with self.engine.connect() as conn:
             return [str(r.id) for r in conn.execute(query)]
+
+    def register(self, owner: str, address: str) -> None:
+        """Record that the site process ``owner`` is reached at ``address`` (``host:port``), replacing what it
+        recorded before.
+
+        Raises:
+            ValueError: for an empty or over-long owner or address.
+        """
+        if not (0 < len(owner) <= 64 and 0 < len(address) <= 200):
+            raise ValueError(f"an owner is 1 to 64 characters and an address 1 to 200; got {owner!r}, {address!r}")
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(processes_t).values(owner=owner, address=address, seen_at=self._now())
+        upsert = upsert.on_conflict_do_update(index_elements=[processes_t.c.owner],
+                                              set_={"address": upsert.excluded.address,
+                                                    "seen_at": upsert.excluded.seen_at})
+        with self.engine.begin() as conn:
+            conn.execute(upsert)
+
+    def unregister(self, owner: str) -> None:
+        """Forget the site process ``owner`` (it stops)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(processes_t).where(processes_t.c.owner == owner))
+
+    def address_of(self, table_id: str) -> str | None:
+        """The address (``host:port``) of the process holding the live lease of ``table_id``, or None: no live
+        lease, or its owner recorded no address."""
+        query = (select(processes_t.c.address).join(leases_t, leases_t.c.owner == processes_t.c.owner)
+                 .where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now()))
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else str(row.address)
 
     def _now(self) -> ColumnElement[float]:
         """The database's clock in seconds since the epoch, as SQL: every process reads the same clock, so leases
