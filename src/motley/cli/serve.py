@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import multiprocessing
+import signal
+import time
+from typing import Annotated, Any
 
 import typer
 
@@ -68,17 +71,42 @@ def serve(
                                                    "a viewer before it is cancelled (0: never); finished tables "
                                                    "leave the lobby's list that long after their last move.")]
         = IDLE_CLOSE,
+    site: Annotated[bool, typer.Option("--site", help="Serve as one process of a site: several `motley serve` "
+                                                      "processes over one store, each table driven by the process "
+                                                      "holding its lease, a dead process's tables taken over "
+                                                      "(docs/scaling.md).")] = False,
+    lease_ttl: Annotated[float, typer.Option(help="With --site or --workers: seconds a table's lease lasts without "
+                                                  "a heartbeat (how long a dead process's tables wait).")] = 6.0,
+    workers: Annotated[int, typer.Option(help="Server processes on this machine sharing --port (SO_REUSEPORT) as "
+                                              "one site (implies --site; a PostgreSQL --db); a worker that dies "
+                                              "is started again.")] = 1,
+    site_address: Annotated[str | None, typer.Option(
+        help="With --site: HOST:PORT at which the other processes of the site reach this one to relay the sockets "
+             "of the tables it drives (default: 127.0.0.1:--port, or --host:--port; one machine only); its host "
+             "must be allowed (--allow-host).")] = None,
+    reuse_port: Annotated[bool, typer.Option("--reuse-port", hidden=True,
+                                             help="Bind --port with SO_REUSEPORT (a worker).")] = False,
 ) -> None:
     """Serve the lobby and tables in the browser: play with friends and bots; unfinished tables resume."""
+    params = dict(locals())
     import uvicorn
 
     from motley.core import MotleyError
     from motley.server import create_app
     from motley.server.connections import uvicorn_settings
+    from motley.server.site import Site
     from motley.server.storage import store_url
 
     if pace < 0:
         raise typer.BadParameter("--pace must be 0 or more seconds.")
+    private = _private_socket() if reuse_port else None
+    if workers < 1:
+        raise typer.BadParameter("--workers must be 1 or more.")
+    if workers > 1:
+        if not db.startswith("postgresql"):
+            raise typer.BadParameter("--workers above 1 needs a PostgreSQL store: --db postgresql://USER@HOST/DB.")
+        _supervise(params, workers)
+        return
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
@@ -89,7 +117,9 @@ def serve(
         app = create_app(db, move_time=move_time, grace=grace, bot_delay=bot_delay, limits=limits,
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
-                         host=host, port=port, allow_hosts=allow_host or ())
+                         host=host, port=port, allow_hosts=allow_host or (),
+                         site=Site(ttl=lease_ttl, address=site_address or _own_address(host, port, private))
+                         if site else None)
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
     every = host in ("0.0.0.0", "::")
@@ -98,5 +128,79 @@ def serve(
     if every and not allow_origin:
         typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
                    "(docs/security.md).")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
-                forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
+    if not reuse_port:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+                    forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
+        return
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+                            forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
+    uvicorn.Server(config).run(sockets=[_shared_socket(host, port), *([private] if private else [])])
+
+
+def _private_socket() -> Any:
+    """A listening socket on a free loopback port of a worker's own, at which the other workers relay to it."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    return sock
+
+
+def _own_address(host: str, port: int, private: Any) -> str:
+    """The ``host:port`` at which the other processes of a site on this machine reach this one: a worker's
+    private socket, else the loopback address (or ``host``) and ``port``."""
+    if private is not None:
+        return f"127.0.0.1:{private.getsockname()[1]}"
+    local = host in ("", "0.0.0.0", "::", "127.0.0.1", "localhost")
+    return f"127.0.0.1:{port}" if local else f"{host}:{port}"
+
+
+def _shared_socket(host: str, port: int) -> Any:
+    """A listening TCP socket on ``host``:``port`` that the other workers bind too (``SO_REUSEPORT``: the kernel
+    hands each new connection to one of them)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _worker(params: dict[str, Any]) -> None:
+    """One worker of ``--workers``: :func:`serve` with ``params`` as one process of the site on the shared port."""
+    serve(**{**params, "workers": 1, "site": True, "reuse_port": True})
+
+
+def _supervise(params: dict[str, Any], workers: int) -> None:
+    """Start ``workers`` processes (:func:`_worker`), start again any that dies, and stop them all on SIGTERM or
+    Ctrl-C (each gives its leases up as it stops)."""
+    spawn = multiprocessing.get_context("spawn")
+    procs = [spawn.Process(target=_worker, args=(params,), daemon=False) for _ in range(workers)]
+    for proc in procs:
+        proc.start()
+    stopping = False
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    typer.echo(f"motley: {workers} worker processes on port {params['port']} as one site; Ctrl-C stops.")
+    while not stopping:
+        time.sleep(0.5)
+        for i, proc in enumerate(procs):
+            if not proc.is_alive() and not stopping:
+                typer.echo(f"motley: worker {proc.pid} ended ({proc.exitcode}); starting another.")
+                procs[i] = spawn.Process(target=_worker, args=(params,), daemon=False)
+                procs[i].start()
+    for proc in procs:
+        if proc.is_alive() and proc.pid is not None:
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=15)

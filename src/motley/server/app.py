@@ -23,6 +23,7 @@ import motley
 from motley.core import MotleyError
 from motley.server.limits import IDLE_CLOSE, Limits
 from motley.server.service import Service
+from motley.server.site import Site
 from motley.server.storage import Storage
 from motley.server.table import Settings
 from motley.server.thinking import Thinkers
@@ -187,7 +188,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
                bot_delay: float = 0.8, limits: Limits | None = None, allow_origins: Iterable[str] = (),
                searches: int | None = None, idle_close: float | None = IDLE_CLOSE, pace: float = 0.7,
                summary_wait: float | None = 30.0, host: str = "127.0.0.1", port: int = 8000,
-               allow_hosts: Iterable[str] = ()) -> FastAPI:
+               allow_hosts: Iterable[str] = (), site: Site | None = None) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
     defaults); ``host``, ``port``: the address the server is bound to (its default origins and host names
@@ -199,6 +200,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     per core but one); ``idle_close``: seconds an unfinished table may sit without a move and without a viewer
     before it is cancelled (None: never; :meth:`Service.tidy`); ``pace``: seconds before a forced move is played;
     ``summary_wait``: seconds the end of a deal waits for the people (0: no wait; None: without limit).
+    ``site``: this process's part in a site of several processes over one store (:class:`Site`: tables driven
+    only under their lease, orphans taken over; docs/scaling.md); None: the one process of its store.
     ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
@@ -212,7 +215,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -224,8 +227,10 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
         resuming = asyncio.create_task(service.resume())
         resuming.add_done_callback(_report_resume)
         tidying = asyncio.create_task(service.tidy_loop())
+        leasing = asyncio.create_task(service.site_loop())
         yield
         tidying.cancel()
+        leasing.cancel()
         resuming.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await resuming

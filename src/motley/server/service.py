@@ -11,18 +11,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
+
+from motley.core import MotleyError
 from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
 from motley.server.limits import IDLE_CLOSE, Limits, TableGate
 from motley.server.live import LiveTable, Offer
 from motley.server.requests import new_record, rematch_plan, rematch_record
-from motley.server.store import Store, StoreError, TableStorage, UnreadableTable
+from motley.server.site import CLOSE_MOVED, Leases, Site
+from motley.server.store import MoveRow, Store, StoreError, TableStorage, UnreadableTable
 from motley.server.table import SeatRefused, Settings, Table, TableRecord
 from motley.server.thinking import Thinkers
 
@@ -37,6 +42,49 @@ FINISHED_KEPT = 8
 CANCELLED = "cancelled"
 
 
+class OwnedElsewhere(MotleyError):
+    """The unfinished table is driven by another process of the site (it holds the table's lease)."""
+
+
+class _FencedLog:
+    """The :class:`Store` as one table's log in the site mode: a move the store refuses because its number is
+    stored already (``ux_motley_moves_table_number``: another process drove the table meanwhile) calls
+    ``conflict`` before the refusal goes on to the mover."""
+
+    def __init__(self, store: Store, conflict: Callable[[], None]) -> None:
+        self.store = store
+        self.conflict = conflict
+
+    async def add_move(self, row: MoveRow) -> None:
+        """:meth:`Store.add_move`; a duplicate move number calls ``conflict``.
+
+        Raises:
+            StoreError: if the move was not stored.
+        """
+        try:
+            await self.store.add_move(row)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, sa_exc.IntegrityError):
+                self.conflict()
+            raise
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        """:meth:`Store.finish`."""
+        await self.store.finish(table_id, result)
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """:meth:`Store.store_seats`."""
+        await self.store.store_seats(table_id, seats)
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """:meth:`Store.save_seats`."""
+        self.store.save_seats(table_id, seats)
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """:meth:`Store.save_settings`."""
+        self.store.save_settings(table_id, settings)
+
+
 class Service:
     """Every table of the server: the running ones in memory (with their driver tasks), all in the store.
 
@@ -47,7 +95,10 @@ class Service:
     table-creation rate (:attr:`gate`) and of :meth:`listed_finished` (see :class:`LiveTable`; tests inject their
     own). ``limits``: the tables a client address may create (``tables_per_address``, ``tables_per_minute``,
     ``table_burst``; None: :class:`Limits`' defaults), kept by :attr:`gate` for the requests that name their
-    client (:meth:`create`, :meth:`rematch`).
+    client (:meth:`create`, :meth:`rematch`). ``site``: this process's part in a site of several processes over
+    one store (:class:`Site`; the storage must have leases, :class:`Leases`): an unfinished table is driven only
+    while this process holds its lease (claimed on create and load, renewed by :meth:`site_loop`, which also
+    takes over the tables whose owner died); None (the default): every table is driven here.
 
     A table has one copy in memory however many requests and sockets ask for it: the running ones (and the
     finished ones for :data:`FINISHED_TTL` after their match) in :attr:`tables`, the finished ones loaded
@@ -57,7 +108,8 @@ class Service:
 
     def __init__(self, storage: TableStorage, defaults: Settings, thinkers: Thinkers | None = None, *,
                  idle_close: float | None = IDLE_CLOSE, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time, limits: Limits | None = None) -> None:
+                 wall: Callable[[], float] = time.time, limits: Limits | None = None,
+                 site: Site | None = None) -> None:
         self.store = Store(storage)
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
@@ -73,6 +125,14 @@ class Service:
         self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         #: The analyses of finished matches, searched by :attr:`thinkers` (:class:`Analyses`).
         self.analyses = Analyses(self.store, self.thinkers)
+        self.site = site
+        if site is not None and not isinstance(storage, Leases):
+            raise MotleyError("a site of several processes needs a store with leases (Storage)")
+        self.leases: Leases | None = storage if site is not None and isinstance(storage, Leases) else None
+        #: The tables whose lease this process holds (the site mode), as far as it knows.
+        self.held: set[str] = set()
+        #: :func:`time.monotonic` of the last heartbeat the store accepted (the site mode: self-fencing).
+        self.renewed = time.monotonic()
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -80,9 +140,13 @@ class Service:
         A table whose stored row cannot be read, or whose log does not replay (a changed rule, a damaged
         row), is logged with its id and the reason and left stored, unserved; the others resume.
 
+        In the site mode, only the tables no process owns are taken (:meth:`take_over`).
+
         Raises:
             StoreError: if the store cannot be read at all.
         """
+        if self.site is not None:
+            return await self.take_over()
         count = 0
         unreadable: list[tuple[str, str]] = []
         records = await self.store.call(self.store.storage.load_all, finished=False, unreadable=unreadable)
@@ -110,7 +174,15 @@ class Service:
             MotleyError: if the record does not replay (see :class:`Table`).
         """
         table = await asyncio.to_thread(Table, record)
-        return LiveTable(table, self.store, self.clock, self.wall, thinkers=self.thinkers)
+        return self._live(table)
+
+    def _live(self, table: Table) -> LiveTable:
+        """A live table over ``table``, writing to the store (in the site mode through :class:`_FencedLog`)."""
+        log_: Any = self.store
+        if self.site is not None:
+            table_id = table.id
+            log_ = _FencedLog(self.store, lambda: self._conflict(table_id))
+        return LiveTable(table, log_, self.clock, self.wall, thinkers=self.thinkers)
 
     def start(self, live: LiveTable) -> None:
         """Start the table's driver task; once the match is over the table leaves memory (it stays stored)."""
@@ -118,7 +190,17 @@ class Service:
             loop = asyncio.get_running_loop()
             task = loop.create_task(live.run())
             self.tasks[live.id] = task
+            if self.site is not None:
+                self.held.add(live.id)
+            task.add_done_callback(lambda _t: self._ended(live))
             task.add_done_callback(lambda _t: loop.call_later(FINISHED_TTL, self.evict, live.id))
+
+    def _ended(self, live: LiveTable) -> None:
+        """The driver of ``live`` stopped: a match over gives its lease up (the site mode)."""
+        if self.site is not None and self.leases is not None and live.table.state.is_terminal() \
+                and live.id in self.held:
+            self.held.discard(live.id)
+            self.store.later(self.leases.release, live.id, self.site.owner)
 
     def evict(self, table_id: str) -> None:
         """Drop a finished table nobody watches from memory (:meth:`get` loads it again from the store)."""
@@ -157,11 +239,12 @@ class Service:
                 now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
         record = new_record(request, self.defaults, seed)
-        live = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
+        live = self._live(Table(record))
         self._admit(client)
         made = None
         try:
             await self.store.call(self.store.storage.create_table, record)
+            await self._claim(live.id)
             self.tables[live.id] = live
             made = live.id
         finally:
@@ -219,13 +302,14 @@ class Service:
                 return await self._offered(live, offer, seats)
             plan = rematch_plan(live.table, seats)
             record = rematch_record(live.table, self.defaults, plan)
-            new = LiveTable(Table(record), self.store, self.clock, self.wall, thinkers=self.thinkers)
+            new = self._live(Table(record))
             self._admit(client)
             made = None
             try:
                 stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
                                                {"offered_by": asker, "plan": plan})
                 if stored["table"] == new.id:
+                    await self._claim(new.id)
                     self.tables[new.id] = new
                     made = new.id
             finally:
@@ -305,7 +389,8 @@ class Service:
         Requests for a table being loaded wait for that load (single flight): every caller gets the same copy.
 
         Raises:
-            StoreError: if the store cannot be read.
+            StoreError: if the store cannot be read. OwnedElsewhere: (the site mode) for an unfinished table
+                another process drives.
         """
         live = self.tables.get(table_id)
         if live is None and table_id in self.kept:
@@ -329,7 +414,8 @@ class Service:
         :attr:`tables` (unfinished: started) or :attr:`kept` (finished, or cancelled: closed).
 
         Raises:
-            StoreError: if the store cannot be read.
+            StoreError: if the store cannot be read. OwnedElsewhere: (the site mode) if another process holds the
+                lease of the unfinished table.
         """
         try:
             record = await self.store.call(self.store.storage.load, table_id)
@@ -359,6 +445,11 @@ class Service:
             await self._stored_offer(rebuilt)
             self.keep(rebuilt)
         else:
+            if not await self._claim(table_id):
+                raise OwnedElsewhere(f"table {table_id} is driven by another process of the site")
+            live = self.tables.get(table_id)  # taken over meanwhile
+            if live is not None:
+                return live
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
         return rebuilt
@@ -405,6 +496,19 @@ class Service:
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
 
+    async def listed_elsewhere(self) -> list[dict[str, Any]]:
+        """The site mode: the unfinished tables in the store that this process does not drive (other processes
+        do), as :meth:`Storage.running_headers` gives them; empty without a site.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        headers = getattr(self.store.storage, "running_headers", None)
+        if self.site is None or headers is None:
+            return []
+        rows: list[dict[str, Any]] = await self.store.call(headers)
+        return [r for r in rows if r["id"] not in self.tables]
+
     async def cancel(self, live: LiveTable, reason: str) -> None:
         """End an unfinished table without a result: its driver stops, it leaves :attr:`tables`, and it is
         stored as finished with ``{"cancelled": True, "reason": reason}`` (so it is never resumed; its moves
@@ -421,6 +525,9 @@ class Service:
         task = self.tasks.pop(live.id, None)
         if task is not None:
             task.cancel()
+        if self.site is not None and self.leases is not None and live.id in self.held:
+            self.held.discard(live.id)
+            self.store.later(self.leases.release, live.id, self.site.owner)
         log.info("table %s cancelled: %s", live.id, reason)
 
     async def tidy(self) -> list[str]:
@@ -456,8 +563,124 @@ class Service:
             except Exception:  # the loop never stops for one bad table
                 log.exception("tidying the tables failed")
 
+    # ---- the site mode: leases (docs/scaling.md) -------------------------------------------------------------
+    async def _claim(self, table_id: str) -> bool:
+        """Claim the lease of ``table_id`` for this process; True without a site.
+
+        Raises:
+            StoreError: if the store refused the claim.
+        """
+        if self.site is None or self.leases is None:
+            return True
+        return await self.store.call(self.leases.claim, table_id, self.site.owner, self.site.ttl)
+
+    async def heartbeat(self) -> list[str]:
+        """Renew this process's leases; drop (:meth:`drop`) the tables whose lease another process took, and
+        every table if no renewal succeeded for ``ttl`` minus a beat (self-fencing: the store may be cut off
+        while others take them over). Returns the tables dropped."""
+        if self.site is None or self.leases is None:
+            return []
+        try:
+            lost = await self.store.call(self.leases.renew, self.site.owner, self.site.ttl, set(self.held))
+        except StoreError as exc:
+            if time.monotonic() - self.renewed < self.site.ttl - self.site.every:
+                return []
+            log.error("leases not renewed for %.1f s (%s): no table is driven here until they are",
+                      time.monotonic() - self.renewed, exc)
+            lost = set(self.held)
+        else:
+            self.renewed = time.monotonic()
+        for table_id in lost:
+            self.drop(table_id, "another process of the site drives this table now")
+        return sorted(lost)
+
+    async def take_over(self) -> int:
+        """Claim and rebuild (:meth:`get`) every unfinished table no process owns (its owner died or let it go),
+        timers carried over as after a restart; returns how many this process took. A table another process
+        claims first is left to it.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        if self.site is None or self.leases is None:
+            return 0
+        taken = 0
+        for table_id in await self.store.call(self.leases.unowned):
+            if table_id in self.tables:
+                continue
+            try:
+                live = await self.get(table_id)
+            except OwnedElsewhere:
+                continue
+            if live is not None and table_id in self.tables:
+                log.info("table %s taken over", table_id)
+                taken += 1
+        return taken
+
+    def drop(self, table_id: str, reason: str) -> None:
+        """Stop driving ``table_id`` here (its lease is lost): its driver stops, it leaves memory, and its sockets
+        are closed with :data:`CLOSE_MOVED` so that the pages reconnect to the table's owner."""
+        self.held.discard(table_id)
+        live = self.tables.pop(table_id, None)
+        task = self.tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+        if live is None:
+            return
+        live.closed = True
+        live.changed.set()
+        for conn in live.viewers():
+            stop = getattr(conn, "stop", None)
+            if stop is not None:
+                stop(CLOSE_MOVED, "the table moved to another process; reconnect", True)
+        log.warning("table %s dropped: %s", table_id, reason)
+
+    def _conflict(self, table_id: str) -> None:
+        """A move of ``table_id`` was refused as stored already: another process moved there. Drop the table,
+        then load it again from the store if this process still (or again) owns it."""
+        self.drop(table_id, "a move number was stored already by another process")
+
+        async def reload() -> None:
+            with contextlib.suppress(OwnedElsewhere, StoreError):
+                await self.get(table_id)
+
+        asyncio.get_running_loop().create_task(reload())
+
+    async def owner_address(self, table_id: str) -> str | None:
+        """The site mode: the address of the process driving ``table_id`` (None: none known, or no site).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        if self.site is None or self.leases is None:
+            return None
+        return await self.store.call(self.leases.address_of, table_id)
+
+    async def site_loop(self) -> None:
+        """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds and
+        :meth:`take_over` every ``Site.scan`` seconds (after a random part of it, so that the survivors of a
+        dead process share its tables); nothing without a site."""
+        if self.site is None:
+            return
+        site = self.site
+        if site.address is not None and self.leases is not None:
+            await self.store.call(self.leases.register, site.owner, site.address)
+        next_beat = next_scan = time.monotonic()
+        while True:
+            await asyncio.sleep(min(site.scan, site.every) * random.uniform(0.5, 1.0))
+            try:
+                if time.monotonic() >= next_beat:
+                    next_beat = time.monotonic() + site.every
+                    await self.heartbeat()
+                if time.monotonic() >= next_scan:
+                    next_scan = time.monotonic() + site.scan
+                    await self.take_over()
+            except Exception:  # the loop never stops for one bad table or a store that does not answer
+                log.exception("the site's leases could not be kept")
+
     async def close(self) -> None:
-        """Stop every driver task, wait for the writes already made, and close the store."""
+        """Stop every driver task, wait for the writes already made, give up this process's leases (the site
+        mode), and close the store."""
         for live in self.tables.values():
             live.closed = True
             live.changed.set()
@@ -468,6 +691,12 @@ class Service:
                 await task
         self.analyses.close()
         self.thinkers.close()
+        if self.site is not None and self.leases is not None:
+            try:
+                await self.store.call(self.leases.release, None, self.site.owner)
+                await self.store.call(self.leases.unregister, self.site.owner)
+            except StoreError as exc:
+                log.warning("leases not released (they expire by themselves): %s", exc)
         await asyncio.to_thread(self.store.close)
 
 

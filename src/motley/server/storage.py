@@ -113,6 +113,12 @@ leases_t = Table(
     Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
     Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
 )
+processes_t = Table(
+    "motley_processes", metadata,
+    Column("owner", String(64), primary_key=True),  # a site process's lease owner id (new_owner)
+    Column("address", String(200), nullable=False),  # "host:port" where the others relay sockets to it
+    Column("seen_at", Float, nullable=False),  # when it registered, seconds since the epoch, the database's clock
+)
 
 
 #: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
@@ -380,11 +386,21 @@ class Storage:
         """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves", "names",
         "last_move", "cancelled"}`` (``names``: the seats' names; ``last_move``: wall-clock time of the last
         stored move, None without moves; ``cancelled``: ended without a result, see ``Service.cancel``)."""
+        return self._headers(True, limit)
+
+    def running_headers(self, limit: int = 500) -> list[dict[str, Any]]:
+        """The newest unfinished tables, headers as :meth:`finished_headers` gives them plus ``seats`` (the stored
+        seat entries, tokens included: for the server, not for a client): what a process of a site lists for the
+        tables other processes drive."""
+        return self._headers(False, limit)
+
+    def _headers(self, finished: bool, limit: int) -> list[dict[str, Any]]:
+        """The headers of :meth:`finished_headers` (``finished``) or :meth:`running_headers`."""
         count = (select(func.count()).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
         last = (select(func.max(moves_t.c.at)).where(moves_t.c.table_id == tables_t.c.id).scalar_subquery())
         query = (select(tables_t.c.id, tables_t.c.game, tables_t.c.seats, tables_t.c.created, count.label("moves"),
                         last.label("last_move"), tables_t.c.result)
-                 .where(tables_t.c.finished.is_(True)).order_by(tables_t.c.created.desc()).limit(limit))
+                 .where(tables_t.c.finished.is_(finished)).order_by(tables_t.c.created.desc()).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         headers = []
@@ -396,7 +412,8 @@ class Storage:
             if isinstance(seats, list):
                 headers.append({"id": r.id, "game": r.game, "players": len(seats), "created": r.created,
                                 "moves": int(r.moves), "names": [_name(s) for s in seats],
-                                "last_move": r.last_move, "cancelled": _cancelled(r.result)})
+                                "last_move": r.last_move, "cancelled": _cancelled(r.result)}
+                               | ({} if finished else {"seats": seats}))
         return headers
 
     def _record(self, conn: Any, row: Any) -> TableRecord:
@@ -493,6 +510,37 @@ class Storage:
         query = select(tables_t.c.id).where(tables_t.c.finished.is_(False), ~live).order_by(tables_t.c.created)
         with self.engine.connect() as conn:
             return [str(r.id) for r in conn.execute(query)]
+
+    def register(self, owner: str, address: str) -> None:
+        """Record that the site process ``owner`` is reached at ``address`` (``host:port``), replacing what it
+        recorded before.
+
+        Raises:
+            ValueError: for an empty or over-long owner or address.
+        """
+        if not (0 < len(owner) <= 64 and 0 < len(address) <= 200):
+            raise ValueError(f"an owner is 1 to 64 characters and an address 1 to 200; got {owner!r}, {address!r}")
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(processes_t).values(owner=owner, address=address, seen_at=self._now())
+        upsert = upsert.on_conflict_do_update(index_elements=[processes_t.c.owner],
+                                              set_={"address": upsert.excluded.address,
+                                                    "seen_at": upsert.excluded.seen_at})
+        with self.engine.begin() as conn:
+            conn.execute(upsert)
+
+    def unregister(self, owner: str) -> None:
+        """Forget the site process ``owner`` (it stops)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(processes_t).where(processes_t.c.owner == owner))
+
+    def address_of(self, table_id: str) -> str | None:
+        """The address (``host:port``) of the process holding the live lease of ``table_id``, or None: no live
+        lease, or its owner recorded no address."""
+        query = (select(processes_t.c.address).join(leases_t, leases_t.c.owner == processes_t.c.owner)
+                 .where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now()))
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else str(row.address)
 
     def _now(self) -> ColumnElement[float]:
         """The database's clock in seconds since the epoch, as SQL: every process reads the same clock, so leases

@@ -81,12 +81,15 @@ class ServerThread:
 
 class ServerProcess:
     """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game), with
-    :data:`OPEN_LIMITS`."""
+    :data:`OPEN_LIMITS`; ``extra``: ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is
+    one of a site (``--site --lease-ttl``)."""
 
-    def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None,
+                 lease_ttl: float | None = None) -> None:
         self.port = port or free_port()
         self.db = db
         self.extra = extra or []
+        self.lease_ttl = lease_ttl
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -101,7 +104,8 @@ class ServerProcess:
                 f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
                 f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages}, "
-                f"connections_per_address={OPEN_LIMITS.connections_per_address})")
+                f"connections_per_address={OPEN_LIMITS.connections_per_address}, "
+                f"site={self.lease_ttl is not None}, lease_ttl={self.lease_ttl or 6.0})")
         delay = self.extra[0] if self.extra else "0.0"
         self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())

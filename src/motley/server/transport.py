@@ -70,6 +70,8 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import WebSocketException
 
 import motley
 from motley.bots import make_bot
@@ -80,9 +82,10 @@ from motley.server import bodies, protocol, replays
 from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
-from motley.server.service import Service
+from motley.server.service import OwnedElsewhere, Service
+from motley.server.site import CLOSE_MOVED, RELAYED
 from motley.server.store import StoreError
-from motley.server.table import SeatRefused, Table
+from motley.server.table import Seat, SeatRefused, Table
 from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
 
 STATIC = resources.files("motley.server").joinpath("static")
@@ -345,6 +348,18 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
             "stage": replays.stage_of(table.state, table.version), "age": max(0.0, live.wall() - table.record.created)}
 
 
+def elsewhere_summary(header: dict[str, Any], now: float) -> dict[str, Any]:
+    """A lobby line (as :func:`table_summary`'s) for an unfinished table another process of the site drives, from
+    its stored header (``Storage.running_headers``): public facts only; ``seats`` empty and ``stage`` "in play"
+    (who is connected and where the match is are known only to its owner)."""
+    seats = [Seat.from_stored(s) for s in header["seats"]]
+    return {"id": header["id"], "game": header["game"], "title": game_class(header["game"]).title,
+            "players": len(seats), "version": header["moves"], "finished": False, "created": header["created"],
+            "seats": [], "free_seats": sum(1 for s in seats if s.refusal() is None), "names": [s.name for s in seats],
+            "waiting_for": sum(1 for s in seats if s.kind == "human" and not s.ever_connected), "stage": "in play",
+            "age": max(0.0, now - header["created"])}
+
+
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
     (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
@@ -496,6 +511,8 @@ async def _live(service: Service, table_id: str) -> LiveTable:
         live = await service.get(table_id)
     except StoreError:
         raise HTTPException(503, "the table store is not answering") from None
+    except OwnedElsewhere:
+        raise HTTPException(503, "the table is served by another process of the site; try again") from None
     if live is None:
         raise HTTPException(404, "no such table")
     return live
@@ -515,6 +532,8 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         ids = {t["id"] for t in running}
         try:
             headers = await service.listed_finished()
+            running += [elsewhere_summary(r, service.wall()) for r in await service.listed_elsewhere()
+                        if r["game"] in motley.registered_games()]
         except StoreError:
             raise HTTPException(503, "the table store is not answering") from None
         finished = [{"id": r["id"], "game": r["game"], "title": game_class(r["game"]).title, "players": r["players"],
@@ -743,6 +762,9 @@ def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
         except StoreError:
             await _refuse(ws, protocol.error(0, "unavailable", "the table store is not answering"), 1011)
             return
+        except OwnedElsewhere:
+            await _relay_or_refuse(ws, service, table_id)
+            return
         if live is None:
             await _refuse(ws, protocol.error(0, "no_table", "no such table"), 4404)
             return
@@ -765,6 +787,56 @@ def _socket(api: APIRouter, service: Service, limits: Limits) -> None:
                                              "shown yet; try again"), CLOSE_TRY_LATER)
             return
         await _serve(ws, live, SocketConnection(ws, seat, ws.query_params.get("svg") == "1", limits, live.id))
+
+
+async def _relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> None:
+    """The socket (accepted) of a table another process of the site drives: relayed to that process's address
+    (:func:`_relay`), or, when none is known, it is relayed already, or the owner cannot be reached, answered
+    ``elsewhere`` and closed with :data:`CLOSE_MOVED` (the page reconnects)."""
+    address = None
+    if ws.headers.get(RELAYED) is None:
+        with contextlib.suppress(StoreError):
+            address = await service.owner_address(table_id)
+    if address is None or not await _relay(ws, f"ws://{address}/ws/{table_id}", ws.url.query):
+        await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
+                                         "reconnect"), CLOSE_MOVED)
+
+
+async def _relay(ws: WebSocket, url: str, query: str) -> bool:
+    """Pipe the socket ``ws`` to the owner's socket at ``url`` (``query``: the client's, its seat token with it)
+    frame by frame, both ways, until either side closes; the client's socket is then closed with the owner's
+    close code (:data:`CLOSE_MOVED` if it had none, e.g. the owner died), so the page reconnects. Returns False
+    (nothing sent) if the owner could not be reached."""
+    client = ws.client.host if ws.client is not None else "unknown"
+    try:
+        upstream = await ws_connect(f"{url}?{query}" if query else url, open_timeout=5, max_size=1 << 20,
+                                    additional_headers={RELAYED: "1", "x-forwarded-for": client})
+    except (OSError, TimeoutError, WebSocketException):
+        return False
+
+    async def down() -> None:
+        async for frame in upstream:
+            await (ws.send_text(frame) if isinstance(frame, str) else ws.send_bytes(frame))
+
+    async def up() -> None:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            await upstream.send(message["text"] if message.get("text") is not None else message.get("bytes") or b"")
+
+    pipes = [asyncio.create_task(down()), asyncio.create_task(up())]
+    try:
+        await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pipe in pipes:
+            pipe.cancel()
+        await asyncio.gather(*pipes, return_exceptions=True)
+        await upstream.close()
+    code = upstream.close_code if upstream.close_code not in (None, 1005, 1006) else CLOSE_MOVED
+    with contextlib.suppress(Exception):
+        await ws.close(code or CLOSE_MOVED)
+    return True
 
 
 async def _refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:

@@ -1,0 +1,247 @@
+"""The site mode of :class:`Service` (several processes over one store, docs/scaling.md): a table is driven only
+by the process holding its lease; a dead owner's tables are taken over and finish with every move stored once; an
+owner that lost its lease stops driving (at its heartbeat, or at once when the store refuses its move number).
+Two services on one database stand for two processes, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from motley.server.bodies import table_request
+from motley.server.service import OwnedElsewhere, Service
+from motley.server.site import Site
+from motley.server.storage import Storage
+from motley.server.table import Settings, Table
+from motley.server.testing import ServerProcess
+from motley.server.thinking import Thinkers
+from tests.support import Viewer
+
+#: A short lease, so that a test waits out a dead owner's.
+TTL = 0.6
+BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4}
+PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
+
+
+def service(url: str) -> Service:
+    """One process of the site: its own store on ``url``, a lease of :data:`TTL`."""
+    return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
+                   site=Site(ttl=TTL, beat=TTL / 3, scan=0.1))
+
+
+def die(dead: Service) -> None:
+    """``dead`` stops as a killed process does: its drivers and heartbeat stop, its leases are not released."""
+    for task in dead.tasks.values():
+        task.cancel()
+
+
+def with_pair(url: str, body: Callable[[Service, Service], Awaitable[None]]) -> None:
+    """Run ``body(a, b)`` on two processes of one site over the store at ``url``, then close both."""
+    async def main() -> None:
+        a, b = service(url), service(url)
+        try:
+            await body(a, b)
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+def stored_moves(url: str, table_id: str) -> list[tuple[int, str]]:
+    storage = Storage(url)
+    try:
+        record = storage.load(table_id)
+    finally:
+        storage.close()
+    assert record is not None
+    return [(seat, move) for seat, move, _actor in record.moves]
+
+
+def test_a_table_is_driven_only_by_the_process_that_created_it(store_url: str) -> None:
+    with_pair(store_url, _driven_only_by_its_creator)
+
+
+async def _driven_only_by_its_creator(a: Service, b: Service) -> None:
+    live = await a.create(table_request(PEOPLE), seed=3)
+    assert live.id in a.held and live.id in a.tasks
+    with pytest.raises(OwnedElsewhere):
+        await b.get(live.id)
+    assert live.id not in b.tables and live.id not in b.tasks
+    assert await b.take_over() == 0  # its owner is alive: nothing to take
+
+
+def test_a_table_made_by_one_process_is_listed_by_the_other(store_url: str) -> None:
+    async def body(a: Service, b: Service) -> None:
+        live = await a.create(table_request(PEOPLE), seed=4)
+        listed = {h["id"]: h for h in await b.listed_elsewhere()}
+        assert list(listed) == [live.id] and listed[live.id]["names"] == [s.name for s in live.table.seats]
+        assert await a.listed_elsewhere() == []  # its own are listed from memory
+
+    with_pair(store_url, body)
+
+
+def test_a_finished_or_cancelled_table_gives_its_lease_up(store_url: str) -> None:
+    async def body(a: Service, b: Service) -> None:
+        played = await a.create(table_request(BOTS), seed=6)
+        cancelled = await a.create(table_request(PEOPLE), seed=8)
+        await asyncio.wait_for(a.tasks[played.id], 30)
+        await a.cancel(cancelled, "test")
+        storage = a.store.storage
+        assert isinstance(storage, Storage)
+        assert await a.store.call(storage.owner_of, played.id) is None
+        assert await a.store.call(storage.owner_of, cancelled.id) is None
+        assert a.held == set()
+
+    with_pair(store_url, body)
+
+
+def test_a_dead_owners_table_is_taken_over_and_finishes_with_every_move_stored_once(store_url: str) -> None:
+    async def body(a: Service, b: Service) -> None:
+        await _taken_over(a, b, store_url)
+
+    with_pair(store_url, body)
+
+
+async def _taken_over(a: Service, b: Service, store_url: str) -> None:
+    live = await a.create(table_request(BOTS), seed=5)
+    for _ in range(500):
+        if live.table.version >= 3:
+            break
+        await asyncio.sleep(0.01)
+    die(a)
+    assert live.table.version >= 3 and not live.table.state.is_terminal()
+    played = list(live.table.record.moves)
+    await asyncio.sleep(TTL + 0.1)
+    assert await b.take_over() == 1
+    taken = b.tables[live.id]
+    assert taken.table.record.moves[:len(played)] == played  # rebuilt from the store, the dead one's moves kept
+    await asyncio.wait_for(b.tasks[live.id], 30)
+    assert taken.table.state.is_terminal()
+    assert stored_moves(store_url, live.id) == [(s, m) for s, m, _ in taken.table.record.moves]
+    assert await a.heartbeat() == [live.id]  # the old owner hears it lost the table, and drops it
+    assert live.id not in a.tables and live.closed
+
+
+def test_an_owner_whose_lease_was_taken_stops_when_its_move_number_is_refused(store_url: str) -> None:
+    with_pair(store_url, _fenced)
+
+
+async def _fenced(a: Service, b: Service) -> None:
+    live = await a.create(table_request(PEOPLE), seed=7)
+    viewers = [Viewer(0), Viewer(1)]
+    for viewer in viewers:
+        live.attach(viewer)
+    await asyncio.sleep(TTL + 0.1)  # a's heartbeat is late: b claims the table
+    new = await b.get(live.id)
+    assert new is not None and live.id in b.held
+    mover = live.table.state.current_player()
+    move = json.dumps({"type": "move", "version": new.table.version, "action": new.table.state.legal_actions()[0]})
+    await new.submit(_seat(new, mover), move)  # b stores move 1
+    await live.submit(viewers[mover], move)  # a, not knowing, tries move 1 too: refused as stored
+    errors: list[Any] = [m for m in viewers[mover].messages if m.get("type") == "error"]
+    assert errors and errors[-1]["code"] == "not_stored"
+    assert live.id not in a.tables and live.closed and live.table.version == 0
+    assert new.table.version == 1
+
+
+def _seat(live: Any, seat: int) -> Viewer:
+    viewer = Viewer(seat)
+    live.attach(viewer)
+    return viewer
+
+
+def test_kill_9_of_the_owner_process_hands_its_table_to_another_and_the_match_finishes(postgres: Any) -> None:
+    """Two ``motley serve --site`` processes on one PostgreSQL: the table made on A is listed by B and B relays
+    its sockets to A; A killed mid-match, B takes the table over within about the lease's time and its
+    bots finish it, every move stored once (the stored log replays to the end)."""
+    url = postgres.create_database()
+    a = ServerProcess(url, extra=["0.05"], lease_ttl=1.5).start()
+    b = ServerProcess(url, extra=["0.05"], lease_ttl=1.5).start()
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json=BOTS, timeout=10)
+        assert made.status_code == 200, made.text
+        table_id = made.json()["id"]
+        lobby_b = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
+        assert table_id in lobby_b and not lobby_b[table_id]["finished"]  # B lists the table A made
+        assert first_message(b.ws_base, table_id)["type"] == "state"  # relayed to A
+        time.sleep(0.5)
+        before = {t["id"]: t for t in httpx.get(f"{a.base}/api/tables", timeout=10).json()}[table_id]
+        a.kill()
+        assert not before["finished"] and before["version"] > 0  # killed mid-match
+        killed = time.monotonic()
+        while time.monotonic() - killed < 15 and table_id not in b_drives(b.base):
+            time.sleep(0.1)
+        assert time.monotonic() - killed < 1.5 + 3.0, "the table was not taken over"
+        listed = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not listed[table_id]["finished"]:
+            time.sleep(0.2)
+            listed = {t["id"]: t for t in httpx.get(f"{b.base}/api/tables", timeout=10).json()}
+        assert listed[table_id]["finished"]
+    finally:
+        a.kill()
+        b.stop()
+    storage = Storage(url)
+    try:
+        record = storage.load(table_id)
+    finally:
+        storage.close()
+    assert record is not None and record.finished
+    assert Table(record).state.is_terminal()  # the log replays: no move missing, none twice
+    postgres.drop_database(url)
+
+
+def first_message(ws_base: str, table_id: str) -> dict[str, Any]:
+    """The first message a spectator's socket to ``table_id`` gets."""
+    with connect(f"{ws_base}/ws/{table_id}", open_timeout=10) as ws:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        return message
+
+
+def b_drives(base: str) -> set[str]:
+    """The tables the server at ``base`` drives itself (its lobby lines with seats; other processes' have none)."""
+    return {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=10).json() if t["seats"]}
+
+
+def test_a_person_on_one_process_and_a_spectator_on_the_other_see_the_same_table(postgres: Any) -> None:
+    """A table of two people made on A: seat 0 plays through A, seat 1 and a spectator through B (relayed to
+    A, the owner): every socket sees the same versions and the moves made through either process."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=6.0).start()
+    b = ServerProcess(url, lease_ttl=6.0).start()
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).json()
+        table_id = made["id"]
+        tokens = [seat["link"].split("token=")[1] for seat in made["seats"]]
+        with connect(f"{a.ws_base}/ws/{table_id}?token={tokens[0]}", open_timeout=10) as seat0, \
+                connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1, \
+                connect(f"{b.ws_base}/ws/{table_id}", open_timeout=10) as spectator:
+            sockets = [seat0, seat1]
+            views = [next_state(ws) for ws in (seat0, seat1, spectator)]
+            for moves in range(1, 7):
+                mover = views[0]["current_player"]
+                sockets[mover].send(json.dumps({"type": "move", "version": views[mover]["version"],
+                                                "action": views[mover]["legal"][0]["action"]}))
+                views = [next_state(ws, at_least=views[0]["version"] + 1) for ws in (seat0, seat1, spectator)]
+                assert {v["version"] for v in views} == {views[0]["version"]} and views[0]["version"] >= moves
+                assert views[2]["current_player"] == views[0]["current_player"]
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)
+
+
+def next_state(ws: Any, at_least: int = 0) -> dict[str, Any]:
+    """The next ``state`` message on ``ws`` at version ``at_least`` or later."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] == "state" and message["version"] >= at_least:
+            return message
