@@ -245,3 +245,30 @@ def next_state(ws: Any, at_least: int = 0) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(ws.recv(timeout=10))
         if message["type"] == "state" and message["version"] >= at_least:
             return message
+
+
+def test_seat_requests_sent_to_the_other_process_are_answered_by_the_owner(postgres: Any) -> None:
+    """A table made on A, its seat requests sent to B: B forwards them to A, so a decline and two joins through B
+    change A's table (the seat links work on A's socket), and A's refusal (no seat left) comes back through B."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=6.0).start()
+    b = ServerProcess(url, lease_ttl=6.0).start()
+    try:
+        made = httpx.post(f"{a.base}/api/tables", timeout=10, json={
+            "game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}).json()
+        table_id, invited = made["id"], made["seats"][1]["link"].split("token=")[1]
+        first = httpx.post(f"{b.base}/api/tables/{table_id}/join", timeout=10)
+        assert first.status_code == 200 and first.json()["seat"] == 0
+        declined = httpx.post(f"{b.base}/api/tables/{table_id}/decline", json={"token": invited}, timeout=10)
+        assert declined.status_code == 200 and declined.json() == {"id": table_id, "seat": 1, "open": True}
+        second = httpx.post(f"{b.base}/api/tables/{table_id}/join?seat=1", timeout=10)
+        assert second.status_code == 200 and second.json()["seat"] == 1
+        full = httpx.post(f"{b.base}/api/tables/{table_id}/join", timeout=10)
+        assert full.status_code == 409 and "seat" in full.json()["detail"]
+        assert table_id in b_drives(a.base) and table_id not in b_drives(b.base)
+        with connect(f"{a.ws_base}{second.json()['link'].replace('/table/', '/ws/')}", open_timeout=10) as seat1:
+            assert next_state(seat1)["seat"] == 1
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)

@@ -656,6 +656,17 @@ class Service:
             return None
         return await self.store.call(self.leases.address_of, table_id)
 
+    async def owner_process(self, table_id: str) -> tuple[str, str] | None:
+        """The site mode: the owner id and address of the process driving ``table_id`` (None: none known, or no
+        site).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        if self.site is None or self.leases is None:
+            return None
+        return await self.store.call(self.leases.process_of, table_id)
+
     async def site_loop(self) -> None:
         """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds and
         :meth:`take_over` every ``Site.scan`` seconds (after a random part of it, so that the survivors of a

@@ -22,6 +22,12 @@ LEASE_TTL = 6.0
 CLOSE_MOVED = 1012
 #: The header of a WebSocket handshake relayed by another process of the site (never relayed again).
 RELAYED = "x-motley-relayed"
+#: The header of a seat request (join, rematch, decline) forwarded by another process of the site: the owner id of
+#: the process it is sent to, read from the store; only a process of the site knows it, so the owner trusts
+#: :data:`FORWARDED_CLIENT` only when this header is its own owner id.
+FORWARDED_TO = "x-motley-owner"
+#: The header of a forwarded seat request naming the client's address as the forwarding process saw it.
+FORWARDED_CLIENT = "x-motley-client"
 
 
 @runtime_checkable
@@ -48,6 +54,9 @@ class Leases(Protocol):
 
     def address_of(self, table_id: str) -> str | None:
         """The address of the process holding the live lease of ``table_id``, or None."""
+
+    def process_of(self, table_id: str) -> tuple[str, str] | None:
+        """The owner id and address of the process holding the live lease of ``table_id``, or None."""
 
 
 @dataclass(frozen=True)

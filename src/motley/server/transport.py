@@ -58,10 +58,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hmac
 import json
 import logging
 import random
 import re
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
@@ -83,7 +86,7 @@ from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import OwnedElsewhere, Service
-from motley.server.site import CLOSE_MOVED, RELAYED
+from motley.server.site import CLOSE_MOVED, FORWARDED_CLIENT, FORWARDED_TO, RELAYED
 from motley.server.store import StoreError
 from motley.server.table import Seat, SeatRefused, Table
 from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
@@ -512,15 +515,82 @@ async def _live(service: Service, table_id: str) -> LiveTable:
     except StoreError:
         raise HTTPException(503, "the table store is not answering") from None
     except OwnedElsewhere:
-        raise HTTPException(503, "the table is served by another process of the site; try again") from None
+        raise Elsewhere(503, "the table is served by another process of the site; try again") from None
     if live is None:
         raise HTTPException(404, "no such table")
     return live
 
 
-def client_address(request: Request) -> str:
-    """The client's address as the server sees it (behind a trusted proxy, the one its headers name)."""
+def client_address(request: Request, service: Service | None = None) -> str:
+    """The client's address as the server sees it (behind a trusted proxy, the one its headers name); for a seat
+    request forwarded by another process of ``service``'s site (:func:`_seat_table`), the address that process
+    named, trusted only when the request carries this process's owner id (:data:`FORWARDED_TO`)."""
+    site = service.site if service is not None else None
+    proof, named = request.headers.get(FORWARDED_TO), request.headers.get(FORWARDED_CLIENT)
+    if site is not None and proof is not None and named and hmac.compare_digest(proof, site.owner):
+        return named
     return request.client.host if request.client is not None else "unknown"
+
+
+async def _seat_table(service: Service, table_id: str, request: Request, body_limit: int = 0) -> LiveTable:
+    """The table ``table_id`` of a seat request (join, rematch, decline), as :func:`_live`; a table another
+    process of the site drives is not answered here: the request (its body of at most ``body_limit`` bytes, the
+    client's address) is forwarded to the owner (:func:`_forward`), whose answer is raised as
+    :class:`Forwarded`. A request forwarded already, or for a table whose owner is unknown or does not answer,
+    gets 503."""
+    try:
+        return await _live(service, table_id)
+    except HTTPException as exc:
+        if exc.status_code != 503 or not isinstance(exc, Elsewhere) or request.headers.get(RELAYED) is not None:
+            raise
+    try:
+        process = await service.owner_process(table_id)
+    except StoreError:
+        raise HTTPException(503, "the table store is not answering") from None
+    if process is None:
+        raise HTTPException(503, "the table is served by another process of the site; try again")
+    body = await _body(request, body_limit) if body_limit else b""
+    raise await _forward(request, body, client_address(request, service), *process)
+
+
+class Elsewhere(HTTPException):
+    """HTTP 503: the table is driven by another process of the site (a seat request is forwarded there)."""
+
+
+class Forwarded(HTTPException):
+    """The owner's answer to a forwarded seat request: its status, JSON body (``answer``) and Retry-After."""
+
+    def __init__(self, status: int, answer: Any, retry_after: str | None) -> None:
+        detail = answer.get("detail", answer) if isinstance(answer, dict) else answer
+        super().__init__(status, detail, headers={"Retry-After": retry_after} if retry_after else None)
+        self.answer = answer
+
+
+async def _forward(request: Request, body: bytes, client: str, owner: str, address: str) -> Forwarded:
+    """The answer of the process ``owner`` at ``address`` to ``request`` (same path, query and ``body``), sent
+    with the ``client``'s address and the owner's id (:data:`FORWARDED_TO`, :data:`FORWARDED_CLIENT`) and marked
+    relayed (never forwarded again); HTTP 503 if the owner does not answer within 10 s."""
+    query = f"?{request.url.query}" if request.url.query else ""
+    sent = urllib.request.Request(f"http://{address}{request.url.path}{query}", data=body, method="POST",
+                                  headers={"content-type": "application/json", RELAYED: "1",
+                                           FORWARDED_TO: owner, FORWARDED_CLIENT: client})
+
+    def send() -> tuple[int, bytes, str | None]:
+        try:
+            with urllib.request.urlopen(sent, timeout=10) as answer:
+                return int(answer.status), answer.read(), None
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read(), exc.headers.get("retry-after")
+
+    try:
+        status, text, retry_after = await asyncio.to_thread(send)
+    except (OSError, TimeoutError):
+        raise HTTPException(503, "the table's process of the site is not answering; try again") from None
+    try:
+        answer: Any = json.loads(text)
+    except ValueError:
+        answer = text.decode("utf-8", "replace")
+    return Forwarded(status, answer, retry_after)
 
 
 def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
@@ -562,7 +632,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         try:
-            live = await service.create(table_request, client=client_address(request))
+            live = await service.create(table_request, client=client_address(request, service))
         except TablesRefused as exc:
             return JSONResponse({"error": str(exc)}, status_code=429, headers=exc.retry_header())
         except MotleyError as exc:
@@ -577,8 +647,11 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
     @api.post("/api/tables/{table_id}/join",
               responses=refusals(403, 404, 409, 503, e409="the seat cannot be claimed (by invitation, claimed "
                                                           "already, a bot's, the match is over): the answer says why"))
-    async def api_join(table_id: str, seat: int | None = None) -> dict[str, Any]:
-        live = await _live(service, table_id)
+    async def api_join(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:
+        try:
+            live = await _seat_table(service, table_id, request)
+        except Forwarded as answer:
+            return _owners(answer)
         with _seat_answers():
             claimed = await service.join(live, seat)
         return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
@@ -589,13 +662,16 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                                  e409="no rematch for this request (a token of no seat, a match not over, other "
                                       "seats than those offered already): the answer says why"))
     async def api_rematch(table_id: str, request: Request) -> dict[str, Any]:
-        live = await _live(service, table_id)
+        try:
+            live = await _seat_table(service, table_id, request, SMALL_REQUEST)
+        except Forwarded as answer:
+            return _owners(answer)
         asked = _request(bodies.RematchRequest, await _small_body(request, "the rematch request"),
                          'a rematch request is {"token": the seat link\'s token, "seats"?: '
                          '[{"from", "kind", "bot", "strength", "name"}]}')
         with _seat_answers():
             try:
-                new = await service.rematch(live, asked.token, asked.seats, client=client_address(request))
+                new = await service.rematch(live, asked.token, asked.seats, client=client_address(request, service))
             except SeatRefused:
                 raise
             except MotleyError as exc:
@@ -611,12 +687,23 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
                                  e409="the seat cannot be declined (a token of no seat of the table, its person "
                                       "has joined, the match is over): the answer says why"))
     async def api_decline(table_id: str, request: Request) -> dict[str, Any]:
-        live = await _live(service, table_id)
+        try:
+            live = await _seat_table(service, table_id, request, SMALL_REQUEST)
+        except Forwarded as answer:
+            return _owners(answer)
         token = _request(bodies.DeclineRequest, await _small_body(request, "the decline request"),
                          'a decline request is {"token": the seat link\'s token}').token
         with _seat_answers():
             seat = await service.decline(live, token)
         return {"id": live.id, "seat": seat, "open": True}
+
+
+def _owners(answer: Forwarded) -> dict[str, Any]:
+    """The owner's answer to a forwarded seat request: its JSON object when it accepted (2xx); its refusal raised
+    again as this process's (same status, reason and Retry-After)."""
+    if answer.status_code < 300 and isinstance(answer.answer, dict):
+        return answer.answer
+    raise HTTPException(answer.status_code, answer.detail, headers=answer.headers)
 
 
 def _request(model: type[Checked], body: Any, shape: str) -> Checked:
