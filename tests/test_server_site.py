@@ -13,15 +13,18 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.requests import Request
 from websockets.sync.client import connect
 
 from motley.server.bodies import table_request
+from motley.server.limits import Limits, TablesRefused
 from motley.server.service import OwnedElsewhere, Service
-from motley.server.site import Site
+from motley.server.site import FORWARDED_CLIENT, FORWARDED_TO, Site
 from motley.server.storage import Storage
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
+from motley.server.transport import client_address
 from tests.support import Viewer
 
 #: A short lease, so that a test waits out a dead owner's.
@@ -30,10 +33,10 @@ BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}
 PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
 
 
-def service(url: str) -> Service:
+def service(url: str, limits: Limits | None = None) -> Service:
     """One process of the site: its own store on ``url``, a lease of :data:`TTL`."""
     return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
-                   site=Site(ttl=TTL, beat=TTL / 3, scan=0.1))
+                   site=Site(ttl=TTL, beat=TTL / 3, scan=0.1), limits=limits)
 
 
 def die(dead: Service) -> None:
@@ -42,10 +45,10 @@ def die(dead: Service) -> None:
         task.cancel()
 
 
-def with_pair(url: str, body: Callable[[Service, Service], Awaitable[None]]) -> None:
+def with_pair(url: str, body: Callable[[Service, Service], Awaitable[None]], limits: Limits | None = None) -> None:
     """Run ``body(a, b)`` on two processes of one site over the store at ``url``, then close both."""
     async def main() -> None:
-        a, b = service(url), service(url)
+        a, b = service(url, limits), service(url, limits)
         try:
             await body(a, b)
         finally:
@@ -86,6 +89,23 @@ def test_a_table_made_by_one_process_is_listed_by_the_other(store_url: str) -> N
         assert await a.listed_elsewhere() == []  # its own are listed from memory
 
     with_pair(store_url, body)
+
+
+def test_a_quota_of_unfinished_tables_reached_through_one_process_holds_on_the_other(store_url: str) -> None:
+    """An address's unfinished tables are counted in the store: two made through A, the third asked of B is
+    refused (for that address only), and once one of the two is cancelled B makes it."""
+    async def body(a: Service, b: Service) -> None:
+        request = table_request(PEOPLE)
+        first = await a.create(request, client="203.0.113.7")
+        await a.create(request, client="203.0.113.7")
+        with pytest.raises(TablesRefused, match="already has 2 unfinished tables"):
+            await b.create(request, client="203.0.113.7")
+        assert len(b.tables) == 0
+        await b.create(request, client="198.51.100.2")
+        await a.cancel(first, "a test")
+        await b.create(request, client="203.0.113.7")
+
+    with_pair(store_url, body, Limits(tables_per_address=2, table_burst=10))
 
 
 def test_a_finished_or_cancelled_table_gives_its_lease_up(store_url: str) -> None:
@@ -272,3 +292,17 @@ def test_seat_requests_sent_to_the_other_process_are_answered_by_the_owner(postg
         a.stop()
         b.stop()
     postgres.drop_database(url)
+
+
+def test_a_forwarded_client_address_is_believed_only_beside_this_processs_owner_id(tmp_path: Any) -> None:
+    """The address a forwarding process names counts (its quota, its rate) only when the request carries this
+    process's owner id; a client sending the headers itself with any other id is counted as itself."""
+    site = service(f"sqlite:///{tmp_path / 'store.db'}")
+
+    def asked(owner: str) -> str:
+        headers = [(FORWARDED_TO.encode(), owner.encode()), (FORWARDED_CLIENT.encode(), b"203.0.113.7")]
+        return client_address(Request({"type": "http", "headers": headers, "client": ("127.0.0.1", 5000)}), site)
+
+    assert site.site is not None
+    assert asked(site.site.owner) == "203.0.113.7"
+    assert asked("0" * 16) == asked("") == "127.0.0.1"

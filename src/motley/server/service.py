@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -23,11 +23,11 @@ from sqlalchemy import exc as sa_exc
 from motley.core import MotleyError
 from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
-from motley.server.limits import IDLE_CLOSE, Limits, TableGate
+from motley.server.limits import IDLE_CLOSE, Limits, TableGate, TablesRefused
 from motley.server.live import LiveTable, Offer
 from motley.server.requests import new_record, rematch_plan, rematch_record
 from motley.server.site import CLOSE_MOVED, Leases, Site
-from motley.server.store import MoveRow, Store, StoreError, TableStorage, UnreadableTable
+from motley.server.store import Creator, MoveRow, QuotaReached, Store, StoreError, TableStorage, UnreadableTable
 from motley.server.table import SeatRefused, Settings, Table, TableRecord
 from motley.server.thinking import Thinkers
 
@@ -243,7 +243,8 @@ class Service:
         self._admit(client)
         made = None
         try:
-            await self.store.call(self.store.storage.create_table, record)
+            with _quota_refusal():
+                await self.store.call(self.store.storage.create_table, record, self._creator(client))
             await self._claim(live.id)
             self.tables[live.id] = live
             made = live.id
@@ -260,6 +261,14 @@ class Service:
         """
         if client is not None:
             self.gate.admit(client, self._unfinished)
+
+    def _creator(self, client: str | None) -> Creator | None:
+        """The site mode: ``client`` as the creator of a table, stored with it and held to its quota of unfinished
+        tables counted in the store, so that the quota is the same from every process (docs/scaling.md); None
+        without a site (the quota is :attr:`gate`'s, in memory) or a client."""
+        if self.site is None or client is None:
+            return None
+        return Creator(client, self.gate.limits.tables_per_address)
 
     def _settle(self, client: str | None, table_id: str | None) -> None:
         """``client``'s admitted request is over: it made ``table_id`` (None: none)."""
@@ -306,8 +315,9 @@ class Service:
             self._admit(client)
             made = None
             try:
-                stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
-                                               {"offered_by": asker, "plan": plan})
+                with _quota_refusal():
+                    stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
+                                                   {"offered_by": asker, "plan": plan}, self._creator(client))
                 if stored["table"] == new.id:
                     await self._claim(new.id)
                     self.tables[new.id] = new
@@ -709,6 +719,18 @@ class Service:
             except StoreError as exc:
                 log.warning("leases not released (they expire by themselves): %s", exc)
         await asyncio.to_thread(self.store.close)
+
+
+@contextlib.contextmanager
+def _quota_refusal() -> Iterator[None]:
+    """A store call refused because the address has its quota of unfinished tables in the store
+    (:class:`QuotaReached`, the site mode) raised as :class:`TablesRefused`, as :class:`TableGate` refuses."""
+    try:
+        yield
+    except StoreError as exc:
+        if isinstance(exc.__cause__, QuotaReached):
+            raise TablesRefused(str(exc.__cause__)) from None
+        raise
 
 
 def _new_seats(plan: list[dict[str, Any]], seats: int) -> list[int | None]:

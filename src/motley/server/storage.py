@@ -59,7 +59,7 @@ from sqlalchemy.pool import StaticPool
 from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server import migrations
-from motley.server.store import UnreadableTable
+from motley.server.store import Creator, QuotaReached, UnreadableTable
 from motley.server.table import TableRecord
 
 __all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "new_owner",
@@ -80,6 +80,9 @@ tables_t = Table(
     Column("result", Text, nullable=True),
     # the rematch offered at this (finished) table: {"table": its id, "offered_by": seat, "plan": [...]}
     Column("rematch", Text, nullable=True),
+    # the client address that created the table (the site mode: its quota is counted here), migration 0006
+    Column("created_by", String(64), nullable=True),
+    Index("ix_motley_tables_created_by", "created_by", "finished"),
 )
 
 moves_t = Table(
@@ -224,19 +227,41 @@ class Storage:
             raise StoreUnavailable(f"cannot open the store {shown}: {_driver_error(error)}") from None
         self._insert_move = insert(moves_t)
 
-    def create_table(self, record: TableRecord) -> None:
-        """Store a new table (its header; ``record.moves`` must be empty)."""
+    def create_table(self, record: TableRecord, creator: Creator | None = None) -> None:
+        """Store a new table (its header; ``record.moves`` must be empty) with its ``creator``'s address.
+
+        Raises:
+            QuotaReached: if ``creator`` has a quota and that many unfinished tables (:meth:`_within_quota`);
+                nothing is stored.
+        """
         with self.engine.begin() as conn:
-            self._insert(conn, record)
+            self._within_quota(conn, creator)
+            self._insert(conn, record, creator)
+
+    def _within_quota(self, conn: Any, creator: Creator | None) -> None:
+        """Raises :class:`QuotaReached` if ``creator.address`` has ``creator.quota`` unfinished tables in the store
+        (one ``SELECT count``, on the index of migration 0006). On PostgreSQL the transaction first takes an
+        advisory lock of the address (``pg_advisory_xact_lock``, held to its commit), so that two processes
+        creating tables for one address at once count one after the other; SQLite writes one transaction at a
+        time. Nothing to check without a creator or a quota."""
+        if creator is None or creator.quota is None:
+            return
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(creator.address, 0))))
+        count = conn.execute(select(func.count()).select_from(tables_t).where(
+            tables_t.c.created_by == creator.address, tables_t.c.finished.is_(False))).scalar_one()
+        if count >= creator.quota:
+            raise QuotaReached(creator.address, creator.quota)
 
     @staticmethod
-    def _insert(conn: Any, record: TableRecord) -> None:
+    def _insert(conn: Any, record: TableRecord, creator: Creator | None = None) -> None:
         conn.execute(insert(tables_t).values(
             id=record.id, game=record.game, params=json.dumps(record.params), seed=record.seed,
             seats=json.dumps(record.seats), settings=json.dumps(record.settings), created=record.created,
-            finished=False, result=None))
+            finished=False, result=None, created_by=None if creator is None else creator.address[:64]))
 
-    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any]) -> dict[str, Any]:
+    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any],
+                       creator: Creator | None = None) -> dict[str, Any]:
         """Store ``record`` as the rematch of table ``table_id``, offered as ``offer`` (``{"offered_by", "plan"}``),
         unless that table has one already: in one transaction, the offer goes on the old table's row only where
         it has none (so of requests at once, in this process or another, one makes it) and the new table is
@@ -245,12 +270,15 @@ class Storage:
 
         Raises:
             UnreadableTable: for a table ``table_id`` that is not stored, or whose stored offer cannot be read.
+            QuotaReached: if the rematch would be made and ``creator`` has its quota (:meth:`create_table`);
+                nothing is stored.
         """
         with self.engine.begin() as conn:
             taken = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.rematch.is_(None))
                                  .values(rematch=json.dumps({"table": record.id, **offer})))
             if taken.rowcount == 1:
-                self._insert(conn, record)
+                self._within_quota(conn, creator)
+                self._insert(conn, record, creator)
                 return {"table": record.id, **offer}
             earlier = self._offer(conn, table_id)
         if earlier is None:

@@ -13,7 +13,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from motley.server.table import TableRecord
 
@@ -30,17 +30,37 @@ class UnreadableTable(ValueError):
     """A stored table whose row cannot be read (JSON that does not parse, a field of the wrong type)."""
 
 
+class Creator(NamedTuple):
+    """Who creates a table, for the per-address quota kept in the store (a site of several processes): the
+    client ``address`` stored on the table's row, and ``quota``, the most unfinished tables it may have (None:
+    recorded, not limited)."""
+
+    address: str
+    quota: int | None = None
+
+
+class QuotaReached(Exception):
+    """The creating address has its quota of unfinished tables in the store (nothing was stored)."""
+
+    def __init__(self, address: str, quota: int) -> None:
+        super().__init__(f"this address already has {quota} unfinished tables; finish one first")
+        self.address = address
+        self.quota = quota
+
+
 class TableStorage(Protocol):
     """The event-log storage as the server uses it. Every call blocks until it is done (the :class:`Store`
     makes them in its worker thread); any exception is a failure of the storage."""
 
-    def create_table(self, record: TableRecord) -> None:
-        """Store a new table (its header; ``record.moves`` is empty)."""
+    def create_table(self, record: TableRecord, creator: Creator | None = None) -> None:
+        """Store a new table (its header; ``record.moves`` is empty), with its ``creator``'s address; raises
+        :class:`QuotaReached` (nothing stored) if that address has its quota of unfinished tables."""
 
-    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any]) -> dict[str, Any]:
+    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any],
+                       creator: Creator | None = None) -> dict[str, Any]:
         """Store ``record`` as the rematch of table ``table_id`` (its header, with ``offer``: ``{"offered_by",
         "plan"}``) unless that table has one already, atomically; returns the stored offer ``{"table",
-        "offered_by", "plan"}``, this one or the earlier one."""
+        "offered_by", "plan"}``, this one or the earlier one. ``creator`` as for :meth:`create_table`."""
 
     def rematch(self, table_id: str) -> dict[str, Any] | None:
         """The rematch offered at a table, ``{"table", "offered_by", "plan"}``, or None."""

@@ -6,8 +6,8 @@ had migrations (it holds ``motley_tables`` but no ``alembic_version``) is adopte
 index on move numbers if its moves allow it, then is stamped with the baseline revision, and the later
 revisions run on it as on any other.
 
-A new schema change is one more file in ``versions/`` (see ``r0005_processes.py``): ``revision = "0006"``,
-``down_revision = "0005"`` and an ``upgrade()`` made of ``alembic.op`` calls (on SQLite, Alembic's batch mode
+A new schema change is one more file in ``versions/`` (see ``r0006_created_by.py``): ``revision = "0007"``,
+``down_revision = "0006"`` and an ``upgrade()`` made of ``alembic.op`` calls (on SQLite, Alembic's batch mode
 rewrites a table where ``ALTER`` cannot). The tables' SQLAlchemy definitions that the queries use stay in
 :mod:`motley.server.storage`.
 """
