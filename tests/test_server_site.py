@@ -306,3 +306,21 @@ def test_a_forwarded_client_address_is_believed_only_beside_this_processs_owner_
     assert site.site is not None
     assert asked(site.site.owner) == "203.0.113.7"
     assert asked("0" * 16) == asked("") == "127.0.0.1"
+
+
+def test_a_quota_reached_through_one_real_process_holds_on_the_other(postgres: Any) -> None:
+    """Two processes of a site allowing 2 unfinished tables per address: two made through A, the third asked of
+    B is refused with 429 and the quota's reason, and B has made nothing."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=6.0, tables_per_address=2).start()
+    b = ServerProcess(url, lease_ttl=6.0, tables_per_address=2).start()
+    try:
+        for _ in range(2):
+            assert httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).status_code == 200
+        refused = httpx.post(f"{b.base}/api/tables", json=PEOPLE, timeout=10)
+        assert refused.status_code == 429 and "already has 2 unfinished tables" in refused.json()["error"]
+        assert b_drives(b.base) == set() and len(b_drives(a.base)) == 2
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)

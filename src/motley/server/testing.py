@@ -82,11 +82,12 @@ class ServerThread:
 class ServerProcess:
     """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game), with
     :data:`OPEN_LIMITS`; ``extra``: ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is
-    one of a site (``--site --lease-ttl``)."""
+    one of a site (``--site --lease-ttl``); ``tables_per_address``: that quota instead of the open one."""
 
     def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None,
-                 lease_ttl: float | None = None) -> None:
+                 lease_ttl: float | None = None, tables_per_address: int | None = None) -> None:
         self.port = port or free_port()
+        self.tables_per_address = tables_per_address or OPEN_LIMITS.tables_per_address
         self.db = db
         self.extra = extra or []
         self.lease_ttl = lease_ttl
@@ -99,7 +100,7 @@ class ServerProcess:
         code = ("import sys; from motley.cli.serve import serve; "
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
-                f"tables_per_address={OPEN_LIMITS.tables_per_address}, "
+                f"tables_per_address={self.tables_per_address}, "
                 f"tables_per_minute={OPEN_LIMITS.tables_per_minute}, table_burst={OPEN_LIMITS.table_burst}, "
                 f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
