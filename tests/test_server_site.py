@@ -108,6 +108,22 @@ def test_a_quota_of_unfinished_tables_reached_through_one_process_holds_on_the_o
     with_pair(store_url, body, Limits(tables_per_address=2, table_burst=10))
 
 
+def test_the_creation_rate_of_an_address_is_the_same_from_every_process(store_url: str) -> None:
+    """An address's bucket of creations is kept in the store: with a burst of 2, two tables made through A use it
+    up, the third asked of B is refused with the wait until a token is back (for that address only)."""
+    async def body(a: Service, b: Service) -> None:
+        request = table_request(PEOPLE)
+        for _ in range(2):
+            await a.create(request, client="203.0.113.7")
+        with pytest.raises(TablesRefused, match="creates tables too fast") as refused:
+            await b.create(request, client="203.0.113.7")
+        assert refused.value.retry_after is not None and 0 < refused.value.retry_after <= 60
+        assert len(b.tables) == 0
+        await b.create(request, client="198.51.100.2")
+
+    with_pair(store_url, body, Limits(tables_per_address=10, table_burst=2, tables_per_minute=1))
+
+
 def test_a_finished_or_cancelled_table_gives_its_lease_up(store_url: str) -> None:
     async def body(a: Service, b: Service) -> None:
         played = await a.create(table_request(BOTS), seed=6)

@@ -27,7 +27,16 @@ from motley.server.limits import IDLE_CLOSE, Limits, TableGate, TablesRefused
 from motley.server.live import LiveTable, Offer
 from motley.server.requests import new_record, rematch_plan, rematch_record
 from motley.server.site import CLOSE_MOVED, Leases, Site
-from motley.server.store import Creator, MoveRow, QuotaReached, Store, StoreError, TableStorage, UnreadableTable
+from motley.server.store import (
+    Creator,
+    MoveRow,
+    QuotaReached,
+    RateReached,
+    Store,
+    StoreError,
+    TableStorage,
+    UnreadableTable,
+)
 from motley.server.table import SeatRefused, Settings, Table, TableRecord
 from motley.server.thinking import Thinkers
 
@@ -264,11 +273,13 @@ class Service:
 
     def _creator(self, client: str | None) -> Creator | None:
         """The site mode: ``client`` as the creator of a table, stored with it and held to its quota of unfinished
-        tables counted in the store, so that the quota is the same from every process (docs/scaling.md); None
+        tables and its creation rate kept in the store, so that both are the same from every process
+        (docs/scaling.md); None
         without a site (the quota is :attr:`gate`'s, in memory) or a client."""
         if self.site is None or client is None:
             return None
-        return Creator(client, self.gate.limits.tables_per_address)
+        limits = self.gate.limits
+        return Creator(client, limits.tables_per_address, limits.tables_per_minute, limits.table_burst)
 
     def _settle(self, client: str | None, table_id: str | None) -> None:
         """``client``'s admitted request is over: it made ``table_id`` (None: none)."""
@@ -724,12 +735,15 @@ class Service:
 @contextlib.contextmanager
 def _quota_refusal() -> Iterator[None]:
     """A store call refused because the address has its quota of unfinished tables in the store
-    (:class:`QuotaReached`, the site mode) raised as :class:`TablesRefused`, as :class:`TableGate` refuses."""
+    (:class:`QuotaReached`) or has used its bucket of creations there (:class:`RateReached`, with the wait), the
+    site mode, raised as :class:`TablesRefused`, as :class:`TableGate` refuses."""
     try:
         yield
     except StoreError as exc:
         if isinstance(exc.__cause__, QuotaReached):
             raise TablesRefused(str(exc.__cause__)) from None
+        if isinstance(exc.__cause__, RateReached):
+            raise TablesRefused(str(exc.__cause__), retry_after=exc.__cause__.wait) from None
         raise
 
 

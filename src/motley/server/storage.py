@@ -59,7 +59,7 @@ from sqlalchemy.pool import StaticPool
 from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server import migrations
-from motley.server.store import Creator, QuotaReached, UnreadableTable
+from motley.server.store import Creator, QuotaReached, RateReached, UnreadableTable
 from motley.server.table import TableRecord
 
 __all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "new_owner",
@@ -115,6 +115,12 @@ leases_t = Table(
     Column("owner", String(64), nullable=False, index=True),  # the owning process's random id (new_owner)
     Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
     Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
+)
+buckets_t = Table(
+    "motley_buckets", metadata,  # the creation rate of each client address, the site mode (migration 0006)
+    Column("address", String(64), primary_key=True),
+    Column("tokens", Float, nullable=False),  # tables it may create at ``at`` (the bucket then)
+    Column("at", Float, nullable=False),  # seconds since the epoch, the database's clock
 )
 processes_t = Table(
     "motley_processes", metadata,
@@ -240,7 +246,8 @@ class Storage:
 
     def _within_quota(self, conn: Any, creator: Creator | None) -> None:
         """Raises :class:`QuotaReached` if ``creator.address`` has ``creator.quota`` unfinished tables in the store
-        (one ``SELECT count``, on the index of migration 0006). On PostgreSQL the transaction first takes an
+        (one ``SELECT count``, on the index of migration 0006), else takes a token of its creation rate
+        (:meth:`_take_token`, which raises :class:`RateReached`). On PostgreSQL the transaction first takes an
         advisory lock of the address (``pg_advisory_xact_lock``, held to its commit), so that two processes
         creating tables for one address at once count one after the other; SQLite writes one transaction at a
         time. Nothing to check without a creator or a quota."""
@@ -252,6 +259,30 @@ class Storage:
             tables_t.c.created_by == creator.address, tables_t.c.finished.is_(False))).scalar_one()
         if count >= creator.quota:
             raise QuotaReached(creator.address, creator.quota)
+        self._take_token(conn, creator)
+
+    def _take_token(self, conn: Any, creator: Creator) -> None:
+        """Take one token of ``creator.address``'s bucket kept in the store (``motley_buckets``: ``burst`` tokens,
+        refilled at ``per_minute``, the database's clock), under the advisory lock :meth:`_within_quota` took;
+        the buckets full again (their address idle for ``burst / per_minute`` minutes) are deleted first, so the
+        rows held are those of the addresses that created a table lately. Nothing without a rate.
+
+        Raises:
+            RateReached: with the seconds until a token is there, if the bucket holds less than one.
+        """
+        if creator.per_minute is None or creator.per_minute <= 0:
+            return
+        rate, burst = creator.per_minute / 60.0, float(creator.burst)
+        now = float(conn.execute(select(self._now())).scalar_one())
+        conn.execute(delete(buckets_t).where(buckets_t.c.tokens + (now - buckets_t.c.at) * rate >= burst))
+        row = conn.execute(select(buckets_t).where(buckets_t.c.address == creator.address)).first()
+        tokens = burst if row is None else min(burst, float(row.tokens) + (now - float(row.at)) * rate)
+        if tokens < 1.0:
+            raise RateReached(creator.burst, creator.per_minute, (1.0 - tokens) / rate)
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(buckets_t).values(address=creator.address, tokens=tokens - 1.0, at=now)
+        conn.execute(upsert.on_conflict_do_update(index_elements=[buckets_t.c.address],
+                                                  set_={"tokens": upsert.excluded.tokens, "at": upsert.excluded.at}))
 
     @staticmethod
     def _insert(conn: Any, record: TableRecord, creator: Creator | None = None) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
@@ -31,12 +32,25 @@ class UnreadableTable(ValueError):
 
 
 class Creator(NamedTuple):
-    """Who creates a table, for the per-address quota kept in the store (a site of several processes): the
-    client ``address`` stored on the table's row, and ``quota``, the most unfinished tables it may have (None:
-    recorded, not limited)."""
+    """Who creates a table, for the per-address limits kept in the store (a site of several processes): the
+    client ``address`` stored on the table's row; ``quota``, the most unfinished tables it may have (None:
+    recorded, not limited); its creation rate, a token bucket of ``burst`` tables refilled at ``per_minute``
+    (``per_minute`` None: no rate)."""
 
     address: str
     quota: int | None = None
+    per_minute: float | None = None
+    burst: int = 1
+
+
+class RateReached(Exception):
+    """The creating address has used its bucket of table creations kept in the store (nothing was stored);
+    ``wait``: seconds until it holds a token again."""
+
+    def __init__(self, burst: int, per_minute: float, wait: float) -> None:
+        super().__init__(f"this address creates tables too fast (at most {burst} at once, {per_minute:g} a "
+                         f"minute); try again in {math.ceil(wait)} s")
+        self.wait = wait
 
 
 class QuotaReached(Exception):
