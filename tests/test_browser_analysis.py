@@ -70,6 +70,12 @@ def test_the_replay_analyses_a_seat_draws_its_graph_and_jumps_from_it(server: Se
     points = graph.get_by_role("button", name=re.compile(r"^Move \d+: .* to win the deal"))
     count = points.count()
     assert count > 3 and panel.locator("#analysis-decisions > li").count() == count
+    graph.scroll_into_view_if_needed()
+    covered = page.evaluate("""() => [...document.querySelectorAll('#analysis-graph g[role=button]')].filter((g) => {
+        const box = g.querySelector('circle').getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return !hit || hit.closest('g[role=button]') !== g; }).map((g) => g.getAttribute('aria-label'))""")
+    assert covered == [], f"points whose dot another point's target covers: {covered}"
     point = points.nth(count // 2)
     target = int(point.get_attribute("data-step") or -1)
     point.click()

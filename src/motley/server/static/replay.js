@@ -233,16 +233,22 @@ function analysisGraph(decisions) {
   chart.append(svg("line", {id: "graph-now", x1: x(step), x2: x(step), y1: top, y2: height - bottom, class: "now"}));
   const played = (d) => d.moves.find((m) => m.move === d.played);
   chart.append(svg("polyline", {class: "win-line", points: decisions.map((d) => `${x(d.index)},${y(played(d).win)}`).join(" ")}));
-  decisions.forEach((d) => {
+  // Each point is pressed anywhere in its own slice of the plot (half-way to its neighbours, at most 12 px either
+  // side), so points that lie close together never cover each other's target.
+  const xs = decisions.map((d) => x(d.index));
+  decisions.forEach((d, k) => {
     const row = played(d);
     const label = `Move ${d.index + 1}: ${d.played_words}, ${pct(row.win)} to win the deal${d.mark ? ` (${d.mark})` : ""}`;
-    const dot = svg("circle", {cx: x(d.index), cy: y(row.win), r: d.mark ? 7 : 5, class: `point ${d.mark || "fine"}`,
-                               role: "button", tabindex: "0", "aria-label": label, "data-step": d.index},
-                    svg("title", {text: label}));
+    const from = k > 0 ? Math.max((xs[k - 1] + xs[k]) / 2, xs[k] - 12) : Math.max(left, xs[k] - 12);
+    const to = k + 1 < xs.length ? Math.min((xs[k] + xs[k + 1]) / 2, xs[k] + 12) : Math.min(width - right, xs[k] + 12);
+    const point = svg("g", {class: "point-hit", role: "button", tabindex: "0", "aria-label": label, "data-step": d.index},
+                      svg("title", {text: label}),
+                      svg("rect", {x: from, y: top, width: Math.max(1, to - from), height: height - top - bottom}),
+                      svg("circle", {cx: xs[k], cy: y(row.win), r: d.mark ? 7 : 5, class: `point ${d.mark || "fine"}`}));
     const go = () => { pause(); show(d.index, 0); $("board").scrollIntoView({block: "nearest"}); };
-    dot.addEventListener("click", go);
-    dot.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); go(); } });
-    chart.append(dot);
+    point.addEventListener("click", go);
+    point.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); go(); } });
+    chart.append(point);
   });
   return chart;
 }
