@@ -53,8 +53,15 @@ CONTRAST = r"""() => {
   };
   const bad = [];
   let checked = 0;
+  const moving = (el) => {  // text being animated (a trick gathered, a card flying): not yet or no longer to read
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      if (e.getAnimations().some((a) => a.playState === "running")) return true;
+    }
+    return false;
+  };
   for (const el of document.querySelectorAll("body *")) {
     if (![...el.childNodes].some((t) => t.nodeType === 3 && t.textContent.trim())) continue;
+    if (moving(el)) continue;
     const box = el.getBoundingClientRect();
     const cs = getComputedStyle(el);
     if (!box.width || !box.height || cs.visibility === "hidden") continue;

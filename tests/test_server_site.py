@@ -261,12 +261,19 @@ def test_a_person_on_one_process_and_a_spectator_on_the_other_see_the_same_table
                 connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1, \
                 connect(f"{b.ws_base}/ws/{table_id}", open_timeout=10) as spectator:
             sockets = [seat0, seat1]
-            views = [next_state(ws) for ws in (seat0, seat1, spectator)]
+            everyone = (seat0, seat1, spectator)
+            views = [next_state(ws) for ws in everyone]
             for moves in range(1, 7):
+                newest = max(v["version"] for v in views)  # a socket that connected later may have seen more
+                views = [v if v["version"] == newest else next_state(ws, at_least=newest)
+                         for v, ws in zip(views, everyone, strict=True)]
                 mover = views[0]["current_player"]
+                if mover not in (0, 1) or not views[mover]["legal"]:  # the server moves (a forced move): wait
+                    views = [next_state(ws, at_least=newest + 1) for ws in everyone]
+                    continue
                 sockets[mover].send(json.dumps({"type": "move", "version": views[mover]["version"],
                                                 "action": views[mover]["legal"][0]["action"]}))
-                views = [next_state(ws, at_least=views[0]["version"] + 1) for ws in (seat0, seat1, spectator)]
+                views = [next_state(ws, at_least=newest + 1) for ws in everyone]
                 assert {v["version"] for v in views} == {views[0]["version"]} and views[0]["version"] >= moves
                 assert views[2]["current_player"] == views[0]["current_player"]
     finally:
