@@ -29,7 +29,11 @@ PLAYERS = {"fools_errand": 2, "fool": 4, "foolery": 3}
 pytestmark = needs_chromium
 
 if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
-    from playwright.sync_api import Browser, Locator, Page, ViewportSize
+    from playwright.sync_api import Browser, Locator, Page, Position, ViewportSize
+
+#: Where a test presses a card of the hand: its top-left corner, which the fanned hand never covers (the next card
+#: covers a card's right part; a lifted, selected card of the row below covers the bottom of the card above it).
+VISIBLE: Position = {"x": 10, "y": 10}
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +110,7 @@ def make(page: Page, move: dict[str, Any], give: int, names: dict[str, str], cho
             selected = page.evaluate("window.motleyTable.selection()")
             if selected.count(code) >= cards.count(code):
                 continue  # the page selected it with the rest of the only play that fits
-            hand(page).get_by_role("button", name=names[code], exact=True, pressed=False).first.click()
+            hand(page).get_by_role("button", name=names[code], exact=True, pressed=False).first.click(position=VISIBLE)
             clicks += 1
         sent = page.evaluate(f"window.motleyTable.state().version !== {version} || !window.motleyTable.decision()")
         if not sent:
