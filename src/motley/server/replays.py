@@ -31,6 +31,7 @@ from motley.core.errors import RecordError
 from motley.core.play import replay
 from motley.drawing import render
 from motley.server import privacy
+from motley.server.flights import Flights
 from motley.server.limits import BUILT_BYTES
 from motley.server.table import Table, TableRecord
 
@@ -290,7 +291,7 @@ class Built:
         self.size = size
         self.used = 0
         self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
-        self.flights: dict[Hashable, asyncio.Task[bytes]] = {}
+        self.flights: Flights[Hashable, bytes] = Flights()
 
     def get(self, key: Hashable) -> bytes | None:
         """The kept answer of ``key`` (now the most recently used), or None."""
@@ -305,7 +306,7 @@ class Built:
         Raises:
             whatever its build raises.
         """
-        flight = self.flights.get(key)
+        flight = self.flights.running(key)
         if flight is None:
             return self.get(key)
         return await asyncio.shield(flight)
@@ -319,19 +320,10 @@ class Built:
         body = self.get(key)
         if body is not None:
             return body
-        flight = self.flights.get(key)
-        if flight is None:
-            flight = self.flights[key] = asyncio.get_running_loop().create_task(asyncio.to_thread(make))
-            flight.add_done_callback(lambda done: self._landed(key, done))
-        return await asyncio.shield(flight)  # a request that goes away does not cancel the others' build
+        return await self.flights.join(key, lambda: asyncio.to_thread(make), lambda body: self._keep(key, body))
 
-    def _landed(self, key: Hashable, flight: asyncio.Task[bytes]) -> None:
-        """The build of ``key`` is over: keep its answer (dropping the least recently used beyond the size)."""
-        if self.flights.get(key) is flight:
-            del self.flights[key]
-        if flight.cancelled() or flight.exception() is not None:
-            return
-        body = flight.result()
+    def _keep(self, key: Hashable, body: bytes) -> None:
+        """Keep the answer ``body`` of ``key`` (dropping the least recently used beyond the size)."""
         if len(body) > self.size or key in self.kept:
             return
         self.kept[key] = body

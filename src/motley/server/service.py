@@ -23,6 +23,7 @@ from sqlalchemy import exc as sa_exc
 from motley.core import MotleyError
 from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
+from motley.server.flights import Flights
 from motley.server.limits import IDLE_CLOSE, Limits, TableGate, TablesRefused
 from motley.server.live import LiveTable, Offer
 from motley.server.requests import new_record, rematch_plan, rematch_record
@@ -131,7 +132,7 @@ class Service:
         #: Finished tables out of :attr:`tables`, least recently used first (:meth:`keep`).
         self.kept: OrderedDict[str, LiveTable] = OrderedDict()
         #: The loads from the store in progress, by table id (:meth:`get`: one per table at a time).
-        self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
+        self.loading: Flights[str, LiveTable | None] = Flights()
         #: The analyses of finished matches, searched by :attr:`thinkers` (:class:`Analyses`).
         self.analyses = Analyses(self.store, self.thinkers)
         self.site = site
@@ -419,16 +420,7 @@ class Service:
             self.kept.move_to_end(table_id)
         if live is not None or len(table_id) > 32:
             return live
-        flight = self.loading.get(table_id)
-        if flight is None:
-            flight = self.loading[table_id] = asyncio.get_running_loop().create_task(self._load(table_id))
-            flight.add_done_callback(lambda done: self._landed(table_id, done))
-        return await asyncio.shield(flight)  # a caller that goes away does not cancel the others' load
-
-    def _landed(self, table_id: str, flight: asyncio.Task[LiveTable | None]) -> None:
-        """The load of ``table_id`` is over: later requests find the table in memory (or load it again)."""
-        if self.loading.get(table_id) is flight:
-            del self.loading[table_id]
+        return await self.loading.join(table_id, lambda: self._load(table_id))
 
     async def _load(self, table_id: str) -> LiveTable | None:
         """The table ``table_id`` read from the store and rebuilt (see :meth:`get`); it is put in
