@@ -335,10 +335,7 @@ class Storage:
         stored = conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar()
         if stored is None:
             return None
-        try:
-            offer = _json(stored, "rematch")
-        except ValueError as exc:
-            raise UnreadableTable(f"table {table_id}: {exc}") from None
+        offer = _table_json(stored, "rematch", table_id)
         if not (isinstance(offer, dict) and isinstance(offer.get("table"), str)
                 and isinstance(offer.get("offered_by"), int) and isinstance(offer.get("plan"), list)
                 and all(isinstance(e, dict) for e in offer["plan"])):
@@ -371,10 +368,7 @@ class Storage:
                                                                     analyses_t.c.seat == seat)).scalar()
         if stored is None:
             return None
-        try:
-            result = _json(stored, "analysis")
-        except ValueError as error:
-            raise UnreadableTable(f"table {table_id}: {error}") from None
+        result = _table_json(stored, "analysis", table_id)
         if not isinstance(result, dict):
             raise UnreadableTable(f"table {table_id}: its stored analysis of seat {seat} is not an object")
         return result
@@ -664,6 +658,18 @@ def _json(text: Any, name: str) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError) as exc:
         raise ValueError(f"stored {name!r} is not JSON: {exc}") from None
+
+
+def _table_json(text: Any, name: str, table_id: str) -> Any:
+    """The stored JSON field ``name`` of table ``table_id``, parsed.
+
+    Raises:
+        UnreadableTable: naming the table and the field, for text that is not JSON.
+    """
+    try:
+        return _json(text, name)
+    except ValueError as exc:
+        raise UnreadableTable(f"table {table_id}: {exc}") from None
 
 
 def _engine_options(url: URL, busy_timeout: float, statement_timeout: float) -> dict[str, Any]:
