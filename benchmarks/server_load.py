@@ -1,29 +1,43 @@
 """Load on the web server: N tables played at once by real WebSocket clients on loopback.
 
-A ``motley serve`` child process (SQLite in a temporary file, every move stored) hosts N tables whose
-seats are all "human": each seat is a WebSocket client in this process that answers its turn with a
-random legal move (after ``--think`` seconds, 0 = at once). A table that ends is replaced by a new one,
-so N tables are always in play. The clock starts once the first N tables exist and every seat is
-connected (the ramp-up is not measured). The seats' clients are split over ``--clients`` processes, so the
-clients are not what limits the figures. Move latency is measured by the client that moved: from sending the
-move to receiving the state message of the version it made (the server checks, stores, applies and
-broadcasts it to every seat in between). Reported: moves/s, p50/p99 latency, and the server's peak
-resident memory.
+``motley serve`` hosts N tables whose seats are all "human": each seat is a WebSocket client that answers its
+turn with a random legal move (after ``--think`` seconds, 0 = at once: saturation). A table that ends is replaced
+by a new one, so N tables are always in play. The server is one process on SQLite (a temporary file, every move
+stored, as ``motley serve``), or a site on a throwaway PostgreSQL started here (``tests/postgres.py``; fsync on):
+one ``--site`` process, or ``--workers K`` processes on one shared port, where the kernel hands each socket to
+any process and those that land off their table's owner are relayed to it (no sticky routing). The clock starts
+once the first N tables exist and every seat is connected (the ramp-up is not measured). The seats' clients are
+split over ``--clients`` processes, so the clients are not what limits the figures. Move latency is measured by
+the client that moved: from sending the move to receiving the state message of the version it made (the server
+checks, stores, applies and broadcasts it to every seat in between).
 
-    .venv/bin/python benchmarks/server_load.py                  # Fool! at 4 players; N = 10, 100, 500; 20 s each
-    .venv/bin/python benchmarks/server_load.py --think 1.0      # each seat thinks ~1 s (0.5-1.5 s) per move
-    .venv/bin/python benchmarks/server_load.py --tables 100 --seconds 30 --game fools_errand --svg
+Reported per run: moves/s (total and per server process), moves per CPU-second of the server's processes (all of
+them, from /proc: the capacity of one core, whatever else runs on the machine), p50/p99 latency, peak resident
+memory, the machine's load average, and the coordination cost per move measured inside the server: statements
+and commits sent to the store (a SQLAlchemy ``before_cursor_execute`` and ``commit`` listener in every process,
+on when ``MOTLEY_COUNTERS`` names a folder: :mod:`motley.server.counters`), PostgreSQL's own committed
+transactions (``pg_stat_database.xact_commit``, which also counts the lease heartbeats and the lobby's reads) and
+news messages published. All per move are over the measured window, so they include the tables created and
+finished meanwhile.
+
+    PYTHONPATH=src:. .venv/bin/python benchmarks/server_load.py              # SQLite; N = 10, 100, 500; 20 s each
+    PYTHONPATH=src:. .venv/bin/python benchmarks/server_load.py --think 1.0  # each seat thinks ~1 s (0.5-1.5 s)
+    PYTHONPATH=src:. .venv/bin/python benchmarks/server_load.py --sites sqlite:1 postgresql:1 postgresql:2 \
+        postgresql:4 --tables 500 1000 --think 0 4 --seconds 15                # the load table of docs/scaling.md
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +46,8 @@ from typing import Any
 import httpx
 import websockets
 
-from motley.server.testing import ServerProcess
+from motley.server import counters
+from motley.server.testing import OPEN_LIMITS, free_port, wait_until_up
 
 
 def rss_mb(pid: int) -> float:
@@ -189,7 +204,94 @@ def client_process(args: dict[str, Any], barrier: Any, out: Any) -> None:
         out.put({"error": repr(exc)})
 
 
-def run(server: ServerProcess, tables: int, seconds: float, game: str, think: float, svg: bool, clients: int
+class Server:
+    """The server under load: ``motley serve`` on ``store`` ("sqlite": one process on a SQLite file in ``tmp``;
+    "postgresql": a database of ``postgres``, one ``--site`` process or ``--workers`` ``processes``), with the
+    open limits of the tests and the coordination counters on (``MOTLEY_COUNTERS``, written under ``tmp``).
+
+    Raises:
+        TimeoutError: the server did not answer within 60 s.
+    """
+
+    def __init__(self, store: str, processes: int, tmp: Path, postgres: Any | None) -> None:
+        self.store, self.processes = store, processes
+        self.port = free_port()
+        self.base, self.ws_base = f"http://127.0.0.1:{self.port}", f"ws://127.0.0.1:{self.port}"
+        self.counters = tmp / f"counters-{store}-{processes}-{self.port}"
+        self.db = postgres.create_database() if store == "postgresql" else f"sqlite:///{tmp}/load-{self.port}.db"
+        limits = [f"--{name.replace('_', '-')}={getattr(OPEN_LIMITS, name)}"
+                  for name in ("tables_per_address", "tables_per_minute", "table_burst", "sockets_per_table",
+                               "messages_per_second", "message_burst", "connections_per_address")]
+        site = [] if store == "sqlite" else ["--site"] if processes == 1 else [f"--workers={processes}"]
+        command = [sys.executable, "-c", "from motley.cli.main import main; main()", "serve", "--host=127.0.0.1",
+                   f"--port={self.port}", f"--db={self.db}", "--bot-delay=0", *limits, *site]
+        env = {**os.environ, "MOTLEY_COUNTERS": str(self.counters)}
+        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until_up(self.base, 60)
+        deadline = time.monotonic() + 60  # every worker answers the shared port once it has registered
+        while processes > 1 and len(self.pids()) < processes + 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    def pids(self) -> list[int]:
+        """The server's process and every process below it (``--workers``' workers, search pools)."""
+        children: dict[int, list[int]] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                pid, ppid = int(stat.parent.name), int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(pid)
+        found, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, ()))
+        return found
+
+    def cpu(self) -> float:
+        """CPU seconds used so far by the server's processes (those alive now)."""
+        total = 0.0
+        for pid in self.pids():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += cpu_seconds(pid)
+        return total
+
+    def rss(self) -> float:
+        """Resident memory of the server's processes together, MiB."""
+        total = 0.0
+        for pid in self.pids():
+            with contextlib.suppress(OSError, ValueError):
+                total += rss_mb(pid)
+        return total
+
+    def coordination(self) -> dict[str, int]:
+        """The coordination counters of every server process so far, summed (:mod:`motley.server.counters`),
+        and PostgreSQL's committed transactions of the database (``pg_stat_database.xact_commit``)."""
+        totals = dict.fromkeys(counters.NAMES, 0)
+        for counts in counters.read(self.counters).values():
+            for name, n in counts.items():
+                totals[name] += n
+        if self.store == "postgresql":
+            import psycopg
+
+            url = self.db.replace("postgresql+psycopg://", "postgresql://")
+            with psycopg.connect(url, autocommit=True) as conn:
+                row = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                                   ).fetchone()
+            totals["pg_xact_commit"] = int(row[0]) if row else 0
+        return totals
+
+    def stop(self) -> None:
+        """SIGTERM (the workers give their leases up) and wait."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+def run(server: Server, tables: int, seconds: float, game: str, think: float, svg: bool, clients: int
         ) -> dict[str, Any]:
     """One measurement: ``tables`` concurrent tables for ``seconds``, their seats split over ``clients`` processes."""
     ctx = multiprocessing.get_context("fork")
@@ -205,13 +307,14 @@ def run(server: ServerProcess, tables: int, seconds: float, game: str, think: fl
         proc.start()
     barrier.wait(600)
     started = time.monotonic()
-    cpu_start = cpu_seconds(server.pid())
-    peak = rss_mb(server.pid())
+    cpu_start, work_start = server.cpu(), server.coordination()
+    peak = server.rss()
     while time.monotonic() < started + seconds:
         time.sleep(0.5)
-        peak = max(peak, rss_mb(server.pid()))
+        peak = max(peak, server.rss())
     elapsed = time.monotonic() - started
-    cpu = cpu_seconds(server.pid()) - cpu_start
+    cpu, work_end = server.cpu() - cpu_start, server.coordination()
+    load = load_average()
     parts = [out.get(timeout=600) for _ in procs]
     for proc in procs:
         proc.join(timeout=60)
@@ -220,13 +323,49 @@ def run(server: ServerProcess, tables: int, seconds: float, game: str, think: fl
             raise RuntimeError(f"a client process failed: {part['error']}")
     moves = sum(p["moves"] for p in parts)
     lat = sorted(x for p in parts for x in p["latencies"]) or [0.0]
-    return {"tables": tables, "game": game, "think_s": think, "svg": svg, "clients": clients,
-            "seconds": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 1),
+    per_move = {f"{name}_per_move": round((work_end[name] - work_start[name]) / max(moves, 1), 2)
+                for name in work_end}
+    return {"store": server.store, "processes": server.processes, "tables": tables, "game": game,
+            "think_s": think, "svg": svg, "clients": clients, "seconds": round(elapsed, 1), "moves": moves,
+            "moves_per_s": round(moves / elapsed, 1), "moves_per_s_per_process": round(moves / elapsed /
+                                                                                      server.processes, 1),
+            "moves_per_cpu_s": round(moves / cpu, 1) if cpu else None,
             "p50_ms": round(1000 * statistics.median(lat), 1),
             "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1),
             "max_ms": round(1000 * lat[-1], 1), "matches_finished": sum(p["matches"] for p in parts),
             "errors": sum(p["errors"] for p in parts), "server_peak_rss_mib": round(peak, 1),
-            "server_cpu_percent": round(100 * cpu / elapsed, 1), "load_average": load_average()}
+            "server_cpu_s": round(cpu, 1), "server_cpu_percent": round(100 * cpu / elapsed, 1), **per_move,
+            "load_average": load}
+
+
+def sites(names: list[str]) -> list[tuple[str, int]]:
+    """``STORE:PROCESSES`` items (``sqlite:1``, ``postgresql:4``) as pairs; SQLite serves one process only.
+
+    Raises:
+        SystemExit: for an item of another shape.
+    """
+    found = []
+    for name in names:
+        store, _, count = name.partition(":")
+        if store not in ("sqlite", "postgresql") or not count.isdigit() or int(count) < 1 or (
+                store == "sqlite" and int(count) != 1):
+            raise SystemExit(f"--sites takes sqlite:1 or postgresql:N (N >= 1), not {name!r}")
+        found.append((store, int(count)))
+    return found
+
+
+def show(result: dict[str, Any]) -> str:
+    """One run as a line of text."""
+    store = f"{result['store']}×{result['processes']}"
+    line = (f"{store:13s} N={result['tables']:4d} think={result['think_s']}s: {result['moves_per_s']:7.1f} moves/s "
+            f"({result['moves_per_cpu_s']} per server CPU-s)  p50 {result['p50_ms']:6.1f} ms  "
+            f"p99 {result['p99_ms']:7.1f} ms  statements/move {result['statements_per_move']}  "
+            f"commits/move {result['commits_per_move']}")
+    if "pg_xact_commit_per_move" in result:
+        line += f"  pg xact/move {result['pg_xact_commit_per_move']}"
+    return (line + f"  news/move {result['news_published_per_move']}  server CPU {result['server_cpu_percent']:.0f}%"
+            f"  RSS {result['server_peak_rss_mib']:.0f} MiB  load avg {result['load_average']:.1f}  "
+            f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors)")
 
 
 def main() -> None:
@@ -235,29 +374,45 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 100, 500])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="fool(players=4)")
-    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before moving")
+    parser.add_argument("--think", type=float, nargs="*", default=[0.0],
+                        help="mean seconds a client waits before moving (several: one run each)")
     parser.add_argument("--svg", action="store_true", help="ask for the SVG drawing in every message, as the page does")
-    parser.add_argument("--db", default=None, help="store URL (default: SQLite in a temporary file; 'sqlite://' is "
-                                                   "in memory)")
+    parser.add_argument("--sites", nargs="*", default=["sqlite:1"],
+                        help="STORE:PROCESSES to serve from: sqlite:1, postgresql:1 (one --site process), "
+                             "postgresql:N (--workers N); PostgreSQL is a throwaway server started here")
+    parser.add_argument("--pg-fsync", choices=("on", "off"), default="on",
+                        help="PostgreSQL's fsync (on: a commit waits for the disk, as in production)")
     parser.add_argument("--clients", type=int, default=2, help="client processes the seats are split over")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    chosen = sites(args.sites)
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in args.tables:
-            server = ServerProcess(args.db or f"sqlite:///{tmp}/load-{n}.db").start()
-            try:
-                result = run(server, n, args.seconds, args.game, args.think, args.svg, args.clients)
-            finally:
-                server.stop()
-            results.append(result)
-            if not args.json:
-                print(f"N={n:4d} {result['game']} think={args.think}s svg={args.svg}: "
-                      f"{result['moves_per_s']:8.1f} moves/s  p50 {result['p50_ms']:6.1f} ms  "
-                      f"p99 {result['p99_ms']:7.1f} ms  server RSS {result['server_peak_rss_mib']:.0f} MiB  "
-                      f"server CPU {result['server_cpu_percent']:.0f}%  load avg {result['load_average']:.1f}  "
-                      f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors)",
-                      flush=True)
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        tmp = Path(folder)
+        postgres = None
+        if any(store == "postgresql" for store, _ in chosen):
+            from tests import postgres as pg
+
+            bin_dir = pg.binaries()
+            if bin_dir is None:
+                raise SystemExit("PostgreSQL's server binaries are not installed (Debian's package postgresql)")
+            pg.SETTINGS = pg.SETTINGS.replace("fsync=off", f"fsync={args.pg_fsync}").replace(
+                "full_page_writes=off", f"full_page_writes={args.pg_fsync}")
+            postgres = pg.PostgresServer(bin_dir)
+            stack.callback(postgres.remove)
+        for store, processes in chosen:
+            for n in args.tables:
+                for think in args.think:
+                    server = Server(store, processes, tmp, postgres)
+                    try:
+                        result = run(server, n, args.seconds, args.game, think, args.svg, args.clients)
+                    finally:
+                        server.stop()
+                        if postgres is not None and store == "postgresql":
+                            postgres.drop_database(server.db)
+                    results.append(result)
+                    if not args.json:
+                        print(show(result), flush=True)
     if args.json:
         print(json.dumps(results, indent=1))
 

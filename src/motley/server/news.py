@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from sqlalchemy.engine import URL
 
 from motley.core.errors import MotleyError
+from motley.server import counters
 from motley.server.storage import store_url
 
 __all__ = ["LocalNews", "Message", "News", "NewsUnavailable", "PostgresNews", "Subscription", "open_news"]
@@ -155,6 +156,7 @@ class _Hub:
 
     def _receive(self, text: str) -> None:
         """Deliver an encoded message; one that is not ours (someone else's ``NOTIFY``) is logged and dropped."""
+        counters.add("news_received")
         try:
             decoded = json.loads(text)
             topic, payload = decoded["topic"], decoded["payload"]
@@ -187,6 +189,7 @@ def encode(topic: str, payload: Any) -> str:
         ValueError: for a bad topic, a payload that is not JSON (NaN included), or one over :data:`MAX_BYTES`.
     """
     _check_topic(topic)
+    counters.add("news_published")
     try:
         text = json.dumps({"topic": topic, "payload": payload}, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:

@@ -58,7 +58,7 @@ from sqlalchemy.pool import StaticPool
 
 from motley.core.errors import MotleyError
 from motley.core.extras import require
-from motley.server import migrations
+from motley.server import counters, migrations
 from motley.server.store import Creator, QuotaReached, RateReached, UnreadableTable
 from motley.server.table import TableRecord
 
@@ -225,6 +225,7 @@ class Storage:
         self.engine: Engine = create_engine(parsed, **_engine_options(parsed, busy_timeout, statement_timeout))
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        counters.watch_engine(self.engine)
         try:
             migrations.upgrade(self.engine)
         except (exc.SQLAlchemyError, CommandError) as error:  # CommandError: a revision this motley does not know
