@@ -16,9 +16,9 @@ them, from /proc: the capacity of one core, whatever else runs on the machine), 
 memory, the machine's load average, and the coordination cost per move measured inside the server: statements
 and commits sent to the store (a SQLAlchemy ``before_cursor_execute`` and ``commit`` listener in every process,
 on when ``MOTLEY_COUNTERS`` names a folder: :mod:`motley.server.counters`), PostgreSQL's own committed
-transactions (``pg_stat_database.xact_commit``, which also counts the lease heartbeats and the lobby's reads) and
-news messages published. All per move are over the measured window, so they include the tables created and
-finished meanwhile.
+transactions (``pg_stat_database.xact_commit``, which also counts the lease heartbeats and the lobby's reads),
+PostgreSQL's CPU time (its server's processes, from /proc) and news messages published. All per move are over
+the measured window, so they include the tables created and finished meanwhile.
 
     PYTHONPATH=src:. .venv/bin/python benchmarks/server_load.py              # SQLite; N = 10, 100, 500; 20 s each
     PYTHONPATH=src:. .venv/bin/python benchmarks/server_load.py --think 1.0  # each seat thinks ~1 s (0.5-1.5 s)
@@ -35,6 +35,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,7 @@ class Load:
         self.moves = 0
         self.tables_done = 0
         self.errors = 0
+        self.reconnects = 0
         self.games: list[dict[str, Any]] | None = None
         self.connected = 0
         self.players_per_table = 0
@@ -108,9 +110,32 @@ class Load:
         return data
 
     async def seat(self, url: str, rng: random.Random) -> bool:
-        """One seat's client: play every turn until the match ends (True) or the run stops (False)."""
+        """One seat's client: play every turn until the match ends (True) or the run stops (False). A socket the
+        server closes before the end (1012: the table moved to another process of a site) or refuses is opened
+        again after 0.5 s, as the page does (counted in ``reconnects``; a move awaiting its answer is made again).
+
+        Raises:
+            websockets.WebSocketException, OSError: the 20th reconnection in a row failed.
+        """
+        first = True
+        for attempt in range(20):
+            try:
+                return await self.play(url, rng, first)
+            except (websockets.WebSocketException, OSError):
+                if time.monotonic() >= self.stop or attempt == 19:
+                    if attempt == 19:
+                        raise
+                    return False
+                self.reconnects += 1
+                first = False
+                await asyncio.sleep(0.5)
+        return False
+
+    async def play(self, url: str, rng: random.Random, first: bool) -> bool:
+        """One socket of a seat (``first``: counted as connected for the ramp-up): see :meth:`seat`."""
         async with websockets.connect(url, max_size=None, open_timeout=120) as ws:
-            self.connected += 1
+            if first:
+                self.connected += 1
             await self.go.wait()
             sent_at: float | None = None
             waiting_for = -1
@@ -151,9 +176,10 @@ class Load:
                 try:
                     table = await self.create(http)
                     break
-                except (httpx.ReadError, httpx.RemoteProtocolError):
+                except httpx.HTTPError:  # a connection the server just closed, a 503 while a process starts
                     if attempt == 4:
                         raise
+                    await asyncio.sleep(0.2)
             query = "&svg=1" if self.svg else ""
             urls = [f"{self.ws_base}/ws/{table['id']}?token={s['link'].split('token=')[1]}{query}"
                     for s in table["seats"]]
@@ -172,7 +198,7 @@ async def client_part(base: str, ws_base: str, tables: int, first: int, seconds:
             await asyncio.sleep(0.1)
             for t in tasks:
                 if t.done() and t.exception() is not None:
-                    raise RuntimeError("a table slot failed") from t.exception()
+                    raise RuntimeError(f"a table slot failed: {t.exception()!r}") from t.exception()
         await asyncio.to_thread(barrier.wait, 600)  # every client process is ready: start the clock together
         load.stop = time.monotonic() + seconds
         load.go.set()
@@ -180,8 +206,9 @@ async def client_part(base: str, ws_base: str, tables: int, first: int, seconds:
             await asyncio.sleep(0.2)
             for t in tasks:
                 if t.done() and t.exception() is not None:
-                    raise RuntimeError("a table slot failed") from t.exception()
+                    raise RuntimeError(f"a table slot failed: {t.exception()!r}") from t.exception()
         result = {"moves": load.moves, "latencies": list(load.latencies), "errors": load.errors,
+                  "reconnects": load.reconnects,
                   "matches": load.tables_done}  # only moves answered within the measured window
         for t in tasks:
             t.cancel()
@@ -204,6 +231,23 @@ def client_process(args: dict[str, Any], barrier: Any, out: Any) -> None:
         out.put({"error": repr(exc)})
 
 
+def tree(root: int) -> list[int]:
+    """The process ``root`` and every process below it (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, ppid = int(stat.parent.name), int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
 class Server:
     """The server under load: ``motley serve`` on ``store`` ("sqlite": one process on a SQLite file in ``tmp``;
     "postgresql": a database of ``postgres``, one ``--site`` process or ``--workers`` ``processes``), with the
@@ -215,6 +259,7 @@ class Server:
 
     def __init__(self, store: str, processes: int, tmp: Path, postgres: Any | None) -> None:
         self.store, self.processes = store, processes
+        self.postgres = postgres if store == "postgresql" else None
         self.port = free_port()
         self.base, self.ws_base = f"http://127.0.0.1:{self.port}", f"ws://127.0.0.1:{self.port}"
         self.counters = tmp / f"counters-{store}-{processes}-{self.port}"
@@ -234,19 +279,7 @@ class Server:
 
     def pids(self) -> list[int]:
         """The server's process and every process below it (``--workers``' workers, search pools)."""
-        children: dict[int, list[int]] = {}
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                pid, ppid = int(stat.parent.name), int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(pid)
-        found, todo = [], [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            todo.extend(children.get(pid, ()))
-        return found
+        return tree(self.proc.pid)
 
     def cpu(self) -> float:
         """CPU seconds used so far by the server's processes (those alive now)."""
@@ -262,6 +295,18 @@ class Server:
         for pid in self.pids():
             with contextlib.suppress(OSError, ValueError):
                 total += rss_mb(pid)
+        return total
+
+    def store_cpu(self) -> float:
+        """CPU seconds used so far by the PostgreSQL server's processes (all its backends, its writers), or 0 on
+        SQLite (whose work is in the server's own processes)."""
+        if self.postgres is None:
+            return 0.0
+        postmaster = int((self.postgres.data / "postmaster.pid").read_text().split()[0])
+        total = 0.0
+        for pid in tree(postmaster):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += cpu_seconds(pid)
         return total
 
     def coordination(self) -> dict[str, int]:
@@ -307,13 +352,13 @@ def run(server: Server, tables: int, seconds: float, game: str, think: float, sv
         proc.start()
     barrier.wait(600)
     started = time.monotonic()
-    cpu_start, work_start = server.cpu(), server.coordination()
+    cpu_start, store_start, work_start = server.cpu(), server.store_cpu(), server.coordination()
     peak = server.rss()
     while time.monotonic() < started + seconds:
         time.sleep(0.5)
         peak = max(peak, server.rss())
     elapsed = time.monotonic() - started
-    cpu, work_end = server.cpu() - cpu_start, server.coordination()
+    cpu, store_cpu, work_end = server.cpu() - cpu_start, server.store_cpu() - store_start, server.coordination()
     load = load_average()
     parts = [out.get(timeout=600) for _ in procs]
     for proc in procs:
@@ -333,8 +378,11 @@ def run(server: Server, tables: int, seconds: float, game: str, think: float, sv
             "p50_ms": round(1000 * statistics.median(lat), 1),
             "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1),
             "max_ms": round(1000 * lat[-1], 1), "matches_finished": sum(p["matches"] for p in parts),
-            "errors": sum(p["errors"] for p in parts), "server_peak_rss_mib": round(peak, 1),
-            "server_cpu_s": round(cpu, 1), "server_cpu_percent": round(100 * cpu / elapsed, 1), **per_move,
+            "errors": sum(p["errors"] for p in parts), "reconnects": sum(p["reconnects"] for p in parts),
+            "server_peak_rss_mib": round(peak, 1),
+            "server_cpu_s": round(cpu, 1), "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "server_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 3),
+            "store_cpu_ms_per_move": round(1000 * store_cpu / max(moves, 1), 3), **per_move,
             "load_average": load}
 
 
@@ -357,15 +405,19 @@ def sites(names: list[str]) -> list[tuple[str, int]]:
 def show(result: dict[str, Any]) -> str:
     """One run as a line of text."""
     store = f"{result['store']}×{result['processes']}"
+    if "error" in result:
+        return f"{store:13s} N={result['tables']:4d} think={result['think_s']}s: failed: {result['error']}"
     line = (f"{store:13s} N={result['tables']:4d} think={result['think_s']}s: {result['moves_per_s']:7.1f} moves/s "
             f"({result['moves_per_cpu_s']} per server CPU-s)  p50 {result['p50_ms']:6.1f} ms  "
             f"p99 {result['p99_ms']:7.1f} ms  statements/move {result['statements_per_move']}  "
             f"commits/move {result['commits_per_move']}")
     if "pg_xact_commit_per_move" in result:
-        line += f"  pg xact/move {result['pg_xact_commit_per_move']}"
+        line += (f"  pg xact/move {result['pg_xact_commit_per_move']}  PostgreSQL CPU "
+                 f"{result['store_cpu_ms_per_move']} ms/move")
     return (line + f"  news/move {result['news_published_per_move']}  server CPU {result['server_cpu_percent']:.0f}%"
             f"  RSS {result['server_peak_rss_mib']:.0f} MiB  load avg {result['load_average']:.1f}  "
-            f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors)")
+            f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors, "
+            f"{result['reconnects']} reconnections)")
 
 
 def main() -> None:
@@ -383,10 +435,10 @@ def main() -> None:
     parser.add_argument("--pg-fsync", choices=("on", "off"), default="on",
                         help="PostgreSQL's fsync (on: a commit waits for the disk, as in production)")
     parser.add_argument("--clients", type=int, default=2, help="client processes the seats are split over")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="one JSON object per run, a line each")
     args = parser.parse_args()
     chosen = sites(args.sites)
-    results = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers and PostgreSQL on the way out
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         tmp = Path(folder)
         postgres = None
@@ -406,15 +458,14 @@ def main() -> None:
                     server = Server(store, processes, tmp, postgres)
                     try:
                         result = run(server, n, args.seconds, args.game, think, args.svg, args.clients)
+                    except RuntimeError as exc:  # one run's failure is reported, the others still run
+                        result = {"store": store, "processes": processes, "tables": n, "think_s": think,
+                                  "error": str(exc)}
                     finally:
                         server.stop()
                         if postgres is not None and store == "postgresql":
                             postgres.drop_database(server.db)
-                    results.append(result)
-                    if not args.json:
-                        print(show(result), flush=True)
-    if args.json:
-        print(json.dumps(results, indent=1))
+                    print(json.dumps(result) if args.json else show(result), flush=True)
 
 
 if __name__ == "__main__":
