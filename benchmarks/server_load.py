@@ -42,13 +42,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import websockets
 
 from motley.server import counters
 from motley.server.testing import OPEN_LIMITS, free_port, wait_until_up
+
+if TYPE_CHECKING:
+    from tests.postgres import PostgresServer
 
 
 def rss_mb(pid: int) -> float:
@@ -257,13 +260,14 @@ class Server:
         TimeoutError: the server did not answer within 60 s.
     """
 
-    def __init__(self, store: str, processes: int, tmp: Path, postgres: Any | None) -> None:
+    def __init__(self, store: str, processes: int, tmp: Path, postgres: PostgresServer | None) -> None:
         self.store, self.processes = store, processes
         self.postgres = postgres if store == "postgresql" else None
         self.port = free_port()
         self.base, self.ws_base = f"http://127.0.0.1:{self.port}", f"ws://127.0.0.1:{self.port}"
         self.counters = tmp / f"counters-{store}-{processes}-{self.port}"
-        self.db = postgres.create_database() if store == "postgresql" else f"sqlite:///{tmp}/load-{self.port}.db"
+        self.db = (self.postgres.create_database() if self.postgres is not None
+                   else f"sqlite:///{tmp}/load-{self.port}.db")
         limits = [f"--{name.replace('_', '-')}={getattr(OPEN_LIMITS, name)}"
                   for name in ("tables_per_address", "tables_per_minute", "table_burst", "sockets_per_table",
                                "messages_per_second", "message_burst", "connections_per_address")]
