@@ -253,13 +253,16 @@ class Service:
         self._admit(client)
         made = None
         try:
+            # the lease first: a stored table without a live lease is an orphan to the other processes' scans
+            await self._claim(live.id)
             with _quota_refusal():
                 await self.store.call(self.store.storage.create_table, record, self._creator(client))
-            await self._claim(live.id)
             self.tables[live.id] = live
             made = live.id
         finally:
             self._settle(client, made)
+            if made is None:
+                await self._unclaim(live.id)
         self.start(live)
         return live
 
@@ -327,15 +330,17 @@ class Service:
             self._admit(client)
             made = None
             try:
+                await self._claim(new.id)  # before the table is stored, as in :meth:`create`
                 with _quota_refusal():
                     stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
                                                    {"offered_by": asker, "plan": plan}, self._creator(client))
                 if stored["table"] == new.id:
-                    await self._claim(new.id)
                     self.tables[new.id] = new
                     made = new.id
             finally:
                 self._settle(client, made)
+                if made is None:
+                    await self._unclaim(new.id)
             if made is None:  # another copy of this finished table made it meanwhile
                 return await self._offered(live, await self._restore_offer(live, stored), seats)
             self.start(new)
@@ -586,6 +591,13 @@ class Service:
         if self.site is None or self.leases is None:
             return True
         return await self.store.call(self.leases.claim, table_id, self.site.owner, self.site.ttl)
+
+    async def _unclaim(self, table_id: str) -> None:
+        """Give up the lease claimed for a table that was not made after all (nothing without a site; a store
+        that does not answer leaves it to expire)."""
+        if self.site is not None and self.leases is not None:
+            with contextlib.suppress(StoreError):
+                await self.store.call(self.leases.release, table_id, self.site.owner)
 
     async def heartbeat(self) -> list[str]:
         """Renew this process's leases; drop (:meth:`drop`) the tables whose lease another process took, and
