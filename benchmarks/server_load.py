@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import multiprocessing
@@ -88,6 +89,7 @@ class Load:
         self.tables_done = 0
         self.errors = 0
         self.reconnects = 0
+        self.why: collections.Counter[str] = collections.Counter()  # error codes and close codes seen
         self.games: list[dict[str, Any]] | None = None
         self.connected = 0
         self.players_per_table = 0
@@ -124,7 +126,9 @@ class Load:
         for attempt in range(20):
             try:
                 return await self.play(url, rng, first)
-            except (websockets.WebSocketException, OSError):
+            except (websockets.WebSocketException, OSError) as exc:
+                code = exc.rcvd.code if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd else None
+                self.why[f"closed {code}" if code else type(exc).__name__] += 1
                 if time.monotonic() >= self.stop or attempt == 19:
                     if attempt == 19:
                         raise
@@ -149,6 +153,7 @@ class Load:
                     server_forces = message["settings"].get("pace") is not None
                 if message["type"] == "error":
                     self.errors += 1
+                    self.why[f"error {message.get('code')}"] += 1
                     continue
                 if message["type"] != "state":
                     continue
@@ -211,7 +216,7 @@ async def client_part(base: str, ws_base: str, tables: int, first: int, seconds:
                 if t.done() and t.exception() is not None:
                     raise RuntimeError(f"a table slot failed: {t.exception()!r}") from t.exception()
         result = {"moves": load.moves, "latencies": list(load.latencies), "errors": load.errors,
-                  "reconnects": load.reconnects,
+                  "reconnects": load.reconnects, "why": dict(load.why),
                   "matches": load.tables_done}  # only moves answered within the measured window
         for t in tasks:
             t.cancel()
@@ -383,6 +388,7 @@ def run(server: Server, tables: int, seconds: float, game: str, think: float, sv
             "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1),
             "max_ms": round(1000 * lat[-1], 1), "matches_finished": sum(p["matches"] for p in parts),
             "errors": sum(p["errors"] for p in parts), "reconnects": sum(p["reconnects"] for p in parts),
+            "why": dict(sum((collections.Counter(p["why"]) for p in parts), collections.Counter())),
             "server_peak_rss_mib": round(peak, 1),
             "server_cpu_s": round(cpu, 1), "server_cpu_percent": round(100 * cpu / elapsed, 1),
             "server_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 3),
@@ -421,7 +427,7 @@ def show(result: dict[str, Any]) -> str:
     return (line + f"  news/move {result['news_published_per_move']}  server CPU {result['server_cpu_percent']:.0f}%"
             f"  RSS {result['server_peak_rss_mib']:.0f} MiB  load avg {result['load_average']:.1f}  "
             f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors, "
-            f"{result['reconnects']} reconnections)")
+            f"{result['reconnects']} reconnections: {result['why']})")
 
 
 def main() -> None:
