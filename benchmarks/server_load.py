@@ -259,13 +259,15 @@ def tree(root: int) -> list[int]:
 class Server:
     """The server under load: ``motley serve`` on ``store`` ("sqlite": one process on a SQLite file in ``tmp``;
     "postgresql": a database of ``postgres``, one ``--site`` process or ``--workers`` ``processes``), with the
-    open limits of the tests and the coordination counters on (``MOTLEY_COUNTERS``, written under ``tmp``).
+    open limits of the tests and the coordination counters on (``MOTLEY_COUNTERS``, written under ``tmp``); its
+    output goes to a file in ``log`` if given.
 
     Raises:
         TimeoutError: the server did not answer within 60 s.
     """
 
-    def __init__(self, store: str, processes: int, tmp: Path, postgres: PostgresServer | None) -> None:
+    def __init__(self, store: str, processes: int, tmp: Path, postgres: PostgresServer | None,
+                 log: Path | None = None) -> None:
         self.store, self.processes = store, processes
         self.postgres = postgres if store == "postgresql" else None
         self.port = free_port()
@@ -280,7 +282,8 @@ class Server:
         command = [sys.executable, "-c", "from motley.cli.main import main; main()", "serve", "--host=127.0.0.1",
                    f"--port={self.port}", f"--db={self.db}", "--bot-delay=0", *limits, *site]
         env = {**os.environ, "MOTLEY_COUNTERS": str(self.counters)}
-        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        output = open(log / f"server-{store}-{processes}-{self.port}.log", "wb") if log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
         wait_until_up(self.base, 60)
         deadline = time.monotonic() + 60  # every worker answers the shared port once it has registered
         while processes > 1 and len(self.pids()) < processes + 1 and time.monotonic() < deadline:
@@ -444,6 +447,7 @@ def main() -> None:
                              "postgresql:N (--workers N); PostgreSQL is a throwaway server started here")
     parser.add_argument("--pg-fsync", choices=("on", "off"), default="on",
                         help="PostgreSQL's fsync (on: a commit waits for the disk, as in production)")
+    parser.add_argument("--log", type=Path, default=None, help="a folder for the servers' output (one file a run)")
     parser.add_argument("--clients", type=int, default=2, help="client processes the seats are split over")
     parser.add_argument("--json", action="store_true", help="one JSON object per run, a line each")
     args = parser.parse_args()
@@ -465,7 +469,7 @@ def main() -> None:
         for store, processes in chosen:
             for n in args.tables:
                 for think in args.think:
-                    server = Server(store, processes, tmp, postgres)
+                    server = Server(store, processes, tmp, postgres, args.log)
                     try:
                         result = run(server, n, args.seconds, args.game, think, args.svg, args.clients)
                     except RuntimeError as exc:  # one run's failure is reported, the others still run
