@@ -209,6 +209,7 @@ async def client_part(base: str, ws_base: str, tables: int, first: int, seconds:
                     raise RuntimeError(f"a table slot failed: {t.exception()!r}") from t.exception()
         await asyncio.to_thread(barrier.wait, 600)  # every client process is ready: start the clock together
         load.stop = time.monotonic() + seconds
+        cpu_start = time.process_time()
         load.go.set()
         while time.monotonic() < load.stop:
             await asyncio.sleep(0.2)
@@ -216,7 +217,7 @@ async def client_part(base: str, ws_base: str, tables: int, first: int, seconds:
                 if t.done() and t.exception() is not None:
                     raise RuntimeError(f"a table slot failed: {t.exception()!r}") from t.exception()
         result = {"moves": load.moves, "latencies": list(load.latencies), "errors": load.errors,
-                  "reconnects": load.reconnects, "why": dict(load.why),
+                  "reconnects": load.reconnects, "why": dict(load.why), "cpu_s": time.process_time() - cpu_start,
                   "matches": load.tables_done}  # only moves answered within the measured window
         for t in tasks:
             t.cancel()
@@ -395,6 +396,7 @@ def run(server: Server, tables: int, seconds: float, game: str, think: float, sv
             "server_peak_rss_mib": round(peak, 1),
             "server_cpu_s": round(cpu, 1), "server_cpu_percent": round(100 * cpu / elapsed, 1),
             "server_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 3),
+            "clients_cpu_percent": round(100 * sum(p["cpu_s"] for p in parts) / elapsed, 1),
             "store_cpu_ms_per_move": round(1000 * store_cpu / max(moves, 1), 3), **per_move,
             "load_average": load}
 
@@ -428,7 +430,8 @@ def show(result: dict[str, Any]) -> str:
         line += (f"  pg xact/move {result['pg_xact_commit_per_move']}  PostgreSQL CPU "
                  f"{result['store_cpu_ms_per_move']} ms/move")
     return (line + f"  news/move {result['news_published_per_move']}  server CPU {result['server_cpu_percent']:.0f}%"
-            f"  RSS {result['server_peak_rss_mib']:.0f} MiB  load avg {result['load_average']:.1f}  "
+            f"  clients' CPU {result['clients_cpu_percent']:.0f}%  RSS {result['server_peak_rss_mib']:.0f} MiB  "
+            f"load avg {result['load_average']:.1f}  "
             f"({result['moves']} moves, {result['matches_finished']} matches, {result['errors']} errors, "
             f"{result['reconnects']} reconnections: {result['why']})")
 
