@@ -2,10 +2,13 @@
 (``Storage.unowned``: unfinished tables without a live lease) may run between the store's insert of a new table
 and its creator's claim; the creator claims first, so the scan never takes a table its creator goes on driving
 (two drivers of one table: moves refused as stored already, sockets closed 1012, under load many times a second).
-Two services on one database stand for two processes, on SQLite and PostgreSQL."""
+The heartbeat renews the leases on a thread of its own, never behind the store's queue. Two services on one
+database stand for two processes, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from motley.server.bodies import table_request
@@ -51,3 +54,22 @@ async def _claimed_before_seen(a: Service, b: Service) -> None:
     assert a.site is not None
     assert b.store.storage.renew(a.site.owner, a.site.ttl, {live.id}) == set()  # the creator holds the lease
 
+
+
+def test_the_heartbeat_does_not_wait_behind_the_stores_queue(store_url: str) -> None:
+    with_pair(store_url, _heartbeat_while_store_busy)
+
+
+async def _heartbeat_while_store_busy(a: Service, b: Service) -> None:
+    """The store's thread busy for longer than the lease (a long queue of moves and loads under load): the
+    heartbeat still renews at once, so the other process finds nothing to take over."""
+    live = await a.create(table_request(PEOPLE), seed=8)
+    assert a.site is not None
+    busy = asyncio.ensure_future(a.store.call(time.sleep, 3 * a.site.ttl))
+    await asyncio.sleep(0.05)
+    for _ in range(4):  # past the lease's end while the store's thread is still busy
+        assert await asyncio.wait_for(a.heartbeat(), 2 * a.site.ttl / 3) == []
+        await asyncio.sleep(a.site.ttl / 3)
+    assert await b.store.call(b.store.storage.unowned) == []
+    assert live.id in a.held
+    await busy

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -143,6 +145,9 @@ class Service:
         self.held: set[str] = set()
         #: :func:`time.monotonic` of the last heartbeat the store accepted (the site mode: self-fencing).
         self.renewed = time.monotonic()
+        #: The heartbeat's own thread (the site mode): a renewal never waits behind the store thread's queue of
+        #: moves and loads, which under load can be longer than the lease (then every table would be lost).
+        self.beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-leases") if site else None
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -606,7 +611,7 @@ class Service:
         if self.site is None or self.leases is None:
             return []
         try:
-            lost = await self.store.call(self.leases.renew, self.site.owner, self.site.ttl, set(self.held))
+            lost = await self._renew(set(self.held))
         except StoreError as exc:
             if time.monotonic() - self.renewed < self.site.ttl - self.site.every:
                 return []
@@ -618,6 +623,20 @@ class Service:
         for table_id in lost:
             self.drop(table_id, "another process of the site drives this table now")
         return sorted(lost)
+
+    async def _renew(self, held: set[str]) -> set[str]:
+        """``Leases.renew`` of this process's leases on the heartbeat's own thread; returns those of ``held`` lost.
+
+        Raises:
+            StoreError: whatever the store raised, wrapped (the original is its ``__cause__``).
+        """
+        assert self.site is not None and self.leases is not None and self.beats is not None
+        renew = functools.partial(self.leases.renew, self.site.owner, self.site.ttl, held)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.beats, renew)
+        except Exception as exc:
+            cause = getattr(exc, "orig", None) or exc  # the driver's error in one line, as Store.call says it
+            raise StoreError(f"renew failed: {type(cause).__name__}: {str(cause).partition(chr(10))[0]}") from exc
 
     async def take_over(self) -> int:
         """Claim and rebuild (:meth:`get`) every unfinished table no process owns (its owner died or let it go),
@@ -727,6 +746,8 @@ class Service:
                 await task
         self.analyses.close()
         self.thinkers.close()
+        if self.beats is not None:
+            self.beats.shutdown(wait=True)
         if self.site is not None and self.leases is not None:
             try:
                 await self.store.call(self.leases.release, None, self.site.owner)
