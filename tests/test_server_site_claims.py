@@ -19,12 +19,12 @@ from tests.test_server_site import PEOPLE, with_pair
 def _scan_after_insert(a: Service, b: Service, taken: list[str]) -> None:
     """Make ``b``'s scan for orphans run (and claim what it finds) right after each table or rematch ``a``
     stores, in the store's thread, as another process's scan can."""
-    assert b.site is not None
-    storage, site = a.store.storage, b.site
+    assert b.site is not None and b.leases is not None
+    storage, site, leases = a.store.storage, b.site, b.leases
 
     def scan() -> None:
-        for table_id in b.store.storage.unowned():
-            if b.store.storage.claim(table_id, site.owner, site.ttl):
+        for table_id in leases.unowned():
+            if leases.claim(table_id, site.owner, site.ttl):
                 taken.append(table_id)
 
     def wrap(name: str) -> None:
@@ -51,8 +51,8 @@ async def _claimed_before_seen(a: Service, b: Service) -> None:
     live = await a.create(table_request(PEOPLE), seed=5)
     assert taken == []  # the other process found nothing to take
     assert live.id in a.held
-    assert a.site is not None
-    assert b.store.storage.renew(a.site.owner, a.site.ttl, {live.id}) == set()  # the creator holds the lease
+    assert a.site is not None and b.leases is not None
+    assert b.leases.renew(a.site.owner, a.site.ttl, {live.id}) == set()  # the creator holds the lease
 
 
 
@@ -70,6 +70,7 @@ async def _heartbeat_while_store_busy(a: Service, b: Service) -> None:
     for _ in range(4):  # past the lease's end while the store's thread is still busy
         assert await asyncio.wait_for(a.heartbeat(), 2 * a.site.ttl / 3) == []
         await asyncio.sleep(a.site.ttl / 3)
-    assert await b.store.call(b.store.storage.unowned) == []
+    assert b.leases is not None
+    assert await b.store.call(b.leases.unowned) == []
     assert live.id in a.held
     await busy
