@@ -617,6 +617,7 @@ class Service:
         if self.site is not None and self.leases is not None and live.id in self.held:
             self.held.discard(live.id)
             self.store.later(self.leases.release, live.id, self.site.owner)
+        self._published.pop(live.id, None)
         self._announce({"event": "cancelled", "table": live.id})
         log.info("table %s cancelled: %s", live.id, reason)
 
@@ -713,6 +714,7 @@ class Service:
         """Stop driving ``table_id`` here (its lease is lost): its driver stops, it leaves memory, and its sockets
         are closed with :data:`CLOSE_MOVED` so that the pages reconnect to the table's owner."""
         self.held.discard(table_id)
+        self._published.pop(table_id, None)
         live = self.tables.pop(table_id, None)
         task = self.tasks.pop(table_id, None)
         if task is not None:
