@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from motley.server.bodies import table_request
-from motley.server.news import LocalNews
+from motley.server.news import APPLICATION, LocalNews, News, PostgresNews
 from motley.server.service import Service
 from motley.server.site import CLOSE_MOVED, Site
 from motley.server.storage import Storage
@@ -28,6 +28,7 @@ from motley.server.store import StoreError
 from motley.server.table import Settings, Table
 from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
+from tests.postgres import execute
 from tests.support import Viewer
 
 #: A lease long enough that a takeover within :data:`AT_ONCE` cannot be its expiry.
@@ -38,7 +39,7 @@ BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}
 OPEN = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
 
 
-def process(url: str, news: LocalNews | None) -> Service:
+def process(url: str, news: News | None) -> Service:
     """One process of the site over the store at ``url``, on the channel ``news`` (shared: one site)."""
     return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
                    site=Site(ttl=TTL, scan=60.0), news=news)
@@ -243,3 +244,41 @@ def _reconnect(ws_base: str, table_id: str) -> tuple[dict[str, Any], int]:
             time.sleep(0.02)
     raise AssertionError("the table was not served again")
 
+
+
+def test_after_the_news_connection_is_cut_the_lobby_is_read_again_and_right(postgres: Any) -> None:
+    """Two processes on PostgreSQL, each with its own news connections: PostgreSQL ends them (as at a restart)
+    while a table is made that no news tells of (by a process without news); once A listens again (a gap) its
+    lobby is read from the store and lists that table, and news flows again afterwards."""
+    url = postgres.create_database()
+
+    async def main() -> None:
+        a = process(url, PostgresNews(url, check_every=0.2, retry_max=0.2))
+        b = process(url, PostgresNews(url, check_every=0.2, retry_max=0.2))
+        mute = process(url, None)
+        try:
+            await a.listen()
+            await b.listen()
+            missed = await mute.create(table_request(OPEN), seed=8)
+            assert not await _listed(a, missed.id)
+            execute(url, ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :name",
+                          {"name": APPLICATION}))
+            await within(10, lambda: _reconnected(a))
+            await within(AT_ONCE, lambda: _listed(a, missed.id))
+            later = await b.create(table_request(OPEN), seed=9)
+            await within(AT_ONCE, lambda: _listed(a, later.id))
+        finally:
+            await mute.close()
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+    postgres.drop_database(url)
+
+
+async def _reconnected(service: Service) -> bool:
+    return isinstance(service.news, PostgresNews) and service.news.reconnects > 0
+
+
+async def _listed(service: Service, table_id: str) -> bool:
+    return table_id in {t["id"] for t in await service.listed_elsewhere()}
