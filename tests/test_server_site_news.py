@@ -282,3 +282,87 @@ async def _reconnected(service: Service) -> bool:
 
 async def _listed(service: Service, table_id: str) -> bool:
     return table_id in {t["id"] for t in await service.listed_elsewhere()}
+
+
+class _Person:
+    """A person's seat played over a WebSocket as fast as the table allows (the first legal move; ``continue`` at a
+    deal's summary), keeping every move the server acknowledged: ``(move number, move)``, known once a ``state``
+    one version on comes back (a refusal, ``not_stored``, is an ``error`` instead, and the move is made again)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.acked: list[tuple[int, str]] = []
+        self.pending: tuple[int, str] | None = None
+        self.state: dict[str, Any] = {}
+        self.summaries: set[int] = set()
+
+    def turn(self, ws: Any) -> bool:
+        """Read one message and answer it; True once the match is over.
+
+        Raises:
+            ConnectionClosed: the socket closed (a pending move is then unknown until the store says).
+        """
+        message = json.loads(ws.recv(timeout=30))
+        if message["type"] == "error":
+            self.pending = None
+            self._move(ws)
+        elif message["type"] == "state":
+            if self.pending is not None and message["version"] > self.pending[0]:
+                self.acked.append((self.pending[0] + 1, self.pending[1]))
+                self.pending = None
+            self.state = message
+            self._move(ws)
+        return bool(self.state.get("terminal"))
+
+    def _move(self, ws: Any) -> None:
+        state = self.state
+        if not state or state["terminal"] or self.pending is not None:
+            return
+        summary = state.get("summary")
+        if summary is not None and summary["deal"] not in self.summaries:
+            self.summaries.add(summary["deal"])
+            ws.send(json.dumps({"type": "continue"}))
+        elif state["current_player"] == self.seat and state["legal"]:
+            choice = state["legal"][0]
+            self.pending = (state["version"], choice["move"])
+            ws.send(json.dumps({"type": "move", "version": state["version"], "action": choice["action"]}))
+
+
+def test_sigterm_mid_match_loses_no_move_a_person_had_acknowledged_and_makes_none_twice(postgres: Any) -> None:
+    """A person plays seat 0 of a table of bots on A; A gets SIGTERM just after one of the person's moves is sent:
+    the socket closes with 1012, the person reconnects to B with the seat's link and plays on to the end. Every
+    move the person saw acknowledged is in the store once, as its number, and the stored log replays to the end."""
+    url = postgres.create_database()
+    a = ServerProcess(url, extra=["0.02"], lease_ttl=TTL).start()
+    b = ServerProcess(url, extra=["0.02"], lease_ttl=TTL).start()
+    person = _Person(0)
+    try:
+        made = httpx.post(f"{a.base}/api/tables", timeout=10, json=BOTS | {
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3}).json()
+        table_id, link = made["id"], made["seats"][0]["link"].replace("/table/", "/ws/")
+        with connect(f"{a.ws_base}{link}", open_timeout=10) as ws, pytest.raises(ConnectionClosed) as closed:
+            while True:
+                assert not person.turn(ws), "the match ended before the signal"
+                if len(person.acked) >= 3 and person.pending is not None:  # a move in flight
+                    assert a.proc is not None
+                    a.proc.send_signal(signal.SIGTERM)
+                    while True:
+                        person.turn(ws)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_MOVED
+        person.pending = None  # its fate is the store's: made again if it was refused
+        with connect(f"{b.ws_base}{link}", open_timeout=10) as ws:
+            while not person.turn(ws):
+                pass
+    finally:
+        a.kill()
+        b.stop()
+    storage = Storage(url)
+    try:
+        record = storage.load(table_id)
+    finally:
+        storage.close()
+    assert record is not None and record.finished and Table(record).state.is_terminal()
+    assert len(person.acked) > 3 and len(record.moves) == person.state["version"]
+    for number, move in person.acked:
+        assert record.moves[number - 1][:2] == (0, move), f"acknowledged move {number} is not in the store as made"
+    postgres.drop_database(url)
