@@ -114,6 +114,37 @@ def test_a_table_made_on_one_process_is_in_the_others_lobby_at_once_without_a_st
     asyncio.run(main())
 
 
+def test_the_version_of_a_moving_table_reaches_the_other_lobbies_once_a_heartbeat(store_url: str) -> None:
+    """A bots' table moves on B: A's line of it keeps the version it was made at until B's heartbeat sends the
+    tables that moved (``progress``), then shows B's version, with no store read on A."""
+    async def main() -> None:
+        news = LocalNews()
+        a, b = process(store_url, news), process(store_url, news)
+        try:
+            await a.listen()
+            await b.listen()
+            made = await b.create(table_request(BOTS), seed=11)
+            await within(AT_ONCE, lambda: _listed(a, made.id))
+            while made.table.version < 3:
+                await asyncio.sleep(0.01)
+            with statements(a) as run:
+                assert {t["id"]: t for t in await a.listed_elsewhere()}[made.id]["version"] == 0
+                b.announce_progress()
+                version = made.table.version
+                await within(AT_ONCE, lambda: _version(a, made.id, version))
+                assert run == []
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+async def _version(service: Service, table_id: str, version: int) -> bool:
+    line = {t["id"]: t for t in await service.listed_elsewhere()}.get(table_id)
+    return line is not None and line["version"] == version
+
+
 async def _free_seats(service: Service, table_id: str, free: int) -> bool:
     lines = {t["id"]: t for t in await service.listed_elsewhere()}
     return table_id in lines and lines[table_id]["free_seats"] == free

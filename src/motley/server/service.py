@@ -764,19 +764,21 @@ class Service:
     # ---- the site mode: news (docs/scaling.md) --------------------------------------------------------------
     async def listen(self) -> None:
         """Start following the site's :attr:`news` (nothing without it): subscribe to the lobby's lines and to
-        handed-over leases, read the lobby from the store, and start the tasks that apply what comes and publish
-        this process's news. A channel that cannot be started now keeps trying by itself; the lobby reads the
-        store meanwhile (it stays stale until read)."""
+        handed-over leases, start the tasks that apply what comes and publish this process's news, and once the
+        channel listens, read the lobby from the store. A channel that cannot be started is tried again until it
+        is (this waits meanwhile); until the lobby is read, each listing reads the store."""
         if self.news is None or self._listening:
             return
         lobby, leases = self.news.subscribe(TOPIC), self.news.subscribe(LEASES)
         self._listening = [asyncio.create_task(self._follow_lobby(lobby), name="motley-lobby-news"),
                            asyncio.create_task(self._follow_leases(leases), name="motley-lease-news"),
                            asyncio.create_task(self._send_news(), name="motley-news-out")]
-        try:
-            await self.news.start()
-        except NewsUnavailable as exc:
-            log.warning("%s: the lobby reads the store until news comes", exc)
+        while True:
+            try:
+                await self.news.start()
+                break
+            except NewsUnavailable as exc:
+                log.warning("%s: the lobby reads the store until news comes", exc)
         with contextlib.suppress(StoreError):
             await self._reload_lobby()
 
@@ -899,7 +901,16 @@ class Service:
         site = self.site
         if site.address is not None and self.leases is not None:
             await self.store.call(self.leases.register, site.owner, site.address)
-        await self.listen()
+        listening = asyncio.create_task(self.listen(), name="motley-news-start")  # the leases are kept meanwhile
+        listening.add_done_callback(lambda task: None if task.cancelled() or task.exception() is None
+                                    else log.error("news not followed: %s", task.exception()))
+        try:
+            await self._keep_leases(site)
+        finally:
+            listening.cancel()
+
+    async def _keep_leases(self, site: Site) -> None:
+        """:meth:`site_loop`'s loop: heartbeats (and ``progress`` news after each) and scans, until cancelled."""
         next_beat = next_scan = time.monotonic()
         while True:
             await asyncio.sleep(min(site.scan, site.every) * random.uniform(0.5, 1.0))
