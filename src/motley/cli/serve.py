@@ -100,6 +100,7 @@ def serve(
     from motley.core import MotleyError
     from motley.server import create_app
     from motley.server.connections import uvicorn_settings
+    from motley.server.draining import DrainingServer
     from motley.server.site import Site
     from motley.server.storage import store_url
 
@@ -136,13 +137,14 @@ def serve(
     if every and not allow_origin:
         typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
                    "(docs/security.md).")
-    if not reuse_port:
+    if not (reuse_port or site):
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                     forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
         return
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                             forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
-    uvicorn.Server(config).run(sockets=[_shared_socket(host, port), *([private] if private else [])])
+    server = DrainingServer(config, app.state.service)  # SIGTERM hands the tables over (docs/scaling.md)
+    server.run(sockets=[_shared_socket(host, port), *([private] if private else [])] if reuse_port else None)
 
 
 def _site_secret(file: Path | None, in_site: bool, address: str | None) -> bytes | None:

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import motley
 from motley.core import MotleyError
 from motley.server.limits import IDLE_CLOSE, Limits
+from motley.server.news import open_news
 from motley.server.service import Service
 from motley.server.signing import SignedChannel, Verifier
 from motley.server.site import Site
@@ -203,7 +204,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     before it is cancelled (None: never; :meth:`Service.tidy`); ``pace``: seconds before a forced move is played;
     ``summary_wait``: seconds the end of a deal waits for the people (0: no wait; None: without limit).
     ``site``: this process's part in a site of several processes over one store (:class:`Site`: tables driven
-    only under their lease, orphans taken over; docs/scaling.md; with a ``secret``, internal requests must be
+    only under their lease, orphans taken over, the lobby and handed-over leases kept through the site's news,
+    :func:`~motley.server.news.open_news`; docs/scaling.md; with a ``secret``, internal requests must be
     signed: :class:`~motley.server.signing.SignedChannel`); None: the one process of its store.
     ``app.state.service`` is the :class:`Service`.
 
@@ -218,7 +220,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site,
+                      news=open_news(db) if site is not None else None)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

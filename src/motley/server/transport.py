@@ -88,7 +88,7 @@ from motley.server.live import Connection, LiveTable
 from motley.server.service import OwnedElsewhere, Service
 from motley.server.site import CLOSE_MOVED, FORWARDED_CLIENT, FORWARDED_TO, RELAYED
 from motley.server.store import StoreError
-from motley.server.table import Seat, SeatRefused, Table
+from motley.server.table import SeatRefused, Table
 from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
 
 STATIC = resources.files("motley.server").joinpath("static")
@@ -351,18 +351,6 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
             "stage": replays.stage_of(table.state, table.version), "age": max(0.0, live.wall() - table.record.created)}
 
 
-def elsewhere_summary(header: dict[str, Any], now: float) -> dict[str, Any]:
-    """A lobby line (as :func:`table_summary`'s) for an unfinished table another process of the site drives, from
-    its stored header (``Storage.running_headers``): public facts only; ``seats`` empty and ``stage`` "in play"
-    (who is connected and where the match is are known only to its owner)."""
-    seats = [Seat.from_stored(s) for s in header["seats"]]
-    return {"id": header["id"], "game": header["game"], "title": game_class(header["game"]).title,
-            "players": len(seats), "version": header["moves"], "finished": False, "created": header["created"],
-            "seats": [], "free_seats": sum(1 for s in seats if s.refusal() is None), "names": [s.name for s in seats],
-            "waiting_for": sum(1 for s in seats if s.kind == "human" and not s.ever_connected), "stage": "in play",
-            "age": max(0.0, now - header["created"])}
-
-
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
     (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
@@ -609,8 +597,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         ids = {t["id"] for t in running}
         try:
             headers = await service.listed_finished()
-            running += [elsewhere_summary(r, service.wall()) for r in await service.listed_elsewhere()
-                        if r["game"] in motley.registered_games()]
+            running += [r for r in await service.listed_elsewhere() if r["game"] in motley.registered_games()]
         except StoreError:
             raise HTTPException(503, "the table store is not answering") from None
         finished = [{"id": r["id"], "game": r["game"], "title": game_class(r["game"]).title, "players": r["players"],
