@@ -35,8 +35,10 @@ Extra rulings (not in the rules file, FY-D23 onward):
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -46,6 +48,7 @@ from motley.core.errors import DealError, IllegalMoveError, InvalidMoveError, Op
 from motley.core.game import TERMINAL, Game, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
+from motley.games.foolery import moves
 from motley.games.foolery.cards import (
     ANY,
     BIT,
@@ -324,6 +327,10 @@ _SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SK
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
 
+#: The compiled core's shuffle and deal (``_native.deal``), set when it is installed (see the end of the module).
+_native_deal: Callable[[random.Random, int, int], list[int]] | None = None
+
+
 class FooleryRules(SearchState):
     """A position of a Foolery match and the rules it plays by. The cards are laid out in ``cards.py``, the
     actions in ``moves.py``; the public State is ``game.FooleryState``, which adds what a seat sees."""
@@ -386,7 +393,10 @@ class FooleryRules(SearchState):
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
-        bits = shuffle_as_random(list(BIT), self.own_rng())  # the pack's cards as bits, in shuffled_pack's order
+        rng = self.own_rng()
+        if _native_deal is not None and type(rng) is random.Random:  # the same draws, compiled
+            return _native_deal(rng, n, dealer)
+        bits = shuffle_as_random(list(BIT), rng)  # the pack's cards as bits, in shuffled_pack's order
         hands = [0] * n
         for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
             hands[(dealer + 1 + i) % n] = sum(bits[i::n])
@@ -944,3 +954,35 @@ class FooleryRules(SearchState):
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
                 "gave": self.gave, "received": self.received, "history": self.history(),
                 "rng": self.rng_json()}
+
+
+#: The methods the compiled core (``_native.c``) replaces, as the Python engine defines them: the pure-Python
+#: engine, which the compiled one falls back on for its rare paths and which the tests compare it with.
+PYTHON_METHODS: dict[str, Callable[..., Any]] = {
+    name: FooleryRules.__dict__[name] for name in ("legal_actions", "apply_action", "_apply", "is_terminal")}
+
+
+def _install_native() -> bool:
+    """Set the compiled core's methods on :class:`FooleryRules` when its extension module is built and
+    ``MOTLEY_PURE_PYTHON`` is not ``1``; True if it did. The state, its slots and every other method stay as
+    above: the compiled methods read and write the same slots, path for path as the Python ones."""
+    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
+        return False
+    try:
+        native = importlib.import_module("motley.games.foolery._native")
+    except ImportError:  # built without a C compiler: the Python engine, the same game
+        return False
+    tables = {"A_MASK": A_MASK, "A_KIND": A_KIND, "A_SIZE": A_SIZE, "A_TOP": A_TOP, "A_STR": A_STR,
+              "SKIP_RANK": SKIP_RANK, "PASS_EVENTS": _PASS_EVENTS, "PASS_ONLY": _PASS_ONLY,
+              "STR_ACE_HIGH": STR_ACE_HIGH, "FLUSH_OFFSET": moves._FLUSH_OFFSET,
+              "FLUSH_SUIT_BASE": moves._FLUSH_SUIT_BASE, "ACE_HIGH_FLUSH": moves._ACE_HIGH_FLUSH,
+              "BASES": (moves.FIVE_BASE, moves.MASK_TO_ACTION[7 | 3 << 4], FIVE_KIND_BASE)}
+    for name, method in native.install(FooleryRules, tables).items():
+        setattr(FooleryRules, name, method)
+    global _native_deal
+    _native_deal = native.deal
+    return True
+
+
+#: Whether the compiled core plays (``MOTLEY_PURE_PYTHON=1`` forces the Python engine; docs/design.md).
+NATIVE: bool = _install_native()
