@@ -38,6 +38,7 @@ typedef unsigned __int128 u128;
 #define EV_PLAY 0
 #define EV_SKIP 2
 #define EV_TRICK 3
+#define EV_OUT 4
 #define EV_STUCK 5
 #define FOOL_CARD 77
 #define SUIT_BITS 56
@@ -48,11 +49,11 @@ typedef unsigned __int128 u128;
 /* ---- what install() reads ------------------------------------------------------------------------ */
 enum {
     S_HANDS, S_SIZES, S_PHASE, S_TO_MOVE, S_TOP, S_TOP_SEAT, S_PLAYED, S_LOG, S_LEGAL, S_FIVES, S_NEXT,
-    S_LOCKED, S_HISTORY, S_GAME, S_COUNT
+    S_LOCKED, S_HISTORY, S_GAME, S_PLACES, S_NEXT_PLACE, S_COUNT
 };
 static const char *SLOT_NAMES[S_COUNT] = {
     "hands", "sizes", "phase", "to_move", "top", "top_seat", "played", "log", "_legal", "_fives", "_next",
-    "_locked", "_history", "game"};
+    "_locked", "_history", "game", "places", "next_place"};
 static Py_ssize_t slot_offset[S_COUNT];
 
 static int num_actions = 0;
@@ -63,10 +64,8 @@ static PyObject **action_obj = NULL;   /* the int object of every action id */
 static int pair_id[22][22];            /* the id of the 2-trump set of trumps a < b (numbers 1..21) */
 static int triple_id[22][22][22];
 static int single_id[22];
-static PyObject *seat_obj[MAX_SEATS];  /* ints 0..7 */
 static PyObject *pass_events = NULL;   /* rules._PASS_EVENTS */
 static PyObject *pass_only = NULL;     /* rules._PASS_ONLY */
-static PyObject *zero = NULL;
 static int five_base, five_kind_base, full_house_base;
 static int flush_suit_base[4], ace_high_flush[4];
 static int *flush_offset = NULL;       /* moves._FLUSH_OFFSET: a flush's place in its suit's block by rank mask */
@@ -82,7 +81,7 @@ static struct {
 } opts = {NULL, 0, 0, 0, 0, 0, NULL, NULL};
 
 static PyObject *py_legal_actions = NULL, *py_apply_action = NULL, *py_apply = NULL;
-static PyObject *s_ace_high, *s_any_trump, *s_go_out, *s_check_hand_end, *s_trump_variation, *s_skip_rule,
+static PyObject *s_ace_high, *s_any_trump, *s_end_hand, *s_trump_variation, *s_skip_rule,
     *s_locks_out, *s_seats_after, *s_next_holding;
 
 /* ---- slots and numbers ----------------------------------------------------------------------------- */
@@ -204,6 +203,19 @@ from_u128(u128 x)
     unsigned long long hi = (unsigned long long)(x >> 64);
     if (hi == 0)
         return PyLong_FromUnsignedLongLong((unsigned long long)x);
+#if PY_VERSION_HEX < 0x030C0000
+    {  /* 3 to 5 30-bit digits, written directly (the byte-array route costs several times more) */
+        Py_ssize_t n = 0;
+        digit d[5];
+        for (u128 y = x; y; y >>= PyLong_SHIFT)
+            d[n++] = (digit)(y & PyLong_MASK);
+        PyLongObject *v = _PyLong_New(n);
+        if (v == NULL)
+            return NULL;
+        memcpy(v->ob_digit, d, (size_t)n * sizeof(digit));
+        return (PyObject *)v;
+    }
+#endif
     unsigned char buf[16];
     for (int k = 0; k < 16; k++)
         buf[k] = (unsigned char)(x >> (8 * k));
@@ -324,13 +336,12 @@ ctz128(u128 x)
 }
 
 /* The trump numbers (1..21) of a hand's high part (bit n - 1 = trump n), ascending; their count. */
-static int
+static inline int
 trump_numbers(unsigned long high, int *nums)
 {
     int k = 0;
-    for (int n = 1; n <= 21; n++)
-        if (high >> (n - 1) & 1)
-            nums[k++] = n;
+    for (high &= 0x1FFFFF; high; high &= high - 1)
+        nums[k++] = __builtin_ctzl(high) + 1;
     return k;
 }
 
@@ -357,17 +368,20 @@ trump_sets(const int *nums, int m, int k, int t, int *out, int n)
     return n;
 }
 
+/* SUBSETS[k][nib]: the SUBSET_COUNT[k][nib] non-empty subsets of a rank's 4-bit suit mask nib with k cards
+ * (k = 1..4; 0: any count), ascending (made by install()). */
+static unsigned char SUBSETS[5][16][15], SUBSET_COUNT[5][16];
+
 /* The plays of 1-4 suit cards of one rank (count k, 0 for any) in ranks from..13 of the suit cards h. */
-static int
+static inline int
 rank_plays(unsigned long long h, int from, int k, int *out, int n)
 {
-    for (int r = from; r < 14; r++) {
-        unsigned nib = (unsigned)(h >> (4 * r)) & 15;
-        if (!nib)
-            continue;
-        for (unsigned s = 1; s < 16; s++)
-            if ((s & nib) == s && (k == 0 || __builtin_popcount(s) == k))
-                out[n++] = NORMAL_BASE + 15 * r + (int)s - 1;
+    h >>= 4 * from;
+    for (int r = from; h; r++, h >>= 4) {
+        unsigned nib = (unsigned)h & 15;
+        const unsigned char *subs = SUBSETS[k][nib];
+        for (int i = 0; i < SUBSET_COUNT[k][nib]; i++)
+            out[n++] = NORMAL_BASE + 15 * r + subs[i] - 1;
     }
     return n;
 }
@@ -727,6 +741,47 @@ or_played(PyObject *self, u128 cards)
     return 0;
 }
 
+/* FY-D13, FY-D14: when one seat still holds cards it takes the last free place and the hand ends (through the
+ * Python _end_hand: scores, the match's end, the next deal): FooleryRules._check_hand_end. 1 if the hand
+ * ended, 0 if not, -1 with an error. */
+static int
+check_hand_end(PyObject *self)
+{
+    PyObject *sizes = get_slot(self, S_SIZES), *places = get_slot(self, S_PLACES);
+    long size, last = -1, left = 0, place;
+    if (sizes == NULL || places == NULL || !PyList_Check(sizes))
+        return sizes == NULL || places == NULL ? -1 : (PyErr_SetString(PyExc_TypeError, "sizes"), -1);
+    for (Py_ssize_t q = 0; q < PyList_GET_SIZE(sizes); q++) {
+        if (list_long(sizes, q, &size) < 0)
+            return -1;
+        if (size > 0) {
+            last = (long)q;
+            if (++left > 1)
+                return 0;
+        }
+    }
+    if (left) {
+        if (slot_long(self, S_NEXT_PLACE, &place) < 0 || list_set(places, last, int_obj(place)) < 0
+            || log_event(self, EV_OUT, last, place) < 0)
+            return -1;
+    }
+    PyObject *r = PyObject_CallMethodNoArgs(self, s_end_hand);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 1;
+}
+
+/* FY-R11: p played its last card and takes the next place (FooleryRules._go_out); as check_hand_end. */
+static int
+go_out(PyObject *self, long p)
+{
+    PyObject *places = get_slot(self, S_PLACES);
+    long place;
+    if (places == NULL || slot_long(self, S_NEXT_PLACE, &place) < 0 || list_set(places, p, int_obj(place)) < 0
+        || log_event(self, EV_OUT, p, place) < 0 || set_int_slot(self, S_NEXT_PLACE, place + 1) < 0)
+        return -1;
+    return check_hand_end(self);
+}
+
 /* FY-R10: the winner leads; FY-D12: or the next seat with cards; FY-D13: a leader holding only the Fool is
  * the Peasant at once (FooleryRules._end_trick). */
 static int
@@ -760,23 +815,15 @@ end_trick(PyObject *self, long winner)
             return -1;
         if (hand != (u128)1 << FOOL_CARD)
             break;
-        PyObject *places = PyObject_GetAttrString(self, "places");
-        if (places == NULL)
-            return -1;
-        int bad = set_hand(self, leader, 0) < 0 || list_set(sizes, leader, int_obj(0)) < 0
-                  || list_set(places, leader, int_obj(n - 1)) < 0;
-        Py_DECREF(places);
-        if (bad)
+        PyObject *places = get_slot(self, S_PLACES);
+        if (places == NULL || set_hand(self, leader, 0) < 0 || list_set(sizes, leader, int_obj(0)) < 0
+            || list_set(places, leader, int_obj(n - 1)) < 0)
             return -1;
         Py_INCREF(Py_None);
         set_slot(self, S_NEXT, Py_None);
         if (or_played(self, (u128)1 << FOOL_CARD) < 0 || log_event(self, EV_STUCK, leader, n - 1) < 0)
             return -1;
-        PyObject *ended = PyObject_CallMethodNoArgs(self, s_check_hand_end);
-        if (ended == NULL)
-            return -1;
-        int done = PyObject_IsTrue(ended);
-        Py_DECREF(ended);
+        int done = check_hand_end(self);
         if (done)
             return done < 0 ? -1 : 0;
     }
@@ -903,11 +950,7 @@ apply_legal_action(PyObject *self, long a, PyObject *action)
     if (left == 0) {
         Py_INCREF(Py_None);
         set_slot(self, S_NEXT, Py_None);  /* the turn passes over p, but the trick still ends at p (FY-D12) */
-        PyObject *ended = PyObject_CallMethodOneArg(self, s_go_out, seat_obj[p]);  /* FY-R11, FY-D11 */
-        if (ended == NULL)
-            return -1;
-        int done = PyObject_IsTrue(ended);
-        Py_DECREF(ended);
+        int done = go_out(self, p);  /* FY-R11, FY-D11 */
         if (done)
             return done < 0 ? -1 : 0;
     }
@@ -1147,9 +1190,13 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
                 triple_id[nums[0]][nums[1]][nums[2]] = a;
         }
     }
-    for (int s = 0; s < MAX_SEATS; s++)
-        seat_obj[s] = action_obj[s];
-    zero = action_obj[0];
+    for (unsigned nib = 0; nib < 16; nib++)
+        for (unsigned sub = 1; sub < 16; sub++)
+            if ((sub & nib) == sub) {
+                int k = __builtin_popcount(sub);
+                SUBSETS[0][nib][SUBSET_COUNT[0][nib]++] = (unsigned char)sub;
+                SUBSETS[k][nib][SUBSET_COUNT[k][nib]++] = (unsigned char)sub;
+            }
     pass_events = PyDict_GetItemString(tables, "PASS_EVENTS");
     pass_only = PyDict_GetItemString(tables, "PASS_ONLY");
     py_legal_actions = PyObject_GetAttrString(cls, "legal_actions");
@@ -1279,8 +1326,7 @@ PyInit__native(void)
 #define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) { Py_DECREF(m); return NULL; }
     INTERN(s_ace_high, "ace_high")
     INTERN(s_any_trump, "any_trump")
-    INTERN(s_go_out, "_go_out")
-    INTERN(s_check_hand_end, "_check_hand_end")
+    INTERN(s_end_hand, "_end_hand")
     INTERN(s_trump_variation, "trump_variation")
     INTERN(s_skip_rule, "skip_rule")
     INTERN(s_locks_out, "locks_out")
