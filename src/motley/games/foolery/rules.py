@@ -327,10 +327,6 @@ _SKIP_KEY: tuple[int, ...] = (*(r if r >= 0 else -1 - a for a, r in enumerate(SK
 _PASS_EVENTS: tuple[Event, ...] = tuple((EV_PASS, seat, 0) for seat in range(8))
 
 
-#: The compiled core's shuffle and deal (``_native.deal``), set when it is installed (see the end of the module).
-_native_deal: Callable[[random.Random, int, int], list[int]] | None = None
-
-
 class FooleryRules(SearchState):
     """A position of a Foolery match and the rules it plays by. The cards are laid out in ``cards.py``, the
     actions in ``moves.py``; the public State is ``game.FooleryState``, which adds what a seat sees."""
@@ -393,10 +389,7 @@ class FooleryRules(SearchState):
     def shuffle_deal(self, dealer: Seat) -> list[int]:
         """FY-R1, FY-D19: shuffle with the state's rng and deal one at a time from the dealer's left."""
         n = self.game.num_players
-        rng = self.own_rng()
-        if _native_deal is not None and type(rng) is random.Random:  # the same draws, compiled
-            return _native_deal(rng, n, dealer)
-        bits = shuffle_as_random(list(BIT), rng)  # the pack's cards as bits, in shuffled_pack's order
+        bits = shuffle_as_random(list(BIT), self.own_rng())  # the pack's cards as bits, in shuffled_pack's order
         hands = [0] * n
         for i in range(n):  # the i-th card dealt goes to the (i % n)-th seat after the dealer
             hands[(dealer + 1 + i) % n] = sum(bits[i::n])
@@ -959,13 +952,15 @@ class FooleryRules(SearchState):
 #: The methods the compiled core (``_native.c``) replaces, as the Python engine defines them: the pure-Python
 #: engine, which the compiled one falls back on for its rare paths and which the tests compare it with.
 PYTHON_METHODS: dict[str, Callable[..., Any]] = {
-    name: FooleryRules.__dict__[name] for name in ("legal_actions", "apply_action", "_apply", "is_terminal")}
+    name: FooleryRules.__dict__[name]
+    for name in ("legal_actions", "apply_action", "_apply", "is_terminal", "shuffle_deal")}
 
 
 def _install_native() -> bool:
     """Set the compiled core's methods on :class:`FooleryRules` when its extension module is built and
     ``MOTLEY_PURE_PYTHON`` is not ``1``; True if it did. The state, its slots and every other method stay as
-    above: the compiled methods read and write the same slots, path for path as the Python ones."""
+    above: the compiled methods read and write the same slots, path for path as the Python ones, and draw the
+    same numbers from the state's generator."""
     if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
         return False
     try:
@@ -979,8 +974,18 @@ def _install_native() -> bool:
               "BASES": (moves.FIVE_BASE, moves.MASK_TO_ACTION[7 | 3 << 4], FIVE_KIND_BASE)}
     for name, method in native.install(FooleryRules, tables).items():
         setattr(FooleryRules, name, method)
-    global _native_deal
-    _native_deal = native.deal
+    python_deal = PYTHON_METHODS["shuffle_deal"]
+    deal = native.deal
+
+    def shuffle_deal(self: FooleryRules, dealer: Seat) -> list[int]:
+        rng = self.own_rng()
+        if type(rng) is random.Random:  # the numbers shuffle_as_random draws, drawn in C
+            hands: list[int] = deal(rng, self.game.num_players, dealer)
+            return hands
+        return python_deal(self, dealer)  # type: ignore[no-any-return]
+
+    shuffle_deal.__doc__ = python_deal.__doc__
+    FooleryRules.shuffle_deal = shuffle_deal  # type: ignore[method-assign]
     return True
 
 
