@@ -61,6 +61,12 @@ CONFIGS: list[dict[str, Any]] = [
 ]
 
 
+def new_state(game: fy.Foolery, seed: int) -> fy.FooleryState:
+    state = game.new_initial_state(seed=seed)
+    assert isinstance(state, fy.FooleryState)
+    return state
+
+
 def snapshot(state: rules.FooleryRules) -> dict[str, Any]:
     """Every slot's value (lists copied, the cached legal list as a list), and the generator's state."""
     out: dict[str, Any] = {}
@@ -74,8 +80,8 @@ def snapshot(state: rules.FooleryRules) -> dict[str, Any]:
 
 def play_both(params: dict[str, Any], seed: int) -> int:
     """Play one random match on both engines from ``seed``, checking them at every step; the decisions."""
-    native = fy.Foolery(**params).new_initial_state(seed=seed)
-    python = PythonFoolery(**params).new_initial_state(seed=seed)
+    native = new_state(fy.Foolery(**params), seed)
+    python = new_state(PythonFoolery(**params), seed)
     assert type(native).legal_actions is not PythonState.legal_actions
     assert snapshot(native) == snapshot(python)
     rng = random.Random(seed)
@@ -101,12 +107,13 @@ def test_the_compiled_core_plays_the_python_engine_game(params: dict[str, Any]) 
     assert decisions > 400
 
 
-@pytest.mark.parametrize("options", [{}, {"ace_high_straight": True, "five_kind_trump": "any", "trump_variation": True}])
+@pytest.mark.parametrize("options", [{}, {"ace_high_straight": True, "five_kind_trump": "any",
+                                           "trump_variation": True}])
 def test_legal_lists_of_random_hands_and_tables_match(options: dict[str, Any]) -> None:
     """Legal lists for random hands (5-30 cards, rich in 5-card hands) against random tables of every kind:
     leads, 1-4 cards of a rank, trump sets and 5-card hands, on both engines."""
-    native = fy.Foolery(players=3, **options).new_initial_state(seed=0)
-    python = PythonFoolery(players=3, **options).new_initial_state(seed=0)
+    native = new_state(fy.Foolery(players=3, **options), 0)
+    python = new_state(PythonFoolery(players=3, **options), 0)
     rng = random.Random(1)
     tops = [-1, *range(fym.NORMAL_BASE, fym.FIVE_BASE, 7), *range(fym.FIVE_BASE, fym.NUM_ACTIONS, 53)]
     for _ in range(3000):
@@ -124,8 +131,8 @@ def test_legal_lists_of_random_hands_and_tables_match(options: dict[str, Any]) -
 def test_apply_legal_and_clones_follow_the_python_engine() -> None:
     """Search's ``apply_legal`` (the compiled ``_apply``) and clones mid-hand, against the Python engine."""
     params = {"players": 5, "hands": 2, "pass_locks_out": True}
-    native = fy.Foolery(**params).new_initial_state(seed=7)
-    python = PythonFoolery(**params).new_initial_state(seed=7)
+    native = new_state(fy.Foolery(**params), 7)
+    python = new_state(PythonFoolery(**params), 7)
     rng = random.Random(7)
     while not python.is_terminal():
         legal = python.legal_actions()
@@ -140,8 +147,8 @@ def test_apply_legal_and_clones_follow_the_python_engine() -> None:
 
 def test_illegal_moves_are_refused_alike_and_change_nothing() -> None:
     for seed in range(3):
-        native = fy.Foolery(players=4).new_initial_state(seed=seed)
-        python = PythonFoolery(players=4).new_initial_state(seed=seed)
+        native = new_state(fy.Foolery(players=4), seed)
+        python = new_state(PythonFoolery(players=4), seed)
         rng = random.Random(seed)
         for _ in range(60):
             legal = set(python.legal_actions())
@@ -160,7 +167,7 @@ def test_illegal_moves_are_refused_alike_and_change_nothing() -> None:
                 after.pop("_legal")
                 assert after == before
             action = sorted(legal)[rng.randrange(len(legal))]
-            native.apply_action(np.int64(action))  # another integer type: converted, as by the Python engine
+            native.apply_action(np.int64(action))  # type: ignore[arg-type]  # another integer type: converted, as by the Python engine
             python.apply_action(action)
             assert snapshot(native) == snapshot(python)
 
