@@ -677,7 +677,8 @@ legal_actions(PyObject *self, PyObject *Py_UNUSED(ignored))
     } else {
         Py_INCREF(legal);
     }
-    PyObject *copy = PySequence_List(legal);
+    PyObject *copy = PyList_CheckExact(legal) ? PyList_GetSlice(legal, 0, PyList_GET_SIZE(legal))
+                                              : PySequence_List(legal);
     Py_DECREF(legal);
     return copy;
 }
