@@ -1,14 +1,15 @@
 /* The compiled core of Foolery's rules: legal_actions, apply_action, _apply and is_terminal of
- * FooleryRules (rules.py), written against the plain CPython C API.
+ * FooleryRules (rules.py), and the shuffle and deal of its shuffle_deal, written against the plain CPython C API.
  *
  * The state stays where the Python engine keeps it: the slots of FooleryRules (hands as Python ints, the
  * log as a list of tuples, ...), read and written here through the offsets of their member descriptors,
  * so every other part of the engine (the exchange, the end of a hand, observations, clone, serialisation,
  * the determinizer) runs unchanged on the same objects. The functions below are the Python methods of
- * rules.py, path for path, for the hot cases: a lead in play (its 5-card plays still come from the Python
- * cache, FooleryRules._five_card_plays), a reply to 1-4 cards of a rank or to trumps, a pass, a play and
- * the end of a trick. Every other case (the exchange, a reply to a 5-card hand, a seat going out, the end
- * of a hand, an illegal or non-int action) calls the Python method it replaces, kept by install().
+ * rules.py, path for path: a lead in play (its 5-card plays as moves.five_card_plays makes them), a reply to
+ * 1-4 cards of a rank, to trumps or to a 5-card hand, a pass, a play, a seat going out and the end of a trick.
+ * The rest (the exchange's gives and moves, the end of a hand: _end_hand, an illegal or non-int action) calls
+ * the Python method it stands beside, kept by install(). The Python engine's 5-card cache (_fives) is neither
+ * read nor filled here: the plays are computed afresh.
  *
  * install(cls, tables) reads the slot offsets and the action tables and returns the method descriptors
  * (bound to cls, so the interpreter calls them as it calls a C type's methods); rules.py sets them on the
@@ -1013,17 +1014,14 @@ apply_action(PyObject *self, PyObject *action)
             PyObject **items = PySequence_Fast_ITEMS(seq);
             Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
             PyObject *want = action_obj[a];
-            for (Py_ssize_t i = 0; i < len && !found; i++) {
-                PyObject *o = items[i];
-                if (o == want || o == action)
-                    found = 1;
-                else if (PyLong_Check(o)) {
-                    long v = PyLong_AsLong(o);
-                    if (v == -1 && PyErr_Occurred())
-                        PyErr_Clear();
-                    else
-                        found = v == a;
-                }
+            for (Py_ssize_t i = 0; i < len && !found; i++)  /* the lists built here hold action_obj's ints */
+                found = items[i] == want || items[i] == action;
+            for (Py_ssize_t i = 0; i < len && !found; i++) {  /* a list the Python engine built */
+                long v;
+                if (PyLong_Check(items[i]) && read_long(items[i], &v) == 0)
+                    found = v == a;
+                else
+                    PyErr_Clear();
             }
             Py_DECREF(seq);
         }

@@ -7,6 +7,11 @@ The rules are the bases :class:`FooleryGameRules` and :class:`FooleryRules`; wha
 ``observe.py`` and the determinizer in ``sample.py``, and ``game.py`` assembles the public ``Foolery`` and
 ``FooleryState`` from the three (so this module imports neither).
 
+The hottest methods (``legal_actions``, ``apply_action``, ``_apply``, ``is_terminal`` and the deal of
+``shuffle_deal``) also exist compiled, in ``_native.c``: installed on :class:`FooleryRules` at import when the
+extension is built and ``MOTLEY_PURE_PYTHON`` is not ``1`` (:data:`NATIVE`), they work on the same slots and
+play the same game; the Python methods here stay the reference and the fallback (:data:`PYTHON_METHODS`).
+
 
 Extra rulings (not in the rules file, FY-D23 onward):
 
