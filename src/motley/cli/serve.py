@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -82,8 +83,13 @@ def serve(
                                               "is started again.")] = 1,
     site_address: Annotated[str | None, typer.Option(
         help="With --site: HOST:PORT at which the other processes of the site reach this one to relay the sockets "
-             "of the tables it drives (default: 127.0.0.1:--port, or --host:--port; one machine only); its host "
-             "must be allowed (--allow-host).")] = None,
+             "of the tables it drives (default: 127.0.0.1:--port, or --host:--port); its host must be allowed "
+             "(--allow-host); one that is not loopback (a site on several machines) needs --site-secret.")] = None,
+    site_secret: Annotated[Path | None, typer.Option(
+        help="With --site or --workers: a file holding the site's shared secret (at least 32 bytes, e.g. made by "
+             "`openssl rand -hex 32`; or the secret itself in the environment variable MOTLEY_SITE_SECRET), with "
+             "which the processes sign the requests and sockets they send each other; needed when --site-address "
+             "is not a loopback address (a site on several machines).")] = None,
     reuse_port: Annotated[bool, typer.Option("--reuse-port", hidden=True,
                                              help="Bind --port with SO_REUSEPORT (a worker).")] = False,
 ) -> None:
@@ -94,6 +100,7 @@ def serve(
     from motley.core import MotleyError
     from motley.server import create_app
     from motley.server.connections import uvicorn_settings
+    from motley.server.draining import DrainingServer
     from motley.server.site import Site
     from motley.server.storage import store_url
 
@@ -105,8 +112,11 @@ def serve(
     if workers > 1:
         if not db.startswith("postgresql"):
             raise typer.BadParameter("--workers above 1 needs a PostgreSQL store: --db postgresql://USER@HOST/DB.")
+        _site_secret(site_secret, True, site_address)
         _supervise(params, workers)
         return
+    address = site_address or _own_address(host, port, private)
+    secret = _site_secret(site_secret, site, address)
     try:
         limits = Limits(queue_messages=queue_messages, messages_per_second=messages_per_second,
                         message_burst=message_burst, tables_per_address=tables_per_address,
@@ -118,8 +128,7 @@ def serve(
                          pace=pace, summary_wait=None if summary_wait < 0 else summary_wait,
                          allow_origins=allow_origin or (), searches=searches, idle_close=idle_close or None,
                          host=host, port=port, allow_hosts=allow_host or (),
-                         site=Site(ttl=lease_ttl, address=site_address or _own_address(host, port, private))
-                         if site else None)
+                         site=Site(ttl=lease_ttl, address=address, secret=secret) if site else None)
     except MotleyError as exc:
         raise typer.BadParameter(str(exc)) from None
     every = host in ("0.0.0.0", "::")
@@ -128,13 +137,40 @@ def serve(
     if every and not allow_origin:
         typer.echo(f"motley: other machines reach it once named: --allow-origin http://THIS-MACHINE:{port} "
                    "(docs/security.md).")
-    if not reuse_port:
+    if not (reuse_port or site):
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                     forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
         return
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                             forwarded_allow_ips=forwarded_allow_ips, **uvicorn_settings(limits))
-    uvicorn.Server(config).run(sockets=[_shared_socket(host, port), *([private] if private else [])])
+    server = DrainingServer(config, app.state.service)  # SIGTERM hands the tables over (docs/scaling.md)
+    server.run(sockets=[_shared_socket(host, port), *([private] if private else [])] if reuse_port else None)
+
+
+def _site_secret(file: Path | None, in_site: bool, address: str | None) -> bytes | None:
+    """The site secret of a process (``in_site``: one of a site) whose internal address is ``address`` (None: a
+    worker's loopback one): from ``file`` or the environment (:func:`~motley.server.signing.load_secret`).
+
+    Raises:
+        typer.BadParameter: for a secret file outside a site, a secret that cannot be read or is too short, or
+            none for a site process whose internal address is not loopback (reachable from other machines).
+    """
+    from motley.core import MotleyError
+    from motley.server.signing import SECRET_ENV, is_loopback, load_secret
+
+    if not in_site:
+        if file is not None:
+            raise typer.BadParameter("--site-secret is for a process of a site: add --site (or --workers N).")
+        return None
+    try:
+        secret = load_secret(file)
+    except MotleyError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if secret is None and address is not None and not is_loopback(address):
+        raise typer.BadParameter(f"--site-address {address} is reachable from other machines: a site on several "
+                                 f"machines needs a shared secret to sign its internal requests, --site-secret FILE "
+                                 f"or {SECRET_ENV} (docs/scaling.md).")
+    return secret
 
 
 def _private_socket() -> Any:

@@ -1,7 +1,8 @@
 """The FastAPI app of ``motley serve``: a :class:`~motley.server.service.Service` over the store, the
 routes of :mod:`motley.server.transport` (see there for the HTTP and WebSocket API), and three middlewares:
 :class:`OriginCheck` (no cross-site WebSocket or POST), :class:`HostCheck` (Starlette's ``TrustedHostMiddleware``:
-no ``Host`` but the server's own names, so no DNS rebinding) and :class:`SecurityHeaders`."""
+no ``Host`` but the server's own names, so no DNS rebinding) and :class:`SecurityHeaders`; in a site with a
+secret, a fourth: :class:`~motley.server.signing.SignedChannel` (internal requests signed)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import motley
 from motley.core import MotleyError
 from motley.server.limits import IDLE_CLOSE, Limits
+from motley.server.news import open_news
 from motley.server.service import Service
+from motley.server.signing import SignedChannel, Verifier
 from motley.server.site import Site
 from motley.server.storage import Storage
 from motley.server.table import Settings
@@ -201,7 +204,9 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     before it is cancelled (None: never; :meth:`Service.tidy`); ``pace``: seconds before a forced move is played;
     ``summary_wait``: seconds the end of a deal waits for the people (0: no wait; None: without limit).
     ``site``: this process's part in a site of several processes over one store (:class:`Site`: tables driven
-    only under their lease, orphans taken over; docs/scaling.md); None: the one process of its store.
+    only under their lease, orphans taken over, the lobby and handed-over leases kept through the site's news,
+    :func:`~motley.server.news.open_news`; docs/scaling.md; with a ``secret``, internal requests must be
+    signed: :class:`~motley.server.signing.SignedChannel`); None: the one process of its store.
     ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
@@ -215,7 +220,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site,
+                      news=open_news(db) if site is not None else None)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -241,6 +247,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     app = FastAPI(title="motley", version=motley.__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
     app.include_router(router(service, limits))
+    if site is not None and site.secret is not None:  # innermost: internal requests checked before any route
+        app.add_middleware(SignedChannel, verifier=Verifier(site.secret, site.address or ""))
     app.add_middleware(OriginCheck, allow_origins=origins)
     app.add_middleware(HostCheck, allowed_hosts=list(dict.fromkeys(hosts)), www_redirect=False)
     app.add_middleware(SecurityHeaders)

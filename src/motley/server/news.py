@@ -37,6 +37,8 @@ log = logging.getLogger("motley.server")
 MAX_BYTES = 7999
 #: The most characters of a topic.
 MAX_TOPIC = 64
+#: The ``application_name`` of the channel's connections (``pg_stat_activity`` shows them by it).
+APPLICATION = "motley-news"
 #: Messages a subscription holds before its reader takes them; past that the oldest are dropped and a gap marked.
 QUEUE = 1000
 
@@ -259,7 +261,8 @@ class PostgresNews(_Hub):
         import psycopg
 
         return await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True,
-                                                     connect_timeout=self.connect_timeout)
+                                                     connect_timeout=self.connect_timeout,
+                                                     application_name=APPLICATION)
 
     async def _listen(self) -> None:
         """The listener task: connect, ``LISTEN``, deliver what comes; on a lost connection, again."""

@@ -23,11 +23,14 @@ from typing import Any
 from sqlalchemy import exc as sa_exc
 
 from motley.core import MotleyError
+from motley.server import replays
 from motley.server.analyses import Analyses
 from motley.server.bodies import RematchSeat, TableRequest
 from motley.server.flights import Flights
 from motley.server.limits import IDLE_CLOSE, Limits, TableGate, TablesRefused
 from motley.server.live import LiveTable, Offer
+from motley.server.lobby import LEASES, TOPIC, Lobby, live_line
+from motley.server.news import News, NewsUnavailable, Subscription
 from motley.server.requests import new_record, rematch_plan, rematch_record
 from motley.server.site import CLOSE_MOVED, Leases, Site
 from motley.server.store import (
@@ -52,6 +55,11 @@ FINISHED_TTL = 600.0
 FINISHED_KEPT = 8
 #: The ``result`` stored for a table cancelled for being idle (:meth:`Service.cancel`).
 CANCELLED = "cancelled"
+#: News messages waiting to be published (the site mode); past that, new ones are dropped (the other processes
+#: read their lobby from the store again every :data:`~motley.server.lobby.REFRESH` seconds).
+OUTBOX = 1000
+#: Seconds a drain (:meth:`Service.drain`) waits to tell the others of the tables it hands over.
+DRAIN_NEWS_WAIT = 2.0
 
 
 class OwnedElsewhere(MotleyError):
@@ -61,18 +69,25 @@ class OwnedElsewhere(MotleyError):
 class _FencedLog:
     """The :class:`Store` as one table's log in the site mode: a move the store refuses because its number is
     stored already (``ux_motley_moves_table_number``: another process drove the table meanwhile) calls
-    ``conflict`` before the refusal goes on to the mover."""
+    ``conflict`` before the refusal goes on to the mover; ``changed(event)`` is called once the seats
+    (``"seats"``) or the result (``"finished"``) are written, so that the lobby of every process hears of it.
+    Once :attr:`refusing` is set (a reason: the process hands the table over), every move is refused unstored."""
 
-    def __init__(self, store: Store, conflict: Callable[[], None]) -> None:
+    def __init__(self, store: Store, conflict: Callable[[], None],
+                 changed: Callable[[str], None] = lambda _event: None) -> None:
         self.store = store
         self.conflict = conflict
+        self.changed = changed
+        self.refusing: str | None = None
 
     async def add_move(self, row: MoveRow) -> None:
         """:meth:`Store.add_move`; a duplicate move number calls ``conflict``.
 
         Raises:
-            StoreError: if the move was not stored.
+            StoreError: if the move was not stored (or :attr:`refusing` is set: it was not tried).
         """
+        if self.refusing is not None:
+            raise StoreError(self.refusing)
         try:
             await self.store.add_move(row)
         except StoreError as exc:
@@ -83,14 +98,17 @@ class _FencedLog:
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
         """:meth:`Store.finish`."""
         await self.store.finish(table_id, result)
+        self.changed("finished")
 
     async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """:meth:`Store.store_seats`."""
         await self.store.store_seats(table_id, seats)
+        self.changed("seats")
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """:meth:`Store.save_seats`."""
         self.store.save_seats(table_id, seats)
+        self.changed("seats")
 
     def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
         """:meth:`Store.save_settings`."""
@@ -110,7 +128,10 @@ class Service:
     client (:meth:`create`, :meth:`rematch`). ``site``: this process's part in a site of several processes over
     one store (:class:`Site`; the storage must have leases, :class:`Leases`): an unfinished table is driven only
     while this process holds its lease (claimed on create and load, renewed by :meth:`site_loop`, which also
-    takes over the tables whose owner died); None (the default): every table is driven here.
+    takes over the tables whose owner died); None (the default): every table is driven here. ``news``: the site's
+    news channel (:func:`~motley.server.news.open_news`; the site mode, started by :meth:`listen`): the lobby's
+    lines of other processes' tables are kept from it (:class:`~motley.server.lobby.Lobby`) and handed-over leases
+    heard at once; None: the lobby reads the store at each listing, orphans are found by the scan alone.
 
     A table has one copy in memory however many requests and sockets ask for it: the running ones (and the
     finished ones for :data:`FINISHED_TTL` after their match) in :attr:`tables`, the finished ones loaded
@@ -121,7 +142,7 @@ class Service:
     def __init__(self, storage: TableStorage, defaults: Settings, thinkers: Thinkers | None = None, *,
                  idle_close: float | None = IDLE_CLOSE, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, limits: Limits | None = None,
-                 site: Site | None = None) -> None:
+                 site: Site | None = None, news: News | None = None) -> None:
         self.store = Store(storage)
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
@@ -148,6 +169,15 @@ class Service:
         #: The heartbeat's own thread (the site mode): a renewal never waits behind the store thread's queue of
         #: moves and loads, which under load can be longer than the lease (then every table would be lost).
         self.beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-leases") if site else None
+        self.news = news if site is not None else None
+        #: The lobby lines of the site's unfinished tables, kept from :attr:`news` (the site mode with news).
+        self.lobby = Lobby(time.monotonic)
+        #: Set by :meth:`drain`: no table is made, claimed or taken over here any more.
+        self.draining = False
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=OUTBOX)
+        self._listening: list[asyncio.Task[None]] = []
+        #: The version last published (``progress``) of each table driven here.
+        self._published: dict[str, int] = {}
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its event log and start its driver; returns how many.
@@ -196,7 +226,8 @@ class Service:
         log_: Any = self.store
         if self.site is not None:
             table_id = table.id
-            log_ = _FencedLog(self.store, lambda: self._conflict(table_id))
+            log_ = _FencedLog(self.store, lambda: self._conflict(table_id),
+                              lambda event: self._announce_table(table_id, event))
         return LiveTable(table, log_, self.clock, self.wall, thinkers=self.thinkers)
 
     def start(self, live: LiveTable) -> None:
@@ -255,11 +286,13 @@ class Service:
         """
         record = new_record(request, self.defaults, seed)
         live = self._live(Table(record))
+        self._refuse_if_draining()
         self._admit(client)
         made = None
         try:
             # the lease first: a stored table without a live lease is an orphan to the other processes' scans
-            await self._claim(live.id)
+            if not await self._claim(live.id):
+                raise StoreError("this server process is stopping; try again")
             with _quota_refusal():
                 await self.store.call(self.store.storage.create_table, record, self._creator(client))
             self.tables[live.id] = live
@@ -269,7 +302,17 @@ class Service:
             if made is None:
                 await self._unclaim(live.id)
         self.start(live)
+        self._announce_table(live.id, "made")
         return live
+
+    def _refuse_if_draining(self) -> None:
+        """Refuse to make a table while the process stops (:meth:`drain`).
+
+        Raises:
+            StoreError: while draining (answered 503: try again, another process makes it).
+        """
+        if self.draining:
+            raise StoreError("this server process is stopping; try again")
 
     def _admit(self, client: str | None) -> None:
         """Admit ``client``'s request for a table (:meth:`TableGate.admit`); None is always admitted.
@@ -332,10 +375,12 @@ class Service:
             plan = rematch_plan(live.table, seats)
             record = rematch_record(live.table, self.defaults, plan)
             new = self._live(Table(record))
+            self._refuse_if_draining()
             self._admit(client)
             made = None
             try:
-                await self._claim(new.id)  # before the table is stored, as in :meth:`create`
+                if not await self._claim(new.id):  # before the table is stored, as in :meth:`create`
+                    raise StoreError("this server process is stopping; try again")
                 with _quota_refusal():
                     stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
                                                    {"offered_by": asker, "plan": plan}, self._creator(client))
@@ -349,6 +394,7 @@ class Service:
             if made is None:  # another copy of this finished table made it meanwhile
                 return await self._offered(live, await self._restore_offer(live, stored), seats)
             self.start(new)
+            self._announce_table(new.id, "rematch")
             new.rematch_of = live
             live.announce_rematch(Offer(new.table, asker, plan, _new_seats(plan, len(live.table.seats))))
             return new
@@ -475,6 +521,7 @@ class Service:
                 return live
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
+            self._announce_table(rebuilt.id, "taken")
         return rebuilt
 
     async def join(self, live: LiveTable, seat: int | None = None) -> int:
@@ -514,14 +561,23 @@ class Service:
         Raises:
             StoreError: if the store cannot be read.
         """
-        headers = await self.finished_headers()
+        if self.news is None:
+            headers = await self.finished_headers()
+        else:  # the site mode with news: read again only once a table ended (a ``finished`` message) or news was lost
+            cached, ends = self.lobby.finished, self.lobby.ends
+            headers = cached if cached is not None and not self.lobby.stale else await self.finished_headers()
+            if self.lobby.ends == ends:  # no table ended while it was read
+                self.lobby.finished = headers
         oldest = None if self.idle_close is None else self.wall() - self.idle_close
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
 
     async def listed_elsewhere(self) -> list[dict[str, Any]]:
-        """The site mode: the unfinished tables in the store that this process does not drive (other processes
-        do), as :meth:`Storage.running_headers` gives them; empty without a site.
+        """The site mode: the lobby lines (:func:`~motley.server.lobby.live_line`'s keys and ``age``) of the
+        unfinished tables that other processes drive; empty without a site. With :attr:`news` they are kept from
+        news (:class:`~motley.server.lobby.Lobby`: no store read, but at start, after a news gap and every
+        :data:`~motley.server.lobby.REFRESH` seconds); without, read from the store (:meth:`Storage.running_headers`)
+        each time.
 
         Raises:
             StoreError: if the store cannot be read.
@@ -529,8 +585,30 @@ class Service:
         headers = getattr(self.store.storage, "running_headers", None)
         if self.site is None or headers is None:
             return []
-        rows: list[dict[str, Any]] = await self.store.call(headers)
-        return [r for r in rows if r["id"] not in self.tables]
+        if self.news is None:
+            fresh = Lobby(self.clock)
+            fresh.loaded(await self.store.call(headers))
+            return fresh.listed(self.wall(), self.tables)
+        if self.lobby.stale:
+            await self._reload_lobby()
+        return self.lobby.listed(self.wall(), self.tables)
+
+    async def _reload_lobby(self) -> None:
+        """Read the lobby's lines from the store again (:meth:`Lobby.loading`, :meth:`Lobby.loaded`).
+
+        Raises:
+            StoreError: if the store cannot be read (the lines stay stale).
+        """
+        headers = getattr(self.store.storage, "running_headers", None)
+        if headers is None:
+            return
+        self.lobby.loading()
+        try:
+            rows: list[dict[str, Any]] = await self.store.call(headers)
+        except BaseException:
+            self.lobby.failed()
+            raise
+        self.lobby.loaded(rows)
 
     async def cancel(self, live: LiveTable, reason: str) -> None:
         """End an unfinished table without a result: its driver stops, it leaves :attr:`tables`, and it is
@@ -551,6 +629,8 @@ class Service:
         if self.site is not None and self.leases is not None and live.id in self.held:
             self.held.discard(live.id)
             self.store.later(self.leases.release, live.id, self.site.owner)
+        self._published.pop(live.id, None)
+        self._announce({"event": "cancelled", "table": live.id})
         log.info("table %s cancelled: %s", live.id, reason)
 
     async def tidy(self) -> list[str]:
@@ -595,6 +675,8 @@ class Service:
         """
         if self.site is None or self.leases is None:
             return True
+        if self.draining:
+            return False
         return await self.store.call(self.leases.claim, table_id, self.site.owner, self.site.ttl)
 
     async def _unclaim(self, table_id: str) -> None:
@@ -646,7 +728,7 @@ class Service:
         Raises:
             StoreError: if the store cannot be read.
         """
-        if self.site is None or self.leases is None:
+        if self.site is None or self.leases is None or self.draining:
             return 0
         taken = 0
         for table_id in await self.store.call(self.leases.unowned):
@@ -665,6 +747,7 @@ class Service:
         """Stop driving ``table_id`` here (its lease is lost): its driver stops, it leaves memory, and its sockets
         are closed with :data:`CLOSE_MOVED` so that the pages reconnect to the table's owner."""
         self.held.discard(table_id)
+        self._published.pop(table_id, None)
         live = self.tables.pop(table_id, None)
         task = self.tasks.pop(table_id, None)
         if task is not None:
@@ -711,6 +794,137 @@ class Service:
             return None
         return await self.store.call(self.leases.process_of, table_id)
 
+    # ---- the site mode: news (docs/scaling.md) --------------------------------------------------------------
+    async def listen(self) -> None:
+        """Start following the site's :attr:`news` (nothing without it): subscribe to the lobby's lines and to
+        handed-over leases, start the tasks that apply what comes and publish this process's news, and once the
+        channel listens, read the lobby from the store. A channel that cannot be started is tried again until it
+        is (this waits meanwhile); until the lobby is read, each listing reads the store."""
+        if self.news is None or self._listening:
+            return
+        lobby, leases = self.news.subscribe(TOPIC), self.news.subscribe(LEASES)
+        self._listening = [asyncio.create_task(self._follow_lobby(lobby), name="motley-lobby-news"),
+                           asyncio.create_task(self._follow_leases(leases), name="motley-lease-news"),
+                           asyncio.create_task(self._send_news(), name="motley-news-out")]
+        while True:
+            try:
+                await self.news.start()
+                break
+            except NewsUnavailable as exc:
+                log.warning("%s: the lobby reads the store until news comes", exc)
+        with contextlib.suppress(StoreError):
+            await self._reload_lobby()
+
+    async def _follow_lobby(self, subscription: Subscription) -> None:
+        """Apply each lobby message to :attr:`lobby`; a gap makes it read the store again."""
+        async for message in subscription:
+            if message.gap:
+                self.lobby.gap()
+            else:
+                self.lobby.apply(message.payload)
+
+    async def _follow_leases(self, subscription: Subscription) -> None:
+        """Take over at once the tables another process hands over (:meth:`drain`), after a random moment under
+        0.05 s so that several survivors share them; a gap (the message may be lost) looks once too."""
+        async for message in subscription:
+            payload = message.payload if isinstance(message.payload, dict) else {}
+            if self.site is None or payload.get("owner") == self.site.owner or self.draining:
+                continue
+            await asyncio.sleep(random.uniform(0.0, 0.05))
+            try:
+                taken = await self.take_over()
+            except StoreError as exc:
+                log.warning("handed-over tables not taken yet (the scan tries again): %s", exc)
+                continue
+            log.info("%d tables handed over by another process taken", taken)
+
+    def _announce(self, payload: dict[str, Any]) -> None:
+        """Queue ``payload`` for the lobby's news topic (nothing without :attr:`news`; dropped when
+        :data:`OUTBOX` messages wait already: the others' lobbies read the store again in time)."""
+        if self.news is None:
+            return
+        with contextlib.suppress(asyncio.QueueFull):
+            self._outbox.put_nowait((TOPIC, payload))
+
+    def _announce_table(self, table_id: str, event: str) -> None:
+        """Tell the site's lobbies of ``event`` at the table ``table_id`` driven here: its line
+        (:func:`live_line`) for ``made``, ``rematch``, ``taken``, ``seats``; its id for ``finished``."""
+        if event == "finished":
+            self._published.pop(table_id, None)
+            self._announce({"event": event, "table": table_id})
+            return
+        live = self.tables.get(table_id)
+        if live is not None and self.news is not None:
+            self._published[table_id] = live.table.version
+            self._announce({"event": event, "line": live_line(live)})
+
+    def announce_progress(self) -> None:
+        """Tell the site's lobbies the version and stage of every table driven here that moved since the last
+        time (``progress`` messages of at most 100 tables each), so that the lines stay as current as the
+        heartbeat without a message per move."""
+        moved: dict[str, list[Any]] = {}
+        for table_id, live in self.tables.items():
+            version = live.table.version
+            if self._published.get(table_id, version) != version and not live.table.state.is_terminal():
+                self._published[table_id] = version
+                moved[table_id] = [version, replays.stage_of(live.table.state, version)]
+                if len(moved) == 100:
+                    self._announce({"event": "progress", "tables": moved})
+                    moved = {}
+        if moved:
+            self._announce({"event": "progress", "tables": moved})
+
+    async def _send_news(self) -> None:
+        """Publish the queued news in order; one that cannot be sent is logged and dropped."""
+        assert self.news is not None
+        while True:
+            topic, payload = await self._outbox.get()
+            try:
+                await self.news.publish(topic, payload)
+            except (NewsUnavailable, ValueError) as exc:
+                log.warning("news not published (%s): %s", topic, exc)
+
+    async def drain(self) -> list[str]:
+        """Hand this process's tables over before it stops (SIGTERM; the site mode): make, claim or take over no
+        table any more; at each table it drives, wait for the move in flight (the table's lock), then refuse
+        every later move unstored (``not_stored``: the page makes it again at the new owner) and stop the driver;
+        give every lease up, tell the other processes which tables they are (news :data:`LEASES`: they claim them
+        at once instead of after the lease's TTL), then close the tables' sockets with 1012 so that the pages
+        reconnect (:meth:`drop`). Returns the tables handed over. No acknowledged move is lost (each was stored
+        before it was shown) and none is made twice (later ones are refused here; the store's move numbers fence
+        the rest)."""
+        if self.site is None or self.leases is None:
+            return []
+        self.draining = True
+        handed = [live for table_id, live in list(self.tables.items()) if table_id in self.held]
+        for live in handed:
+            async with live.lock:
+                if isinstance(live.store, _FencedLog):
+                    live.store.refusing = "this server process is stopping; the table moves to another one"
+                live.closed = True
+                live.changed.set()
+            task = self.tasks.pop(live.id, None)
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        tables = sorted(self.held)
+        try:
+            await self.store.call(self.leases.release, None, self.site.owner)
+        except StoreError as exc:
+            log.warning("leases not released (they expire by themselves): %s", exc)
+        self.held.clear()
+        if self.news is not None and tables:
+            try:
+                await asyncio.wait_for(self.news.publish(LEASES, {"owner": self.site.owner, "tables": tables[:100]}),
+                                       DRAIN_NEWS_WAIT)
+            except (NewsUnavailable, TimeoutError) as exc:
+                log.warning("handed-over tables not announced (the others' scan finds them): %s", exc)
+        for live in handed:
+            self.drop(live.id, "this server process stops; another one drives the table")
+        log.info("%d tables handed over", len(tables))
+        return tables
+
     async def site_loop(self) -> None:
         """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds and
         :meth:`take_over` every ``Site.scan`` seconds (after a random part of it, so that the survivors of a
@@ -720,6 +934,16 @@ class Service:
         site = self.site
         if site.address is not None and self.leases is not None:
             await self.store.call(self.leases.register, site.owner, site.address)
+        listening = asyncio.create_task(self.listen(), name="motley-news-start")  # the leases are kept meanwhile
+        listening.add_done_callback(lambda task: None if task.cancelled() or task.exception() is None
+                                    else log.error("news not followed: %s", task.exception()))
+        try:
+            await self._keep_leases(site)
+        finally:
+            listening.cancel()
+
+    async def _keep_leases(self, site: Site) -> None:
+        """:meth:`site_loop`'s loop: heartbeats (and ``progress`` news after each) and scans, until cancelled."""
         next_beat = next_scan = time.monotonic()
         while True:
             await asyncio.sleep(min(site.scan, site.every) * random.uniform(0.5, 1.0))
@@ -727,6 +951,7 @@ class Service:
                 if time.monotonic() >= next_beat:
                     next_beat = time.monotonic() + site.every
                     await self.heartbeat()
+                    self.announce_progress()
                 if time.monotonic() >= next_scan:
                     next_scan = time.monotonic() + site.scan
                     await self.take_over()
@@ -748,6 +973,10 @@ class Service:
         self.thinkers.close()
         if self.beats is not None:
             self.beats.shutdown(wait=True)
+        for task in self._listening:
+            task.cancel()
+        if self.news is not None:
+            await self.news.close()
         if self.site is not None and self.leases is not None:
             try:
                 await self.store.call(self.leases.release, None, self.site.owner)

@@ -64,7 +64,10 @@ class Site:
     """This process's part in a site: its lease ``owner`` id (:func:`new_owner`), the lease length ``ttl``
     (seconds), the heartbeat every ``beat`` seconds (default ``ttl / 3``), the search for orphaned tables every
     ``scan`` seconds; ``address``: ``host:port`` at which the other processes reach this one to relay a WebSocket
-    for a table it owns (None: sockets that land elsewhere are told to reconnect instead).
+    for a table it owns (None: sockets that land elsewhere are told to reconnect instead); ``secret``: the site's
+    shared secret (bytes, :func:`motley.server.signing.load_secret`), given which every internal request this
+    process sends is signed and every one it receives must be (:mod:`motley.server.signing`); None: internal
+    requests are not signed (one machine: the internal addresses are loopback ones). Never in a ``repr``.
 
     Raises:
         MotleyError: for a ``ttl``, ``beat`` or ``scan`` that is not a positive number of seconds, or a ``beat``
@@ -76,6 +79,7 @@ class Site:
     beat: float | None = None
     scan: float = 1.0
     address: str | None = None
+    secret: bytes | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (self.ttl > 0 and self.scan > 0 and (self.beat is None or 0 < self.beat < self.ttl)):

@@ -82,10 +82,15 @@ class ServerThread:
 class ServerProcess:
     """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game), with
     :data:`OPEN_LIMITS`; ``extra``: ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is
-    one of a site (``--site --lease-ttl``); ``tables_per_address``: that quota instead of the open one."""
+    one of a site (``--site --lease-ttl``); ``tables_per_address``: that quota instead of the open one;
+    ``site_secret``: the site's secret file (``--site-secret``); ``log``: a file that gets the process's output
+    (default: none kept)."""
 
     def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None,
-                 lease_ttl: float | None = None, tables_per_address: int | None = None) -> None:
+                 lease_ttl: float | None = None, tables_per_address: int | None = None,
+                 site_secret: str | None = None, log: str | None = None) -> None:
+        self.site_secret = site_secret
+        self.log = log
         self.port = port or free_port()
         self.tables_per_address = tables_per_address or OPEN_LIMITS.tables_per_address
         self.db = db
@@ -106,10 +111,13 @@ class ServerProcess:
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
                 f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages}, "
                 f"connections_per_address={OPEN_LIMITS.connections_per_address}, "
-                f"site={self.lease_ttl is not None}, lease_ttl={self.lease_ttl or 6.0})")
+                f"site={self.lease_ttl is not None}, lease_ttl={self.lease_ttl or 6.0}, "
+                "site_secret=None if sys.argv[4] == '' else __import__('pathlib').Path(sys.argv[4]))")
         delay = self.extra[0] if self.extra else "0.0"
-        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+        with open(self.log or os.devnull, "ab") as output:
+            self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.port), self.db, delay,
+                                          self.site_secret or ""],
+                                         stdout=output, stderr=output, env=os.environ.copy())
         wait_until_up(self.base, timeout)
         return self
 

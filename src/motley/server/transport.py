@@ -81,14 +81,14 @@ from motley.bots import make_bot
 from motley.core import MotleyError, jsonsafe, load_game
 from motley.core.registry import game_class, game_spec
 from motley.drawing import move_svg, render
-from motley.server import bodies, protocol, replays
+from motley.server import bodies, protocol, replays, signing
 from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
 from motley.server.service import OwnedElsewhere, Service
 from motley.server.site import CLOSE_MOVED, FORWARDED_CLIENT, FORWARDED_TO, RELAYED
 from motley.server.store import StoreError
-from motley.server.table import Seat, SeatRefused, Table
+from motley.server.table import SeatRefused, Table
 from motley.server.web_bots import MAX_SIMULATIONS, offered, stand_in
 
 STATIC = resources.files("motley.server").joinpath("static")
@@ -351,18 +351,6 @@ def table_summary(live: LiveTable) -> dict[str, Any]:
             "stage": replays.stage_of(table.state, table.version), "age": max(0.0, live.wall() - table.record.created)}
 
 
-def elsewhere_summary(header: dict[str, Any], now: float) -> dict[str, Any]:
-    """A lobby line (as :func:`table_summary`'s) for an unfinished table another process of the site drives, from
-    its stored header (``Storage.running_headers``): public facts only; ``seats`` empty and ``stage`` "in play"
-    (who is connected and where the match is are known only to its owner)."""
-    seats = [Seat.from_stored(s) for s in header["seats"]]
-    return {"id": header["id"], "game": header["game"], "title": game_class(header["game"]).title,
-            "players": len(seats), "version": header["moves"], "finished": False, "created": header["created"],
-            "seats": [], "free_seats": sum(1 for s in seats if s.refusal() is None), "names": [s.name for s in seats],
-            "waiting_for": sum(1 for s in seats if s.kind == "human" and not s.ever_connected), "stage": "in play",
-            "age": max(0.0, now - header["created"])}
-
-
 def finished_record(table: Table) -> dict[str, Any]:
     """The game record of a finished table (:func:`motley.records.dump`, seed revealed) with the table's id
     (``table``) and the ``commitment`` published at the start, so ``motley verify`` can check the seed, and
@@ -524,10 +512,13 @@ async def _live(service: Service, table_id: str) -> LiveTable:
 def client_address(request: Request, service: Service | None = None) -> str:
     """The client's address as the server sees it (behind a trusted proxy, the one its headers name); for a seat
     request forwarded by another process of ``service``'s site (:func:`_seat_table`), the address that process
-    named, trusted only when the request carries this process's owner id (:data:`FORWARDED_TO`)."""
+    named: in a site with a secret, taken from a validly signed request only, by the app's
+    :class:`~motley.server.signing.SignedChannel` (a header of anyone else is not believed); without one,
+    trusted only when the request carries this process's owner id (:data:`FORWARDED_TO`)."""
     site = service.site if service is not None else None
     proof, named = request.headers.get(FORWARDED_TO), request.headers.get(FORWARDED_CLIENT)
-    if site is not None and proof is not None and named and hmac.compare_digest(proof, site.owner):
+    if site is not None and site.secret is None and proof is not None and named \
+            and hmac.compare_digest(proof, site.owner):
         return named
     return request.client.host if request.client is not None else "unknown"
 
@@ -550,7 +541,8 @@ async def _seat_table(service: Service, table_id: str, request: Request, body_li
     if process is None:
         raise HTTPException(503, "the table is served by another process of the site; try again")
     body = await _body(request, body_limit) if body_limit else b""
-    raise await _forward(request, body, client_address(request, service), *process)
+    secret = service.site.secret if service.site is not None else None
+    raise await _forward(request, body, client_address(request, service), *process, secret=secret)
 
 
 class Elsewhere(HTTPException):
@@ -566,14 +558,17 @@ class Forwarded(HTTPException):
         self.answer = answer
 
 
-async def _forward(request: Request, body: bytes, client: str, owner: str, address: str) -> Forwarded:
+async def _forward(request: Request, body: bytes, client: str, owner: str, address: str,
+                   secret: bytes | None = None) -> Forwarded:
     """The answer of the process ``owner`` at ``address`` to ``request`` (same path, query and ``body``), sent
-    with the ``client``'s address and the owner's id (:data:`FORWARDED_TO`, :data:`FORWARDED_CLIENT`) and marked
-    relayed (never forwarded again); HTTP 503 if the owner does not answer within 10 s."""
-    query = f"?{request.url.query}" if request.url.query else ""
-    sent = urllib.request.Request(f"http://{address}{request.url.path}{query}", data=body, method="POST",
-                                  headers={"content-type": "application/json", RELAYED: "1",
-                                           FORWARDED_TO: owner, FORWARDED_CLIENT: client})
+    with the ``client``'s address and the owner's id (:data:`FORWARDED_TO`, :data:`FORWARDED_CLIENT`), marked
+    relayed (never forwarded again) and, given the site's ``secret``, signed (:func:`signing.sign`); HTTP 503 if
+    the owner does not answer within 10 s."""
+    target = signing.target_of(request.url.path, request.url.query)
+    headers = {"content-type": "application/json", RELAYED: "1", FORWARDED_TO: owner, FORWARDED_CLIENT: client}
+    if secret is not None:
+        headers[signing.SIGNATURE] = signing.sign(secret, "POST", target, client, address)
+    sent = urllib.request.Request(f"http://{address}{target}", data=body, method="POST", headers=headers)
 
     def send() -> tuple[int, bytes, str | None]:
         try:
@@ -602,8 +597,7 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
         ids = {t["id"] for t in running}
         try:
             headers = await service.listed_finished()
-            running += [elsewhere_summary(r, service.wall()) for r in await service.listed_elsewhere()
-                        if r["game"] in motley.registered_games()]
+            running += [r for r in await service.listed_elsewhere() if r["game"] in motley.registered_games()]
         except StoreError:
             raise HTTPException(503, "the table store is not answering") from None
         finished = [{"id": r["id"], "game": r["game"], "title": game_class(r["game"]).title, "players": r["players"],
@@ -884,20 +878,27 @@ async def _relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> No
     if ws.headers.get(RELAYED) is None:
         with contextlib.suppress(StoreError):
             address = await service.owner_address(table_id)
-    if address is None or not await _relay(ws, f"ws://{address}/ws/{table_id}", ws.url.query):
+    secret = service.site.secret if service.site is not None else None
+    if address is None or not await _relay(ws, address, f"/ws/{table_id}", ws.url.query, secret):
         await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
                                          "reconnect"), CLOSE_MOVED)
 
 
-async def _relay(ws: WebSocket, url: str, query: str) -> bool:
-    """Pipe the socket ``ws`` to the owner's socket at ``url`` (``query``: the client's, its seat token with it)
-    frame by frame, both ways, until either side closes; the client's socket is then closed with the owner's
-    close code (:data:`CLOSE_MOVED` if it had none, e.g. the owner died), so the page reconnects. Returns False
-    (nothing sent) if the owner could not be reached."""
+async def _relay(ws: WebSocket, address: str, path: str, query: str, secret: bytes | None = None) -> bool:
+    """Pipe the socket ``ws`` to the owner's socket at ``path`` of the process at ``address`` (``query``: the
+    client's, its seat token with it) frame by frame, both ways, until either side closes; the client's socket
+    is then closed with the owner's close code (:data:`CLOSE_MOVED` if it had none, e.g. the owner died), so the
+    page reconnects. The handshake is marked relayed, names the client's address and, given the site's
+    ``secret``, is signed (:func:`signing.sign`). Returns False (nothing sent) if the owner could not be reached
+    or refused the handshake."""
     client = ws.client.host if ws.client is not None else "unknown"
+    target = signing.target_of(path, query)
+    headers = {RELAYED: "1", "x-forwarded-for": client, FORWARDED_CLIENT: client}
+    if secret is not None:
+        headers[signing.SIGNATURE] = signing.sign(secret, "GET", target, client, address)
     try:
-        upstream = await ws_connect(f"{url}?{query}" if query else url, open_timeout=5, max_size=1 << 20,
-                                    additional_headers={RELAYED: "1", "x-forwarded-for": client})
+        upstream = await ws_connect(f"ws://{address}{target}", open_timeout=5, max_size=1 << 20,
+                                    additional_headers=headers)
     except (OSError, TimeoutError, WebSocketException):
         return False
 

@@ -7,6 +7,11 @@ The rules are the bases :class:`FooleryGameRules` and :class:`FooleryRules`; wha
 ``observe.py`` and the determinizer in ``sample.py``, and ``game.py`` assembles the public ``Foolery`` and
 ``FooleryState`` from the three (so this module imports neither).
 
+The hottest methods (``legal_actions``, ``apply_action``, ``_apply``, ``is_terminal`` and the deal of
+``shuffle_deal``) also exist compiled, in ``_native.c``: installed on :class:`FooleryRules` at import when the
+extension is built and ``MOTLEY_PURE_PYTHON`` is not ``1`` (:data:`NATIVE`), they work on the same slots and
+play the same game; the Python methods here stay the reference and the fallback (:data:`PYTHON_METHODS`).
+
 
 Extra rulings (not in the rules file, FY-D23 onward):
 
@@ -35,8 +40,10 @@ Extra rulings (not in the rules file, FY-D23 onward):
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -46,6 +53,7 @@ from motley.core.errors import DealError, IllegalMoveError, InvalidMoveError, Op
 from motley.core.game import TERMINAL, Game, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
+from motley.games.foolery import moves
 from motley.games.foolery.cards import (
     ANY,
     BIT,
@@ -944,3 +952,47 @@ class FooleryRules(SearchState):
         return {"observation": self.observation(0), "origin": self.origin, "hands": list(self.hands),
                 "gave": self.gave, "received": self.received, "history": self.history(),
                 "rng": self.rng_json()}
+
+
+#: The methods the compiled core (``_native.c``) replaces, as the Python engine defines them: the pure-Python
+#: engine, which the compiled one falls back on for its rare paths and which the tests compare it with.
+PYTHON_METHODS: dict[str, Callable[..., Any]] = {
+    name: FooleryRules.__dict__[name]
+    for name in ("legal_actions", "apply_action", "_apply", "is_terminal", "shuffle_deal")}
+
+
+def _install_native() -> bool:
+    """Set the compiled core's methods on :class:`FooleryRules` when its extension module is built and
+    ``MOTLEY_PURE_PYTHON`` is not ``1``; True if it did. The state, its slots and every other method stay as
+    above: the compiled methods read and write the same slots, path for path as the Python ones, and draw the
+    same numbers from the state's generator."""
+    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
+        return False
+    try:
+        native = importlib.import_module("motley.games.foolery._native")
+    except ImportError:  # built without a C compiler: the Python engine, the same game
+        return False
+    tables = {"A_MASK": A_MASK, "A_KIND": A_KIND, "A_SIZE": A_SIZE, "A_TOP": A_TOP, "A_STR": A_STR,
+              "SKIP_RANK": SKIP_RANK, "PASS_EVENTS": _PASS_EVENTS, "PASS_ONLY": _PASS_ONLY,
+              "STR_ACE_HIGH": STR_ACE_HIGH, "FLUSH_OFFSET": moves._FLUSH_OFFSET,
+              "FLUSH_SUIT_BASE": moves._FLUSH_SUIT_BASE, "ACE_HIGH_FLUSH": moves._ACE_HIGH_FLUSH,
+              "BASES": (moves.FIVE_BASE, moves.MASK_TO_ACTION[7 | 3 << 4], FIVE_KIND_BASE)}
+    for name, method in native.install(FooleryRules, tables).items():
+        setattr(FooleryRules, name, method)
+    python_deal = PYTHON_METHODS["shuffle_deal"]
+    deal = native.deal
+
+    def shuffle_deal(self: FooleryRules, dealer: Seat) -> list[int]:
+        rng = self.own_rng()
+        if type(rng) is random.Random:  # the numbers shuffle_as_random draws, drawn in C
+            hands: list[int] = deal(rng, self.game.num_players, dealer)
+            return hands
+        return python_deal(self, dealer)  # type: ignore[no-any-return]
+
+    shuffle_deal.__doc__ = python_deal.__doc__
+    FooleryRules.shuffle_deal = shuffle_deal  # type: ignore[method-assign]
+    return True
+
+
+#: Whether the compiled core plays (``MOTLEY_PURE_PYTHON=1`` forces the Python engine; docs/design.md).
+NATIVE: bool = _install_native()

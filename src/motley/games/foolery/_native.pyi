@@ -1,0 +1,16 @@
+"""The compiled core of Foolery's rules (``_native.c``, plain CPython C API); ``rules.py`` installs it."""
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+def install(cls: type, tables: Mapping[str, Any], /) -> dict[str, Callable[..., Any]]:
+    """The compiled ``legal_actions``, ``apply_action``, ``_apply`` and ``is_terminal`` of the state class ``cls``
+    (method descriptors bound to it), reading its slots; ``tables``: the action tables of ``moves.py``.
+
+    Raises:
+        TypeError, ValueError: for a class without the slots, or a missing table. RuntimeError: installed twice.
+    """
+
+def deal(rng: random.Random, players: int, dealer: int, /) -> list[int]:
+    """The hands (bitmasks) of ``FooleryRules.shuffle_deal``: the same numbers drawn from ``rng``."""
