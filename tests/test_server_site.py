@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.requests import Request
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from motley.server.bodies import table_request
@@ -25,7 +26,9 @@ from motley.server.table import Settings, Table
 from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
 from motley.server.transport import client_address
+from tests.postgres import execute
 from tests.support import Viewer
+from tests.test_server_restart import Mover
 
 #: A short lease, so that a test waits out a dead owner's.
 TTL = 0.6
@@ -164,6 +167,23 @@ async def _taken_over(a: Service, b: Service, store_url: str) -> None:
     assert stored_moves(store_url, live.id) == [(s, m) for s, m, _ in taken.table.record.moves]
     assert await a.heartbeat() == [live.id]  # the old owner hears it lost the table, and drops it
     assert live.id not in a.tables and live.closed
+
+
+def test_a_table_its_owner_stopped_driving_is_not_kept_by_its_heartbeat_and_is_taken_over(store_url: str) -> None:
+    """A process that stopped driving a table it still holds the lease of (self-fencing drops every table when the
+    store did not answer for a while) lets that lease lapse at its next heartbeats, so that a scan claims the
+    table and its bots play on, instead of renewing it forever for a table nobody drives."""
+    async def body(a: Service, b: Service) -> None:
+        live = await a.create(table_request(BOTS), seed=9)
+        a.drop(live.id, "a test: as when the leases could not be renewed")
+        for _ in range(4):  # its heartbeats go on over more than a lease's life
+            await a.heartbeat()
+            await asyncio.sleep(TTL / 3)
+        assert await b.take_over() == 1
+        await asyncio.wait_for(b.tasks[live.id], 30)
+        assert b.tables[live.id].table.state.is_terminal()
+
+    with_pair(store_url, body)
 
 
 def test_an_owner_whose_lease_was_taken_stops_when_its_move_number_is_refused(store_url: str) -> None:
@@ -376,3 +396,130 @@ def test_a_quota_reached_through_one_real_process_holds_on_the_other(postgres: A
         a.stop()
         b.stop()
     postgres.drop_database(url)
+
+
+class SiteMover(Mover):
+    """The people of one table, each seat's socket on the process its link names (``links``: one ``ws://`` URL
+    with the seat's token per seat): :meth:`move` as :meth:`Mover.move`, and when the server closes a socket
+    (a process that stopped driving the table: 1012) every seat connects again through the same process, as
+    the pages do."""
+
+    def __init__(self, links: list[str]) -> None:
+        self.links = links
+        self.sockets = [connect(link, open_timeout=10).__enter__() for link in links]
+        self.last = [self._latest(ws, None) for ws in self.sockets]
+        self.acknowledged = []
+        self.reconnections = 0
+        self.broken = False
+
+    def move(self) -> str:
+        """:meth:`Mover.move`; ``"closed"`` if the server closed a socket (the move may or may not have been
+        stored; it is not counted as acknowledged) or the seats could not connect again yet."""
+        try:
+            if self.broken:
+                self.reconnect()
+            return super().move()
+        except (ConnectionClosed, OSError, TimeoutError):
+            self.broken = True
+            return "closed"
+
+    def reconnect(self) -> None:
+        """Connect every seat again and read its state; raises ConnectionClosed if the server refuses (a store
+        that does not answer yet), and the next :meth:`move` tries again."""
+        self.close()
+        self.sockets = [connect(link, open_timeout=10).__enter__() for link in self.links]
+        self.last = [self._latest(ws, None) for ws in self.sockets]
+        self.broken = False
+        self.reconnections += 1
+
+
+@pytest.mark.parametrize("ttl", [30.0, 1.5], ids=["leases-kept", "leases-lapse"])
+def test_a_postgresql_restart_mid_match_across_two_processes_loses_and_doubles_no_move(
+        postgres: Any, ttl: float) -> None:
+    """Two processes of a site on PostgreSQL: a table of four people made on A, seats 0 and 1 playing through A
+    and seats 2 and 3 through B (relayed), and a table of bots made on B. PostgreSQL stopped (``pg_ctl stop -m
+    fast``) for 3 s and started: the moves made while it is down are refused as ``not_stored``; then the people
+    and the bots play on, and the store holds every acknowledged move once, numbered without a gap. With a
+    lease longer than the outage each table stays with its owner; with a shorter one both processes stop
+    driving their tables (self-fencing, the sockets closed with 1012 and connected again) and each table is
+    claimed again by exactly one process, which drives it."""
+    url = postgres.create_database()
+    a = ServerProcess(url, extra=["0.05"], lease_ttl=ttl).start()  # bots move every 50 ms
+    b = ServerProcess(url, extra=["0.05"], lease_ttl=ttl).start()
+    try:
+        people = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
+        created = httpx.post(f"{a.base}/api/tables", json=people, timeout=10).json()
+        table_id = created["id"]
+        bots = httpx.post(f"{b.base}/api/tables", json=BOTS, timeout=10).json()["id"]
+        tokens = [seat["link"].split("token=")[1] for seat in created["seats"]]
+        mover = SiteMover([f"{(a if seat < 2 else b).ws_base}/ws/{table_id}?token={token}"
+                           for seat, token in enumerate(tokens)])
+        while len(mover.acknowledged) < 5:
+            assert mover.move() not in ("not_stored", "closed")
+        owner = lease_of(url, table_id)
+        postgres.stop("fast")
+        try:
+            stopped = time.monotonic()
+            down = [outcome for outcome in (mover.move() for _ in range(8)) if outcome != "stale"]
+            time.sleep(max(0.0, 3.0 - (time.monotonic() - stopped)))  # the bots try meanwhile, and are refused
+        finally:
+            postgres.start()
+        assert down[0] == "not_stored" and set(down) <= {"not_stored", "closed"}, down
+        bots_back = len(stored_moves_numbered(url, bots))
+        deadline = time.monotonic() + 30
+        while len(mover.acknowledged) < 12 and time.monotonic() < deadline:  # the people play on
+            if mover.move() in ("not_stored", "closed"):
+                time.sleep(0.2)
+        while (len(stored_moves_numbered(url, bots)) < bots_back + 5 and not finished(b.base, bots)
+               and time.monotonic() < deadline):
+            time.sleep(0.1)  # and so do the bots
+        mover.close()
+        assert len(mover.acknowledged) >= 12
+        assert {seat for _, seat, _ in mover.acknowledged} >= {0, 2}, "moves made through both processes"
+        stored = stored_moves_numbered(url, table_id)
+        assert set(mover.acknowledged) <= set(stored), "every acknowledged move is stored"
+        assert [n for n, _, _ in stored] == list(range(1, len(stored) + 1))  # none twice, none missing
+        bot_moves = stored_moves_numbered(url, bots)
+        assert len(bot_moves) >= bots_back + 5 or finished(b.base, bots), "the bots played on after the restart"
+        assert [n for n, _, _ in bot_moves] == list(range(1, len(bot_moves) + 1))
+        if ttl > 3.0:
+            assert lease_of(url, table_id) == owner and mover.reconnections == 0  # nothing moved
+        assert driven_once(url, table_id, a, b)
+        assert finished(b.base, bots) or driven_once(url, bots, a, b)
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)
+
+
+def driven_once(url: str, table_id: str, *processes: ServerProcess) -> bool:
+    """Is ``table_id`` driven by exactly one of ``processes``, the one whose pid its lease in the store names?"""
+    storage = Storage(url)
+    try:
+        lease = storage.owner_of(table_id)
+    finally:
+        storage.close()
+    driving = [p for p in processes if table_id in b_drives(p.base)]
+    return lease is not None and len(driving) == 1 and lease.holder.endswith(f"/{driving[0].pid()}")
+
+
+def lease_of(url: str, table_id: str) -> str | None:
+    """The owner id of the table's live lease in the store at ``url``, or None."""
+    storage = Storage(url)
+    try:
+        lease = storage.owner_of(table_id)
+    finally:
+        storage.close()
+    return None if lease is None else lease.owner
+
+
+def stored_moves_numbered(url: str, table_id: str) -> list[tuple[int, int, str]]:
+    """A table's stored moves ``(number, seat, move)`` in the order stored, read straight from the store."""
+    rows = execute(url, ("SELECT number, seat, move FROM motley_moves WHERE table_id = :id ORDER BY id",
+                         {"id": table_id}))[0]
+    return [(int(n), int(s), str(m)) for n, s, m in rows]
+
+
+def finished(base: str, table_id: str) -> bool:
+    """Is ``table_id`` finished in the lobby of the server at ``base``?"""
+    return any(t["id"] == table_id and t["finished"] for t in httpx.get(f"{base}/api/tables", timeout=10).json())

@@ -523,17 +523,22 @@ class Storage:
             return conn.execute(upsert.returning(leases_t.c.table_id)).first() is not None
 
     def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
-        """Extend every lease ``owner`` still holds to ``ttl`` seconds from now, in one statement (a heartbeat).
-        A lease that expired but that nobody claimed meanwhile is still the owner's and is extended. Returns the
-        tables of ``held`` (those the caller believes it owns) whose lease is no longer ``owner``'s: another
-        process claimed them after they expired, or they were released; the caller must stop serving them.
+        """Extend the leases of ``held`` (the tables the caller drives) that ``owner`` still holds to ``ttl``
+        seconds from now, in one statement (a heartbeat). A lease that expired but that nobody claimed meanwhile
+        is still the owner's and is extended. A lease of ``owner``'s for a table not in ``held`` (one the caller
+        stopped driving, e.g. every table after it could not renew for a while: self-fencing) is left to expire,
+        so that a process's scan claims and drives it again. Returns the tables of ``held`` whose lease is no
+        longer ``owner``'s: another process claimed them after they expired, or they were released; the caller
+        must stop serving them.
 
         Raises:
             ValueError: for an empty or over-long owner or a ``ttl`` that is not a positive number of seconds.
         """
         _check_lease(owner, ttl)
-        query = (update(leases_t).where(leases_t.c.owner == owner).values(expires_at=self._now() + ttl)
-                 .returning(leases_t.c.table_id))
+        if not held:
+            return set()
+        query = (update(leases_t).where(leases_t.c.owner == owner, leases_t.c.table_id.in_(set(held)))
+                 .values(expires_at=self._now() + ttl).returning(leases_t.c.table_id))
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
