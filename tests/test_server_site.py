@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -303,6 +304,14 @@ class Reader:
         self.ws = ws
         self.seen: list[dict[str, Any]] = []
 
+    def next_of(self, kind: str) -> dict[str, Any]:
+        """The next message of type ``kind`` (TimeoutError after 10 s without one)."""
+        while True:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+            self.seen.append(message)
+            if message["type"] == kind:
+                return message
+
     def next_state(self, at_least: int = 0) -> dict[str, Any]:
         """The next ``state`` message at version ``at_least`` or later (TimeoutError after 10 s without one)."""
         while True:
@@ -392,6 +401,50 @@ def test_a_quota_reached_through_one_real_process_holds_on_the_other(postgres: A
         refused = httpx.post(f"{b.base}/api/tables", json=PEOPLE, timeout=10)
         assert refused.status_code == 429 and "already has 2 unfinished tables" in refused.json()["error"]
         assert b_drives(b.base) == set() and len(b_drives(a.base)) == 2
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)
+
+
+def test_a_rematch_asked_through_the_other_process_is_one_table_offered_to_every_seat_on_both(postgres: Any) -> None:
+    """A match of two people made on A and played to its end (seat 0 on A, seat 1 through B, relayed), then seat
+    1 and a spectator open the finished table on B (B's copy of it). The rematch asked through B alone reaches
+    every socket on both processes (A's copy hears of it from the store); asked again through A and B at once,
+    both answer the same table; one new table, driven by one process."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=6.0).start()
+    b = ServerProcess(url, lease_ttl=6.0).start()
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).json()
+        table_id = made["id"]
+        tokens = [seat["link"].split("token=")[1] for seat in made["seats"]]
+        with connect(f"{a.ws_base}/ws/{table_id}?token={tokens[0]}", open_timeout=10) as seat0, \
+                connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1, \
+                connect(f"{a.ws_base}/ws/{table_id}", open_timeout=10) as watcher:
+            played = [Reader(seat0), Reader(seat1), Reader(watcher)]
+            play_to_the_end(played)
+            with connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1_on_b, \
+                    connect(f"{b.ws_base}/ws/{table_id}", open_timeout=10) as watcher_on_b:
+                later = [Reader(seat1_on_b), Reader(watcher_on_b)]
+                assert all(r.next_state()["terminal"] for r in later)
+                asked = httpx.post(f"{b.base}/api/tables/{table_id}/rematch", json={"token": tokens[1]}, timeout=10)
+                assert asked.status_code == 200, asked.text
+                new = asked.json()["id"]
+                for reader, seat in zip([*played, *later], [0, 1, None, 1, None], strict=True):
+                    offer = reader.next_of("rematch")
+                    assert offer["table"] == new and offer["offered_by"] == 1
+                    assert (offer["you"] is None) == (seat is None), "a seat's offer is its own new seat link"
+                with ThreadPoolExecutor(2) as pool:
+                    again = list(pool.map(lambda ask: httpx.post(
+                        f"{ask[0].base}/api/tables/{table_id}/rematch", json={"token": ask[1]}, timeout=10),
+                        [(a, tokens[0]), (b, tokens[1])]))
+                assert [r.status_code for r in again] == [200, 200], [r.text for r in again]
+                assert {r.json()["id"] for r in again} == {new}
+        unfinished = [{t["id"] for t in httpx.get(f"{p.base}/api/tables", timeout=10).json() if not t["finished"]}
+                      for p in (a, b)]
+        assert unfinished == [{new}, {new}], "one new table, listed by both"
+        assert driven_once(url, new, a, b)
     finally:
         a.stop()
         b.stop()
