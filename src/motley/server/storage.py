@@ -38,6 +38,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    any_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -537,11 +539,21 @@ class Storage:
         _check_lease(owner, ttl)
         if not held:
             return set()
-        query = (update(leases_t).where(leases_t.c.owner == owner, leases_t.c.table_id.in_(set(held)))
+        query = (update(leases_t).where(leases_t.c.owner == owner, self._one_of(leases_t.c.table_id, held))
                  .values(expires_at=self._now() + ttl).returning(leases_t.c.table_id))
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
+
+    def _one_of(self, column: Any, values: Collection[str]) -> Any:
+        """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names
+        every table of its process): ``= ANY(:array)`` on PostgreSQL, ``IN (SELECT value FROM json_each(:json))``
+        on SQLite; a list of one parameter per value made a heartbeat of 500 leases about 3 times slower."""
+        if self.engine.dialect.name == "postgresql":
+            return column == any_(bindparam("one_of", sorted(values), type_=postgresql.ARRAY(String)))
+        listed: Any = select(literal_column("value")).select_from(
+            func.json_each(bindparam("one_of", json.dumps(sorted(values)))))
+        return column.in_(listed)
 
     def release(self, table_id: str | None, owner: str) -> int:
         """Give up ``owner``'s lease of table ``table_id`` (None: every lease ``owner`` holds), so another process
