@@ -419,7 +419,7 @@ class Service:
         """
         if seats is not None and rematch_plan(live.table, seats) != offer.plan:
             raise SeatRefused("a rematch with other seats has been offered already; accept or decline it")
-        known = await self.get(offer.table.id)
+        known = await self._rematch_table(offer.table.id)
         if known is None:
             raise SeatRefused("the rematch of this table was made, but it cannot be served now")
         return known
@@ -432,7 +432,7 @@ class Service:
         Raises:
             SeatRefused: if the rematch table cannot be served. StoreError: if the store cannot be read.
         """
-        new = await self.get(str(stored["table"]))
+        new = await self._rematch_table(str(stored["table"]))
         if new is None:
             raise SeatRefused("the rematch of this table was made, but it cannot be served now")
         plan: list[dict[str, Any]] = stored["plan"]
@@ -444,6 +444,31 @@ class Service:
             new.rematch_of = live
         live.announce_rematch(offer)
         return offer
+
+    async def _rematch_table(self, table_id: str) -> LiveTable | None:
+        """The rematch table ``table_id`` (:meth:`get`); in the site mode, one another process drives is read
+        from the store as a copy that is never driven here (its seats make the offer's message; its seat
+        requests are forwarded to the owner). None if there is none.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        try:
+            return await self.get(table_id)
+        except OwnedElsewhere:
+            record = await self.store.call(self.store.storage.load, table_id)
+            return None if record is None else await self._rebuild(record)
+
+    async def offers(self) -> int:
+        """The site mode: the finished tables in memory that somebody watches and that have no rematch yet read
+        their rematch from the store, so that an offer made through another process (at its copy of the table)
+        reaches the viewers here too (:meth:`_stored_offer`); returns how many got one. One store read per such
+        table, at every scan (:meth:`site_loop`)."""
+        watched = [live for live in [*self.tables.values(), *self.kept.values()]
+                   if live.rematch is None and live.viewers() and live.table.state.is_terminal()]
+        for live in watched:
+            await self._stored_offer(live)
+        return sum(live.rematch is not None for live in watched)
 
     async def decline(self, live: LiveTable, token: str) -> int:
         """The person whose seat link at ``live`` has ``token`` declines the seat (a rematch they were offered):
@@ -926,9 +951,9 @@ class Service:
         return tables
 
     async def site_loop(self) -> None:
-        """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds and
-        :meth:`take_over` every ``Site.scan`` seconds (after a random part of it, so that the survivors of a
-        dead process share its tables); nothing without a site."""
+        """The site mode's background work until cancelled: :meth:`heartbeat` every ``Site.every`` seconds, and
+        :meth:`take_over` and :meth:`offers` every ``Site.scan`` seconds (after a random part of it, so that the
+        survivors of a dead process share its tables); nothing without a site."""
         if self.site is None:
             return
         site = self.site
@@ -955,6 +980,7 @@ class Service:
                 if time.monotonic() >= next_scan:
                     next_scan = time.monotonic() + site.scan
                     await self.take_over()
+                    await self.offers()
             except Exception:  # the loop never stops for one bad table or a store that does not answer
                 log.exception("the site's leases could not be kept")
 

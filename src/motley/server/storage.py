@@ -38,6 +38,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    any_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -524,20 +526,35 @@ class Storage:
             return conn.execute(upsert.returning(leases_t.c.table_id)).first() is not None
 
     def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
-        """Extend every lease ``owner`` still holds to ``ttl`` seconds from now, in one statement (a heartbeat).
-        A lease that expired but that nobody claimed meanwhile is still the owner's and is extended. Returns the
-        tables of ``held`` (those the caller believes it owns) whose lease is no longer ``owner``'s: another
-        process claimed them after they expired, or they were released; the caller must stop serving them.
+        """Extend the leases of ``held`` (the tables the caller drives) that ``owner`` still holds to ``ttl``
+        seconds from now, in one statement (a heartbeat). A lease that expired but that nobody claimed meanwhile
+        is still the owner's and is extended. A lease of ``owner``'s for a table not in ``held`` (one the caller
+        stopped driving, e.g. every table after it could not renew for a while: self-fencing) is left to expire,
+        so that a process's scan claims and drives it again. Returns the tables of ``held`` whose lease is no
+        longer ``owner``'s: another process claimed them after they expired, or they were released; the caller
+        must stop serving them.
 
         Raises:
             ValueError: for an empty or over-long owner or a ``ttl`` that is not a positive number of seconds.
         """
         _check_lease(owner, ttl)
-        query = (update(leases_t).where(leases_t.c.owner == owner).values(expires_at=self._now() + ttl)
-                 .returning(leases_t.c.table_id))
+        if not held:
+            return set()
+        query = (update(leases_t).where(leases_t.c.owner == owner, self._one_of(leases_t.c.table_id, held))
+                 .values(expires_at=self._now() + ttl).returning(leases_t.c.table_id))
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
+
+    def _one_of(self, column: Any, values: Collection[str]) -> Any:
+        """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names
+        every table of its process): ``= ANY(:array)`` on PostgreSQL, ``IN (SELECT value FROM json_each(:json))``
+        on SQLite; a list of one parameter per value made a heartbeat of 500 leases about 3 times slower."""
+        if self.engine.dialect.name == "postgresql":
+            return column == any_(bindparam("one_of", sorted(values), type_=postgresql.ARRAY(String)))
+        listed: Any = select(literal_column("value")).select_from(
+            func.json_each(bindparam("one_of", json.dumps(sorted(values)))))
+        return column.in_(listed)
 
     def release(self, table_id: str | None, owner: str) -> int:
         """Give up ``owner``'s lease of table ``table_id`` (None: every lease ``owner`` holds), so another process
