@@ -19,7 +19,7 @@ from motley.core.inference import InferenceSupport, InferredChain, PlayerModel
 from motley.server.bodies import table_request
 from motley.server.requests import new_record
 from motley.server.storage import Storage
-from motley.server.table import Settings, Table
+from motley.server.table import Settings, Table, TableRecord
 
 #: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
 #: networking: this machine's closed network refuses it).
@@ -150,3 +150,13 @@ def finished_by_bots(base: str, request: dict[str, Any], wait: float = 120.0) ->
         assert time.monotonic() < deadline, "the bots did not finish"
         time.sleep(0.2)
     return table_id
+
+
+def stored_record(url: str, table_id: str) -> TableRecord | None:
+    """The table's record as the store at ``url`` holds it now, or None; read through a store opened for this
+    read alone, as another process would."""
+    storage = Storage(url)
+    try:
+        return storage.load(table_id)
+    finally:
+        storage.close()

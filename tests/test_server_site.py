@@ -28,7 +28,7 @@ from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
 from motley.server.transport import client_address
 from tests.postgres import execute
-from tests.support import Viewer
+from tests.support import Viewer, stored_record
 from tests.test_server_restart import Mover
 
 #: A short lease, so that a test waits out a dead owner's.
@@ -63,11 +63,7 @@ def with_pair(url: str, body: Callable[[Service, Service], Awaitable[None]], lim
 
 
 def stored_moves(url: str, table_id: str) -> list[tuple[int, str]]:
-    storage = Storage(url)
-    try:
-        record = storage.load(table_id)
-    finally:
-        storage.close()
+    record = stored_record(url, table_id)
     assert record is not None
     return [(seat, move) for seat, move, _actor in record.moves]
 
@@ -246,11 +242,7 @@ def test_kill_9_of_the_owner_process_hands_its_table_to_another_and_the_match_fi
     finally:
         a.kill()
         b.stop()
-    storage = Storage(url)
-    try:
-        record = storage.load(table_id)
-    finally:
-        storage.close()
+    record = stored_record(url, table_id)
     assert record is not None and record.finished
     assert Table(record).state.is_terminal()  # the log replays: no move missing, none twice
     postgres.drop_database(url)

@@ -29,7 +29,7 @@ from motley.server.table import Settings, Table
 from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
 from tests.postgres import execute
-from tests.support import Viewer
+from tests.support import Viewer, stored_record
 
 #: A lease long enough that a takeover within :data:`AT_ONCE` cannot be its expiry.
 TTL = 6.0
@@ -243,11 +243,7 @@ def test_sigterm_of_the_owner_process_hands_its_match_over_at_once_with_every_mo
     finally:
         a.kill()
         b.stop()
-    storage = Storage(url)
-    try:
-        record = storage.load(table_id)
-    finally:
-        storage.close()
+    record = stored_record(url, table_id)
     assert record is not None and record.finished
     assert Table(record).state.is_terminal() and len(record.moves) == seen[-1]
     postgres.drop_database(url)
@@ -387,11 +383,7 @@ def test_sigterm_mid_match_loses_no_move_a_person_had_acknowledged_and_makes_non
     finally:
         a.kill()
         b.stop()
-    storage = Storage(url)
-    try:
-        record = storage.load(table_id)
-    finally:
-        storage.close()
+    record = stored_record(url, table_id)
     assert record is not None and record.finished and Table(record).state.is_terminal()
     assert len(person.acked) > 3 and len(record.moves) == person.state["version"]
     for number, move in person.acked:
