@@ -21,12 +21,11 @@ from websockets.sync.client import connect
 
 from motley.server.bodies import table_request
 from motley.server.news import APPLICATION, LocalNews, News, PostgresNews
-from motley.server.service import Service
+from motley.server.service import Service, Stopping
 from motley.server.site import CLOSE_MOVED, Site
 from motley.server.storage import Storage
-from motley.server.store import StoreError
 from motley.server.table import Settings, Table
-from motley.server.testing import ServerProcess
+from motley.server.testing import ServerProcess, ServerThread
 from motley.server.thinking import Thinkers
 from tests.postgres import execute
 from tests.support import Viewer, stored_record
@@ -179,7 +178,7 @@ def test_a_draining_process_hands_its_tables_over_at_once_and_refuses_later_move
             move = {"type": "move", "version": people.table.version, "action": people.table.state.legal_actions()[0]}
             await people.submit(viewers[mover], json.dumps(move))
             assert viewers[mover].last("error")["code"] == "not_stored"
-            with pytest.raises(StoreError):
+            with pytest.raises(Stopping, match="stopping"):
                 await a.create(table_request(OPEN), seed=7)
             await within(AT_ONCE, lambda: _drives(b, people.id, bots.id))
             assert time.monotonic() - started < AT_ONCE
@@ -190,6 +189,18 @@ def test_a_draining_process_hands_its_tables_over_at_once_and_refuses_later_move
             await b.close()
 
     asyncio.run(main())
+
+
+def test_a_draining_process_answers_a_new_table_with_try_again_elsewhere(tmp_path: Any) -> None:
+    """While a process drains, a request for a table is answered 503 saying the process is stopping (not that the
+    store does not answer), with ``Retry-After``, and makes nothing."""
+    with ServerThread(f"sqlite:///{tmp_path / 'drain.db'}", bot_delay=0.0) as server:
+        service = server.app.state.service
+        service.draining = True
+        answer = httpx.post(f"{server.base}/api/tables", json=BOTS, timeout=10)
+        assert answer.status_code == 503, answer.text
+        assert "stopping" in answer.json()["error"] and answer.headers["retry-after"] == "1"
+        assert service.store.storage.load_all() == []
 
 
 class _StoppedViewer(Viewer):

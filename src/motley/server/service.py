@@ -62,6 +62,16 @@ OUTBOX = 1000
 DRAIN_NEWS_WAIT = 2.0
 
 
+#: What a draining process answers a request for a new table (a rematch included): another process makes it.
+STOPPING = "this server process is stopping; try again: another one makes the table"
+
+
+class Stopping(StoreError):
+    """A table is not made because this process is draining (:meth:`Service.drain`) or could not claim the new
+    table's lease; answered 503 with this message and ``Retry-After``, so the page or script asks again (and is
+    served by another process of the site)."""
+
+
 class OwnedElsewhere(MotleyError):
     """The unfinished table is driven by another process of the site (it holds the table's lease)."""
 
@@ -292,7 +302,7 @@ class Service:
         try:
             # the lease first: a stored table without a live lease is an orphan to the other processes' scans
             if not await self._claim(live.id):
-                raise StoreError("this server process is stopping; try again")
+                raise Stopping(STOPPING)
             with _quota_refusal():
                 await self.store.call(self.store.storage.create_table, record, self._creator(client))
             self.tables[live.id] = live
@@ -312,7 +322,7 @@ class Service:
             StoreError: while draining (answered 503: try again, another process makes it).
         """
         if self.draining:
-            raise StoreError("this server process is stopping; try again")
+            raise Stopping(STOPPING)
 
     def _admit(self, client: str | None) -> None:
         """Admit ``client``'s request for a table (:meth:`TableGate.admit`); None is always admitted.
@@ -380,7 +390,7 @@ class Service:
             made = None
             try:
                 if not await self._claim(new.id):  # before the table is stored, as in :meth:`create`
-                    raise StoreError("this server process is stopping; try again")
+                    raise Stopping(STOPPING)
                 with _quota_refusal():
                     stored = await self.store.call(self.store.storage.create_rematch, live.id, record,
                                                    {"offered_by": asker, "plan": plan}, self._creator(client))

@@ -85,7 +85,7 @@ from motley.server import bodies, protocol, replays, signing
 from motley.server.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.live import Connection, LiveTable
-from motley.server.service import OwnedElsewhere, Service
+from motley.server.service import OwnedElsewhere, Service, Stopping
 from motley.server.site import CLOSE_MOVED, FORWARDED_CLIENT, FORWARDED_TO, RELAYED
 from motley.server.store import StoreError
 from motley.server.table import SeatRefused, Table
@@ -492,6 +492,8 @@ def _seat_answers() -> Iterator[None]:
         yield
     except SeatRefused as exc:
         raise HTTPException(409, str(exc)) from None
+    except Stopping as exc:
+        raise HTTPException(503, str(exc), headers={"Retry-After": "1"}) from None
     except StoreError:
         raise HTTPException(503, "the table store is not answering; try again") from None
 
@@ -631,6 +633,8 @@ def _tables_api(api: APIRouter, service: Service, limits: Limits) -> None:
             return JSONResponse({"error": str(exc)}, status_code=429, headers=exc.retry_header())
         except MotleyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        except Stopping as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
         except StoreError:
             return JSONResponse({"error": "the table store is not answering; try again"}, status_code=503)
         table = live.table
