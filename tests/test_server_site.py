@@ -478,6 +478,43 @@ class SiteMover(Mover):
         self.reconnections += 1
 
 
+def test_kill_9_of_the_owner_mid_match_of_people_loses_and_doubles_no_acknowledged_move(postgres: Any) -> None:
+    """Two processes of a site on PostgreSQL: a table of four people made on A, seats 0 and 1 playing through A
+    and seats 2 and 3 through B (relayed). A killed with SIGKILL mid-match: every seat connects again through B
+    (as a page behind the proxy reaches a live process) and is refused until B has taken the table over, then
+    the people play on through B; the store holds every move the people were told was made, once, numbered
+    without a gap (compared with the clients' acknowledgements)."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=1.5).start()
+    b = ServerProcess(url, lease_ttl=1.5).start()
+    try:
+        people = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
+        created = httpx.post(f"{a.base}/api/tables", json=people, timeout=10).json()
+        table_id = created["id"]
+        tokens = [seat["link"].split("token=")[1] for seat in created["seats"]]
+        mover = SiteMover([f"{(a if seat < 2 else b).ws_base}/ws/{table_id}?token={token}"
+                           for seat, token in enumerate(tokens)])
+        while len(mover.acknowledged) < 5:
+            assert mover.move() not in ("not_stored", "closed")
+        a.kill()
+        mover.links = [f"{b.ws_base}/ws/{table_id}?token={token}" for token in tokens]
+        before = len(mover.acknowledged)
+        deadline = time.monotonic() + 30
+        while len(mover.acknowledged) < before + 8 and time.monotonic() < deadline:
+            if mover.move() in ("not_stored", "closed"):
+                time.sleep(0.2)
+        mover.close()
+        assert len(mover.acknowledged) >= before + 8, "play did not go on through B after A was killed"
+        assert mover.reconnections >= 1 and table_id in b_drives(b.base)
+        stored = stored_moves_numbered(url, table_id)
+        assert set(mover.acknowledged) <= set(stored), "every acknowledged move is stored"
+        assert [n for n, _, _ in stored] == list(range(1, len(stored) + 1))  # none twice, none missing
+    finally:
+        a.kill()
+        b.stop()
+    postgres.drop_database(url)
+
+
 @pytest.mark.parametrize("ttl", [30.0, 1.5], ids=["leases-kept", "leases-lapse"])
 def test_a_postgresql_restart_mid_match_across_two_processes_loses_and_doubles_no_move(
         postgres: Any, ttl: float) -> None:
