@@ -253,10 +253,15 @@ class Service:
 
     def _ended(self, live: LiveTable) -> None:
         """The driver of ``live`` stopped: a match over gives its lease up (the site mode)."""
-        if self.site is not None and self.leases is not None and live.table.state.is_terminal() \
-                and live.id in self.held:
-            self.held.discard(live.id)
-            self.store.later(self.leases.release, live.id, self.site.owner)
+        if live.table.state.is_terminal():
+            self._release(live.id)
+
+    def _release(self, table_id: str) -> None:
+        """Give up this process's lease of ``table_id`` (the site mode; nothing if it holds none), written
+        without waiting: the table is over here."""
+        if self.site is not None and self.leases is not None and table_id in self.held:
+            self.held.discard(table_id)
+            self.store.later(self.leases.release, table_id, self.site.owner)
 
     def evict(self, table_id: str) -> None:
         """Drop a finished table nobody watches from memory (:meth:`get` loads it again from the store)."""
@@ -319,7 +324,7 @@ class Service:
         """Refuse to make a table while the process stops (:meth:`drain`).
 
         Raises:
-            StoreError: while draining (answered 503: try again, another process makes it).
+            Stopping: while draining (answered 503: try again, another process makes it).
         """
         if self.draining:
             raise Stopping(STOPPING)
@@ -661,9 +666,7 @@ class Service:
         task = self.tasks.pop(live.id, None)
         if task is not None:
             task.cancel()
-        if self.site is not None and self.leases is not None and live.id in self.held:
-            self.held.discard(live.id)
-            self.store.later(self.leases.release, live.id, self.site.owner)
+        self._release(live.id)
         self._published.pop(live.id, None)
         self._announce({"event": "cancelled", "table": live.id})
         log.info("table %s cancelled: %s", live.id, reason)
@@ -807,16 +810,6 @@ class Service:
                 await self.get(table_id)
 
         asyncio.get_running_loop().create_task(reload())
-
-    async def owner_address(self, table_id: str) -> str | None:
-        """The site mode: the address of the process driving ``table_id`` (None: none known, or no site).
-
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        if self.site is None or self.leases is None:
-            return None
-        return await self.store.call(self.leases.address_of, table_id)
 
     async def owner_process(self, table_id: str) -> tuple[str, str] | None:
         """The site mode: the owner id and address of the process driving ``table_id`` (None: none known, or no

@@ -52,9 +52,6 @@ class Leases(Protocol):
     def unregister(self, owner: str) -> None:
         """Forget the process ``owner``."""
 
-    def address_of(self, table_id: str) -> str | None:
-        """The address of the process holding the live lease of ``table_id``, or None."""
-
     def process_of(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address of the process holding the live lease of ``table_id``, or None."""
 

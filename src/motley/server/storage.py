@@ -604,19 +604,11 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(delete(processes_t).where(processes_t.c.owner == owner))
 
-    def address_of(self, table_id: str) -> str | None:
-        """The address (``host:port``) of the process holding the live lease of ``table_id``, or None: no live
-        lease, or its owner recorded no address."""
-        query = (select(processes_t.c.address).join(leases_t, leases_t.c.owner == processes_t.c.owner)
-                 .where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now()))
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return None if row is None else str(row.address)
-
     def process_of(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address (``host:port``) of the process holding the live lease of ``table_id``, or
-        None: no live lease, or its owner recorded no address. A seat request is forwarded there with the owner
-        id, which the owner checks before it trusts the client's address named by the forwarding process."""
+        None: no live lease, or its owner recorded no address. A socket for the table is relayed to that address, and
+        a seat request forwarded there with the owner id, which the owner checks before it trusts the client's
+        address named by the forwarding process."""
         query = (select(processes_t.c.owner, processes_t.c.address)
                  .join(leases_t, leases_t.c.owner == processes_t.c.owner)
                  .where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now()))

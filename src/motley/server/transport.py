@@ -881,7 +881,8 @@ async def _relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> No
     address = None
     if ws.headers.get(RELAYED) is None:
         with contextlib.suppress(StoreError):
-            address = await service.owner_address(table_id)
+            process = await service.owner_process(table_id)
+            address = None if process is None else process[1]
     secret = service.site.secret if service.site is not None else None
     if address is None or not await _relay(ws, address, f"/ws/{table_id}", ws.url.query, secret):
         await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
