@@ -684,6 +684,23 @@ legal_actions(PyObject *self, PyObject *Py_UNUSED(ignored))
     return copy;
 }
 
+/* Row i of one of the game's seat tables (seats_after, next_holding: tuples of tuples, kept by load_options), as
+ * a new reference; IndexError naming the table when i is out of its range or the row is not a tuple. */
+static PyObject *
+seat_table_row(PyObject *table, long i, const char *name)
+{
+    Py_INCREF(table);
+    if (i < 0 || i >= PyTuple_GET_SIZE(table) || !PyTuple_Check(PyTuple_GET_ITEM(table, i))) {
+        Py_DECREF(table);
+        PyErr_Format(PyExc_IndexError, "a Foolery game's %s does not match its seats", name);
+        return NULL;
+    }
+    PyObject *row = PyTuple_GET_ITEM(table, i);
+    Py_INCREF(row);
+    Py_DECREF(table);
+    return row;
+}
+
 /* ---- applying a move ------------------------------------------------------------------------------- */
 static int
 ring(PyObject *self, long n)  /* _next = FooleryRules._ring() */
@@ -708,16 +725,9 @@ ring(PyObject *self, long n)  /* _next = FooleryRules._ring() */
     }
     if (load_options(self) < 0)
         return -1;
-    PyObject *table = opts.next_holding;
-    Py_INCREF(table);
-    if (live >= PyTuple_GET_SIZE(table)) {
-        Py_DECREF(table);
-        PyErr_SetString(PyExc_IndexError, "a Foolery game's next_holding does not match its seats");
+    PyObject *row = seat_table_row(opts.next_holding, live, "next_holding");
+    if (row == NULL)
         return -1;
-    }
-    PyObject *row = PyTuple_GET_ITEM(table, live);
-    Py_INCREF(row);
-    Py_DECREF(table);
     set_slot(self, S_NEXT, row);
     return 0;
 }
@@ -853,16 +863,9 @@ walk_turn(PyObject *self, long p, int skip)
     if (sizes == NULL || slot_long(self, S_TOP_SEAT, &top_seat) < 0 || slot_long(self, S_LOCKED, &locked) < 0
         || load_options(self) < 0)
         return -1;
-    PyObject *table = opts.seats_after;
-    Py_INCREF(table);
-    if (p < 0 || p >= PyTuple_GET_SIZE(table) || !PyTuple_Check(PyTuple_GET_ITEM(table, p))) {
-        Py_DECREF(table);
-        PyErr_SetString(PyExc_IndexError, "a Foolery game's seats_after does not match its seats");
+    PyObject *after = seat_table_row(opts.seats_after, p, "seats_after");
+    if (after == NULL)
         return -1;
-    }
-    PyObject *after = PyTuple_GET_ITEM(table, p);
-    Py_INCREF(after);
-    Py_DECREF(table);
     int r = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(after); i++) {
         if (read_long(PyTuple_GET_ITEM(after, i), &q) < 0) {
