@@ -160,3 +160,9 @@ def stored_record(url: str, table_id: str) -> TableRecord | None:
         return storage.load(table_id)
     finally:
         storage.close()
+
+
+def seat_tokens(created: dict[str, Any]) -> list[str]:
+    """The seat tokens of a table as ``POST /api/tables`` answered its creation (each seat's link names its
+    token; every seat must be a person's)."""
+    return [str(seat["link"]).split("token=")[1] for seat in created["seats"]]

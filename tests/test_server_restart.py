@@ -13,7 +13,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from motley.server.testing import ServerProcess
 from tests.postgres import PostgresServer, execute
-from tests.support import children
+from tests.support import children, seat_tokens
 
 
 def state_of(ws_base: str, table_id: str, token: str | None) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def test_killed_server_resumes_unfinished_tables(store_url: str) -> None:
                 continue
             spec = {"game": game, "players": players, "seats": [{"kind": "human"}] * players}
             created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
-            tokens = [s["link"].split("token=")[1] for s in created["seats"]]
+            tokens = seat_tokens(created)
             made = play_moves(server.ws_base, created["id"], tokens, 3)  # fewer if the match is already over
             before = [state_of(server.ws_base, created["id"], t) for t in tokens]
             before.append(state_of(server.ws_base, created["id"], None))
@@ -95,7 +95,7 @@ def test_finished_table_replays_after_a_restart(store_url: str) -> None:
     try:
         spec = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}
         created = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
-        tokens = [s["link"].split("token=")[1] for s in created["seats"]]
+        tokens = seat_tokens(created)
         play_moves(server.ws_base, created["id"], tokens, 10_000)
         final = state_of(server.ws_base, created["id"], None)
         assert final["terminal"]
@@ -238,7 +238,7 @@ def test_a_postgresql_restart_under_live_tables_refuses_moves_then_play_goes_on_
         created = httpx.post(f"{server.base}/api/tables", json=people, timeout=10).json()
         robots = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4}
         bot_table = httpx.post(f"{server.base}/api/tables", json=robots, timeout=10).json()["id"]
-        mover = Mover(server.ws_base, created["id"], [s["link"].split("token=")[1] for s in created["seats"]])
+        mover = Mover(server.ws_base, created["id"], seat_tokens(created))
         while len(mover.acknowledged) < 5:
             assert mover.move() != "not_stored"
         bots_before = len(stored_moves(url, bot_table))

@@ -28,7 +28,7 @@ from motley.server.testing import ServerProcess
 from motley.server.thinking import Thinkers
 from motley.server.transport import client_address
 from tests.postgres import execute
-from tests.support import Viewer, stored_record
+from tests.support import Viewer, seat_tokens, stored_record
 from tests.test_server_restart import Mover
 
 #: A short lease, so that a test waits out a dead owner's.
@@ -272,7 +272,7 @@ def test_a_person_on_one_process_and_a_spectator_on_the_other_see_the_same_table
     try:
         made = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).json()
         table_id = made["id"]
-        tokens = [seat["link"].split("token=")[1] for seat in made["seats"]]
+        tokens = seat_tokens(made)
         with connect(f"{a.ws_base}/ws/{table_id}?token={tokens[0]}", open_timeout=10) as seat0, \
                 connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1, \
                 connect(f"{a.ws_base}/ws/{table_id}", open_timeout=10) as direct, \
@@ -410,7 +410,7 @@ def test_a_rematch_asked_through_the_other_process_is_one_table_offered_to_every
     try:
         made = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).json()
         table_id = made["id"]
-        tokens = [seat["link"].split("token=")[1] for seat in made["seats"]]
+        tokens = seat_tokens(made)
         with connect(f"{a.ws_base}/ws/{table_id}?token={tokens[0]}", open_timeout=10) as seat0, \
                 connect(f"{b.ws_base}/ws/{table_id}?token={tokens[1]}", open_timeout=10) as seat1, \
                 connect(f"{a.ws_base}/ws/{table_id}", open_timeout=10) as watcher:
@@ -491,7 +491,7 @@ def test_kill_9_of_the_owner_mid_match_of_people_loses_and_doubles_no_acknowledg
         people = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
         created = httpx.post(f"{a.base}/api/tables", json=people, timeout=10).json()
         table_id = created["id"]
-        tokens = [seat["link"].split("token=")[1] for seat in created["seats"]]
+        tokens = seat_tokens(created)
         mover = SiteMover([f"{(a if seat < 2 else b).ws_base}/ws/{table_id}?token={token}"
                            for seat, token in enumerate(tokens)])
         while len(mover.acknowledged) < 5:
@@ -533,7 +533,7 @@ def test_a_postgresql_restart_mid_match_across_two_processes_loses_and_doubles_n
         created = httpx.post(f"{a.base}/api/tables", json=people, timeout=10).json()
         table_id = created["id"]
         bots = httpx.post(f"{b.base}/api/tables", json=BOTS, timeout=10).json()["id"]
-        tokens = [seat["link"].split("token=")[1] for seat in created["seats"]]
+        tokens = seat_tokens(created)
         mover = SiteMover([f"{(a if seat < 2 else b).ws_base}/ws/{table_id}?token={token}"
                            for seat, token in enumerate(tokens)])
         while len(mover.acknowledged) < 5:

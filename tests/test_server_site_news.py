@@ -9,7 +9,7 @@ import asyncio
 import json
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,6 +42,23 @@ def process(url: str, news: News | None) -> Service:
     """One process of the site over the store at ``url``, on the channel ``news`` (shared: one site)."""
     return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
                    site=Site(ttl=TTL, scan=60.0), news=news)
+
+
+def with_listening_pair(url: str, body: Callable[[Service, Service], Awaitable[None]]) -> None:
+    """Run ``body(a, b)`` on two processes of one site over the store at ``url`` and one news channel, both
+    listening, then close both."""
+    async def main() -> None:
+        news = LocalNews()
+        a, b = process(url, news), process(url, news)
+        try:
+            await a.listen()
+            await b.listen()
+            await body(a, b)
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
 
 
 @contextmanager
@@ -116,27 +133,19 @@ def test_a_table_made_on_one_process_is_in_the_others_lobby_at_once_without_a_st
 def test_the_version_of_a_moving_table_reaches_the_other_lobbies_once_a_heartbeat(store_url: str) -> None:
     """A bots' table moves on B: A's line of it keeps the version it was made at until B's heartbeat sends the
     tables that moved (``progress``), then shows B's version, with no store read on A."""
-    async def main() -> None:
-        news = LocalNews()
-        a, b = process(store_url, news), process(store_url, news)
-        try:
-            await a.listen()
-            await b.listen()
-            made = await b.create(table_request(BOTS), seed=11)
-            await within(AT_ONCE, lambda: _listed(a, made.id))
-            while made.table.version < 3:
-                await asyncio.sleep(0.01)
-            with statements(a) as run:
-                assert {t["id"]: t for t in await a.listed_elsewhere()}[made.id]["version"] == 0
-                b.announce_progress()
-                version = made.table.version
-                await within(AT_ONCE, lambda: _version(a, made.id, version))
-                assert run == []
-        finally:
-            await a.close()
-            await b.close()
+    async def body(a: Service, b: Service) -> None:
+        made = await b.create(table_request(BOTS), seed=11)
+        await within(AT_ONCE, lambda: _listed(a, made.id))
+        while made.table.version < 3:
+            await asyncio.sleep(0.01)
+        with statements(a) as run:
+            assert {t["id"]: t for t in await a.listed_elsewhere()}[made.id]["version"] == 0
+            b.announce_progress()
+            version = made.table.version
+            await within(AT_ONCE, lambda: _version(a, made.id, version))
+            assert run == []
 
-    asyncio.run(main())
+    with_listening_pair(store_url, body)
 
 
 async def _version(service: Service, table_id: str, version: int) -> bool:
@@ -158,37 +167,29 @@ def test_a_draining_process_hands_its_tables_over_at_once_and_refuses_later_move
     :data:`AT_ONCE` (the lease's TTL is :data:`TTL`), A's sockets are closed with 1012, a move sent to A after the
     drain is refused ``not_stored`` and never stored, A makes no new table, and B's copies hold every move A
     stored."""
-    async def main() -> None:
-        news = LocalNews()
-        a, b = process(store_url, news), process(store_url, news)
-        try:
-            await a.listen()
-            await b.listen()
-            people = await a.create(table_request(OPEN | {"seats": [{"kind": "human"}] * 2}), seed=5)
-            bots = await a.create(table_request(BOTS), seed=6)
-            viewers = [_StoppedViewer(0), _StoppedViewer(1)]
-            for viewer in viewers:
-                people.attach(viewer)
-            while bots.table.version < 3:
-                await asyncio.sleep(0.01)
-            started = time.monotonic()
-            assert sorted(await a.drain()) == sorted([people.id, bots.id])
-            assert all(v.stopped == CLOSE_MOVED for v in viewers)
-            mover = people.table.state.current_player()
-            move = {"type": "move", "version": people.table.version, "action": people.table.state.legal_actions()[0]}
-            await people.submit(viewers[mover], json.dumps(move))
-            assert viewers[mover].last("error")["code"] == "not_stored"
-            with pytest.raises(Stopping, match="stopping"):
-                await a.create(table_request(OPEN), seed=7)
-            await within(AT_ONCE, lambda: _drives(b, people.id, bots.id))
-            assert time.monotonic() - started < AT_ONCE
-            assert b.tables[people.id].table.version == 0  # the refused move was not stored
-            assert b.tables[bots.id].table.record.moves[:bots.table.version] == bots.table.record.moves
-        finally:
-            await a.close()
-            await b.close()
+    async def body(a: Service, b: Service) -> None:
+        people = await a.create(table_request(OPEN | {"seats": [{"kind": "human"}] * 2}), seed=5)
+        bots = await a.create(table_request(BOTS), seed=6)
+        viewers = [_StoppedViewer(0), _StoppedViewer(1)]
+        for viewer in viewers:
+            people.attach(viewer)
+        while bots.table.version < 3:
+            await asyncio.sleep(0.01)
+        started = time.monotonic()
+        assert sorted(await a.drain()) == sorted([people.id, bots.id])
+        assert all(v.stopped == CLOSE_MOVED for v in viewers)
+        mover = people.table.state.current_player()
+        move = {"type": "move", "version": people.table.version, "action": people.table.state.legal_actions()[0]}
+        await people.submit(viewers[mover], json.dumps(move))
+        assert viewers[mover].last("error")["code"] == "not_stored"
+        with pytest.raises(Stopping, match="stopping"):
+            await a.create(table_request(OPEN), seed=7)
+        await within(AT_ONCE, lambda: _drives(b, people.id, bots.id))
+        assert time.monotonic() - started < AT_ONCE
+        assert b.tables[people.id].table.version == 0  # the refused move was not stored
+        assert b.tables[bots.id].table.record.moves[:bots.table.version] == bots.table.record.moves
 
-    asyncio.run(main())
+    with_listening_pair(store_url, body)
 
 
 def test_a_draining_process_answers_a_new_table_with_try_again_elsewhere(tmp_path: Any) -> None:

@@ -13,6 +13,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from motley.server.testing import ServerThread
+from tests.support import seat_tokens
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def test_move_timer_lets_a_bot_move_and_the_person_takes_over(server: ServerThre
     spec = {"game": "fools_errand", "move_time": 1.0, "grace": 60, "bot_delay": 0.0,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
-    tokens = [s["link"].split("token=")[1] for s in table["seats"]]
+    tokens = seat_tokens(table)
     seats = [open_seat(server, table["id"], t) for t in tokens]
     first = [next_state(ws) for ws in seats]
     assert first[0]["deadline"] is not None and 0 < first[0]["deadline"] <= 1.0
@@ -92,7 +93,7 @@ def test_a_seat_that_returns_in_time_keeps_its_turn(server: ServerThread) -> Non
     spec = {"game": "fools_errand", "grace": 5, "bot_delay": 0.0,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     table = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10).json()
-    tokens = [s["link"].split("token=")[1] for s in table["seats"]]
+    tokens = seat_tokens(table)
     first = open_seat(server, table["id"], tokens[0])
     seen = next_state(first)
     first.close()
