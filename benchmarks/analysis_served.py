@@ -1,8 +1,8 @@
 """Time of an analysis asked for in the replay viewer: one seat's decisions of a finished match, searched by a
-server's worker process (``motley.server.analyses``), from the request to the stored result.
+server's worker process (``motley.server.play.analyses``), from the request to the stored result.
 
 Each game's match is played by the heuristic at every seat from seed ``--seed`` and stored as a server stores a
-finished table; a :class:`~motley.server.service.Service` with one search worker (``Thinkers(1)``: one core) then
+finished table; a :class:`~motley.server.play.service.Service` with one search worker (``Thinkers(1)``: one core) then
 analyses ``--seat`` at the server's budget (``motley.bots.analysis.DEFAULT_SIMULATIONS``). Prints, per game, the
 decisions analysed and the seconds of wall time until the result is stored. Figures in README (hints and analysis).
 
@@ -20,12 +20,13 @@ from pathlib import Path
 
 import motley
 from motley.bots import make_bot
-from motley.server.bodies import table_request
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.thinking import Thinkers
+from motley.server.play.bodies import table_request
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
 
 
 def stored_match(storage: Storage, text: str, seed: int) -> str:

@@ -1,8 +1,8 @@
 """How many forged records ``motley verify`` accepts, with the commitment a player saw at the start and without it.
 
 Each game's finished tables are made as the server makes them (a lobby request, a seed the server chose, random
-moves; :func:`motley.server.testing.store_finished_match`) and their records taken as ``GET /api/tables/ID/record``
-gives them (:func:`motley.server.transport.finished_record`). Each record is then forged in every way below and
+moves; :func:`motley.server.web.testing.store_finished_match`) and their records taken as ``GET /api/tables/ID/record``
+gives them (:func:`motley.server.web.transport.finished_record`). Each record is then forged in every way below and
 checked with ``motley verify FILE`` and ``motley verify FILE --commitment HEX`` (the real commitment):
 
 - ``explicit deal``: the real seed, table and commitment kept, an explicit deal (another seed's) and a whole new
@@ -37,10 +37,10 @@ from motley.bots import RandomBot
 from motley.cli.main import app
 from motley.core.play import play
 from motley.core.registry import game_spec
-from motley.server.storage import Storage
-from motley.server.table import Table, commitment
-from motley.server.testing import store_finished_match
-from motley.server.transport import finished_record
+from motley.server.play.table import Table, commitment
+from motley.server.store.storage import Storage
+from motley.server.web.testing import store_finished_match
+from motley.server.web.transport import finished_record
 
 #: The lobby requests of the tables forged: a short match of each game, every seat a bot.
 REQUESTS = {

@@ -2,7 +2,7 @@
 
 Each game's match is played by the heuristic at every seat from seed ``--seed``; at every ``--every``-th decision
 with a choice, the hint (``motley.bots.analysis.hint``, as the server's worker process computes it, at
-``--simulations``, default ``motley.server.hints.HINT_SIMULATIONS``) is timed. Prints, per game, the hints timed
+``--simulations``, default ``motley.server.play.hints.HINT_SIMULATIONS``) is timed. Prints, per game, the hints timed
 and the median, 90th percentile and largest seconds of wall time. The server adds a worker's queue wait (none on
 an idle server) and a WebSocket round trip (well under a millisecond on one machine). Figures in README (hints).
 
@@ -19,7 +19,7 @@ import time
 import motley
 from motley.bots import make_bot
 from motley.bots.analysis import decision_at, hint
-from motley.server.hints import HINT_SIMULATIONS
+from motley.server.play.hints import HINT_SIMULATIONS
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ from typing import Any
 
 import httpx
 
-from motley.server.testing import ServerProcess
+from motley.server.web.testing import ServerProcess
 
 
 def bot_table(game: str, players: int, options: dict[str, Any], bot: dict[str, Any]) -> dict[str, Any]:

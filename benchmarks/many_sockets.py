@@ -40,7 +40,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from motley.server.testing import free_port, wait_until_up
+from motley.server.web.testing import free_port, wait_until_up
 
 
 async def watch(url: str, opened: asyncio.Event, seats: list[int], stop: asyncio.Event) -> None:

@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from motley.server.news import LocalNews, News, PostgresNews
-from motley.server.storage import Storage, new_owner
+from motley.server.site.news import LocalNews, News, PostgresNews
+from motley.server.store.storage import Storage, new_owner
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from motley.server.testing import ServerProcess, ServerThread
+from motley.server.web.testing import ServerProcess, ServerThread
 
 TABLE = {"game": "fools_errand", "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
 

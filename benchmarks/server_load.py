@@ -15,7 +15,7 @@ Reported per run: moves/s (total and per server process), moves per CPU-second o
 them, from /proc: the capacity of one core, whatever else runs on the machine), p50/p99 latency, peak resident
 memory, the machine's load average, and the coordination cost per move measured inside the server: statements
 and commits sent to the store (a SQLAlchemy ``before_cursor_execute`` and ``commit`` listener in every process,
-on when ``MOTLEY_COUNTERS`` names a folder: :mod:`motley.server.counters`), PostgreSQL's own committed
+on when ``MOTLEY_COUNTERS`` names a folder: :mod:`motley.server.store.counters`), PostgreSQL's own committed
 transactions (``pg_stat_database.xact_commit``, which also counts the lease heartbeats and the lobby's reads),
 PostgreSQL's CPU time (its server's processes, from /proc) and news messages published. All per move are over
 the measured window, so they include the tables created and finished meanwhile.
@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import websockets
 
-from motley.server import counters
-from motley.server.testing import OPEN_LIMITS, free_port, wait_until_up
+from motley.server.store import counters
+from motley.server.web.testing import OPEN_LIMITS, free_port, wait_until_up
 
 if TYPE_CHECKING:
     from tests.postgres import PostgresServer
@@ -323,7 +323,7 @@ class Server:
         return total
 
     def coordination(self) -> dict[str, int]:
-        """The coordination counters of every server process so far, summed (:mod:`motley.server.counters`),
+        """The coordination counters of every server process so far, summed (:mod:`motley.server.store.counters`),
         and PostgreSQL's committed transactions of the database (``pg_stat_database.xact_commit``)."""
         totals = dict.fromkeys(counters.NAMES, 0)
         for counts in counters.read(self.counters).values():

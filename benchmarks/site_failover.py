@@ -27,9 +27,9 @@ from tests.postgres import PostgresServer, binaries
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
-from motley.server.storage import Storage
-from motley.server.table import Table
-from motley.server.testing import ServerProcess
+from motley.server.play.table import Table
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerProcess
 
 BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4}
 

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 from tests.postgres import PostgresServer, binaries
 
-from motley.server.testing import ServerProcess
+from motley.server.web.testing import ServerProcess
 
 #: What the store's reads of table headers for a listing (``Storage.running_headers``, ``finished_headers``) and
 #: nothing else say.

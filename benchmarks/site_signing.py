@@ -1,4 +1,4 @@
-"""Cost of the signed internal channel of a site (:mod:`motley.server.signing`): microseconds to sign one internal
+"""Cost of the signed internal channel of a site (:mod:`motley.server.site.signing`): microseconds to sign one internal
 request (HMAC-SHA256 over its method, target, client, destination, timestamp and nonce; a fresh random nonce) and
 to check one (the HMAC again, the clock, the nonce taken), each the median of ``--runs`` runs of ``--calls`` calls,
 and the memory of the nonces remembered (one entry per internal request of the last ``WINDOW`` seconds).
@@ -13,7 +13,7 @@ import statistics
 import time
 import tracemalloc
 
-from motley.server.signing import Verifier, sign
+from motley.server.site.signing import Verifier, sign
 
 SECRET = b"0123456789abcdef0123456789abcdef0123456789abcdef"
 TARGET, CLIENT, DESTINATION = "/api/tables/a1b2c3d4e5f6/join?seat=1", "203.0.113.7", "10.0.0.2:8000"

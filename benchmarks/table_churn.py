@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from motley.server.testing import free_port, wait_until_up
+from motley.server.web.testing import free_port, wait_until_up
 
 BOTS = {"game": "fool", "players": 4, "bot_delay": 0, "pace": 0, "summary_wait": 0,
         "seats": [{"kind": "bot", "bot": "random"}] * 4}

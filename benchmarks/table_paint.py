@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu"]

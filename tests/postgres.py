@@ -116,7 +116,7 @@ def execute(url: str, *statements: tuple[str, dict[str, Any]]) -> list[Any]:
     behind the server's back (to damage or inspect rows); returns each statement's rows (empty for a write)."""
     import sqlalchemy
 
-    from motley.server.storage import store_url
+    from motley.server.store.storage import store_url
 
     engine = sqlalchemy.create_engine(store_url(url))
     try:

@@ -16,10 +16,11 @@ import pytest
 import motley
 from motley.core import State
 from motley.core.inference import InferenceSupport, InferredChain, PlayerModel
-from motley.server.bodies import table_request
-from motley.server.requests import new_record
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table, TableRecord
+from motley.server.play.bodies import table_request
+from motley.server.play.requests import new_record
+from motley.server.play.table import Table
+from motley.server.store.records import Settings, TableRecord
+from motley.server.store.storage import Storage
 
 #: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
 #: networking: this machine's closed network refuses it).
@@ -32,7 +33,7 @@ needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(),
 
 
 class Viewer:
-    """A table connection (:class:`motley.server.live.Connection`) that keeps every message it is sent."""
+    """A table connection (:class:`motley.server.play.live.Connection`) that keeps every message it is sent."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, finished_by_bots, needs_chromium
 
 pytestmark = needs_chromium

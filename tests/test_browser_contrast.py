@@ -13,7 +13,7 @@ from typing import Any, cast
 import httpx
 import pytest
 
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 from tests.test_browser_play import new_page
 

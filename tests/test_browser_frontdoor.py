@@ -18,7 +18,7 @@ import pytest
 
 import motley
 from motley.core.registry import game_class, game_spec
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 
 pytestmark = needs_chromium

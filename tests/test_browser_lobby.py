@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from motley.core.registry import game_class
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 
 pytestmark = needs_chromium

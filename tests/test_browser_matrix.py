@@ -17,8 +17,8 @@ from typing import Any, cast
 import httpx
 import pytest
 
-from motley.server.table import Table
-from motley.server.testing import ServerThread
+from motley.server.play.table import Table
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 
 pytestmark = needs_chromium

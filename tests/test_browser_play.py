@@ -20,8 +20,8 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import Response
 
-from motley.server.table import Table
-from motley.server.testing import ServerThread
+from motley.server.play.table import Table
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 
 PLAYERS = {"fools_errand": 2, "fool": 4, "foolery": 3}

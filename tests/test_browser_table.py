@@ -17,8 +17,8 @@ from typing import Any, cast
 import httpx
 import pytest
 
-from motley.server.live import LiveTable
-from motley.server.testing import ServerThread
+from motley.server.play.live import LiveTable
+from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
 
 pytestmark = needs_chromium

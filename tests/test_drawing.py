@@ -10,7 +10,7 @@ import pytest
 
 import motley
 from motley.drawing import card_codes, card_face, move_svg, render, render_state
-from motley.server.privacy import spectator_view
+from motley.server.play.privacy import spectator_view
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = {"fools_errand": 2, "fool": 5, "foolery": 4}

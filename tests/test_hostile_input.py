@@ -22,11 +22,12 @@ from websockets.sync.client import connect
 import motley
 from motley.cli.main import app
 from motley.core import RecordError, jsonsafe
-from motley.server import protocol
-from motley.server.bodies import table_request
-from motley.server.requests import new_record
-from motley.server.table import Settings, Table
-from motley.server.testing import ServerThread
+from motley.server.play import protocol
+from motley.server.play.bodies import table_request
+from motley.server.play.requests import new_record
+from motley.server.play.table import Table
+from motley.server.store.records import Settings
+from motley.server.web.testing import ServerThread
 
 runner = CliRunner()
 DEEP = "[" * 100_000 + "]" * 100_000

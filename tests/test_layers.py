@@ -242,3 +242,44 @@ def test_no_circle_between_modules() -> None:
             edges.setdefault(imp.importer, set()).add(imp.target)
     problems = [" -> ".join(group) for group in _cycles(edges)]
     _fail(problems, "circles of imports between modules of src/motley")
+
+
+#: The rooms of ``motley.server`` from the bottom up, each a subpackage with one job (``motley/server/__init__.py``
+#: names them): a module of a room imports its own room and the rooms below it, never one above.
+SERVER = f"{ROOT}.server"
+SERVER_ROOMS: tuple[str, ...] = ("store", "play", "site", "web")
+#: Imports that still point up while the site becomes a collaborator of the set of tables: (importer, target).
+#: Each is a debt to pay, never a place to add one.
+UPWARD_DEBTS: frozenset[tuple[str, str]] = frozenset({
+    ("motley.server.play.service", "motley.server.site.lobby"),
+    ("motley.server.play.service", "motley.server.site.news"),
+    ("motley.server.play.service", "motley.server.site.leases"),
+})
+
+
+def _room(module: str) -> str | None:
+    """The room of ``motley.server`` a module belongs to (None: not in the server, or its package root)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and ".".join(parts[:2]) == SERVER else None
+
+
+def test_every_server_module_is_in_a_room() -> None:
+    loose = [str(path.relative_to(SRC.parent)) for path in _modules()
+             if _package(_module_name(path)) == "server" and _module_name(path) != SERVER
+             and _room(_module_name(path)) not in SERVER_ROOMS]
+    assert not loose, f"server modules in no room of SERVER_ROOMS ({__file__}): {loose}"
+
+
+def test_the_server_rooms_point_down() -> None:
+    """Inside the server a module imports its own room and the rooms below it (:data:`SERVER_ROOMS`), nothing
+    above."""
+    order = {room: level for level, room in enumerate(SERVER_ROOMS)}
+    problems = []
+    for imp in _all_imports():
+        here, there = _room(imp.importer), _room(imp.target)
+        if here is None or there is None or order[there] <= order[here]:
+            continue
+        if (imp.importer, imp.target) in UPWARD_DEBTS:
+            continue
+        problems.append(f"{imp.where()}: room {here} imports room {there}, above it")
+    _fail(problems, f"imports inside the server that do not point down the rooms {' <- '.join(SERVER_ROOMS)}")

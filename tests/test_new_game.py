@@ -13,7 +13,7 @@ import motley
 from motley.bots import make_bot
 from motley.core import play, registry
 from motley.eval.simulate import simulate
-from motley.server import privacy
+from motley.server.play import privacy
 from tests import toy_game
 
 

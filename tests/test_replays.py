@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import motley
 from motley.cli.main import app
-from motley.server import replays
+from motley.server.play import replays
 
 runner = CliRunner()
 

@@ -16,12 +16,13 @@ import pytest
 
 from motley.bots.analysis import analyse_record
 from motley.core import records
-from motley.server.analyses import SEED, AnalysisBusy
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.testing import ServerThread
-from motley.server.thinking import Thinkers
+from motley.server.play.analyses import SEED, AnalysisBusy
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerThread
 from tests.support import store_random_match
 
 R = TypeVar("R")

@@ -10,11 +10,11 @@ import logging
 import httpx
 import pytest
 
-from motley.server.bodies import table_request
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings
-from motley.server.testing import ServerThread
+from motley.server.play.bodies import table_request
+from motley.server.play.service import Service
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerThread
 from tests.postgres import execute
 
 HUMANS = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}

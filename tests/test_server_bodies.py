@@ -1,4 +1,4 @@
-"""HTTP request bodies are checked by pydantic models (motley.server.bodies) before anything is made, and
+"""HTTP request bodies are checked by pydantic models (motley.server.play.bodies) before anything is made, and
 published in the OpenAPI schema that the /docs page reads."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from motley.core import MotleyError
-from motley.server.bodies import RematchRequest, TableRequest, checked
-from motley.server.testing import ServerThread
+from motley.server.play.bodies import RematchRequest, TableRequest, checked
+from motley.server.web.testing import ServerThread
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from typer.testing import CliRunner
 
 from motley.cli.main import app as cli_app
 from motley.core import MotleyError
-from motley.server.app import create_app
-from motley.server.testing import OPEN_LIMITS, ServerThread, free_port, wait_until_up
+from motley.server.web.app import create_app
+from motley.server.web.testing import OPEN_LIMITS, ServerThread, free_port, wait_until_up
 
 HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
 #: Half a request header: the request line and one header, never the blank line that ends it.

@@ -1,4 +1,4 @@
-"""The coordination counters of a server process (motley.server.counters): store statements, commits and news
+"""The coordination counters of a server process (motley.server.store.counters): store statements, commits and news
 messages, written to a folder named by MOTLEY_COUNTERS for the load benchmark."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 #: it twice and publishes one news message, then prints how many moves it stored.
 SCRIPT = """
 import asyncio, sys
-from motley.server.news import LocalNews
-from motley.server.storage import Storage
-from motley.server.testing import store_finished_match
+from motley.server.site.news import LocalNews
+from motley.server.store.storage import Storage
+from motley.server.web.testing import store_finished_match
 
 storage = Storage(sys.argv[1])
 record = store_finished_match(storage, {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4},

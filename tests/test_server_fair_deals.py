@@ -20,7 +20,7 @@ from motley.bots import RandomBot
 from motley.cli.main import app
 from motley.core.play import play
 from motley.core.registry import game_spec
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 
 runner = CliRunner()
 

@@ -14,14 +14,15 @@ from typing import Any, TypeVar
 
 import pytest
 
-from motley.server import live as live_module
-from motley.server.bodies import table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record, rematch_record
-from motley.server.store import MoveRow
-from motley.server.table import Settings, Table
-from motley.server.thinking import Thinkers
-from motley.server.transport import finished_record
+from motley.server.play import live as live_module
+from motley.server.play.bodies import table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record, rematch_record
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.store.records import Settings
+from motley.server.store.writer import MoveRow
+from motley.server.web.transport import finished_record
 from tests.support import Viewer
 
 R = TypeVar("R")

@@ -25,13 +25,14 @@ import motley
 from motley.core import State
 from motley.core.registry import game_spec
 from motley.drawing import card_codes
-from motley.server.bodies import table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.transport import with_drawing
+from motley.server.play.bodies import table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.transport import with_drawing
 
 GAMES: list[tuple[str, int, int]] = [("fools_errand", 2, 6), ("fool", 4, 2), ("fool", 6, 1), ("foolery", 3, 2),
                                      ("foolery", 4, 1)]

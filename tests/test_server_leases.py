@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from motley.server.storage import Storage, TableRecord, new_owner
+from motley.server.store.storage import Storage, TableRecord, new_owner
 
 #: A lease long enough that it cannot expire during a test, and one short enough to wait out.
 LONG, SHORT = 60.0, 0.3

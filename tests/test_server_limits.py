@@ -18,16 +18,17 @@ from websockets.sync.client import ClientConnection, connect
 
 from motley.cli.main import app as cli_app
 from motley.core import MotleyError
-from motley.server.app import create_app
-from motley.server.bodies import table_request
-from motley.server.limits import Limits, TableQuota, TokenBucket
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.storage import Storage
-from motley.server.store import Store
-from motley.server.table import Settings, Table
-from motley.server.testing import OPEN_LIMITS, ServerThread
-from motley.server.transport import SocketConnection
+from motley.server.play.bodies import table_request
+from motley.server.play.limits import Limits, TableQuota, TokenBucket
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.table import Table
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.store.writer import Store
+from motley.server.web.app import create_app
+from motley.server.web.testing import OPEN_LIMITS, ServerThread
+from motley.server.web.transport import SocketConnection
 
 Message = dict[str, Any]
 HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}

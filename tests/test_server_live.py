@@ -1,5 +1,5 @@
 """A live table stands alone: driven over an in-memory table log and fake connections (the protocols it takes:
-motley.server.live.TableLog and Connection), a move goes in, is written, and goes out to every viewer; a move
+motley.server.play.live.TableLog and Connection), a move goes in, is written, and goes out to every viewer; a move
 the log refuses is not played; the driver plays bot seats to the end and writes the result."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ import asyncio
 import json
 from typing import Any
 
-from motley.server.bodies import table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.store import MoveRow, StoreError
-from motley.server.table import Settings, Table
+from motley.server.play.bodies import table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.table import Table
+from motley.server.store.records import Settings
+from motley.server.store.writer import MoveRow, StoreError
 from tests.support import Viewer
 
 PEOPLE = {"game": "fools_errand", "seats": [{"kind": "human"}, {"kind": "human"}]}

@@ -20,18 +20,19 @@ import sqlalchemy.exc
 import motley
 from motley.bots import make_bot
 from motley.core import MotleyError
-from motley.server import live as live_module
-from motley.server import migrations
-from motley.server import storage as storage_module
-from motley.server.bodies import table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.testing import ServerThread
-from motley.server.thinking import Thinkers
-from motley.server.web_bots import MAX_SIMULATIONS
+from motley.server.play import live as live_module
+from motley.server.play.bodies import table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.play.web_bots import MAX_SIMULATIONS
+from motley.server.store import migrations
+from motley.server.store import storage as storage_module
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerThread
 from tests.postgres import execute
 from tests.support import Viewer, play_random
 
@@ -122,7 +123,7 @@ def test_a_table_of_the_strongest_bots_plays_them_in_the_worker_pool() -> None:
 
 # ---- automatic moves yield the event loop --------------------------------------------------------------
 class InstantStore:
-    """A table log (:class:`motley.server.live.TableLog`) that accepts every write at once, without ever
+    """A table log (:class:`motley.server.play.live.TableLog`) that accepts every write at once, without ever
     suspending the caller."""
 
     def __init__(self) -> None:
@@ -183,7 +184,7 @@ def test_a_web_table_within_the_caps_is_made_though_python_may_ask_for_more() ->
 
 
 def test_the_lobby_is_told_the_caps() -> None:
-    from motley.server.transport import games_info
+    from motley.server.web.transport import games_info
 
     foolery = next(g for g in games_info() if g["name"] == "foolery")
     hands = next(o for o in foolery["options"] if o["name"] == "hands")
@@ -228,7 +229,7 @@ def locked(url: str) -> Any:
         return other
     import psycopg
 
-    from motley.server.storage import store_url
+    from motley.server.store.storage import store_url
 
     parsed = store_url(url)
     conn = psycopg.connect(host=str(parsed.query["host"]), user=parsed.username, dbname=parsed.database)

@@ -1,4 +1,4 @@
-"""The news channel (``motley.server.news``): in one process (``LocalNews``) and across processes over PostgreSQL's
+"""The news channel (``motley.server.site.news``): in one process (``LocalNews``) and across processes over PostgreSQL's
 LISTEN/NOTIFY (``PostgresNews``; two channels opened on one database stand for two server processes), including a
 PostgreSQL restart under a listener."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from motley.server.news import LocalNews, Message, News, NewsUnavailable, PostgresNews, Subscription, open_news
+from motley.server.site.news import LocalNews, Message, News, NewsUnavailable, PostgresNews, Subscription, open_news
 from tests.postgres import PostgresServer
 
 #: Seconds within which a published message must have arrived.

@@ -26,8 +26,8 @@ from schemathesis.specs.openapi.checks import (
 )
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
-from motley.server.app import create_app
-from motley.server.limits import Limits
+from motley.server.play.limits import Limits
+from motley.server.web.app import create_app
 
 #: Generated requests per operation, generation mode and table; derandomized, so every run sends the same ones.
 EXAMPLES = 20

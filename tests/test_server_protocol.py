@@ -11,8 +11,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server.table import Table
-from motley.server.testing import ServerThread
+from motley.server.play.table import Table
+from motley.server.web.testing import ServerThread
 
 Message = dict[str, Any]
 

@@ -17,13 +17,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server import replays
-from motley.server.limits import Limits
-from motley.server.live import LiveTable
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table, TableRecord
-from motley.server.testing import ServerThread, store_finished_match
+from motley.server.play import replays
+from motley.server.play.limits import Limits
+from motley.server.play.live import LiveTable
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.store.records import Settings, TableRecord
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerThread, store_finished_match
 
 BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4}
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server.testing import ServerProcess
+from motley.server.web.testing import ServerProcess
 from tests.postgres import PostgresServer, execute
 from tests.support import children, seat_tokens
 

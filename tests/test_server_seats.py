@@ -23,16 +23,17 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from motley.core import MotleyError
-from motley.server import live as live_module
-from motley.server.bodies import table_request
-from motley.server.live import SEAT_TRIES, LiveTable
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.store import Store, StoreError
-from motley.server.table import SeatRefused, Settings, Table
-from motley.server.testing import ServerThread
-from motley.server.transport import table_summary
+from motley.server.play import live as live_module
+from motley.server.play.bodies import table_request
+from motley.server.play.live import SEAT_TRIES, LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.store.records import SeatRefused, Settings
+from motley.server.store.storage import Storage
+from motley.server.store.writer import Store, StoreError
+from motley.server.web.testing import ServerThread
+from motley.server.web.transport import table_summary
 from tests.postgres import execute
 from tests.support import Viewer
 

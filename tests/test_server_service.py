@@ -17,13 +17,14 @@ import pytest
 import motley
 from motley.core import State
 from motley.core.play import replay
-from motley.server import live as live_module
-from motley.server.bodies import table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Finished, Moved, Settings, Table
+from motley.server.play import live as live_module
+from motley.server.play.bodies import table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Finished, Moved, Table
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
 from tests.support import Viewer
 
 

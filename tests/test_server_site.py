@@ -18,15 +18,16 @@ from starlette.requests import Request
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from motley.server.bodies import table_request
-from motley.server.limits import Limits, TablesRefused
-from motley.server.service import OwnedElsewhere, Service
-from motley.server.site import FORWARDED_CLIENT, FORWARDED_TO, Site
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.testing import ServerProcess
-from motley.server.thinking import Thinkers
-from motley.server.transport import client_address
+from motley.server.play.bodies import table_request
+from motley.server.play.limits import Limits, TablesRefused
+from motley.server.play.service import OwnedElsewhere, Service
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, Site
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerProcess
+from motley.server.web.transport import client_address
 from tests.postgres import execute
 from tests.support import Viewer, seat_tokens, stored_record
 from tests.test_server_restart import Mover

@@ -11,8 +11,8 @@ import asyncio
 import time
 from typing import Any
 
-from motley.server.bodies import table_request
-from motley.server.service import Service
+from motley.server.play.bodies import table_request
+from motley.server.play.service import Service
 from tests.test_server_site import PEOPLE, with_pair
 
 

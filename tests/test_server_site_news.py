@@ -19,14 +19,15 @@ from sqlalchemy import event
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from motley.server.bodies import table_request
-from motley.server.news import APPLICATION, LocalNews, News, PostgresNews
-from motley.server.service import Service, Stopping
-from motley.server.site import CLOSE_MOVED, Site
-from motley.server.storage import Storage
-from motley.server.table import Settings, Table
-from motley.server.testing import ServerProcess, ServerThread
-from motley.server.thinking import Thinkers
+from motley.server.play.bodies import table_request
+from motley.server.play.service import Service, Stopping
+from motley.server.play.table import Table
+from motley.server.play.thinking import Thinkers
+from motley.server.site.leases import CLOSE_MOVED, Site
+from motley.server.site.news import APPLICATION, LocalNews, News, PostgresNews
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerProcess, ServerThread
 from tests.postgres import execute
 from tests.support import Viewer, stored_record
 

@@ -1,4 +1,4 @@
-"""The signed internal channel of a site across machines (:mod:`motley.server.signing`, docs/scaling.md): with a
+"""The signed internal channel of a site across machines (:mod:`motley.server.site.signing`, docs/scaling.md): with a
 site secret, an internal request or relayed socket whose HMAC is missing, wrong, replayed or stale is refused with
 403 and changes nothing; a correct one is served, its forwarded client address believed; the forwarded client
 header of anyone without a valid signature is not; a site address other machines reach needs a secret to start;
@@ -22,10 +22,10 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from motley.cli.serve import _site_secret
-from motley.server.limits import Limits
-from motley.server.signing import SECRET_ENV, SIGNATURE, Verifier, load_secret, sign
-from motley.server.site import FORWARDED_CLIENT, FORWARDED_TO, RELAYED, Site
-from motley.server.testing import ServerProcess, ServerThread
+from motley.server.play.limits import Limits
+from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, RELAYED, Site
+from motley.server.site.signing import SECRET_ENV, SIGNATURE, Verifier, load_secret, sign
+from motley.server.web.testing import ServerProcess, ServerThread
 
 #: The site's secret in these tests, and another one.
 SECRET = b"7f3a9c2e5b8d1f4a6c0e9b2d5f8a1c4e7b0d3f6a9c2e5b8d"

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from motley.cli.main import app
 from motley.core.extras import MissingExtraError
-from motley.server import migrations
-from motley.server.storage import BadStoreUrl, Storage, StoreUnavailable, metadata, moves_t, tables_t
-from motley.server.storage import store_url as parse_db
+from motley.server.store import migrations
+from motley.server.store.storage import BadStoreUrl, Storage, StoreUnavailable, metadata, moves_t, tables_t
+from motley.server.store.storage import store_url as parse_db
 from tests.postgres import PostgresServer, execute
 
 

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from motley.cli.main import app as cli_app
-from motley.server.limits import Limits, TableGate, TablesRefused
-from motley.server.live import LiveTable
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings
-from motley.server.testing import ServerThread
+from motley.server.play.limits import Limits, TableGate, TablesRefused
+from motley.server.play.live import LiveTable
+from motley.server.play.service import Service
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
+from motley.server.web.testing import ServerThread
 from tests.postgres import execute
 from tests.support import store_random_match
 

@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 
 from motley.core import MotleyError
-from motley.server.bodies import RematchSeat, table_request
-from motley.server.live import LiveTable
-from motley.server.requests import new_record
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import SeatRefused, Settings, Table
+from motley.server.play.bodies import RematchSeat, table_request
+from motley.server.play.live import LiveTable
+from motley.server.play.requests import new_record
+from motley.server.play.service import Service
+from motley.server.play.table import Table
+from motley.server.store.records import SeatRefused, Settings
+from motley.server.store.storage import Storage
 from tests.support import Viewer
 from tests.test_server_live import MemoryLog
 

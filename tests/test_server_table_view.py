@@ -16,12 +16,13 @@ from websockets.sync.client import ClientConnection, connect
 
 import motley
 from motley.core.registry import game_spec
-from motley.server import protocol
-from motley.server.bodies import table_request
-from motley.server.requests import new_record
-from motley.server.table import Settings, Table, move_cards
-from motley.server.testing import ServerThread
-from motley.server.transport import card_table
+from motley.server.play import protocol
+from motley.server.play.bodies import table_request
+from motley.server.play.requests import new_record
+from motley.server.play.table import Table, move_cards
+from motley.server.store.records import Settings
+from motley.server.web.testing import ServerThread
+from motley.server.web.transport import card_table
 
 GAMES = {"fool": {"players": 4}, "foolery": {"players": 3}, "fools_errand": {}}
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from motley.server.bodies import table_request
-from motley.server.service import Service
-from motley.server.storage import Storage
-from motley.server.table import Settings
+from motley.server.play.bodies import table_request
+from motley.server.play.service import Service
+from motley.server.store.records import Settings
+from motley.server.store.storage import Storage
 from tests import support
 
 IDLE = 100.0
@@ -181,11 +181,11 @@ def test_without_idle_close_nothing_is_cancelled(store_url: str) -> None:
 
 
 def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
-    from motley.server.live import LiveTable
-    from motley.server.requests import new_record
-    from motley.server.store import Store
-    from motley.server.table import Table
-    from motley.server.transport import table_summary
+    from motley.server.play.live import LiveTable
+    from motley.server.play.requests import new_record
+    from motley.server.play.table import Table
+    from motley.server.store.writer import Store
+    from motley.server.web.transport import table_summary
 
     async def body() -> None:
         clock = Clock()
@@ -208,7 +208,7 @@ def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
 def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(store_url: str) -> None:
     import httpx
 
-    from motley.server.testing import ServerThread
+    from motley.server.web.testing import ServerThread
 
     with ServerThread(store_url, idle_close=1e-6) as server:
         table_id = httpx.post(f"{server.base}/api/tables", json=person_vs_bot(), timeout=10).json()["id"]
@@ -228,7 +228,7 @@ def test_motley_serve_passes_idle_close_and_zero_means_never(monkeypatch: pytest
 
     import motley.server
     from motley.cli.main import app
-    from motley.server.limits import IDLE_CLOSE
+    from motley.server.play.limits import IDLE_CLOSE
 
     given: list[float | None] = []
     monkeypatch.setattr(motley.server, "create_app", lambda *a, **kw: given.append(kw["idle_close"]))

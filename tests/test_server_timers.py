@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server.testing import ServerThread
+from motley.server.web.testing import ServerThread
 from tests.support import seat_tokens
 
 

@@ -9,8 +9,8 @@ import pytest
 import motley
 from motley.bots import bot_kind, has_heuristic, make_bot, web_bot_kinds
 from motley.core import MotleyError
-from motley.server import web_bots
-from motley.server.bodies import SeatRequest
+from motley.server.play import web_bots
+from motley.server.play.bodies import SeatRequest
 
 
 def test_the_seat_request_offers_exactly_the_declared_web_kinds() -> None:

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from motley.server.testing import free_port
+from motley.server.web.testing import free_port
 from tests.postgres import binaries
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -426,9 +426,9 @@ def replay(record: Annotated[Path, typer.Argument(help="A game record (JSON) wri
 
 def write_replay_html(record: Path, out: Path) -> None:
     """Write the replay viewer of ``record`` (a finished match) to ``out`` (see
-    :func:`motley.server.replays.standalone_html`); a bad record or an unwritable file exits with its reason."""
+    :func:`motley.server.play.replays.standalone_html`); a bad record or an unwritable file exits with its reason."""
     import motley
-    from motley.server import replays
+    from motley.server.play import replays
 
     def build() -> str:
         return replays.standalone_html(replays.table_of_record(motley.records.read_file(record)))

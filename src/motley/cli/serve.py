@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from motley.server.limits import IDLE_CLOSE, Limits
+from motley.server.play.limits import IDLE_CLOSE, Limits
 
 _DEFAULT = Limits()
 
@@ -99,10 +99,10 @@ def serve(
 
     from motley.core import MotleyError
     from motley.server import create_app
-    from motley.server.connections import uvicorn_settings
-    from motley.server.draining import DrainingServer
-    from motley.server.site import Site
-    from motley.server.storage import store_url
+    from motley.server.site.draining import DrainingServer
+    from motley.server.site.leases import Site
+    from motley.server.store.storage import store_url
+    from motley.server.web.connections import uvicorn_settings
 
     if pace < 0:
         raise typer.BadParameter("--pace must be 0 or more seconds.")
@@ -149,14 +149,14 @@ def serve(
 
 def _site_secret(file: Path | None, in_site: bool, address: str | None) -> bytes | None:
     """The site secret of a process (``in_site``: one of a site) whose internal address is ``address`` (None: a
-    worker's loopback one): from ``file`` or the environment (:func:`~motley.server.signing.load_secret`).
+    worker's loopback one): from ``file`` or the environment (:func:`~motley.server.site.signing.load_secret`).
 
     Raises:
         typer.BadParameter: for a secret file outside a site, a secret that cannot be read or is too short, or
             none for a site process whose internal address is not loopback (reachable from other machines).
     """
     from motley.core import MotleyError
-    from motley.server.signing import SECRET_ENV, is_loopback, load_secret
+    from motley.server.site.signing import SECRET_ENV, is_loopback, load_secret
 
     if not in_site:
         if file is not None:

@@ -1,7 +1,7 @@
 """``motley verify``: check that a finished server table was dealt from the seed committed to at its start.
 
 When a match starts, every viewer of a server table gets ``commitment`` = SHA-256 of ``"{table_id}:{seed}"``
-(:func:`motley.server.table.commitment`); the record of the finished table reveals the seed. A player who
+(:func:`motley.server.play.table.commitment`); the record of the finished table reveals the seed. A player who
 saved the commitment at the start checks the record with ``motley verify RECORD --commitment HEX``. The whole
 chain is checked: the record carries no explicit deal (a served table is dealt from its seed alone, so the deal
 is the one the seed makes), the revealed seed hashes to the commitment, the moves replay, the match is finished
@@ -21,7 +21,7 @@ from rich.markup import escape
 import motley
 from motley.cli.common import console, errors
 from motley.core.game import load_json_object
-from motley.server.table import commitment as commit
+from motley.server.play.table import commitment as commit
 
 
 def _unreadable(message: str) -> typer.Exit:

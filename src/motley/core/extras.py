@@ -8,7 +8,7 @@ so a missing library is reported as the extra to install rather than as a bare `
 * ``report`` -- matplotlib, for ``simulate --report`` (:mod:`motley.eval.report`);
 * ``rl`` -- PettingZoo, Gymnasium and OpenSpiel, for :mod:`motley.envs`;
 * ``train`` -- the training stack (PyTorch, sb3-contrib);
-* ``postgres`` -- psycopg 3, for ``serve --db postgresql://...`` (:mod:`motley.server.storage`);
+* ``postgres`` -- psycopg 3, for ``serve --db postgresql://...`` (:mod:`motley.server.store.storage`);
 * ``dev`` -- everything the tests, the linters and the browser tests need.
 """
 

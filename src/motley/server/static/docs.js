@@ -1,6 +1,6 @@
 // The HTTP API in words, read from the server's OpenAPI schema (/openapi.json): each route with its method,
 // parameters and request body (fields, types, what each means). The WebSocket protocol is described in
-// motley.server.protocol; docs/security.md says who may call what.
+// motley.server.play.protocol; docs/security.md says who may call what.
 import { html, render } from "/static/vendor/preact-htm.js";
 
 /** A JSON schema's type in words: "string", "integer or null", "list of SeatRequest", "one of: a, b". */

@@ -1,1 +1,0 @@
-"""The store's schema changes, one Alembic revision a file, in order (see :mod:`motley.server.migrations`)."""

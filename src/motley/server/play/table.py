@@ -1,0 +1,368 @@
+"""A table as data and rules only: the match, its seats, its move log, and what each viewer may see.
+
+A :class:`Table` holds the one :class:`motley.State` of a match, its seats (data only), the move log with
+each entry's visibility per viewer, and the version counter (moves applied). It checks a seat's move
+(:meth:`Table.check`, :meth:`Table.prepare`), applies it (:meth:`Table.apply`, which returns the events
+that happened) and builds each viewer's ``state`` message from that viewer's observation only
+(:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the
+live table (:mod:`motley.server.play.live`) stores a move before it asks the table to apply it, and the
+transport (:mod:`motley.server.web.transport`) adds the SVG drawings.
+
+A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.play.replay`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from motley.core import IllegalMoveError, MotleyError, MoveError, Observation, State
+from motley.core.play import replay
+from motley.core.registry import game_spec, load_recorded_game
+from motley.server.play import privacy, protocol
+from motley.server.store.records import STORED_BEFORE, Seat, SeatRefused, Settings, TableRecord, new_token
+
+#: Log entries sent in a ``state`` message (the newest).
+LOG_SHOWN = 25
+
+
+def commitment(table_id: str, seed: int) -> str:
+    """The commitment to a table's seed published when the match starts: the SHA-256 (hex) of
+    ``"{table_id}:{seed}"``. The seed itself is revealed only in the record of the finished table."""
+    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
+
+
+def move_cards(game: str, move: str) -> list[str]:
+    """The card codes a move string of ``game`` uses, in order (``"II X XII"`` -> ``["II", "X", "XII"]``,
+    ``"give 7S"`` -> ``["7S"]``, ``"pass"`` / ``"draw"`` -> ``[]``): its words that are card codes of the
+    game's pack (``GameSpec.card_codes``). The browser matches a selection of cards against these."""
+    codes = game_spec(game).card_codes
+    return [word for word in move.upper().split() if word in codes]
+
+
+@dataclass
+class LogEntry:
+    """A move in the table log (``number`` from 1), and which viewers may read it: one flag per seat, then
+    the spectators' flag; ``forced``: it was the only legal move of its seat then."""
+
+    number: int
+    seat: int
+    move: str
+    actor: str
+    visible: list[bool]
+    forced: bool = False
+
+
+@dataclass(frozen=True)
+class Move:
+    """A checked move, not applied yet: ``seat`` plays ``action`` (move string ``text``) at table version
+    ``version``; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"timer"`` or ``"away"``."""
+
+    version: int
+    seat: int
+    action: int
+    text: str
+    actor: str
+
+    @property
+    def number(self) -> int:
+        """The move's number in the log (from 1): the version it makes."""
+        return self.version + 1
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Event: a move was applied; the table is now at ``version``."""
+
+    entry: LogEntry
+    version: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Event: the match is over; ``result`` is ``{"scores": [int], "returns": [float]}``."""
+
+    result: dict[str, Any]
+
+
+Event = Moved | Finished
+
+
+class Views:
+    """The observations of one state, each built at most once: seats by number, the spectator as ``None``
+    (made from seat 0's observation, so it costs no observation of its own)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._built: dict[int | None, Observation] = {}
+
+    def __call__(self, viewer: int | None) -> Observation:
+        """The observation of ``viewer`` (a seat, or ``None`` for the spectator view)."""
+        if viewer not in self._built:
+            if viewer is None:
+                self._built[None] = privacy.public_view(self.state.game.name, self(0))
+            else:
+                self._built[viewer] = self.state.observation(viewer)
+        return self._built[viewer]
+
+
+class Table:
+    """A table rebuilt from its stored record.
+
+    Raises (constructor):
+        MotleyError: when the game or its options are unknown; RecordError (a MotleyError) naming the
+            first stored move that does not replay.
+    """
+
+    def __init__(self, record: TableRecord) -> None:
+        self.id = record.id
+        self.record = record
+        self.game = load_recorded_game(record.game, record.params)
+        self.settings = Settings(**{**STORED_BEFORE, **record.settings})
+        self.seats = [Seat.from_stored(s) for s in record.seats]
+        self.log: list[LogEntry] = []
+        #: Was the next stored move to replay the only legal one (:meth:`_replayed`)?
+        self._forced_next = bool(record.moves) and len(
+            self.game.new_initial_state(seed=record.seed).legal_actions()) == 1
+        self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
+                                   on_move=self._replayed)
+        self.version = len(record.moves)
+        self._views = Views(self.state)
+        self.commitment = commitment(record.id, record.seed)
+        self._end_reason: tuple[int, str | None] | None = None
+
+    def _replayed(self, state: State, seat: int, _action: int) -> None:
+        """Log the stored move just replayed (the next one of ``record.moves``), and note whether the one after
+        it is forced."""
+        _, move, actor = self.record.moves[len(self.log)]
+        self._log_move(Views(state), seat, move, actor, self._forced_next)
+        self._forced_next = not state.is_terminal() and len(state.legal_actions()) == 1
+
+    # ---- seats ------------------------------------------------------------------------------
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat a token belongs to (constant-time comparison of the UTF-8 bytes, so any text, non-ASCII
+        included, is compared and a wrong one is simply no seat), or None."""
+        given = token.encode("utf-8", "surrogatepass")
+        for i, seat in enumerate(self.seats):
+            if seat.token is not None and secrets.compare_digest(seat.token.encode("utf-8", "surrogatepass"), given):
+                return i
+        return None
+
+    def open_seats(self) -> list[int]:
+        """The seats the lobby may hand out now (open, unclaimed, never connected); none once the match is over."""
+        if self.state.is_terminal():
+            return []
+        return [i for i, seat in enumerate(self.seats) if seat.refusal() is None]
+
+    def claim(self, seat: int | None = None) -> int:
+        """Claim ``seat`` (None: the first open seat) for whoever asked in the lobby: the seat gets a fresh token
+        (the invite link's stops working) and is no longer open; returns the seat. The caller stores the seats.
+
+        Raises:
+            SeatRefused: saying why (``"the match is over"``, the seat is by invitation, already claimed, a bot's,
+                not a seat of the table; or no seat is open); nothing changes.
+        """
+        if self.state.is_terminal():
+            raise SeatRefused("the match is over")
+        if seat is None:
+            free = self.open_seats()
+            if not free:
+                people = [s for s in self.seats if s.kind == "human"]
+                raise SeatRefused("every open seat is already claimed" if any(s.open for s in people)
+                                  else "every person seat is by invitation (only its invite link works)")
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise SeatRefused(f"the table has seats 0..{len(self.seats) - 1}, not seat {seat}")
+        reason = self.seats[seat].refusal()
+        if reason is not None:
+            raise SeatRefused(f"seat {seat}: {reason}")
+        self.seats[seat].claimed = True
+        self.seats[seat].token = new_token()
+        return seat
+
+    def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None
+                  ) -> list[dict[str, Any]]:
+        """Public facts about every seat (never a token); ``connected`` / ``away`` per seat (default: no)."""
+        return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot if s.kind == "bot" else None,
+                 "connected": bool(connected and connected[i]), "away": bool(away and away[i])}
+                for i, s in enumerate(self.seats)]
+
+    # ---- messages ---------------------------------------------------------------------------
+    def shared(self, seats: list[dict[str, Any]], deadline: float | None) -> dict[str, Any]:
+        """The part of a ``state`` message that is the same for every viewer.
+
+        ``seats``: :meth:`seat_info`; ``deadline``: seconds left to the seat to move, or None.
+        """
+        state = self.state
+        terminal = state.is_terminal()
+        return {"type": "state", "table": self.id, "version": self.version, "game": self.game.name,
+                "title": self.game.title, "current_player": state.current_player(),
+                "terminal": terminal, "scores": state.scores(), "returns": state.returns() if terminal else None,
+                "seats": seats, "deadline": None if terminal else deadline, "end_reason": self.end_reason()}
+
+    def end_reason(self) -> str | None:
+        """Why the match ended, in words with seats as ``{seat N}`` (``GameSpec.end_reason``); None while it goes
+        on or when the game gives no reason. Worked out once per version."""
+        if self._end_reason is None or self._end_reason[0] != self.version:
+            reason = game_spec(self.game.name).end_reason
+            text = reason(self.state) if reason is not None and self.state.is_terminal() else None
+            self._end_reason = (self.version, text)
+        return self._end_reason[1]
+
+    def message(self, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for a seat (its observation and, on its turn, its legal moves) or a spectator
+        (``viewer`` None: the public view).
+
+        Nothing in it comes from outside the viewer's own observation (or the spectator view), the public
+        seat facts, and log entries the viewer may read (``LogEntry.visible``). ``shared``: from
+        :meth:`shared` (default: no seat connected, no deadline). Each legal move is
+        ``{"action", "move", "cards", "svg": None}`` (``cards``: :func:`move_cards`); the transport fills in
+        ``svg`` for viewers who draw.
+        """
+        message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
+        legal: list[dict[str, Any]] = []
+        if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
+            state = self.state
+            texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
+            legal = [{"action": a, "move": text, "cards": move_cards(self.game.name, text), "svg": None}
+                     for a, text in texts]
+        message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
+        return message
+
+    def visible_log(self, viewer: int | None, upto: int | None = None, last: int = LOG_SHOWN) -> list[dict[str, Any]]:
+        """The newest ``last`` log entries among the first ``upto`` (default all), as ``viewer`` (a seat, or
+        None for a spectator) reads them: ``{"n", "seat", "actor", "move", "forced"}``, ``move`` None when hidden,
+        ``forced``: the move was the only legal one of its seat."""
+        column = len(self.seats) if viewer is None else viewer
+        entries = self.log if upto is None else self.log[:max(0, upto)]
+        return [{"n": e.number, "seat": e.seat, "actor": e.actor, "move": e.move if e.visible[column] else None,
+                 "forced": e.forced} for e in entries[-last:]]
+
+    # ---- moves ------------------------------------------------------------------------------
+    def check(self, seat: int, msg: protocol.ClientMessage, actor: str = "seat") -> Move:
+        """A client's move for ``seat``, checked against the table as it is now.
+
+        Raises:
+            protocol.ProtocolError: ``over``, ``not_your_turn``, ``stale`` (``msg.version`` is not the
+                table's version) or ``illegal``; nothing changes.
+        """
+        state = self.state
+        if state.is_terminal():
+            raise protocol.ProtocolError("over", "the game is over")
+        if state.current_player() != seat:
+            raise protocol.ProtocolError("not_your_turn", f"it is seat {state.current_player()}'s turn")
+        if msg.version != self.version:
+            raise protocol.ProtocolError("stale", f"move made at version {msg.version}; the table is at "
+                                                  f"version {self.version}")
+        try:
+            action = state.string_to_action(msg.move) if msg.move is not None else int(msg.action or 0)
+            return self.prepare(seat, action, actor)
+        except MoveError as exc:  # an unreadable move or a forbidden one: both answer "illegal"
+            raise protocol.ProtocolError("illegal", str(exc), exc.reason) from None
+
+    def why(self, seat: int, text: str) -> str | None:
+        """Why ``seat`` may not make the move ``text`` now, in the engine's words (the move string's parse error,
+        or ``state.why_illegal``), or None when it is legal; nothing changes."""
+        state = self.state
+        if state.is_terminal():
+            return "the game is over"
+        if state.current_player() != seat:
+            return "it is not your turn"
+        try:
+            action = state.string_to_action(text)
+        except MotleyError as exc:
+            return str(exc)
+        return None if action in state.legal_actions() else state.why_illegal(action)
+
+    def why_answer(self, seat: int, text: str) -> dict[str, Any]:
+        """The ``why`` message answering ``seat``'s question about the move ``text``: ``reason`` (:meth:`why`),
+        and that reason in words and its rule ids (``words``, ``rules``: :func:`protocol.reason_words`; a move
+        that cannot be read is explained by the reason alone, not the "invalid move 'X':" before it)."""
+        reason = self.why(seat, text)
+        plain = reason
+        if reason is not None and not self.state.is_terminal() and self.state.current_player() == seat:
+            try:
+                self.state.string_to_action(text)
+            except MoveError as exc:
+                plain = exc.reason
+            except MotleyError:
+                pass
+        words, rules = protocol.reason_words(plain)
+        return {"type": "why", "version": self.version, "move": text, "reason": reason, "words": words,
+                "rules": rules}
+
+    def prepare(self, seat: int, action: int, actor: str) -> Move:
+        """``action`` for ``seat`` at the current version, checked but not applied.
+
+        Raises:
+            IllegalMoveError: if the game is over, it is not ``seat``'s turn, or the move is not legal.
+        """
+        state = self.state
+        if state.is_terminal():
+            raise IllegalMoveError(action, "the game is over")
+        if seat != state.current_player():
+            raise IllegalMoveError(action, f"it is seat {state.current_player()}'s turn")
+        if action not in state.legal_actions():
+            raise IllegalMoveError(action, state.why_illegal(action))
+        return Move(self.version, seat, action, state.action_to_string(action), actor)
+
+    def apply(self, move: Move) -> list[Event]:
+        """Apply a move from :meth:`prepare` / :meth:`check`; returns ``[Moved]``, plus ``Finished`` when it
+        ends the match.
+
+        Raises:
+            MotleyError: if the table moved on since the move was checked (``move.version`` is old); nothing
+                changes.
+        """
+        if move.version != self.version:
+            raise MotleyError(f"move {move.text!r} was checked at version {move.version}; the table is at "
+                              f"version {self.version}")
+        forced = len(self.state.legal_actions()) == 1  # the list :meth:`prepare` built, cached by the state
+        self.state.apply_action(move.action)
+        self.version += 1
+        self.record.moves.append((move.seat, move.text, move.actor))
+        self._views = Views(self.state)
+        events: list[Event] = [Moved(self._log_move(self._views, move.seat, move.text, move.actor, forced),
+                                     self.version)]
+        if self.state.is_terminal():
+            self.record.finished = True
+            events.append(Finished({"scores": self.state.scores(), "returns": self.state.returns()}))
+        return events
+
+    def _log_move(self, views: Views, seat: int, move: str, actor: str, forced: bool) -> LogEntry:
+        """Add the log entry of a move just applied (``views``: of the state after it; ``forced``: it was the
+        only legal move)."""
+        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move), forced)
+        self.log.append(entry)
+        return entry
+
+    def _visibility(self, views: Views, seat: int, move: str) -> list[bool]:
+        """Who may read ``move`` (just made by ``seat``) in the log: a flag per seat, then the spectators'.
+
+        A public move (``GameSpec.public_move``) or one naming no card is read by everyone, with no
+        observation built. Any other move is read by its mover, and by a viewer whose observation after the
+        move shows every card in it (:func:`privacy.move_is_visible`): the mover's observation is never
+        built, the spectator view is made from seat 0's, and ``views`` keeps each one for the messages
+        that follow the move, so at most one observation per seat is built, never ``seats + 1``.
+        """
+        n = len(self.seats)
+        spec = game_spec(self.game.name)
+        if spec.public_move(move) or not any(word in spec.card_codes for word in move.upper().split()):
+            return [True] * (n + 1)
+        return [q == seat or privacy.move_is_visible(self.game.name, move, privacy.visible_tokens(views(q)))
+                for q in range(n)] + [privacy.move_is_visible(self.game.name, move,
+                                                              privacy.visible_tokens(views(None)))]
+
+    # ---- replays ----------------------------------------------------------------------------
+    def state_at(self, step: int) -> State:
+        """The state after the first ``step`` moves of the log (clamped to 0..moves), by
+        :func:`motley.core.play.replay`.
+
+        Raises:
+            RecordError: if the stored moves no longer replay.
+        """
+        step = max(0, min(step, len(self.record.moves)))
+        return replay(self.game, self.record.seed, None, [(s, m) for s, m, _ in self.record.moves[:step]])

@@ -1,0 +1,265 @@
+"""The store off the event loop: one writer thread in front of the event-log storage.
+
+:class:`TableStorage` is what the server needs of a storage (:class:`motley.server.store.storage.Storage` is the
+SQLAlchemy one; a test may hand in its own); :class:`Store` makes its calls in one worker thread, in order,
+and writes moves in groups. The live tables write through it (:class:`motley.server.play.live.TableLog`) and the
+set of tables reads and creates tables through it (:class:`motley.server.play.service.Service`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
+
+from motley.server.store.records import TableRecord
+
+log = logging.getLogger("motley.server")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: A move as stored: ``(table_id, number, seat, move string, actor)``.
+MoveRow = tuple[str, int, int, str, str]
+
+
+class UnreadableTable(ValueError):
+    """A stored table whose row cannot be read (JSON that does not parse, a field of the wrong type)."""
+
+
+class Creator(NamedTuple):
+    """Who creates a table, for the per-address limits kept in the store (a site of several processes): the
+    client ``address`` stored on the table's row; ``quota``, the most unfinished tables it may have (None:
+    recorded, not limited); its creation rate, a token bucket of ``burst`` tables refilled at ``per_minute``
+    (``per_minute`` None: no rate)."""
+
+    address: str
+    quota: int | None = None
+    per_minute: float | None = None
+    burst: int = 1
+
+
+class RateReached(Exception):
+    """The creating address has used its bucket of table creations kept in the store (nothing was stored);
+    ``wait``: seconds until it holds a token again."""
+
+    def __init__(self, burst: int, per_minute: float, wait: float) -> None:
+        super().__init__(f"this address creates tables too fast (at most {burst} at once, {per_minute:g} a "
+                         f"minute); try again in {math.ceil(wait)} s")
+        self.wait = wait
+
+
+class QuotaReached(Exception):
+    """The creating address has its quota of unfinished tables in the store (nothing was stored)."""
+
+    def __init__(self, address: str, quota: int) -> None:
+        super().__init__(f"this address already has {quota} unfinished tables; finish one first")
+        self.address = address
+        self.quota = quota
+
+
+class TableStorage(Protocol):
+    """The event-log storage as the server uses it. Every call blocks until it is done (the :class:`Store`
+    makes them in its worker thread); any exception is a failure of the storage."""
+
+    def create_table(self, record: TableRecord, creator: Creator | None = None) -> None:
+        """Store a new table (its header; ``record.moves`` is empty), with its ``creator``'s address; raises
+        :class:`QuotaReached` (nothing stored) if that address has its quota of unfinished tables."""
+
+    def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any],
+                       creator: Creator | None = None) -> dict[str, Any]:
+        """Store ``record`` as the rematch of table ``table_id`` (its header, with ``offer``: ``{"offered_by",
+        "plan"}``) unless that table has one already, atomically; returns the stored offer ``{"table",
+        "offered_by", "plan"}``, this one or the earlier one. ``creator`` as for :meth:`create_table`."""
+
+    def rematch(self, table_id: str) -> dict[str, Any] | None:
+        """The rematch offered at a table, ``{"table", "offered_by", "plan"}``, or None."""
+
+    def save_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> dict[str, Any]:
+        """Store the analysis of ``seat``'s decisions at a finished table unless one is stored already; returns the
+        stored one (this, or the earlier)."""
+
+    def analysis(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored analysis of ``seat``'s decisions at a table, or None."""
+
+    def add_moves(self, moves: Sequence[MoveRow]) -> None:
+        """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none."""
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite a table's seat list (stored form)."""
+
+    def update_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """Rewrite a table's settings (stored form)."""
+
+    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark a table finished with its result."""
+
+    def load(self, table_id: str) -> TableRecord | None:
+        """One table with its moves, or None; raises :class:`UnreadableTable` for a row that cannot be read."""
+
+    def load_all(self, finished: bool | None = None, unreadable: list[tuple[str, str]] | None = None
+                 ) -> list[TableRecord]:
+        """Every table (or the unfinished / finished ones), oldest first; an unreadable one is left out and
+        ``(table id, reason)`` appended to ``unreadable``."""
+
+    def finished_headers(self) -> list[dict[str, Any]]:
+        """The newest finished tables, headers only (``{"id", "game", "players", "created", "moves", "names",
+        "last_move", "cancelled"}``)."""
+
+    def close(self) -> None:
+        """Release the storage's connections."""
+
+
+class StoreError(Exception):
+    """The store failed a call (database unreachable, disk full, ...); the message names the call."""
+
+
+def _reason(exc: BaseException) -> str:
+    """A store failure in one line: the driver's own error (``sqlite3.OperationalError: database is locked``),
+    not SQLAlchemy's several lines with the statement and its parameters."""
+    cause = getattr(exc, "orig", None) or exc
+    return f"{type(cause).__name__}: {str(cause).splitlines()[0] if str(cause) else ''}"
+
+
+class Store:
+    """:class:`TableStorage` off the event loop: every call runs in one worker thread, one at a time, in the
+    order the calls were made (so a table's writes stay ordered, and SQLite has one writer).
+
+    Moves are written in groups (:meth:`add_move`): while one group is being written, the moves made
+    meanwhile wait and go together in the next transaction, so under load the thread does one commit per
+    group instead of one per move.
+    """
+
+    def __init__(self, storage: TableStorage) -> None:
+        self.storage = storage
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
+        self._waiting: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self._writing = False
+
+    async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread.
+
+        Raises:
+            StoreError: whatever ``fn`` raised, wrapped (the original is its ``__cause__``).
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+        except Exception as exc:
+            raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {_reason(exc)}") from exc
+
+    async def add_move(self, row: MoveRow) -> None:
+        """Store one move (with the moves of other tables made meanwhile); returns once it is committed.
+
+        Raises:
+            StoreError: if the move was not stored (the database's error is its ``__cause__``).
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((row, done))
+        if not self._writing:
+            self._write_group(loop)
+        await done
+
+    def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand every waiting move to the worker thread as one group."""
+        group, self._waiting = self._waiting, []
+        self._writing = True
+        try:
+            job = loop.run_in_executor(self._thread, self._write, [row for row, _ in group])
+        except RuntimeError as exc:  # the store is closed
+            self._writing = False
+            self._settle(group, [exc] * len(group))
+            return
+        job.add_done_callback(lambda finished: self._written(loop, group, finished))
+
+    def _write(self, rows: list[MoveRow]) -> list[Exception | None]:
+        """In the worker thread: store ``rows`` in one transaction, or (if that fails) each in its own, so one
+        bad move fails alone. Returns each row's error, or None."""
+        try:
+            self.storage.add_moves(rows)
+            return [None] * len(rows)
+        except Exception as exc:
+            if len(rows) == 1:
+                return [exc]
+        errors: list[Exception | None] = []
+        for row in rows:
+            try:
+                self.storage.add_moves([row])
+                errors.append(None)
+            except Exception as exc:
+                errors.append(exc)
+        return errors
+
+    def _written(self, loop: asyncio.AbstractEventLoop, group: list[tuple[MoveRow, asyncio.Future[None]]],
+                 job: asyncio.Future[list[Exception | None]]) -> None:
+        """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
+        self._writing = False
+        errors: list[Exception | None] = (job.result() if not job.cancelled() and job.exception() is None
+                                          else [RuntimeError("the store was closed")] * len(group))
+        self._settle(group, errors)
+        if self._waiting:
+            self._write_group(loop)
+
+    @staticmethod
+    def _settle(group: list[tuple[MoveRow, asyncio.Future[None]]], errors: list[Exception | None]) -> None:
+        for (_, done), error in zip(group, errors, strict=True):
+            if done.done():
+                continue
+            if error is None:
+                done.set_result(None)
+            else:
+                failure = StoreError(f"add_move failed: {_reason(error)}")
+                failure.__cause__ = error
+                done.set_exception(failure)
+
+    def later(self, fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> None:
+        """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread, after the calls already
+        made, without waiting for it (call it on the event loop); a failure is logged."""
+        try:
+            job = asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+        except RuntimeError as exc:  # the store is closed
+            log.error("store call %s not made: %s", getattr(fn, "__name__", fn), exc)
+            return
+        job.add_done_callback(functools.partial(_log_failure, getattr(fn, "__name__", fn)))
+
+    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark the table finished with ``result``; returns once it is stored.
+
+        Raises:
+            StoreError: if the storage refused it.
+        """
+        await self.call(self.storage.finish, table_id, result)
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite the table's seats (stored form) after the calls already made; returns once they are stored.
+
+        Raises:
+            StoreError: if the storage refused it.
+        """
+        await self.call(self.storage.update_seats, table_id, seats)
+
+    def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Rewrite the table's seats (stored form) after the calls already made, without waiting (see
+        :meth:`later`)."""
+        self.later(self.storage.update_seats, table_id, seats)
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """Rewrite the table's settings (stored form) after the calls already made, without waiting (see
+        :meth:`later`)."""
+        self.later(self.storage.update_settings, table_id, settings)
+
+    def close(self) -> None:
+        """Wait for the calls already made, then release the connection pool."""
+        self._thread.shutdown(wait=True)
+        self.storage.close()
+
+
+def _log_failure(name: object, job: asyncio.Future[Any]) -> None:
+    """Log the error of a store call nobody waits for (:meth:`Store.later`)."""
+    if not job.cancelled() and job.exception() is not None:
+        log.error("store call %s failed: %s", name, job.exception())
