@@ -2,7 +2,7 @@
 
 The games have no public observation, so the spectator view is any seat's observation with that seat's
 private fields removed. Each game's spec lists them (``GameSpec.private_fields``) and says which moves are
-public (``GameSpec.public_move``); the leak property test (tests/test_server_leak.py) proves over whole
+public (``GameSpec.public_move``); the leak property test (tests/server/play/test_server_leak.py) proves over whole
 games that no hidden card reaches any viewer.
 """
 

@@ -8,7 +8,7 @@ never offered: a web request must not start a process or load a file.
 
 What is offered and how strong a search may be are the bots' own declarations (:mod:`motley.bots.spec`: a kind's
 ``web`` flag, the ``served`` caps of its options); the ``Literal`` type of a seat request's ``bot`` field mirrors
-them for the API's schema and is held to them by ``tests/test_server_web_bots.py``.
+them for the API's schema and is held to them by ``tests/server/play/test_server_web_bots.py``.
 """
 
 from __future__ import annotations

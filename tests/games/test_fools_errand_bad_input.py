@@ -9,8 +9,8 @@ import pytest
 
 import motley
 from motley.games.fools_errand import cards as fec
+from tests.games.test_fools_errand_rules import stacked
 from tests.support import play_random
-from tests.test_fools_errand_rules import stacked
 
 
 def decision_state() -> motley.State:

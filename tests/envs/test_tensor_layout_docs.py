@@ -3,7 +3,7 @@ one home of its tensor's pieces: the tables of docs/observation_tensors.md are r
 ``game.observation_tensor_shape()`` at every player count, and every piece's values lie in its declared range
 at the states of random matches.
 
-``python -m tests.test_tensor_layout_docs`` rewrites the doc's tables from the layouts.
+``python -m tests.envs.test_tensor_layout_docs`` rewrites the doc's tables from the layouts.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import motley
 from motley.core.registry import game_spec
 from motley.core.tensors import Piece, TensorLayout, markdown_table
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "observation_tensors.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "observation_tensors.md"
 #: Each game and the letter its table writes the player count with.
 GAMES = {"fools_errand": "n", "fool": "n", "foolery": "N"}
 #: A generated table: between ``<!-- tensor layout: GAME -->`` and ``<!-- end tensor layout -->``.
@@ -46,7 +46,7 @@ def render(text: str) -> str:
 def test_doc_tables_are_the_layouts() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert sorted(m.group(2) for m in BLOCK.finditer(text)) == sorted(GAMES)
-    assert render(text) == text, "docs/observation_tensors.md is stale: python -m tests.test_tensor_layout_docs"
+    assert render(text) == text, "docs/observation_tensors.md is stale: python -m tests.envs.test_tensor_layout_docs"
 
 
 @pytest.mark.parametrize("name", GAMES)

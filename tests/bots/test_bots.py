@@ -16,7 +16,7 @@ from motley.bots.external import ExternalBot
 from motley.bots.ismcts import ISMCTSBot
 from motley.eval.simulate import play_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 JS_BOT = ROOT / "examples" / "bots" / "joker_bot.js"
 
 

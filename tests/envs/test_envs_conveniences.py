@@ -25,7 +25,7 @@ from motley.envs.segments import (
 )
 from motley.envs.vector import VectorEnv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def illegal_action(mask: np.ndarray) -> int:

@@ -1,7 +1,7 @@
 """The lobby's friends' screen in words, in a real browser (Playwright with Debian's Chromium): option labels
 and choice words from the option declarations, grouped and folded under "Table options", rule ids only in
 each option's details, Fool!'s deck table edited as a table, the table list in words, and "your tables" found
-again after a reload. The first page and "Play with bots": tests/test_browser_frontdoor.py."""
+again after a reload. The first page and "Play with bots": tests/server/browser/test_browser_frontdoor.py."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from motley.server.web.testing import ServerThread
+from tests.server.browser.test_browser_play import decision, make, new_page
 from tests.support import CHROMIUM, needs_chromium
-from tests.test_browser_play import decision, make, new_page
 
 pytestmark = needs_chromium
 

@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from motley.server.web.testing import free_port
 from tests.postgres import binaries
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 needs_postgres = pytest.mark.skipif(binaries() is None, reason="PostgreSQL's server binaries are not installed "
                                                                 "(Debian's postgresql; ./scripts/setup installs it)")
 

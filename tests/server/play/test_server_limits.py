@@ -33,7 +33,7 @@ from motley.server.web.transport import SocketConnection
 Message = dict[str, Any]
 HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
 BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4}
-STATIC = Path(__file__).resolve().parents[1] / "src" / "motley" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "src" / "motley" / "server" / "static"
 
 
 @pytest.fixture

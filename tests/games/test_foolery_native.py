@@ -189,7 +189,7 @@ def test_the_compiled_deal_draws_what_the_python_shuffle_draws() -> None:
 
 
 def test_motley_pure_python_forces_the_python_engine() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     probe = ("from motley.games.foolery import rules; "
              "assert not rules.NATIVE; "
              "assert all(rules.FooleryRules.__dict__[n] is m for n, m in rules.PYTHON_METHODS.items()); "

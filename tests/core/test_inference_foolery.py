@@ -1,6 +1,6 @@
 """Inference from play in Foolery (motley.core.inference; the game's part in games/foolery/sample.py and policy.py).
 
-As for Fool! (tests/test_inference.py): a world's hand replays from its deal to the same position; the move
+As for Fool! (tests/core/test_inference.py): a world's hand replays from its deal to the same position; the move
 scores rank the heuristic's move first; the swap proposal keeps every hard constraint the observer knows of
 (the exchange of FY-R13 / FY-D15, trump leads of FY-R8, hand sizes, the cards out) and is symmetric; against a
 known deterministic opponent the inferred worlds fit its plays where uniform ones do not; a seed fixes them.
@@ -35,8 +35,8 @@ from motley.games.foolery import game as fy
 from motley.games.foolery import policy
 from motley.games.foolery import sample as fy_sample
 from motley.games.foolery.moves import A_KIND, K_TRUMP
+from tests.games.test_foolery_properties import FULL, exchange_breaches, pack, reachable_states
 from tests.support import flat_chain_gap, play_random
-from tests.test_foolery_properties import FULL, exchange_breaches, pack, reachable_states
 
 SUIT_CARDS = (1 << 56) - 1
 

@@ -20,8 +20,8 @@ from motley.server.play.service import Service
 from motley.server.play.table import Table
 from motley.server.store.records import SeatRefused, Settings
 from motley.server.store.storage import Storage
+from tests.server.play.test_server_live import MemoryLog
 from tests.support import Viewer
-from tests.test_server_live import MemoryLog
 
 
 class Clock:

@@ -13,7 +13,7 @@ from typing import Any
 
 from motley.server.play.bodies import table_request
 from motley.server.play.service import Service
-from tests.test_server_site import PEOPLE, with_pair
+from tests.server.site.test_server_site import PEOPLE, with_pair
 
 
 def _scan_after_insert(a: Service, b: Service, taken: list[str]) -> None:

@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 
 def _random_play() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "random_play.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "random_play.py"
     spec = importlib.util.spec_from_file_location("random_play", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

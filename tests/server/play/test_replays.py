@@ -67,7 +67,7 @@ def test_replay_html_writes_one_file_with_the_viewer_script_and_every_view(tmp_p
     result = runner.invoke(app, ["replay", str(record), "--html", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text()
-    script = (Path(replays.__file__).parent / "static" / "replay.js").read_text()
+    script = (Path(replays.__file__).parent.parent / "static" / "replay.js").read_text()
     assert script.replace("</script", "<\\/script") in page  # the server's viewer script, inlined
     assert 'src="/static/' not in page and 'href="/static/' not in page  # nothing to fetch
     packed = re.search(r'id="replay-data" data-encoding="gzip\+base64">([^<]+)<', page)

@@ -10,7 +10,7 @@ import motley
 from motley.bots import HeuristicBot, RandomBot, make_bot
 from motley.games.fool import game as fl
 from motley.games.fool import policy as fool_policy
-from tests.test_fool_rules import play, position
+from tests.games.test_fool_rules import play, position
 
 
 def heuristic_move(state: fl.FoolState) -> str:

@@ -41,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "browser.db"
     # whole matches here play straight through: the deals do not wait for Continue (the wait itself is tested
     # in test_browser_table.py), the page's summary dialog opens and play goes on behind it; no pace: The Fool's
-    # Errand's draws are shown at once (tests/test_browser_errand_pace.py shows them one at a time)
+    # Errand's draws are shown at once (tests/server/browser/test_browser_errand_pace.py shows them one at a time)
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0, summary_wait=0.0, pace=0.0) as running:
         yield running
 

@@ -29,8 +29,8 @@ from motley.server.store.storage import Storage
 from motley.server.web.testing import ServerProcess
 from motley.server.web.transport import client_address
 from tests.postgres import execute
+from tests.server.play.test_server_restart import Mover
 from tests.support import Viewer, seat_tokens, stored_record
-from tests.test_server_restart import Mover
 
 #: A short lease, so that a test waits out a dead owner's.
 TTL = 0.6

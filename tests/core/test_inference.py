@@ -35,8 +35,8 @@ from motley.core.registry import game_spec
 from motley.games.fool import cards as flc
 from motley.games.fool import game as fl
 from motley.games.fool import observe, policy
+from tests.games.test_fool_properties import deck_cards, reachable_states, world_cards
 from tests.support import flat_chain_gap, play_random
-from tests.test_fool_properties import deck_cards, reachable_states, world_cards
 
 
 def support() -> InferenceSupport:
