@@ -186,3 +186,26 @@ def test_the_rl_environments_name_their_extra(module: str, missing: str, monkeyp
     monkeypatch.delitem(sys.modules, module, raising=False)
     with pytest.raises(MissingExtraError, match=rf"{module}.*'rl' extra.*pip install 'motley\[rl\]'"):
         importlib.import_module(module)
+
+
+def test_verify_shows_control_characters_of_a_record_escaped(tmp_path: Path) -> None:
+    """A record's fields reach the terminal escaped: a table id carrying terminal control sequences (erase the
+    line, move up, a bidirectional override) can neither hide the FAILED line nor forge an OK line."""
+    from motley.server.play.table import commitment
+
+    game = motley.load_game("fools_errand")
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    record = json.loads(motley.records.dump(state))
+    hostile = "t1\x1b[2K\x1b[1A\rOK: all good\u202e\n"
+    record.update(table=hostile, commitment=commitment("another", record["seed"]))
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "FAILED:" in out
+    assert not any(char in out for char in "\x1b\r\u202e"), repr(out)
+    assert "\\x1b[2K" in out and "\\u202e" in out
+    assert not any(line.startswith("OK") for line in out.splitlines())

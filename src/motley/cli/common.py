@@ -9,6 +9,7 @@ command has done no work and printed no progress.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,10 +24,39 @@ from motley.core.options import parse_options, split_top_level
 
 T = TypeVar("T")
 
+#: Unicode categories never written to the terminal as they are: controls (``Cc``: ESC, BEL, CR...), format
+#: characters (``Cf``: bidirectional overrides that reorder what is shown) and line and paragraph separators.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def printable(text: object, keep: str = "") -> str:
+    """``text`` (``str()`` of it) safe to write to a terminal: every control or format character except those
+    in ``keep`` shown as its Python escape (``\\x1b``, ``\\u202e``), so a field read from a record can neither
+    move the cursor, erase a line nor reorder the text around it. For any field a record or a person wrote (a
+    table id, a name, a commitment) use it with nothing kept: a newline there could forge a line of output."""
+    out = []
+    for char in str(text):
+        if char not in keep and unicodedata.category(char) in _UNPRINTABLE:
+            out.append(repr(char)[1:-1] if char.isascii() else f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+class SafeConsole(Console):
+    """A Rich console that escapes every control character of the text it prints but newlines and tabs
+    (:func:`printable`): the last guard, behind the field-by-field escaping, against output that rewrites the
+    terminal (Rich strips only some control codes, never ESC)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(printable(obj, keep="\n\t") if isinstance(obj, str) else obj for obj in objects),
+                      **kwargs)
+
+
 #: Results (stdout).
-console = Console(highlight=False)
+console = SafeConsole(highlight=False)
 #: Errors and progress (stderr).
-errors = Console(stderr=True, highlight=False)
+errors = SafeConsole(stderr=True, highlight=False)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, or its string form: 'fools_errand(after_scoop=alternate)'.")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE; repeatable.")]

@@ -19,14 +19,14 @@ import typer
 from rich.markup import escape
 
 import motley
-from motley.cli.common import console, errors
+from motley.cli.common import console, errors, printable
 from motley.core.game import load_json_object
 from motley.server.play.table import commitment as commit
 
 
 def _unreadable(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr; the exit (status 2) to raise."""
-    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    errors.print(f"[bold red]error:[/] {escape(printable(message))}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -62,9 +62,9 @@ def verify(
         failures.append(f"the record's commitment {data['commitment']} is not the one given ({commitment})")
     if failures:
         for failure in failures:
-            console.print(f"[bold red]FAILED:[/] {escape(failure)}")
+            console.print(f"[bold red]FAILED:[/] {escape(printable(failure))}")
         raise typer.Exit(1)
-    console.print(f"OK: table {escape(table)} was dealt from seed {seed}, which matches the commitment "
+    console.print(f"OK: table {escape(printable(table))} was dealt from seed {seed}, which matches the commitment "
                   f"{escape(commit(table, seed))}; the finished match replays to its recorded result.")
     if commitment is None:
         console.print("Note: checked against the record's own commitment only. A record made up afterwards can "
