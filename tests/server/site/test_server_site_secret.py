@@ -25,13 +25,15 @@ from motley.cli.serve import _site_secret
 from motley.server.play.limits import Limits
 from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, RELAYED, Site
 from motley.server.site.signing import SECRET_ENV, SIGNATURE, Verifier, load_secret, sign
+from motley.server.store.storage import Storage
 from motley.server.web.testing import ServerProcess, ServerThread
 
 #: The site's secret in these tests, and another one.
 SECRET = b"7f3a9c2e5b8d1f4a6c0e9b2d5f8a1c4e7b0d3f6a9c2e5b8d"
 OTHER = b"0000000000000000000000000000000000000000000000000"
-#: This process's internal address in the app tests.
+#: This process's internal address in the app tests, and its lease owner id.
 ADDRESS = "10.0.0.2:8000"
+OWNER = "a1b2c3d4e5f60718"
 OPEN_TWO = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open": True}] * 2}
 
 
@@ -41,7 +43,7 @@ def server(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Iterator[ServerT
     address, served by Uvicorn in a thread of the test (its log lines reach ``caplog``)."""
     caplog.set_level(logging.DEBUG)
     with ServerThread(f"sqlite:///{tmp_path / 'store.db'}", limits=Limits(tables_per_address=1),
-                      site=Site(ttl=6.0, address=ADDRESS, secret=SECRET)) as running:
+                      site=Site(owner=OWNER, ttl=6.0, address=ADDRESS, secret=SECRET)) as running:
         yield running
 
 
@@ -53,10 +55,22 @@ def client(server: ServerThread) -> Iterator[httpx.Client]:
 
 
 def internal(method: str, target: str, client: str = "203.0.113.7", secret: bytes = SECRET,
-             destination: str = ADDRESS, now: float | None = None) -> dict[str, str]:
-    """The headers of an internal request from another process of the site, signed with ``secret``."""
+             destination: str = ADDRESS, process: str = OWNER, now: float | None = None) -> dict[str, str]:
+    """The headers of an internal request from another process of the site to the process ``destination`` whose
+    lease owner id is ``process``, signed with ``secret``."""
     return {RELAYED: "1", FORWARDED_CLIENT: client,
-            SIGNATURE: sign(secret, method, target, client, destination, now=now)}
+            SIGNATURE: sign(secret, method, target, client, destination, process, now=now)}
+
+
+def owner_of(url: str, table_id: str) -> str:
+    """The lease owner id of the process that drives ``table_id``, as the store names it."""
+    storage = Storage(url)
+    try:
+        process = storage.process_of(table_id)
+    finally:
+        storage.close()
+    assert process is not None, f"no process holds {table_id}"
+    return process[0]
 
 
 def free_seats(test_client: httpx.Client, table_id: str) -> int:
@@ -76,6 +90,7 @@ def test_a_join_with_a_missing_wrong_stale_or_replayed_signature_is_refused_and_
         "another path": internal("POST", f"{path}?seat=1"),
         "another client": {**valid, FORWARDED_CLIENT: "198.51.100.9"},
         "another process": internal("POST", path, destination="10.0.0.3:8000"),
+        "another start of this process": internal("POST", path, process="f" * 16),
         "stale": internal("POST", path, now=time.time() - 31),
         "ahead": internal("POST", path, now=time.time() + 32),
         "signature alone": {SIGNATURE: valid[SIGNATURE]},
@@ -131,7 +146,7 @@ def test_the_secret_is_in_no_answer_and_no_log_line(server: ServerThread, client
     assert [a.status_code for a in answers] == [403, 403, 200]
     assert "internal request" in caplog.text and "refused" in caplog.text
     shown = [caplog.text, repr(server.app.state.service.site), *(a.text for a in answers),
-             *(str(a.headers) for a in answers), repr(Verifier(SECRET, ADDRESS))]
+             *(str(a.headers) for a in answers), repr(Verifier(SECRET, ADDRESS, OWNER))]
     assert not [text for text in shown if SECRET.decode() in text]
 
 
@@ -183,10 +198,12 @@ def test_two_real_processes_sign_their_requests_and_refuse_forged_ones(postgres:
         with connect(f"{b.ws_base}/ws/{table_id}", open_timeout=10) as spectator:
             assert json.loads(spectator.recv(timeout=10))["type"] == "state"
         a_address = f"127.0.0.1:{a.port}"
-        once = internal("POST", f"{path}?seat=1", destination=a_address)
+        a_owner = owner_of(url, table_id)
+        once = internal("POST", f"{path}?seat=1", destination=a_address, process=a_owner)
         for headers in ({RELAYED: "1", FORWARDED_CLIENT: "203.0.113.7"},
-                        internal("POST", f"{path}?seat=1", destination=a_address, now=time.time() - 31),
-                        internal("POST", f"{path}?seat=1", destination=f"127.0.0.1:{b.port}")):
+                        internal("POST", f"{path}?seat=1", destination=a_address, process=a_owner,
+                                 now=time.time() - 31),
+                        internal("POST", f"{path}?seat=1", destination=f"127.0.0.1:{b.port}", process=a_owner)):
             answers.append(httpx.post(f"{a.base}{path}?seat=1", headers=headers, timeout=10))
             assert answers[-1].status_code == 403
         answers.append(httpx.post(f"{a.base}{path}?seat=1", headers=once, timeout=10))
@@ -201,3 +218,24 @@ def test_two_real_processes_sign_their_requests_and_refuse_forged_ones(postgres:
     assert "internal request from 127.0.0.1 refused" in output
     shown = [output, *(a.text for a in answers), *(str(a.headers) for a in answers)]
     assert not [text for text in shown if SECRET.decode() in text]
+
+
+def test_a_request_captured_before_a_restart_is_refused_after_it(tmp_path: Path) -> None:
+    """Replay protection survives a restart: a signed request a process accepted is refused by the process that
+    starts next at the same internal address within the signature's window (its nonces were in the first one's
+    memory only; the signature names the first one's lease owner id, and a new process draws a new one)."""
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    captured = internal("POST", "/api/tables", client="203.0.113.7")
+    with ServerThread(db, site=Site(owner=OWNER, ttl=6.0, address=ADDRESS, secret=SECRET)) as first, \
+            httpx.Client(base_url=first.base, timeout=10) as http:
+        assert http.post("/api/tables", json=OPEN_TWO, headers=captured).status_code == 200
+        assert http.post("/api/tables", json=OPEN_TWO, headers=captured).status_code == 403
+    with ServerThread(db, site=Site(ttl=6.0, address=ADDRESS, secret=SECRET)) as second, \
+            httpx.Client(base_url=second.base, timeout=10) as http:
+        made = len(http.get("/api/tables").json())
+        again = http.post("/api/tables", json=OPEN_TWO, headers=captured)
+        assert again.status_code == 403, again.text
+        assert len(http.get("/api/tables").json()) == made
+        fresh = internal("POST", "/api/tables", client="203.0.113.8",
+                         process=second.app.state.service.site.owner)
+        assert http.post("/api/tables", json=OPEN_TWO, headers=fresh).status_code == 200

@@ -6,11 +6,13 @@ address. On one machine those addresses are loopback ones; across machines anyon
 process of the site. With a shared secret (``motley serve --site --site-secret FILE``, or :data:`SECRET_ENV`)
 every internal request and relayed WebSocket handshake carries :data:`SIGNATURE`::
 
-    x-motley-signature: v1;t=<unix seconds>;n=<32 hex digits>;s=<64 hex digits>
+    x-motley-signature: v2;t=<unix seconds>;n=<32 hex digits>;s=<64 hex digits>
 
 ``s`` is HMAC-SHA256 (key: the secret) over :func:`signed_text`: the method, the path and query, the forwarded
-client's address (``x-motley-client``, empty if none), the receiving process's internal address (so a request
-signed for one process is refused by another), the timestamp ``t`` and the random nonce ``n``. The receiver
+client's address (``x-motley-client``, empty if none), the receiving process's internal address and its lease
+owner id (so a request signed for one process is refused by another, and by the same address's next process: the
+owner id is drawn anew at every start, so a request captured before a restart does not pass after it, though
+the nonces taken live only in memory), the timestamp ``t`` and the random nonce ``n``. The receiver
 (:class:`SignedChannel`, the app's innermost middleware) refuses with 403, before any route runs, a request that
 claims to be internal (it carries ``x-motley-relayed`` or a signature) whose signature is missing, malformed, wrong,
 more than :data:`WINDOW` seconds away from its own clock, or replayed (a nonce it took already); a valid one's
@@ -61,22 +63,27 @@ class SignatureRefused(Exception):
     """An internal request's signature is missing, malformed, wrong, stale or replayed (the message says which)."""
 
 
-def signed_text(method: str, target: str, client: str, destination: str, timestamp: int, nonce: str) -> bytes:
+def signed_text(method: str, target: str, client: str, destination: str, process: str, timestamp: int,
+                nonce: str) -> bytes:
     """The bytes a signature covers: ``method`` (``GET`` for a WebSocket handshake), ``target`` (path and
     ``?query``), the forwarded ``client`` address ('' for none), the receiving process's internal address
-    ``destination`` (``host:port``), ``timestamp`` (Unix seconds) and ``nonce``, one per line after a version line."""
-    return "\n".join(("motley-site-v1", method.upper(), target, client, destination, str(timestamp), nonce)).encode()
+    ``destination`` (``host:port``) and lease owner id ``process`` (new at each start of a process),
+    ``timestamp`` (Unix seconds) and ``nonce``, one per line after a version line."""
+    return "\n".join(("motley-site-v2", method.upper(), target, client, destination, process, str(timestamp),
+                      nonce)).encode()
 
 
-def sign(secret: bytes, method: str, target: str, client: str, destination: str, now: float | None = None,
-         nonce: str | None = None) -> str:
+def sign(secret: bytes, method: str, target: str, client: str, destination: str, process: str,
+         now: float | None = None, nonce: str | None = None) -> str:
     """The :data:`SIGNATURE` header value for a request of ``method`` to ``target`` at the process ``destination``
+    whose lease owner id is ``process`` (as the store names the owner of a table: ``Storage.process_of``),
     forwarding the address ``client``; ``now`` (Unix seconds, default the clock) and ``nonce`` (default 16 random
     bytes in hex) are for tests."""
     timestamp = int(time.time() if now is None else now)
     nonce = secrets.token_hex(16) if nonce is None else nonce
-    mac = hmac.new(secret, signed_text(method, target, client, destination, timestamp, nonce), hashlib.sha256)
-    return f"v1;t={timestamp};n={nonce};s={mac.hexdigest()}"
+    mac = hmac.new(secret, signed_text(method, target, client, destination, process, timestamp, nonce),
+                   hashlib.sha256)
+    return f"v2;t={timestamp};n={nonce};s={mac.hexdigest()}"
 
 
 def target_of(path: str, query: str) -> str:
@@ -86,13 +93,15 @@ def target_of(path: str, query: str) -> str:
 
 class Verifier:
     """Checks the signatures sent to one process: the site ``secret``, this process's internal address
-    ``destination``, the ``window`` (seconds) and the ``clock`` (Unix seconds). Remembers each nonce it accepted
-    until its timestamp leaves the window (memory: one entry per internal request of the last minute)."""
+    ``destination`` and lease owner id ``process``, the ``window`` (seconds) and the ``clock`` (Unix seconds).
+    Remembers each nonce it accepted until its timestamp leaves the window (memory: one entry per internal request
+    of the last minute); a restarted process has another owner id, so what it accepted before needs no memory."""
 
-    def __init__(self, secret: bytes, destination: str, window: float = WINDOW,
+    def __init__(self, secret: bytes, destination: str, process: str, window: float = WINDOW,
                  clock: Callable[[], float] = time.time) -> None:
         self._secret = secret
         self.destination = destination
+        self.process = process
         self.window = window
         self.clock = clock
         self._seen: set[str] = set()
@@ -114,13 +123,14 @@ class Verifier:
             raise SignatureRefused("the internal request is not signed")
         fields = {name: value for name, _, value in (part.partition("=") for part in header.split(";")[1:])}
         timestamp, nonce, mac = fields.get("t", ""), fields.get("n", ""), fields.get("s", "")
-        if not (header.startswith("v1;") and timestamp.isdigit() and 16 <= len(nonce) <= 64 and nonce.isalnum()
+        if not (header.startswith("v2;") and timestamp.isdigit() and 16 <= len(nonce) <= 64 and nonce.isalnum()
                 and len(mac) == 64):
             raise SignatureRefused("the internal request's signature is malformed")
-        expected = hmac.new(self._secret, signed_text(method, target, client, self.destination, int(timestamp),
-                                                      nonce), hashlib.sha256).hexdigest()
+        expected = hmac.new(self._secret, signed_text(method, target, client, self.destination, self.process,
+                                                      int(timestamp), nonce), hashlib.sha256).hexdigest()
         if not hmac.compare_digest(expected, mac):
-            raise SignatureRefused("the internal request's signature is wrong (another secret, or altered)")
+            raise SignatureRefused("the internal request's signature is wrong (another secret or process, or "
+                                   "altered)")
         now = self.clock()
         if abs(now - int(timestamp)) > self.window:
             raise SignatureRefused(f"the internal request's signature is more than {self.window:g} s old or ahead "

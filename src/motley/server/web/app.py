@@ -248,7 +248,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     app.state.service = service
     app.include_router(router(service, limits))
     if site is not None and site.secret is not None:  # innermost: internal requests checked before any route
-        app.add_middleware(SignedChannel, verifier=Verifier(site.secret, site.address or ""))
+        app.add_middleware(SignedChannel, verifier=Verifier(site.secret, site.address or "", site.owner))
     app.add_middleware(OriginCheck, allow_origins=origins)
     app.add_middleware(HostCheck, allowed_hosts=list(dict.fromkeys(hosts)), www_redirect=False)
     app.add_middleware(SecurityHeaders)

@@ -571,7 +571,7 @@ async def _forward(request: Request, body: bytes, client: str, owner: str, addre
     target = signing.target_of(request.url.path, request.url.query)
     headers = {"content-type": "application/json", RELAYED: "1", FORWARDED_TO: owner, FORWARDED_CLIENT: client}
     if secret is not None:
-        headers[signing.SIGNATURE] = signing.sign(secret, "POST", target, client, address)
+        headers[signing.SIGNATURE] = signing.sign(secret, "POST", target, client, address, owner)
     sent = urllib.request.Request(f"http://{address}{target}", data=body, method="POST", headers=headers)
 
     def send() -> tuple[int, bytes, str | None]:
@@ -880,29 +880,30 @@ async def _relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> No
     """The socket (accepted) of a table another process of the site drives: relayed to that process's address
     (:func:`_relay`), or, when none is known, it is relayed already, or the owner cannot be reached, answered
     ``elsewhere`` and closed with :data:`CLOSE_MOVED` (the page reconnects)."""
-    address = None
+    process = None
     if ws.headers.get(RELAYED) is None:
         with contextlib.suppress(StoreError):
             process = await service.owner_process(table_id)
-            address = None if process is None else process[1]
     secret = service.site.secret if service.site is not None else None
-    if address is None or not await _relay(ws, address, f"/ws/{table_id}", ws.url.query, secret):
+    if process is None or not await _relay(ws, process, f"/ws/{table_id}", ws.url.query, secret):
         await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
                                          "reconnect"), CLOSE_MOVED)
 
 
-async def _relay(ws: WebSocket, address: str, path: str, query: str, secret: bytes | None = None) -> bool:
-    """Pipe the socket ``ws`` to the owner's socket at ``path`` of the process at ``address`` (``query``: the
+async def _relay(ws: WebSocket, process: tuple[str, str], path: str, query: str, secret: bytes | None = None) -> bool:
+    """Pipe the socket ``ws`` to the owner's socket at ``path`` of the ``process`` (its owner id and address,
+    ``Storage.process_of``; ``query``: the
     client's, its seat token with it) frame by frame, both ways, until either side closes; the client's socket
     is then closed with the owner's close code (:data:`CLOSE_MOVED` if it had none, e.g. the owner died), so the
     page reconnects. The handshake is marked relayed, names the client's address and, given the site's
     ``secret``, is signed (:func:`signing.sign`). Returns False (nothing sent) if the owner could not be reached
     or refused the handshake."""
     client = ws.client.host if ws.client is not None else "unknown"
+    owner, address = process
     target = signing.target_of(path, query)
     headers = {RELAYED: "1", "x-forwarded-for": client, FORWARDED_CLIENT: client}
     if secret is not None:
-        headers[signing.SIGNATURE] = signing.sign(secret, "GET", target, client, address)
+        headers[signing.SIGNATURE] = signing.sign(secret, "GET", target, client, address, owner)
     try:
         upstream = await ws_connect(f"ws://{address}{target}", open_timeout=5, max_size=1 << 20,
                                     additional_headers=headers)
