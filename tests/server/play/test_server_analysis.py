@@ -19,7 +19,7 @@ from motley.core import records
 from motley.server.play.analyses import SEED, AnalysisBusy
 from motley.server.play.service import Service
 from motley.server.play.table import Table
-from motley.server.play.thinking import Thinkers
+from motley.server.play.thinking import Lane, Thinkers
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
 from motley.server.web.testing import ServerThread
@@ -47,17 +47,19 @@ class ThreadThinkers(Thinkers):
     def __init__(self) -> None:
         super().__init__(2)
         self.calls: list[tuple[str, int]] = []
+        self.lanes: list[Lane] = []
         self.gate = threading.Event()
         self.gate.set()
 
-    def _executor(self) -> Any:
+    def _executor(self, lane: Lane = "live") -> Any:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.workers)  # type: ignore[assignment]
         return self._pool
 
-    async def run(self, what: str, fn: Callable[..., R], *args: Any) -> R:
+    async def run(self, what: str, fn: Callable[..., R], *args: Any, lane: Lane = "live") -> R:
         def job() -> R:
             self.calls.append((getattr(fn, "__name__", str(fn)), threading.get_ident()))
+            self.lanes.append(lane)
             self.gate.wait(10)
             return fn(*args)
 
@@ -107,6 +109,7 @@ def test_an_analysis_runs_in_the_workers_once_and_is_stored(tmp_path: Path) -> N
             assert done["status"] == "done" and done["done"] == done["total"] == len(expected["decisions"])
             assert done["result"] == expected, "the same analysis as motley analyse's for the seat and seed"
             searched = [thread for name, thread in thinkers.calls if name == "evaluate"]
+            assert set(thinkers.lanes) == {"background"}, "beside the play, never in the live bots' lane"
             assert len(searched) == len(expected["decisions"]), "each decision searched once, in the workers"
             assert loop_thread not in searched, "never on the event loop's thread"
             again = await service.analyses.start(table, 1)

@@ -19,7 +19,7 @@ from motley.server.play.bodies import table_request
 from motley.server.play.live import LiveTable
 from motley.server.play.requests import new_record, rematch_record
 from motley.server.play.table import Table
-from motley.server.play.thinking import Thinkers
+from motley.server.play.thinking import Lane, Thinkers
 from motley.server.store.records import Settings
 from motley.server.store.writer import MoveRow
 from motley.server.web.transport import finished_record
@@ -60,10 +60,12 @@ class ThreadThinkers(Thinkers):
     def __init__(self) -> None:
         super().__init__(1)
         self.calls: list[tuple[str, int]] = []
+        self.lanes: list[Lane] = []
 
-    async def run(self, what: str, fn: Callable[..., R], *args: Any) -> R:
+    async def run(self, what: str, fn: Callable[..., R], *args: Any, lane: Lane = "live") -> R:
         def job() -> R:
             self.calls.append((getattr(fn, "__name__", str(fn)), threading.get_ident()))
+            self.lanes.append(lane)
             return fn(*args)
 
         with ThreadPoolExecutor(1) as pool:
@@ -125,6 +127,7 @@ def test_a_hint_on_the_persons_turn_once_per_decision_counted_and_stored() -> No
         assert answer["why"].endswith(".") and "sampled deals" in answer["why"]
         assert set(answer["cards"]) <= set(answer["move"].upper().split())
         assert [name for name, _ in thinkers.calls] == ["hint"], "searched in the worker pool"
+        assert thinkers.lanes == ["background"], "beside the play, never in the live bots' lane"
         assert thinkers.calls[0][1] != threading.get_ident(), "never on the event loop's thread"
         assert hints(other) == [] and hints(spectator) == [], "the hint goes to the person alone"
         await live.submit(person, HINT)

@@ -8,9 +8,11 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import random
 import sqlite3
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -354,3 +356,31 @@ def test_an_older_store_gets_the_unique_index_and_one_with_a_duplicate_still_ope
                     ("DROP TABLE alembic_version", {}))
         reopened.close()
         caplog.clear()
+
+
+def test_a_live_bot_never_waits_behind_the_background_lane() -> None:
+    """With the one background worker busy (an analysis's long decision), a live table's bot is answered by its
+    own lane at once; and the background lane's workers run at the lowest CPU priority."""
+    from motley.server.play.thinking import BACKGROUND_NICE
+
+    async def body() -> None:
+        thinkers = Thinkers(1, background=1)
+        try:
+            game = motley.load_game("fool(players=4,rounds=1)")
+            state = game.new_initial_state(seed=2)
+            seat = state.current_player()
+            busy = asyncio.ensure_future(thinkers.run("an analysis", time.sleep, 3.0, lane="background"))
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            action = await thinkers.choose("fool", game.params, "random", state.observation(seat),
+                                           state.legal_actions(), "s")
+            assert action in state.legal_actions()
+            assert time.monotonic() - started < 2.5, "the live bot waited for the background lane"
+            assert not busy.done()
+            assert await thinkers.run("niceness", os.nice, 0, lane="background") == BACKGROUND_NICE
+            assert await thinkers.run("niceness", os.nice, 0) == os.nice(0)
+            await busy
+        finally:
+            thinkers.close()
+
+    asyncio.run(body())

@@ -2,8 +2,9 @@
 
 A viewer asks for the analysis of one seat's decisions (:mod:`motley.bots.analysis`) of a finished table. The
 record is replayed into the seat's decisions in a worker thread, then each decision is searched in a worker
-process of the server's :class:`~motley.server.play.thinking.Thinkers` (one decision at a time, so an analysis holds at
-most one of the search slots and the tables' bots keep the others), never on the event loop. Decision ``i`` is
+process of the background lane of the server's :class:`~motley.server.play.thinking.Thinkers` (one decision at a
+time; the live tables' bots have workers of their own, which the background lane's never slow), never on the
+event loop. Decision ``i`` is
 seeded ``"{seed}:{i}"``, so the stored result is exactly :func:`motley.bots.analysis.analyse_record`'s for the
 record, the seat, :attr:`Analyses.simulations` and :data:`SEED`.
 
@@ -143,7 +144,7 @@ class Analyses:
             results: list[dict[str, Any]] = []
             for decision in found:
                 results.append(await self.thinkers.run("an analysis", evaluate, game, decision, spec,
-                                                       f"{SEED}:{decision.index}"))
+                                                       f"{SEED}:{decision.index}", lane="background"))
                 job.done = len(results)
             await self.store.call(self.store.storage.save_analysis, job.table_id, job.seat,
                                   assemble(game, job.seat, spec, SEED, results))

@@ -683,7 +683,7 @@ class LiveTable:
             answer = forced_hint(state, seat)
         else:
             args = hint_args(state, seat, f"{table.record.seed}-hint-{version}")
-            answer = (await self.thinkers.run("a hint", hint, *args) if self.thinkers is not None
+            answer = (await self.thinkers.run("a hint", hint, *args, lane="background") if self.thinkers is not None
                       else await asyncio.to_thread(hint, *args))
         if table.version != version or table.state.is_terminal():
             return  # the turn passed while the bot thought: a late hint never arrives

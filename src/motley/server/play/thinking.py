@@ -6,11 +6,17 @@ processes instead, at most ``workers`` searches at once (a table whose bot must 
 waits; the event loop never does). A bot acts only from its seat's observation (the information state),
 so a worker gets the observation, the legal actions and the seed of the move's random generator, and
 answers the action: the same action the bot would have chosen in the server's process.
+
+Two lanes, so that what people ask for beside the play never slows the bots of live tables: ``live`` (the bots'
+moves, ``workers`` processes) and ``background`` (analyses of finished matches and hints, ``background``
+processes of their own, run at the lowest CPU priority, ``nice`` :data:`BACKGROUND_NICE`): a live bot neither waits
+for a free worker behind an analysis nor shares its core with one on equal terms.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -18,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError, Observation
@@ -26,6 +32,11 @@ from motley.core.processes import exit_with_parent
 from motley.core.registry import load_recorded_game
 
 R = TypeVar("R")
+
+#: The lanes of the worker processes: the live tables' bots, and analyses and hints (see the module docstring).
+Lane = Literal["live", "background"]
+#: The niceness of the background lane's workers (19: the lowest CPU priority a process can take).
+BACKGROUND_NICE = 19
 
 #: Bots made in a worker process, by (game, params as JSON, bot spec); cleared when it grows past 64.
 _BOTS: dict[tuple[str, str, str], Bot] = {}
@@ -57,26 +68,45 @@ def think(game: str, params: str, spec: str, observation: Observation, legal: Se
     return int(action)
 
 
-class Thinkers:
-    """At most ``workers`` bot searches at once, each in a worker process (started on first use).
+def _background_worker(parent: int) -> None:
+    """In a worker process of the background lane: exit with the ``parent`` and give the CPU to every other
+    process first (niceness :data:`BACKGROUND_NICE`; where the system refuses, the worker runs at its own)."""
+    exit_with_parent(parent)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(BACKGROUND_NICE - os.nice(0))
 
-    A worker that dies (killed, out of memory) breaks the pool: the search in it fails with a
-    :class:`MotleyError`, and the next search starts a new pool.
+
+class Thinkers:
+    """At most ``workers`` bot searches at once, each in a worker process of the live lane, and at most
+    ``background`` analyses and hints at once in worker processes of their own, at the lowest CPU priority (both
+    pools started on first use; module docstring).
+
+    A worker that dies (killed, out of memory) breaks its pool: the search in it fails with a
+    :class:`MotleyError`, and the next search of that lane starts a new pool.
     """
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, background: int = 1) -> None:
         self.workers = default_workers() if workers is None else workers
-        if self.workers < 1:
+        if self.workers < 1 or background < 1:
             raise MotleyError("searches at once must be at least 1")
+        self.background = background
         self._slots = asyncio.Semaphore(self.workers)
+        self._background_slots = asyncio.Semaphore(background)
         self._pool: ProcessPoolExecutor | None = None
+        self._background_pool: ProcessPoolExecutor | None = None
         self.running = 0
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self, lane: Lane = "live") -> ProcessPoolExecutor:
+        # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
+        spawn = multiprocessing.get_context("spawn")
+        if lane == "background":
+            if self._background_pool is None:
+                self._background_pool = ProcessPoolExecutor(self.background, mp_context=spawn,
+                                                            initializer=_background_worker, initargs=(os.getpid(),))
+            return self._background_pool
         if self._pool is None:
-            # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=exit_with_parent, initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=spawn, initializer=exit_with_parent,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     async def choose(self, game: str, params: dict[str, Any], spec: str, observation: Observation,
@@ -89,30 +119,36 @@ class Thinkers:
         return await self.run(f"bot {spec!r}", think, game, json.dumps(params, sort_keys=True), spec, observation,
                               list(legal), seed)
 
-    async def run(self, what: str, fn: Callable[..., R], *args: Any) -> R:
-        """``fn(*args)`` in a worker process once one is free (a bot's search, a decision of a match's analysis,
-        a hint: all share the ``workers`` slots). ``fn`` and ``args`` must be picklable; ``what`` names the job
-        in an error.
+    async def run(self, what: str, fn: Callable[..., R], *args: Any, lane: Lane = "live") -> R:
+        """``fn(*args)`` in a worker process of ``lane`` once one is free (``live``: a bot's search, sharing the
+        ``workers`` slots; ``background``: a decision of a match's analysis or a hint, sharing the
+        :attr:`background` slots). ``fn`` and ``args`` must be picklable; ``what`` names the job in an error.
 
         Raises:
-            MotleyError: if the worker died (the pool is then replaced); whatever ``fn`` raised.
+            MotleyError: if the worker died (the lane's pool is then replaced); whatever ``fn`` raised.
         """
-        async with self._slots:
-            self.running += 1
+        live = lane == "live"
+        async with self._slots if live else self._background_slots:
+            self.running += live
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor(), fn, *args)
+                return await loop.run_in_executor(self._executor(lane), fn, *args)
             except BrokenProcessPool as exc:
-                self._discard()
+                self._discard(lane)
                 raise MotleyError(f"the worker thinking for {what} died: {exc}") from None
             finally:
-                self.running -= 1
+                self.running -= live
 
-    def _discard(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+    def _discard(self, lane: Lane = "live") -> None:
+        pool = self._pool if lane == "live" else self._background_pool
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        if lane == "live":
             self._pool = None
+        else:
+            self._background_pool = None
 
     def close(self) -> None:
-        """Stop the workers (a search under way is abandoned)."""
-        self._discard()
+        """Stop the workers of both lanes (a search under way is abandoned)."""
+        self._discard("live")
+        self._discard("background")
