@@ -20,8 +20,8 @@ from motley.server.play.live import LiveTable
 from motley.server.play.requests import new_record, rematch_record
 from motley.server.play.table import Table
 from motley.server.play.thinking import Lane, Thinkers
-from motley.server.store.records import Settings
-from motley.server.store.writer import MoveRow
+from motley.server.store.records import Settings, TableRecord
+from motley.server.store.writer import MoveRow, StoreError
 from motley.server.web.transport import finished_record
 from tests.support import Viewer
 
@@ -37,6 +37,9 @@ class MemoryLog:
     def __init__(self) -> None:
         self.moves: list[MoveRow] = []
         self.results: dict[str, dict[str, Any]] = {}
+        self.seats: list[dict[str, Any]] | None = None
+        #: While set, :meth:`store_seats` refuses as a store that does not answer.
+        self.broken = False
 
     async def add_move(self, row: MoveRow) -> None:
         self.moves.append(row)
@@ -45,7 +48,9 @@ class MemoryLog:
         self.results[table_id] = result
 
     async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        pass
+        if self.broken:
+            raise StoreError("the store does not answer")
+        self.seats = [dict(seat) for seat in seats]
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         pass
@@ -193,3 +198,57 @@ def test_the_setting_is_in_the_record_and_the_rematch() -> None:
     assert rematch_record(friendly, Settings()).settings["hints"] is True
     with pytest.raises(Exception, match="'hints' must be true or false"):
         new_record(table_request({**FRIENDLY, "hints": None}), Settings(), 5)
+
+
+def test_hint_counts_and_one_hint_a_decision_survive_a_new_owner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count and the decision a seat had its hint at are stored with the seats before the hint is given, so
+    the table rebuilt from its stored record (a restart, another process taking it over, a drain) still counts
+    it and refuses a second hint of the same decision."""
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.0)
+
+    async def body() -> None:
+        log = MemoryLog()
+        live = LiveTable(Table(new_record(table_request(FRIENDLY), Settings(bot_delay=0.0), 3)), log,
+                         thinkers=ThreadThinkers())
+        to_decision(live)
+        mover = live.table.state.current_player()
+        person = Viewer(mover)
+        live.attach(person)
+        await live.submit(person, HINT)
+        assert len(hints(person)) == 1 and log.seats is not None
+        record = live.table.record
+        stored = TableRecord(record.id, record.game, record.params, record.seed, log.seats, record.settings,
+                             record.created, moves=list(record.moves))
+        again = LiveTable(Table(stored), MemoryLog(), thinkers=ThreadThinkers())
+        assert again.table.version == live.table.version
+        counts = [0] * 4
+        counts[mover] = 1
+        assert again.hints.used == counts
+        back = Viewer(mover)
+        again.attach(back)
+        assert back.last("state")["hints"] == counts, "the count is shown after the takeover"
+        await again.submit(back, HINT)
+        assert errors(back) == ["hint_used"] and hints(back) == [], "one hint a decision, whoever drives the table"
+
+    asyncio.run(body())
+
+
+def test_a_hint_whose_count_cannot_be_stored_is_not_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "STORE_RETRY", 0.0)
+
+    async def body() -> None:
+        log = MemoryLog()
+        live = LiveTable(Table(new_record(table_request(FRIENDLY), Settings(bot_delay=0.0), 3)), log,
+                         thinkers=ThreadThinkers())
+        to_decision(live)
+        person = Viewer(live.table.state.current_player())
+        live.attach(person)
+        log.broken = True
+        await live.submit(person, HINT)
+        assert errors(person) == ["not_stored"] and hints(person) == []
+        assert live.hints.used == [0, 0, 0, 0] and all(seat.hints == 0 for seat in live.table.seats)
+        log.broken = False
+        await live.submit(person, HINT)
+        assert len(hints(person)) == 1, "asked again once the store answers, it is given"
+
+    asyncio.run(body())

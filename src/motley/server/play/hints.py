@@ -10,18 +10,22 @@ scores), searched in a worker process of the server's
 answer comes after the turn has passed is dropped: it never arrives when it is not the person's turn.
 
 Refusals (``error`` messages, nothing changes): ``hints_off`` (a table made without hints), ``spectator``,
-``over``, ``not_your_turn`` and ``hint_used`` (one hint per decision: asked again at the same version). Each
-seat's hints are counted (:attr:`HintDesk.used`), shown to everyone in the ``state`` messages (``hints``) and
-stored with the result of the match (``result["hints"]``).
+``over``, ``not_your_turn`` and ``hint_used`` (one hint per decision: asked again at the same version), and
+``not_stored`` (the count could not be stored: nothing is counted, no hint is given). Each seat's hints and the
+version of its last one are stored with the seat (``Seat.hints``, ``Seat.hinted_at``) before the hint is searched,
+so a restart, a takeover by another process or a drain forgets neither; the counts are shown to everyone in the
+``state`` messages (``hints``) and stored with the result of the match too (``result["hints"]``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from motley.bots.analysis import DEFAULT_SIMULATIONS, decision_at, hint
 from motley.core import State
 from motley.server.play import protocol
+from motley.server.store.records import Seat
 
 #: Search iterations of a hint: the analysis's budget, so a hint is the move the analysis would choose. Measured
 #: (benchmarks/hint_latency.py, one core of a busy 2-core machine): Fool! at 5 players 0.09 s median, 0.20 s at
@@ -30,11 +34,29 @@ HINT_SIMULATIONS = DEFAULT_SIMULATIONS
 
 
 class HintDesk:
-    """The hints of one table: how many each seat used (:attr:`used`) and the version each seat last asked at."""
+    """The hints of one table: how many each seat used (:attr:`used`) and the version each seat last asked at
+    (:attr:`asked`), from the stored seats (``Seat.hints``, ``Seat.hinted_at``); a table stored before seats kept
+    them takes the counts of its result (``used``)."""
 
-    def __init__(self, seats: int, used: list[int] | None = None) -> None:
-        self.used = list(used) if used is not None and len(used) == seats else [0] * seats
-        self.asked: dict[int, int] = {}
+    def __init__(self, seats: Sequence[Seat], used: list[int] | None = None) -> None:
+        self.used = [seat.hints for seat in seats]
+        if not any(self.used) and used is not None and len(used) == len(seats):
+            self.used = list(used)
+        self.asked: dict[int, int] = {i: seat.hinted_at for i, seat in enumerate(seats) if seat.hinted_at is not None}
+
+    def undo(self, seat: int, asked: int | None) -> None:
+        """Take back the hint just counted for ``seat`` (its count could not be stored); ``asked``: the version
+        it had last asked at before."""
+        self.used[seat] -= 1
+        if asked is None:
+            self.asked.pop(seat, None)
+        else:
+            self.asked[seat] = asked
+
+    def write(self, seats: Sequence[Seat]) -> None:
+        """Copy the counts and the versions asked at into ``seats`` (their stored form carries them)."""
+        for i, seat in enumerate(seats):
+            seat.hints, seat.hinted_at = self.used[i], self.asked.get(i)
 
     def take(self, on: bool, state: State, version: int, seat: int | None) -> None:
         """Count a hint for ``seat`` at ``version`` if it may have one now.

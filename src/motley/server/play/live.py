@@ -166,7 +166,7 @@ class LiveTable:
         #: The seats whose stored arrival starts the opening (:meth:`_show_opening`): their next attach says so.
         self._opening: set[int] = set()
         #: The hints each seat had (a table with ``Settings.hints``; :mod:`motley.server.play.hints`).
-        self.hints = HintDesk(len(table.seats), (table.record.result or {}).get("hints"))
+        self.hints = HintDesk(table.seats, (table.record.result or {}).get("hints"))
 
     @property
     def id(self) -> str:
@@ -668,16 +668,25 @@ class LiveTable:
 
         Raises:
             protocol.ProtocolError: as :meth:`HintDesk.take`, ``elsewhere`` from a page that is not the seat's live
-                one, or ``closed``.
+                one, ``closed``, or ``not_stored`` (the count could not be stored; nothing counted).
         """
         table, state = self.table, self.table.state
         self._open_only()
         if conn.seat is not None:
             self._live_only(conn)
         version = table.version
+        before = self.hints.asked.get(conn.seat) if conn.seat is not None else None
         self.hints.take(table.settings.hints, state, version, conn.seat)
         assert conn.seat is not None
         seat = conn.seat
+        self.hints.write(table.seats)
+        try:
+            await self.store_seats()  # counted before it is given: a restart or a takeover forgets neither
+        except StoreError:
+            self.hints.undo(seat, before)
+            self.hints.write(table.seats)
+            raise protocol.ProtocolError("not_stored", "Your hint could not be stored, so it was not given; "
+                                         "try again.") from None
         self.broadcast()
         if len(state.legal_actions()) == 1:
             answer = forced_hint(state, seat)

@@ -83,7 +83,9 @@ class Seat:
     A person seat is ``open`` (anyone in the lobby may claim it, once) or by invitation (only its invite
     link's ``token`` works). ``claimed``: taken from the lobby (its token was then replaced by a fresh one,
     so the invite link no longer works); ``ever_connected``: its person has connected at least once. All
-    three are stored, so a restarted server knows them.
+    three are stored, so a restarted server knows them. ``hints``: the hints its person had (a table with
+    hints), and ``hinted_at`` the table's version when the last one was given (one hint a decision), stored so
+    that a restart, a takeover or a drain forgets neither.
     """
 
     kind: str
@@ -93,6 +95,8 @@ class Seat:
     claimed: bool = False
     open: bool = False
     ever_connected: bool = False
+    hints: int = 0
+    hinted_at: int | None = None
 
     @classmethod
     def from_stored(cls, stored: dict[str, Any]) -> Seat:
@@ -102,14 +106,18 @@ class Seat:
         Raises:
             KeyError: for an entry without ``kind``, ``bot`` or ``name``.
         """
+        hints, hinted_at = stored.get("hints"), stored.get("hinted_at")
         return cls(kind=stored["kind"], bot=stored["bot"], name=stored["name"], token=stored.get("token"),
                    claimed=bool(stored.get("claimed")), open=stored.get("open") is True,
-                   ever_connected=stored.get("ever_connected") is True)
+                   ever_connected=stored.get("ever_connected") is True,
+                   hints=hints if type(hints) is int and hints >= 0 else 0,
+                   hinted_at=hinted_at if type(hinted_at) is int else None)
 
     def stored(self) -> dict[str, Any]:
         """JSON form, as stored (the token included: storage is the server's own)."""
         return {"kind": self.kind, "bot": self.bot, "name": self.name, "token": self.token, "claimed": self.claimed,
-                "open": self.open, "ever_connected": self.ever_connected}
+                "open": self.open, "ever_connected": self.ever_connected, "hints": self.hints,
+                "hinted_at": self.hinted_at}
 
     def refusal(self) -> str | None:
         """Why the lobby may not hand this seat out (the reason, in words), or None if it may: a bot seat, a
