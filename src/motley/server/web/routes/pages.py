@@ -42,7 +42,7 @@ def static_file(folder: Any, name: str) -> Response:
     try:
         found = path.is_file()
         body = path.read_text(encoding="utf-8") if found else ""
-    except (OSError, ValueError):
+    except (OSError, UnicodeDecodeError):  # the name is checked: no NUL byte, no separator
         found = False
     if not found:
         raise NotFound("no such file")
