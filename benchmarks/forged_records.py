@@ -2,8 +2,8 @@
 
 Each game's finished tables are made as the server makes them (a lobby request, a seed the server chose, random
 moves; :func:`motley.server.web.testing.store_finished_match`) and their records taken as ``GET /api/tables/ID/record``
-gives them (:func:`motley.server.web.transport.finished_record`). Each record is then forged in every way below and
-checked with ``motley verify FILE`` and ``motley verify FILE --commitment HEX`` (the real commitment):
+gives them (:func:`motley.server.web.routes.finished.finished_record`). Each record is then forged in every way
+below and checked with ``motley verify FILE`` and ``motley verify FILE --commitment HEX`` (the real commitment):
 
 - ``explicit deal``: the real seed, table and commitment kept, an explicit deal (another seed's) and a whole new
   match played on it, ending in its own result (the record replays);
@@ -39,8 +39,8 @@ from motley.core.play import play
 from motley.core.registry import game_spec
 from motley.server.play.table import Table, commitment
 from motley.server.store.storage import Storage
+from motley.server.web.routes.finished import finished_record
 from motley.server.web.testing import store_finished_match
-from motley.server.web.transport import finished_record
 
 #: The lobby requests of the tables forged: a short match of each game, every seat a bot.
 REQUESTS = {

@@ -178,10 +178,10 @@ def test_the_analysis_routes_refuse_a_match_in_play_a_bad_seat_and_beyond_the_bo
                                                              "seats": [{"kind": "human"}] * 4}).json()
         for method in ("GET", "POST"):
             playing = httpx.request(method, f"{server.base}/api/tables/{made['id']}/analysis?seat=0")
-            assert playing.status_code == 409 and "not over" in playing.json()["detail"]
+            assert playing.status_code == 409 and "not over" in playing.json()["error"]["message"]
             for seat in ("4", "-1"):
                 bad = httpx.request(method, f"{server.base}/api/tables/{done_id}/analysis?seat={seat}")
-                assert bad.status_code == 400 and "0..3" in bad.json()["detail"]
+                assert bad.status_code == 400 and "0..3" in bad.json()["error"]["message"]
         refused = httpx.post(f"{server.base}/api/tables/{busy_id}/analysis?seat=0")
         assert refused.status_code == 429 and refused.headers["retry-after"]
         assert httpx.get(f"{server.base}/api/tables/{busy_id}/analysis?seat=0").json()["status"] == "none"

@@ -46,7 +46,7 @@ def test_the_server_answers_a_wrong_shape_with_400_and_makes_nothing(server: Ser
     before = len(httpx.get(f"{server.base}/api/tables", timeout=10).json())
     response = httpx.post(f"{server.base}/api/tables", json={"game": "fool", "seats": [{"kind": "human", "open": 1}]},
                           timeout=10)
-    assert response.status_code == 400 and "'open' of seats[0]" in response.json()["error"]
+    assert response.status_code == 400 and "'open' of seats[0]" in response.json()["error"]["message"]
     assert len(httpx.get(f"{server.base}/api/tables", timeout=10).json()) == before
 
 

@@ -63,7 +63,7 @@ def test_a_table_request_cannot_choose_the_seed(server: ServerThread) -> None:
     for seed in (42, 0, "7", None):
         response = httpx.post(f"{server.base}/api/tables", json={"game": "fools_errand", "seed": seed}, timeout=10)
         assert response.status_code == 400
-        assert "seed" in response.json()["error"]
+        assert "seed" in response.json()["error"]["message"]
     made = [httpx.post(f"{server.base}/api/tables", json={"game": "fools_errand"}, timeout=10).json()["id"]
             for _ in range(3)]
     seeds = {server.app.state.service.tables[t].table.record.seed for t in made}

@@ -22,7 +22,7 @@ from motley.server.play.table import Table
 from motley.server.play.thinking import Lane, Thinkers
 from motley.server.store.records import Settings, TableRecord
 from motley.server.store.writer import MoveRow, StoreError
-from motley.server.web.transport import finished_record
+from motley.server.web.routes.finished import finished_record
 from tests.support import Viewer
 
 R = TypeVar("R")

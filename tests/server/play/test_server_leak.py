@@ -32,7 +32,7 @@ from motley.server.play.service import Service
 from motley.server.play.table import Table
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
-from motley.server.web.transport import with_drawing
+from motley.server.web.drawings import with_drawing
 
 GAMES: list[tuple[str, int, int]] = [("fools_errand", 2, 6), ("fool", 4, 2), ("fool", 6, 1), ("foolery", 3, 2),
                                      ("foolery", 4, 1)]

@@ -27,8 +27,8 @@ from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
 from motley.server.store.writer import Store
 from motley.server.web.app import create_app
+from motley.server.web.sockets import SocketConnection
 from motley.server.web.testing import OPEN_LIMITS, ServerThread
-from motley.server.web.transport import SocketConnection
 
 Message = dict[str, Any]
 HUMANS = {"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}
@@ -209,7 +209,7 @@ def test_an_address_may_have_only_so_many_unfinished_tables(serve: Callable[...,
     before = len(tables)
     over = create(server, HUMANS)
     assert over.status_code == 429
-    assert "unfinished tables" in over.json()["error"]
+    assert "unfinished tables" in over.json()["error"]["message"]
     assert len(tables) == before
 
 

@@ -186,7 +186,7 @@ def test_a_web_table_within_the_caps_is_made_though_python_may_ask_for_more() ->
 
 
 def test_the_lobby_is_told_the_caps() -> None:
-    from motley.server.web.transport import games_info
+    from motley.server.web.routes.games import games_info
 
     foolery = next(g for g in games_info() if g["name"] == "foolery")
     hands = next(o for o in foolery["options"] if o["name"] == "hands")

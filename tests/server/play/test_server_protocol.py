@@ -200,7 +200,7 @@ def test_create_refuses_bad_requests(server: ServerThread) -> None:
     for spec in bad_specs:
         response = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
         assert response.status_code == 400, spec
-        assert response.json()["error"]
+        assert response.json()["error"]["message"]
     response = httpx.post(f"{server.base}/api/tables", content=b"{oops", timeout=10,
                           headers={"content-type": "application/json"})
     assert response.status_code == 400

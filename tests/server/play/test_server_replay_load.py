@@ -180,7 +180,7 @@ def test_a_client_may_have_only_so_many_replays_being_built(
             over = httpx.get(f"{server.base}/api/tables/{table_id}/replay/3", timeout=5)
             assert over.status_code == 429
             assert int(over.headers["retry-after"]) >= 1
-            assert "being built" in over.json()["detail"]
+            assert "being built" in over.json()["error"]["message"]
             # the same step as one being built waits for that build: no slot, no second build
             pending.append(pool.submit(httpx.get, f"{server.base}/api/tables/{table_id}/replay/1", timeout=30))
         finally:

@@ -32,8 +32,8 @@ from motley.server.play.table import Table
 from motley.server.store.records import SeatRefused, Settings
 from motley.server.store.storage import Storage
 from motley.server.store.writer import Store, StoreError
+from motley.server.web.routes.tables import table_summary
 from motley.server.web.testing import ServerThread
-from motley.server.web.transport import table_summary
 from tests.postgres import execute
 from tests.support import Viewer
 
@@ -422,7 +422,7 @@ def test_the_lobby_hands_out_open_seats_only(server: ServerThread) -> None:
     assert [(s["open"], s["link"] is not None) for s in table["seats"]] == [(True, True), (False, True)]
     assert free_seats(server, table["id"]) == 1
     refused = join(server, table["id"], 1)
-    assert refused.status_code == 409 and "seat is by invitation" in refused.json()["detail"]
+    assert refused.status_code == 409 and "seat is by invitation" in refused.json()["error"]["message"]
     joined = join(server, table["id"])
     assert joined.status_code == 200 and joined.json()["seat"] == 0
     fresh, invite = token_of(joined.json()["link"]), token_of(table["seats"][0]["link"])
@@ -431,12 +431,12 @@ def test_the_lobby_hands_out_open_seats_only(server: ServerThread) -> None:
     old = first_message(server, table["id"], invite)
     assert old["type"] == "error" and old["code"] == "bad_token", "the invite link of a claimed seat is dead"
     again = join(server, table["id"])
-    assert again.status_code == 409 and "already claimed" in again.json()["detail"]
+    assert again.status_code == 409 and "already claimed" in again.json()["error"]["message"]
     assert free_seats(server, table["id"]) == 0
     assert first_message(server, table["id"], token_of(table["seats"][1]["link"]))["seat"] == 1
     invite_only = create(server, two_seats(PERSON, PERSON))
     refused = join(server, invite_only["id"])
-    assert refused.status_code == 409 and "seat is by invitation" in refused.json()["detail"]
+    assert refused.status_code == 409 and "seat is by invitation" in refused.json()["error"]["message"]
 
 
 def play_out(server: ServerThread, table_id: str, tokens: list[str]) -> None:
@@ -463,14 +463,14 @@ def test_join_on_a_finished_table_is_refused(server: ServerThread) -> None:
     table = create(server, two_seats(OPEN, OPEN))
     play_out(server, table["id"], [token_of(s["link"]) for s in table["seats"]])
     refused = join(server, table["id"])
-    assert refused.status_code == 409 and "the match is over" in refused.json()["detail"]
+    assert refused.status_code == 409 and "the match is over" in refused.json()["error"]["message"]
     assert free_seats(server, table["id"]) == 0
 
 
 def test_a_bad_open_value_is_a_400_naming_the_field(server: ServerThread) -> None:
     response = httpx.post(f"{server.base}/api/tables", json=two_seats({"kind": "human", "open": "true"}, PERSON),
                           timeout=10)
-    assert response.status_code == 400 and "'open'" in response.json()["error"]
+    assert response.status_code == 400 and "'open'" in response.json()["error"]["message"]
 
 
 # ---- a person's first connection is stored before the seat is shown ------------------------------------------
@@ -509,7 +509,7 @@ def test_a_first_connection_the_store_refuses_once_is_stored_and_keeps_the_seat(
         assert first["type"] == "state" and first["seat"] == 0
         assert stored_seat(db, table["id"], 0)["ever_connected"], "the write was tried again and stored"
         refused = join(running, table["id"], 0)
-        assert refused.status_code == 409 and "already claimed" in refused.json()["detail"]
+        assert refused.status_code == 409 and "already claimed" in refused.json()["error"]["message"]
         assert free_seats(running, table["id"]) == 0
         assert first_message(running, table["id"], invite)["seat"] == 0, "the invite link still works"
 

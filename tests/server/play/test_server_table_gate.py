@@ -190,7 +190,7 @@ def test_rematch_tables_count_in_the_askers_quota_of_unfinished_tables(
     over = rematch(server, *matches[1])  # the address has 2 unfinished tables, one of them a rematch
     refused = create(server)
     assert (over.status_code, refused.status_code) == (429, 429)
-    assert over.json()["detail"] == refused.json()["error"], "the same refusal as creating a table"
+    assert over.json()["error"]["message"] == refused.json()["error"]["message"], "the same refusal as creating a table"
     assert set(tables) == before, "no table made"
     again = rematch(server, *matches[0])  # the rematch made already is answered whatever the quota
     assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
@@ -210,7 +210,7 @@ def test_creating_tables_beyond_the_burst_is_refused_until_the_bucket_refills(
     for answer in (refused, refused_rematch):
         assert answer.status_code == 429
         assert float(answer.headers["Retry-After"]) == pytest.approx(per_table)
-    assert "too fast" in refused.json()["error"]
+    assert "too fast" in refused.json()["error"]["message"]
     assert set(server.app.state.service.tables) == tables, "no table made"
     clock.now += per_table / 2
     assert create(server).status_code == 429

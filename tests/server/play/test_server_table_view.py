@@ -21,8 +21,8 @@ from motley.server.play.bodies import table_request
 from motley.server.play.requests import new_record
 from motley.server.play.table import Table, move_cards
 from motley.server.store.records import Settings
+from motley.server.web.routes.games import card_table
 from motley.server.web.testing import ServerThread
-from motley.server.web.transport import card_table
 
 GAMES = {"fool": {"players": 4}, "foolery": {"players": 3}, "fools_errand": {}}
 
@@ -158,7 +158,7 @@ def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path:
             refused = httpx.post(url, json={"token": token}, timeout=10)
             if refused.status_code != 200:
                 break
-        assert refused.status_code == 409 and "not over" in refused.json()["detail"]
+        assert refused.status_code == 409 and "not over" in refused.json()["error"]["message"]
         ws = "ws" + server.base.removeprefix("http")
         with connect(f"{ws}/ws/{table['id']}?token={token}") as ann, connect(f"{ws}/ws/{table['id']}") as watcher:
             state = json.loads(ann.recv())
@@ -183,7 +183,7 @@ def test_a_rematch_copies_the_table_and_sends_each_viewer_its_own_link(tmp_path:
                                  ({"token": token, "seats": [{"from": 0, "kind": "human"},
                                                              {"kind": "bot", "bot": "random"}]}, 409)):
                 answer = httpx.post(url, json=body, timeout=10)
-                assert answer.status_code == status and answer.json()["detail"], (body, answer.text)
+                assert answer.status_code == status and answer.json()["error"]["message"], (body, answer.text)
             decline = f"{server.base}/api/tables/{made['id']}/decline"
             assert httpx.post(decline, json={"token": token}, timeout=10).status_code == 409, "the old table's token"
             assert httpx.post(decline, json={"token": 7}, timeout=10).status_code == 400

@@ -185,7 +185,7 @@ def test_a_lobby_line_names_the_players_the_stage_and_who_is_awaited() -> None:
     from motley.server.play.requests import new_record
     from motley.server.play.table import Table
     from motley.server.store.writer import Store
-    from motley.server.web.transport import table_summary
+    from motley.server.web.routes.tables import table_summary
 
     async def body() -> None:
         clock = Clock()
@@ -219,7 +219,7 @@ def test_a_cancelled_table_leaves_the_lobby_and_says_it_has_no_replay(store_url:
         assert table_id not in service.tables
         assert httpx.get(f"{server.base}/api/tables", timeout=10).json() == []
         answer = httpx.get(f"{server.base}/api/tables/{table_id}/replay/0", timeout=10)
-        assert answer.status_code == 409 and "cancelled" in answer.json()["detail"]
+        assert answer.status_code == 409 and "cancelled" in answer.json()["error"]["message"]
 
 
 def test_motley_serve_passes_idle_close_and_zero_means_never(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,8 +26,8 @@ from motley.server.play.thinking import Thinkers
 from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, Site
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
+from motley.server.web.reading import client_address
 from motley.server.web.testing import ServerProcess
-from motley.server.web.transport import client_address
 from tests.postgres import execute
 from tests.server.play.test_server_restart import Mover
 from tests.support import Viewer, seat_tokens, stored_record
@@ -358,7 +358,7 @@ def test_seat_requests_sent_to_the_other_process_are_answered_by_the_owner(postg
         second = httpx.post(f"{b.base}/api/tables/{table_id}/join?seat=1", timeout=10)
         assert second.status_code == 200 and second.json()["seat"] == 1
         full = httpx.post(f"{b.base}/api/tables/{table_id}/join", timeout=10)
-        assert full.status_code == 409 and "seat" in full.json()["detail"]
+        assert full.status_code == 409 and "seat" in full.json()["error"]["message"]
         assert table_id in b_drives(a.base) and table_id not in b_drives(b.base)
         with connect(f"{a.ws_base}{second.json()['link'].replace('/table/', '/ws/')}", open_timeout=10) as seat1:
             assert Reader(seat1).next_state()["seat"] == 1
@@ -392,7 +392,7 @@ def test_a_quota_reached_through_one_real_process_holds_on_the_other(postgres: A
         for _ in range(2):
             assert httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).status_code == 200
         refused = httpx.post(f"{b.base}/api/tables", json=PEOPLE, timeout=10)
-        assert refused.status_code == 429 and "already has 2 unfinished tables" in refused.json()["error"]
+        assert refused.status_code == 429 and "already has 2 unfinished tables" in refused.json()["error"]["message"]
         assert b_drives(b.base) == set() and len(b_drives(a.base)) == 2
     finally:
         a.stop()

@@ -201,7 +201,7 @@ def test_a_draining_process_answers_a_new_table_with_try_again_elsewhere(tmp_pat
         service.draining = True
         answer = httpx.post(f"{server.base}/api/tables", json=BOTS, timeout=10)
         assert answer.status_code == 503, answer.text
-        assert "stopping" in answer.json()["error"] and answer.headers["retry-after"] == "1"
+        assert "stopping" in answer.json()["error"]["message"] and answer.headers["retry-after"] == "1"
         assert service.store.storage.load_all() == []
 
 

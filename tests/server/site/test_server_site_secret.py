@@ -98,12 +98,12 @@ def test_a_join_with_a_missing_wrong_stale_or_replayed_signature_is_refused_and_
     for why, headers in refused.items():
         answer = client.post(path, headers=headers)
         assert answer.status_code == 403, why
-        assert answer.json()["detail"].startswith("internal request refused"), why
+        assert answer.json()["error"]["message"].startswith("internal request refused"), why
         assert free_seats(client, table_id) == 2, why
     assert client.post(path, headers=valid).status_code == 200
     assert free_seats(client, table_id) == 1
     replayed = client.post(path, headers=valid)
-    assert replayed.status_code == 403 and "used already" in replayed.json()["detail"]
+    assert replayed.status_code == 403 and "used already" in replayed.json()["error"]["message"]
     assert free_seats(client, table_id) == 1
 
 
@@ -209,7 +209,7 @@ def test_two_real_processes_sign_their_requests_and_refuse_forged_ones(postgres:
         answers.append(httpx.post(f"{a.base}{path}?seat=1", headers=once, timeout=10))
         assert answers[-1].status_code == 200 and answers[-1].json()["seat"] == 1
         answers.append(httpx.post(f"{a.base}{path}?seat=1", headers=once, timeout=10))
-        assert answers[-1].status_code == 403 and "used already" in answers[-1].json()["detail"]
+        assert answers[-1].status_code == 403 and "used already" in answers[-1].json()["error"]["message"]
     finally:
         a.stop()
         b.stop()

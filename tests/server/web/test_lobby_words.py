@@ -10,7 +10,7 @@ import pytest
 import motley
 from motley.core.options import Option, split_rule_ids
 from motley.core.registry import game_class
-from motley.server.web.transport import games_info
+from motley.server.web.routes.games import games_info
 
 RULE_ID = re.compile(r"\b(FL|FY|FE)-[A-Z]+\d+")
 

@@ -13,8 +13,8 @@ import pytest
 import motley
 from motley.core.registry import game_class, game_spec
 from motley.server.play.web_bots import offered
+from motley.server.web.routes.games import PLAY_BOT, game_picture, games_info
 from motley.server.web.testing import ServerThread
-from motley.server.web.transport import PLAY_BOT, game_picture, games_info
 
 RULE_ID = re.compile(r"\b(FL|FY|FE)-[A-Z]+\d+")
 

@@ -130,5 +130,21 @@ def test_the_schema_documents_the_error_answers_of_the_table_routes(api: OpenApi
     assert "429" in documented[("/api/tables/{table_id}/rematch", "post")], "a rematch counts in the creation rate"
     assert {"400", "404", "409", "503"} <= documented[("/api/tables/{table_id}/replay/{step}", "get")]
     refusal = paths["/api/tables/{table_id}/join"]["post"]["responses"]["409"]["content"]["application/json"]
-    assert json.dumps(refusal["schema"]) == '{"$ref": "#/components/schemas/Refusal"}'
-    assert api.raw_schema["components"]["schemas"]["Refusal"]["required"] == ["detail"]
+    assert json.dumps(refusal["schema"]) == '{"$ref": "#/components/schemas/RefusalBody"}'
+    schemas = api.raw_schema["components"]["schemas"]
+    assert schemas["RefusalBody"]["required"] == ["error"]
+    assert schemas["RefusalError"]["required"] == ["code", "message"]
+
+
+def test_every_refusal_of_every_route_is_the_one_schema(api: OpenApiSchema) -> None:
+    """Every JSON body of an error answer (4xx, 5xx) of every operation, FastAPI's 422 included, is the one refusal
+    schema; FastAPI's own validation error schemas are gone."""
+    refs = set()
+    for item in api.raw_schema["paths"].values():
+        for operation in item.values():
+            for code, response in operation["responses"].items():
+                if int(code) >= 400 and "application/json" in response.get("content", {}):
+                    refs.add(json.dumps(response["content"]["application/json"]["schema"]))
+    assert refs == {'{"$ref": "#/components/schemas/RefusalBody"}'}
+    assert not {"HTTPValidationError", "ValidationError", "Refusal", "TableRefusal"} & set(
+        api.raw_schema["components"]["schemas"])

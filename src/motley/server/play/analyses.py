@@ -24,6 +24,7 @@ from motley.bots.analysis import assemble, decisions, evaluate, searcher_spec
 from motley.core import MotleyError, records
 from motley.server.play.table import Table
 from motley.server.play.thinking import Thinkers
+from motley.server.store.refusals import Refusal
 from motley.server.store.writer import Store, StoreError
 
 log = logging.getLogger("motley.server")
@@ -32,18 +33,31 @@ log = logging.getLogger("motley.server")
 MAX_ANALYSES = 2
 #: The seed of the server's analyses.
 SEED = 0
+#: Seconds after which a client refused an analysis because others run may ask again (``Retry-After``).
+BUSY_RETRY = 30
 
 
-class AnalysisRefused(MotleyError):
-    """An analysis that cannot be asked for: a match not over (``finished`` False) or a seat it does not have."""
+class AnalysisRefused(Refusal, MotleyError):
+    """An analysis that cannot be asked for: a match not over (``finished`` False: HTTP 409, ``not_finished``) or a
+    seat it does not have (HTTP 400, ``no_such_seat``)."""
+
+    status = 400
+    code = "no_such_seat"
+    words = "no analysis of this seat can be asked for"
 
     def __init__(self, message: str, finished: bool = True) -> None:
-        super().__init__(message)
+        super().__init__(message, status=None if finished else 409, code=None if finished else "not_finished")
         self.finished = finished
 
 
-class AnalysisBusy(MotleyError):
-    """An analysis refused for now: one of this table's is running, or :attr:`Analyses.limit` are."""
+class AnalysisBusy(Refusal, MotleyError):
+    """An analysis refused for now: one of this table's is running, or :attr:`Analyses.limit` are (HTTP 429, asking
+    again in :data:`BUSY_RETRY` seconds)."""
+
+    status = 429
+    code = "analysis_busy"
+    words = "an analysis is running already; try again later"
+    retry_after = BUSY_RETRY
 
 
 @dataclass

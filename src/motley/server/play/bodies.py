@@ -1,6 +1,6 @@
 """The shapes of the HTTP request bodies, as pydantic models: checked before anything is made, and published
 in the server's OpenAPI schema (``/openapi.json``, read at ``/docs``), with the shapes of the error answers
-(:class:`Refusal`, :class:`TableRefusal`).
+(:class:`RefusalBody`).
 
 A body is first read as guarded JSON (:mod:`motley.core.jsonsafe`: size, depth, number length), then
 validated here, once; what a field means beyond its shape (a known game, its options, a bot the game has) is
@@ -98,18 +98,20 @@ class DeclineRequest(BaseModel):
     token: Annotated[str, Field(max_length=200)]
 
 
-class Refusal(BaseModel):
-    """An error answer of the API (400, 404, 409, 413, 415, 503): ``detail``, what was refused and why, in words
-    (FastAPI's own 422 answer, for a query or path parameter of the wrong type, has a list of errors instead)."""
+class RefusalError(BaseModel):
+    """What was refused: ``code``, a short name a program may branch on (``no_table``, ``seat_refused``,
+    ``too_fast``, ...: :mod:`motley.server.store.refusals`), and ``message``, what was refused and why, in words (the
+    field of the request it names, a limit)."""
 
-    detail: str
+    code: str
+    message: str
 
 
-class TableRefusal(BaseModel):
-    """An error answer of ``POST /api/tables`` (400, 413, 415, 429, 503): ``error``, what was refused and why, in
-    words (the field of the request it names, a limit)."""
+class RefusalBody(BaseModel):
+    """The body of every error answer of the API (HTTP 4xx and 5xx but the plain-text ones of the Host and Origin
+    checks and the connection limit): ``{"error": {"code", "message"}}``."""
 
-    error: str
+    error: RefusalError
 
 
 def validated(model: type[M], data: Any) -> M:
@@ -127,7 +129,7 @@ def validated(model: type[M], data: Any) -> M:
     except ValidationError as exc:
         first = exc.errors()[0]
         message = str(first["msg"]).removeprefix("Value error, ")
-        raise MotleyError(f"{_where(first['loc'])}: {message}" if first["loc"] else message) from None
+        raise MotleyError(f"{where(first['loc'])}: {message}" if first["loc"] else message) from None
 
 
 def table_request(data: Any) -> TableRequest:
@@ -150,7 +152,7 @@ def checked(model: type[BaseModel], data: Any) -> dict[str, Any]:
     return validated(model, data).model_dump(exclude_unset=True)
 
 
-def _where(loc: tuple[int | str, ...]) -> str:
+def where(loc: tuple[int | str, ...]) -> str:
     """A field's place in words: ``('seats', 1, 'open')`` -> ``'open' of seats[1]``."""
     names = [str(part) for part in loc if not isinstance(part, int)]
     path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc[:-1]).lstrip(".")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from motley.core import MotleyError
+from motley.server.store.refusals import Refusal
 
 #: Seconds an unfinished table may go without a move and without a viewer before it is cancelled, so
 #: abandoned tables do not hold the server (``create_app(idle_close=...)``, ``motley serve --idle-close``;
@@ -184,17 +185,21 @@ class TableQuota:
             self.tables.setdefault(address, []).append(table_id)
 
 
-class TablesRefused(Exception):
+class TablesRefused(Refusal):
     """A client address may not create a table now (HTTP 429); the message says why. ``retry_after``: seconds
-    until it may try again (None: once one of its unfinished tables has ended)."""
+    until it may try again (None: once one of its unfinished tables has ended). Its code says which limit:
+    ``too_fast`` (the rate, with ``Retry-After``) or ``too_many_tables`` (the quota of unfinished tables)."""
+
+    status = 429
+    code = "too_many_tables"
+    words = "this address may not create a table now"
 
     def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+        super().__init__(message, retry_after=retry_after, code=None if retry_after is None else "too_fast")
 
     def retry_header(self) -> dict[str, str]:
-        """The ``Retry-After`` header of the refusal (whole seconds, rounded up), or none."""
-        return {} if self.retry_after is None else {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
+        """The ``Retry-After`` header of the refusal (whole seconds, rounded up), or none (:meth:`headers`)."""
+        return self.headers()
 
 
 class TableGate:

@@ -35,6 +35,7 @@ from motley.server.play.flights import Flights
 from motley.server.play.limits import BUILT_BYTES
 from motley.server.play.table import Table
 from motley.server.store.records import TableRecord
+from motley.server.store.refusals import Refusal
 
 STATIC = resources.files("motley.server").joinpath("static")
 #: Log entries in a replay step.
@@ -46,8 +47,13 @@ _CHECKPOINTS: weakref.WeakKeyDictionary[Table, list[State]] = weakref.WeakKeyDic
 _CHECKPOINTS_LOCK = threading.Lock()
 
 
-class ViewRefused(MotleyError):
-    """A replay view that does not exist (a seat out of range), or a seat's view of a match still played."""
+class ViewRefused(Refusal, MotleyError):
+    """A replay view that does not exist (a seat out of range), or a seat's view of a match still played (HTTP
+    400)."""
+
+    status = 400
+    code = "no_such_view"
+    words = "the view asked for is not a seat of the table"
 
 
 def stage_of(state: State, moves: int) -> str:

@@ -36,6 +36,7 @@ from motley.server.site.leases import CLOSE_MOVED, Leases, Site
 from motley.server.site.lobby import LEASES, TOPIC, Lobby, live_line
 from motley.server.site.news import News, NewsUnavailable, Subscription
 from motley.server.store.records import SeatRefused, Settings, TableRecord
+from motley.server.store.refusals import Refusal
 from motley.server.store.writer import (
     Creator,
     MoveRow,
@@ -72,9 +73,20 @@ class Stopping(StoreError):
     table's lease; answered 503 with this message and ``Retry-After``, so the page or script asks again (and is
     served by another process of the site)."""
 
+    code = "stopping"
+    words = STOPPING
+    private = False
+    retry_after = 1
 
-class OwnedElsewhere(MotleyError):
-    """The unfinished table is driven by another process of the site (it holds the table's lease)."""
+
+class OwnedElsewhere(Refusal, MotleyError):
+    """The unfinished table is driven by another process of the site (it holds the table's lease; HTTP 503, the
+    message naming the table's id is for the log)."""
+
+    status = 503
+    code = "elsewhere"
+    words = "the table is served by another process of the site; try again"
+    private = True
 
 
 class _FencedLog:

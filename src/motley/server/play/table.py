@@ -6,7 +6,7 @@ each entry's visibility per viewer, and the version counter (moves applied). It 
 that happened) and builds each viewer's ``state`` message from that viewer's observation only
 (:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the
 live table (:mod:`motley.server.play.live`) stores a move before it asks the table to apply it, and the
-transport (:mod:`motley.server.web.transport`) adds the SVG drawings.
+socket (:mod:`motley.server.web.drawings`) adds the SVG drawings.
 
 A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.play.replay`.
 """

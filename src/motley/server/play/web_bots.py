@@ -3,7 +3,7 @@ be, the spec a lobby choice becomes, the stand-in of a person seat, and each gam
 
 :mod:`~motley.server.play.bodies` (the ``bot`` field of a seat request), :mod:`~motley.server.play.requests` (seats of a
 new table), :mod:`~motley.server.play.live` (which bots move on the event loop) and
-:mod:`~motley.server.web.transport` (``GET /api/games``) all read it. Programs (external bots) and networks are
+:mod:`~motley.server.web.routes.games` (``GET /api/games``) all read it. Programs (external bots) and networks are
 never offered: a web request must not start a process or load a file.
 
 What is offered and how strong a search may be are the bots' own declarations (:mod:`motley.bots.spec`: a kind's

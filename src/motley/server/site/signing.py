@@ -17,7 +17,7 @@ the nonces taken live only in memory), the timestamp ``t`` and the random nonce 
 claims to be internal (it carries ``x-motley-relayed`` or a signature) whose signature is missing, malformed, wrong,
 more than :data:`WINDOW` seconds away from its own clock, or replayed (a nonce it took already); a valid one's
 client address becomes the request's client (``scope["client"]``). The forwarded client header of anyone without
-a valid signature is not believed (:func:`motley.server.web.transport.client_address`).
+a valid signature is not believed (:func:`motley.server.web.reading.client_address`).
 
 The channel is authenticated, not encrypted: a party that can read the internal traffic sees the seat tokens in
 it. Across an untrusted network, carry it over a private network or a tunnel (WireGuard, an SSH tunnel, TLS).
@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from motley.core import MotleyError
 from motley.server.site.leases import FORWARDED_CLIENT, RELAYED
+from motley.server.store.refusals import body
 
 #: The header of a signed internal request.
 SIGNATURE = "x-motley-signature"
@@ -193,12 +194,13 @@ class SignedChannel:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, reason: str) -> None:
-    """Answer 403 with ``reason``: a JSON body for HTTP, a handshake closed before it opens for a WebSocket."""
+    """Answer 403 with ``reason``: a JSON body for HTTP (every refusal's, :func:`~motley.server.store.refusals.body`;
+    the middleware is outside the app's handlers), a handshake closed before it opens for a WebSocket."""
     if scope["type"] == "websocket":
         await receive()  # websocket.connect
         await send({"type": "websocket.close", "code": 1008, "reason": "internal request refused"})
         return
-    await JSONResponse({"detail": f"internal request refused: {reason}"}, 403)(scope, receive, send)
+    await JSONResponse(body("internal_refused", f"internal request refused: {reason}"), 403)(scope, receive, send)
 
 
 def load_secret(file: Path | None, environ: Mapping[str, str] | None = None) -> bytes | None:

@@ -44,8 +44,8 @@ async function main() {
   const routes = Object.entries(api.paths).flatMap(([path, ops]) => Object.entries(ops)
     .map(([method, op]) => ({path, method, op})));
   render(html`<p>${api.info.title} ${api.info.version}: ${routes.length} routes. Bodies are JSON
-    (<code>Content-Type: application/json</code>); errors answer <code>{"error"}</code> or <code>{"detail"}</code>
-    with a 4xx status naming what is wrong.</p>
+    (<code>Content-Type: application/json</code>); errors answer <code>{"error": {"code", "message"}}</code>
+    with a 4xx or 5xx status, the message naming what is wrong.</p>
     ${routes.map((r) => html`<${Route} ...${r} />`)}`, document.getElementById("docs"));
 }
 

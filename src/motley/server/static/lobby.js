@@ -25,7 +25,7 @@ async function postTable(body) {
   const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                         body: JSON.stringify(body)});
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || data.detail || `the table could not be made (HTTP ${r.status})`);
+  if (!r.ok) throw new Error(data.error?.message || `the table could not be made (HTTP ${r.status})`);
   return data;
 }
 
@@ -122,7 +122,7 @@ async function join(id, title) {
     rememberTable(id, title, [{seat: data.seat, name: `Seat ${data.seat + 1}`, link: data.link}]);
     location.href = data.link;
   } else {
-    showError(data.detail || "this table has no open seat any more");
+    showError(data.error?.message || "this table has no open seat any more");
     loadTables();
   }
 }

@@ -33,7 +33,7 @@ async function getJson(url) {
 async function loadIndex() {
   if (embedded) { DATA = await embeddedData(); return DATA.index; }
   const [r, d] = await getJson(`/api/tables/${tableId}/replay`);
-  if (!r.ok) throw new Error(d.detail || "no replay");
+  if (!r.ok) throw new Error(d.error?.message || "no replay");
   return d;
 }
 
@@ -43,7 +43,7 @@ async function loadStep(k, v) {
   if (!cache.has(key)) {
     const q = v === "public" ? "" : `?view=${v}`;
     cache.set(key, getJson(`/api/tables/${tableId}/replay/${k}${q}`).then(([r, d]) => {
-      if (!r.ok) { cache.delete(key); throw new Error(d.detail || "no such step"); }
+      if (!r.ok) { cache.delete(key); throw new Error(d.error?.message || "no such step"); }
       return d;
     }));
   }
@@ -185,7 +185,7 @@ function signed(x) { return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`; }
 async function askAnalysis(method) {
   const r = await fetch(`/api/tables/${tableId}/analysis?seat=${$("analysis-seat").value}`, {method});
   const d = await r.json();
-  if (!r.ok) throw new Error(d.detail || "the analysis is not available");
+  if (!r.ok) throw new Error(d.error?.message || "the analysis is not available");
   return d;
 }
 

@@ -761,7 +761,7 @@ async function sendRematch() {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const reply = await answer.json().catch(() => ({}));
   if (!answer.ok) {
-    S.error = typeof reply.detail === "string" ? reply.detail : "The rematch could not be made.";
+    S.error = typeof reply.error?.message === "string" ? reply.error.message : "The rematch could not be made.";
     S.dialog = "end";
     redraw();
     return;

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from motley.core import MotleyError
+from motley.server.store.refusals import Refusal
 
 
 def new_token() -> str:
@@ -131,5 +132,9 @@ class Seat:
         return None
 
 
-class SeatRefused(MotleyError):
-    """The lobby may not hand out the seat asked for (or any seat of the table); the message says why."""
+class SeatRefused(Refusal, MotleyError):
+    """The lobby may not hand out the seat asked for (or any seat of the table); the message says why (HTTP 409)."""
+
+    status = 409
+    code = "seat_refused"
+    words = "the seat cannot be had"

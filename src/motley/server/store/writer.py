@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from motley.server.store.records import TableRecord
+from motley.server.store.refusals import Refusal
 
 log = logging.getLogger("motley.server")
 
@@ -43,18 +44,26 @@ class Creator(NamedTuple):
     burst: int = 1
 
 
-class RateReached(Exception):
+class RateReached(Refusal):
     """The creating address has used its bucket of table creations kept in the store (nothing was stored);
-    ``wait``: seconds until it holds a token again."""
+    ``wait``: seconds until it holds a token again (HTTP 429 with ``Retry-After``)."""
+
+    status = 429
+    code = "too_fast"
+    words = "this address creates tables too fast; try again later"
 
     def __init__(self, burst: int, per_minute: float, wait: float) -> None:
         super().__init__(f"this address creates tables too fast (at most {burst} at once, {per_minute:g} a "
-                         f"minute); try again in {math.ceil(wait)} s")
+                         f"minute); try again in {math.ceil(wait)} s", retry_after=wait)
         self.wait = wait
 
 
-class QuotaReached(Exception):
-    """The creating address has its quota of unfinished tables in the store (nothing was stored)."""
+class QuotaReached(Refusal):
+    """The creating address has its quota of unfinished tables in the store (nothing was stored; HTTP 429)."""
+
+    status = 429
+    code = "too_many_tables"
+    words = "this address has as many unfinished tables as it may have; finish one first"
 
     def __init__(self, address: str, quota: int) -> None:
         super().__init__(f"this address already has {quota} unfinished tables; finish one first")
@@ -114,8 +123,14 @@ class TableStorage(Protocol):
         """Release the storage's connections."""
 
 
-class StoreError(Exception):
-    """The store failed a call (database unreachable, disk full, ...); the message names the call."""
+class StoreError(Refusal):
+    """The store failed a call (database unreachable, disk full, ...); the message names the call (for the log: a
+    request it fails is answered HTTP 503 with :attr:`words`)."""
+
+    status = 503
+    code = "store_unavailable"
+    words = "the table store is not answering; try again"
+    private = True
 
 
 def _reason(exc: BaseException) -> str:

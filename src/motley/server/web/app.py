@@ -1,5 +1,7 @@
 """The FastAPI app of ``motley serve``: a :class:`~motley.server.play.service.Service` over the store, the
-routes of :mod:`motley.server.web.transport` (see there for the HTTP and WebSocket API), and three middlewares:
+routes of :mod:`motley.server.web.routes` and the socket of :mod:`motley.server.web.sockets` (see there for the
+HTTP and WebSocket API), every refusal answered by the handlers of :mod:`motley.server.web.refusals` (one body,
+``{"error": {"code", "message"}}``), and three middlewares:
 :class:`OriginCheck` (no cross-site WebSocket or POST), :class:`HostCheck` (Starlette's ``TrustedHostMiddleware``:
 no ``Host`` but the server's own names, so no DNS rebinding) and :class:`SecurityHeaders`; in a site with a
 secret, a fourth: :class:`~motley.server.site.signing.SignedChannel` (internal requests signed)."""
@@ -30,7 +32,9 @@ from motley.server.site.news import open_news
 from motley.server.site.signing import SignedChannel, Verifier
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
-from motley.server.web.transport import router
+from motley.server.web import refusals
+from motley.server.web.context import Web
+from motley.server.web.routes import router
 
 #: Headers of every HTTP response: scripts, styles, images and sockets from this server only, no framing,
 #: no ``Referer`` (a table link carries its seat's token in the query string), no type sniffing.
@@ -246,7 +250,9 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     # the pages' Content-Security-Policy (and a server without the internet) refuses
     app = FastAPI(title="motley", version=motley.__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
-    app.include_router(router(service, limits))
+    app.state.web = Web(service, limits or Limits())
+    app.include_router(router())
+    refusals.install(app)
     if site is not None and site.secret is not None:  # innermost: internal requests checked before any route
         app.add_middleware(SignedChannel, verifier=Verifier(site.secret, site.address or "", site.owner))
     app.add_middleware(OriginCheck, allow_origins=origins)

@@ -1,0 +1,51 @@
+"""Finding the table a request names: in this process (:func:`live_table`), or, for a seat request of a table
+another process of the site drives, that process's answer (:func:`seat_table`)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from motley.server.play.live import LiveTable
+from motley.server.play.service import OwnedElsewhere, Service
+from motley.server.site.leases import RELAYED
+from motley.server.site.relay import OwnerUnreachable, forward
+from motley.server.web.reading import body_of, client_address
+from motley.server.web.refusals import Forwarded, NoSuchTable
+
+
+async def live_table(service: Service, table_id: str) -> LiveTable:
+    """The table ``table_id``.
+
+    Raises:
+        NoSuchTable: if there is none. StoreError: if the store does not answer. OwnedElsewhere: (a site) if
+            another process drives it.
+    """
+    live = await service.get(table_id)
+    if live is None:
+        raise NoSuchTable()
+    return live
+
+
+async def seat_table(service: Service, table_id: str, request: Request, body_limit: int = 0) -> LiveTable:
+    """The table ``table_id`` of a seat request (join, rematch, decline), as :func:`live_table`; a table another
+    process of the site drives is not answered here: the request (its body of at most ``body_limit`` bytes, the
+    client's address) is forwarded to the owner (:func:`~motley.server.site.relay.forward`), whose answer is
+    raised as :class:`Forwarded` (and answered as it came).
+
+    Raises:
+        Forwarded: the owner's answer. OwnerUnreachable: for a request forwarded already, or a table whose owner
+            is unknown or does not answer. NoSuchTable, StoreError: as :func:`live_table`.
+    """
+    try:
+        return await live_table(service, table_id)
+    except OwnedElsewhere as exc:
+        if request.headers.get(RELAYED) is not None:
+            raise OwnerUnreachable() from exc
+    process = await service.owner_process(table_id)
+    if process is None:
+        raise OwnerUnreachable()
+    body = await body_of(request, body_limit) if body_limit else b""
+    secret = service.site.secret if service.site is not None else None
+    status, answer, retry_after = await forward(request.url.path, request.url.query, body,
+                                                client_address(request, service), *process, secret=secret)
+    raise Forwarded(status, answer, retry_after)
