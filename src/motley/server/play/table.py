@@ -3,7 +3,7 @@
 A :class:`Table` holds the one :class:`motley.State` of a match, its game and the game's spec (looked up once), its
 seats (data only), the move log with each entry's visibility per viewer, and the version counter (moves applied). It
 checks a seat's move (:meth:`Table.check`, :meth:`Table.prepare`: the table's version, then the state's one check,
-:meth:`motley.State.check`, which also converts a move string to its action once), applies it (:meth:`Table.apply`,
+:meth:`motley.State.read_move`, which also turns a move string into its action once), applies it (:meth:`Table.apply`,
 which returns the events that happened) and builds each viewer's ``state`` message from that viewer's observation
 only (:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the live
 table (:mod:`motley.server.play.live`) stores a move before it asks the table to apply it, and the transport
