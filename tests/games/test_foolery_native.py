@@ -192,7 +192,7 @@ def test_motley_pure_python_forces_the_python_engine() -> None:
     root = Path(__file__).resolve().parents[2]
     probe = ("from motley.games.foolery import rules; "
              "assert not rules.NATIVE; "
-             "assert all(rules.FooleryRules.__dict__[n] is m for n, m in rules.PYTHON_METHODS.items()); "
+             "assert all(getattr(rules.FooleryRules, n) is m for n, m in rules.PYTHON_METHODS.items()); "
              "print('python engine')")
     env = {**os.environ, "MOTLEY_PURE_PYTHON": "1", "PYTHONPATH": str(root / "src")}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)

@@ -2,10 +2,12 @@
 
 from motley.core.errors import (
     DealError,
+    GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     MotleyError,
     MoveError,
+    NotYourTurnError,
     OptionError,
     RecordError,
 )
@@ -18,11 +20,13 @@ __all__ = [
     "TERMINAL",
     "DealError",
     "Game",
+    "GameOverError",
     "GameSpec",
     "IllegalMoveError",
     "InvalidMoveError",
     "MotleyError",
     "MoveError",
+    "NotYourTurnError",
     "Observation",
     "Option",
     "OptionError",

@@ -44,6 +44,15 @@ class IllegalMoveError(MoveError):
     refusal = "illegal move"
 
 
+class GameOverError(IllegalMoveError):
+    """A move made once the match is over (reason: ``"the game is over"``)."""
+
+
+class NotYourTurnError(IllegalMoveError):
+    """A move made by a seat that is not to move now (reason: :meth:`motley.core.State.why_not_turn`, the game's
+    words, with its rule id where a rule keeps the seat out, such as FL-R10)."""
+
+
 class OptionError(MotleyError):
     """An unknown game, an unknown option name, or an option value out of range."""
 

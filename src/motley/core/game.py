@@ -13,17 +13,28 @@ import abc
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from motley.core import jsonsafe
-from motley.core.errors import IllegalMoveError, InvalidMoveError, MotleyError, RecordError
+from motley.core.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MotleyError,
+    MoveError,
+    NotYourTurnError,
+    RecordError,
+)
 from motley.core.options import Option, format_game_string, resolve
 
 #: ``current_player()`` of a finished match (the value OpenSpiel uses too).
 TERMINAL = -4
+
+#: The reason of every move refused once the match is over (:class:`~motley.core.errors.GameOverError`).
+GAME_OVER = "the game is over"
 
 #: An information state: a JSON-able dict (str keys; lists, numbers, strings, bools, None).
 Observation = dict[str, Any]
@@ -202,61 +213,111 @@ class State(abc.ABC):
     def why_illegal(self, action: int) -> str:
         """Plain words on why ``action`` is not legal now (games refine this)."""
         if self.is_terminal():
-            return "the game is over"
+            return GAME_OVER
         legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
         return f"not a legal move now; legal moves: {legal}"
 
+    # ---- the one check of a move ----------------------------------------------------------------
+    def check(self, seat: int, move: int | str) -> MoveError | None:
+        """Why ``seat`` may not make ``move`` (an action id, or a move string) now, or None when it may; nothing
+        changes. The one check of a move: :meth:`read_move`, :meth:`play` and :meth:`string_to_action` make it,
+        :meth:`apply_action` its part for the seat to move, and the server answers a seat's move with it.
+
+        Returns:
+            None, or the refusal (not raised), in this order: :class:`GameOverError` ("the game is over"),
+            :class:`NotYourTurnError` (:meth:`why_not_turn`, the game's words and rule id),
+            :class:`InvalidMoveError` (a move that names no action: unknown text, not a whole number, an id
+            outside the action space), :class:`IllegalMoveError` (the rules forbid it now: the move string's
+            parse error with its rule id, or :meth:`why_illegal`).
+        """
+        read = self._read(seat, move)
+        return read if isinstance(read, MoveError) else None
+
+    def read_move(self, seat: int, move: int | str) -> int:
+        """The action ``seat`` makes with ``move`` (an action id, or a move string, case-insensitive), checked
+        (:meth:`check`): a move string converted to its action once, on the way in. Nothing changes.
+
+        Raises:
+            MoveError: the refusal :meth:`check` gives (GameOverError, NotYourTurnError, InvalidMoveError,
+                IllegalMoveError).
+        """
+        read = self._read(seat, move)
+        if isinstance(read, MoveError):
+            raise read
+        return read
+
+    def _read(self, seat: int, move: object) -> int | MoveError:
+        """The action of ``move`` for ``seat`` if it may make it now, else the refusal (:meth:`check`)."""
+        if self.is_terminal():
+            return GameOverError(move, GAME_OVER)
+        if seat != self.current_player():
+            return NotYourTurnError(move, self.why_not_turn(seat))
+        if not isinstance(move, str):
+            return self._legal_action(move)
+        try:
+            action = self._parse_move(move)
+        except MoveError as exc:
+            return exc
+        return self._legal_action(action, move)
+
+    def _legal_action(self, action: object, shown: object = None) -> int | MoveError:
+        """``action`` as an int if it is legal for the seat to move, else the refusal: InvalidMoveError for a value
+        that is not a whole number or an id outside the action space, GameOverError once the match is over,
+        IllegalMoveError with :meth:`why_illegal`'s reason for the others. ``shown``: the move as the refusal
+        names it (default ``action``)."""
+        shown = action if shown is None else shown
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                return InvalidMoveError(shown, "an action must be a whole number")
+            action = int(action)
+        if self._is_legal(action):
+            return action
+        if not 0 <= action < self.game.num_distinct_actions():
+            return InvalidMoveError(shown, self.why_illegal(action))
+        if self.is_terminal():
+            return GameOverError(shown, GAME_OVER)
+        return IllegalMoveError(shown, self.why_illegal(action))
+
     def string_to_action(self, text: str) -> int:
-        """The legal action a move string names (case-insensitive).
+        """The legal action a move string names (case-insensitive), for the seat to move (:meth:`read_move`).
 
         Raises:
             InvalidMoveError: for a value that is not a string, or a malformed or unknown move string.
-            IllegalMoveError: for a move the rules do not allow now (the game over included), with the reason.
+            IllegalMoveError: for a move the rules do not allow now (GameOverError once the match is over), with
+                the reason.
         """
         if not isinstance(text, str):
             raise InvalidMoveError(text, "a move must be a string")
-        if self.is_terminal():
-            raise IllegalMoveError(text, "the game is over")
-        action = self._parse_move(text)
-        if action not in self.legal_actions():
-            raise IllegalMoveError(text, self.why_illegal(action))
-        return action
+        return self.read_move(self.current_player(), text)
 
     def apply_action(self, action: int) -> None:
-        """Play ``action`` for the player to move.
+        """Play ``action`` for the player to move, checked as :meth:`check` checks it for that seat.
 
         Raises:
             InvalidMoveError: for a value that is not a whole number, or an id outside the action space.
-            IllegalMoveError: if it is not legal now. Either way the state is unchanged.
+            IllegalMoveError: if it is not legal now (GameOverError once the match is over). Either way the state
+                is unchanged.
         """
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise InvalidMoveError(action, "an action must be a whole number")
-            action = int(action)
-        if not self._is_legal(action):
-            self._refuse(action)
+        if type(action) is not int or not self._is_legal(action):
+            read = self._legal_action(action)
+            if isinstance(read, MoveError):
+                raise read
+            action = read
         self._apply(action)
         self._history.append(action)
 
-    def _refuse(self, action: int) -> NoReturn:
-        """Raise the error for ``action``, not legal now: InvalidMoveError for an id outside the action space,
-        IllegalMoveError for the others, each with :meth:`why_illegal`'s reason."""
-        invalid = not 0 <= action < self.game.num_distinct_actions()
-        raise (InvalidMoveError if invalid else IllegalMoveError)(action, self.why_illegal(action))
-
-    def play(self, seat: int, action: int) -> None:
-        """Play ``action`` for ``seat``, checking first that it is that seat's turn (for surfaces where a seat
-        acts for itself: the server, a person at the terminal).
+    def play(self, seat: int, action: int | str) -> None:
+        """Play ``action`` (an action id, or a move string) for ``seat``, checked first (:meth:`check`: the
+        match goes on, it is that seat's turn, the move is legal), for surfaces where a seat acts for itself
+        (a person at the terminal).
 
         Raises:
-            IllegalMoveError: if the match is over, ``seat`` is not to move (with the game's reason,
-                :meth:`why_not_turn`) or the move is illegal; the state is then unchanged.
+            MoveError: the refusal of :meth:`check` (GameOverError, NotYourTurnError with the game's reason,
+                InvalidMoveError, IllegalMoveError); the state is then unchanged.
         """
-        if self.is_terminal():
-            raise IllegalMoveError(action, "the game is over")
-        if seat != self.current_player():
-            raise IllegalMoveError(action, self.why_not_turn(seat))
-        self.apply_action(action)
+        action = self.read_move(seat, action)
+        self._apply(action)
+        self._history.append(action)
 
     def why_not_turn(self, seat: int) -> str:
         """Plain words on why ``seat`` may not move now (games add their rule, such as sitting out a trick)."""

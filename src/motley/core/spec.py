@@ -199,6 +199,13 @@ class GameSpec:
         """The game's registry name."""
         return self.game.name
 
+    def move_cards(self, move: str) -> list[str]:
+        """The card codes a move string of the game uses, in order (``"II X XII"`` -> ``["II", "X", "XII"]``,
+        ``"give 7S"`` -> ``["7S"]``, ``"pass"`` / ``"draw"`` -> ``[]``): its words (upper-cased) that are codes of
+        :attr:`card_codes`."""
+        codes = self.card_codes
+        return [word for word in move.upper().split() if word in codes]
+
     @property
     def players_usually(self) -> int:
         """:attr:`usual_players`, or the game's least player count when it declares none."""

@@ -19,7 +19,7 @@ from motley.core.registry import game_spec
 from motley.server.play import protocol
 from motley.server.play.bodies import table_request
 from motley.server.play.requests import new_record
-from motley.server.play.table import Table, move_cards
+from motley.server.play.table import Table
 from motley.server.store.records import Settings
 from motley.server.web.routes.games import card_table
 from motley.server.web.testing import ServerThread
@@ -48,11 +48,11 @@ def test_every_card_has_a_spoken_name_label_and_sort_key(game: str, spoken: dict
 
 
 def test_a_move_uses_the_card_codes_it_names() -> None:
-    assert move_cards("foolery", "II X XII") == ["II", "X", "XII"]
-    assert move_cards("foolery", "give 7S") == ["7S"]
-    assert move_cards("foolery", "pass") == []
-    assert move_cards("fool", "W1") == ["W1"]
-    assert move_cards("fools_errand", "play joker") == []
+    assert game_spec("foolery").move_cards("II X XII") == ["II", "X", "XII"]
+    assert game_spec("foolery").move_cards("give 7S") == ["7S"]
+    assert game_spec("foolery").move_cards("pass") == []
+    assert game_spec("fool").move_cards("w1") == ["W1"]
+    assert game_spec("fools_errand").move_cards("play joker") == []
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -219,7 +219,8 @@ def test_why_a_move_is_not_legal_comes_from_the_engine() -> None:
     with pytest.raises(motley.core.IllegalMoveError) as refused:
         table.state.string_to_action(pair)
     assert table.why(seat, pair) == str(refused.value)
-    assert table.why((seat + 1) % 3, hand[0]) == "it is not your turn"
+    other = (seat + 1) % 3
+    assert table.why(other, hand[0]) == f"it is seat {seat}'s turn, not seat {other}'s", "the core's words"
     assert table.version == 0, "asking changes nothing"
     assert protocol.parse('{"type": "why", "move": "AH 4C"}') == protocol.ClientMessage("why", move="AH 4C")
     with pytest.raises(protocol.ProtocolError):

@@ -548,22 +548,9 @@ class FooleryRules(SearchState):
         self._legal = out
         return out[:]
 
-    def apply_action(self, action: Action) -> None:
-        """Play ``action`` for the player to move (as :meth:`State.apply_action`), checked against the cached
-        legal list: the state's own legality check, done once.
-
-        Raises:
-            InvalidMoveError: for a value that is not a whole number, or an id outside the action space.
-            IllegalMoveError: if it is not legal now (with the rule's reason). Either way the state is unchanged.
-        """
-        if type(action) is int and action in (self._legal or self._generate()):
-            self._apply(action)  # checked just now: apply_legal's two steps, one call less per move
-            self._history.append(action)
-        else:  # another integer type, or not legal: the base class converts, or raises with the reason
-            super().apply_action(action)
-
     def _is_legal(self, action: Action) -> bool:
-        """Is ``action`` legal now, read from the cached legal list."""
+        """Is ``action`` legal now, read from the cached legal list (the Python engine's ``apply_action`` is the
+        core's, :meth:`State.apply_action`, which checks a move with this once and records it)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -954,10 +941,11 @@ class FooleryRules(SearchState):
                 "rng": self.rng_json()}
 
 
-#: The methods the compiled core (``_native.c``) replaces, as the Python engine defines them: the pure-Python
-#: engine, which the compiled one falls back on for its rare paths and which the tests compare it with.
+#: The methods the compiled core (``_native.c``) replaces, as the Python engine has them (``apply_action`` is the
+#: core's, :meth:`State.apply_action`): the pure-Python engine, which the compiled one falls back on for its rare
+#: paths and which the tests compare it with.
 PYTHON_METHODS: dict[str, Callable[..., Any]] = {
-    name: FooleryRules.__dict__[name]
+    name: getattr(FooleryRules, name)
     for name in ("legal_actions", "apply_action", "_apply", "is_terminal", "shuffle_deal")}
 
 

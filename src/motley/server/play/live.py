@@ -36,10 +36,9 @@ from typing import Any, Protocol
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError
 from motley.core.play import choose
-from motley.core.registry import game_spec
 from motley.server.play import protocol
 from motley.server.play.hints import HintDesk, forced_hint, hint, hint_args
-from motley.server.play.table import Finished, Move, Table, move_cards
+from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.play.web_bots import is_fast
 from motley.server.store.records import Seat, SeatRefused, new_token
@@ -318,7 +317,7 @@ class LiveTable:
         itself before the first decision, ``GameSpec.shown_steps(None, state)`` steps, one per ``pace``), and the
         first automatic move waits for it. False (nothing to show) for a game without steps or a table without
         pace."""
-        shown = game_spec(self.table.game.name).shown_steps
+        shown = self.table.spec.shown_steps
         wait = 0.0 if self.table.version != 0 or shown is None else self.showing_time(shown(None, self.table.state) + 1)
         if not wait:
             return False
@@ -627,7 +626,7 @@ class LiveTable:
             log.error("table %s: move %d (%r) not stored, not played: %s", self.id, move.number, move.text, exc)
             raise
         deal = self.table.state.deal_number()
-        shown = game_spec(self.table.game.name).shown_steps
+        shown = self.table.spec.shown_steps
         before = self.table.state.clone() if shown is not None else None
         events = self.table.apply(move)
         self.touched = self.clock()
@@ -696,8 +695,8 @@ class LiveTable:
                       else await asyncio.to_thread(hint, *args))
         if table.version != version or table.state.is_terminal():
             return  # the turn passed while the bot thought: a late hint never arrives
-        conn.send({"type": "hint", "version": version, "seat": seat, "cards": move_cards(table.game.name,
-                                                                                         answer["move"]), **answer})
+        conn.send({"type": "hint", "version": version, "seat": seat, "cards": table.spec.move_cards(answer["move"]),
+                   **answer})
 
     async def _store_result(self, result: dict[str, Any]) -> None:
         """Mark the table finished in the store (with each seat's hints at a table with hints); a failure is

@@ -8,30 +8,26 @@ games that no hidden card reaches any viewer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from motley.core import Observation, State
+from motley.core import GameSpec, Observation, State
 from motley.core.registry import game_spec
-
-
-def private_fields(game: str) -> tuple[tuple[str, ...], ...]:
-    """The private paths of ``game``'s observations (its spec's ``private_fields``)."""
-    return game_spec(game).private_fields
 
 
 def spectator_view(state: State) -> Observation:
     """The public view of ``state``: seat 0's observation without its private fields, ``seat`` = ``None``."""
-    return public_view(state.game.name, state.observation(0))
+    return public_view(game_spec(state.game.name), state.observation(0))
 
 
-def public_view(game: str, observation: Observation) -> Observation:
-    """Any seat's ``observation`` of ``game`` without its private fields, ``seat`` = ``None``.
+def public_view(spec: GameSpec, observation: Observation) -> Observation:
+    """Any seat's ``observation`` of the game of ``spec`` without its private fields (``spec.private_fields``),
+    ``seat`` = ``None``.
 
     The observation given is never changed: every dict on the way to a removed field is copied.
     """
     obs = dict(observation)
-    for path in private_fields(game):
+    for path in spec.private_fields:
         node: Any = obs
         for key in path[:-1]:  # copy each dict on the way, so the seat's own observation is never changed
             child = node.get(key) if isinstance(node, dict) else None
@@ -63,14 +59,12 @@ def visible_tokens(observation: Observation) -> set[str]:
     return {word for text in strings(observation) for word in text.split()}
 
 
-def move_is_visible(game: str, move: str, viewer_tokens: set[str]) -> bool:
-    """May a viewer read ``move`` in the log?
+def move_is_visible(spec: GameSpec, move: str, cards: Sequence[str], viewer_tokens: set[str]) -> bool:
+    """May a viewer read ``move`` (a move string of the game of ``spec``, using the card codes ``cards``:
+    ``spec.move_cards(move)``) in the log?
 
     Yes when the game declares the move public (``GameSpec.public_move``), or when every card code in it is
     visible to the viewer (``viewer_tokens``: :func:`visible_tokens` of the viewer's observation just
     after the move).
     """
-    spec = game_spec(game)
-    if spec.public_move(move):
-        return True
-    return all(word in viewer_tokens for word in move.upper().split() if word in spec.card_codes)
+    return spec.public_move(move) or all(card in viewer_tokens for card in cards)

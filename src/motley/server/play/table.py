@@ -1,12 +1,13 @@
 """A table as data and rules only: the match, its seats, its move log, and what each viewer may see.
 
-A :class:`Table` holds the one :class:`motley.State` of a match, its seats (data only), the move log with
-each entry's visibility per viewer, and the version counter (moves applied). It checks a seat's move
-(:meth:`Table.check`, :meth:`Table.prepare`), applies it (:meth:`Table.apply`, which returns the events
-that happened) and builds each viewer's ``state`` message from that viewer's observation only
-(:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the
-live table (:mod:`motley.server.play.live`) stores a move before it asks the table to apply it, and the
-socket (:mod:`motley.server.web.drawings`) adds the SVG drawings.
+A :class:`Table` holds the one :class:`motley.State` of a match, its game and the game's spec (looked up once), its
+seats (data only), the move log with each entry's visibility per viewer, and the version counter (moves applied). It
+checks a seat's move (:meth:`Table.check`, :meth:`Table.prepare`: the table's version, then the state's one check,
+:meth:`motley.State.read_move`, which also turns a move string into its action once), applies it (:meth:`Table.apply`,
+which returns the events that happened) and builds each viewer's ``state`` message from that viewer's observation
+only (:meth:`Table.message`). It does no I/O: no storage, no clock, no sockets, no drawing, no asyncio; the live
+table (:mod:`motley.server.play.live`) stores a move before it asks the table to apply it, and the socket
+(:mod:`motley.server.web.drawings`) adds the SVG drawings.
 
 A table is rebuilt from its stored :class:`TableRecord` by :func:`motley.core.play.replay`.
 """
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from motley.core import IllegalMoveError, MotleyError, MoveError, Observation, State
+from motley.core import GameOverError, GameSpec, MotleyError, MoveError, NotYourTurnError, Observation, State
 from motley.core.play import replay
 from motley.core.registry import game_spec, load_recorded_game
 from motley.server.play import privacy, protocol
@@ -35,12 +36,21 @@ def commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
-def move_cards(game: str, move: str) -> list[str]:
-    """The card codes a move string of ``game`` uses, in order (``"II X XII"`` -> ``["II", "X", "XII"]``,
-    ``"give 7S"`` -> ``["7S"]``, ``"pass"`` / ``"draw"`` -> ``[]``): its words that are card codes of the
-    game's pack (``GameSpec.card_codes``). The browser matches a selection of cards against these."""
-    codes = game_spec(game).card_codes
-    return [word for word in move.upper().split() if word in codes]
+def refusal(refused: MoveError) -> protocol.ProtocolError:
+    """The ``error`` a refused move is answered with: ``over`` (GameOverError) and ``not_your_turn``
+    (NotYourTurnError) with the state's reason as the message, ``illegal`` for any other (the whole refusal as the
+    message, its reason for ``words`` and ``rules``)."""
+    if isinstance(refused, GameOverError):
+        return protocol.ProtocolError("over", refused.reason)
+    if isinstance(refused, NotYourTurnError):
+        return protocol.ProtocolError("not_your_turn", refused.reason)
+    return protocol.ProtocolError("illegal", str(refused), refused.reason)
+
+
+def said(refused: MoveError) -> str:
+    """A refusal as a ``why`` answer says it: the reason alone for a finished match or another seat's turn, the
+    whole refusal ("illegal move 'X': ...") for the others."""
+    return refused.reason if isinstance(refused, (GameOverError, NotYourTurnError)) else str(refused)
 
 
 @dataclass
@@ -58,13 +68,15 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Move:
-    """A checked move, not applied yet: ``seat`` plays ``action`` (move string ``text``) at table version
-    ``version``; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"timer"`` or ``"away"``."""
+    """A checked move, not applied yet: ``seat`` plays ``action`` at table version ``version``; ``text``: its move
+    string (what is stored and logged) and ``cards``: the card codes in it (``GameSpec.move_cards``), both derived
+    once from the action; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"timer"`` or ``"away"``."""
 
     version: int
     seat: int
     action: int
     text: str
+    cards: tuple[str, ...]
     actor: str
 
     @property
@@ -92,25 +104,27 @@ Event = Moved | Finished
 
 
 class Views:
-    """The observations of one state, each built at most once: seats by number, the spectator as ``None``
-    (made from seat 0's observation, so it costs no observation of its own)."""
+    """The observations of one state of the game of ``spec``, each built at most once: seats by number, the
+    spectator as ``None`` (made from seat 0's observation, so it costs no observation of its own)."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, spec: GameSpec) -> None:
         self.state = state
+        self.spec = spec
         self._built: dict[int | None, Observation] = {}
 
     def __call__(self, viewer: int | None) -> Observation:
         """The observation of ``viewer`` (a seat, or ``None`` for the spectator view)."""
         if viewer not in self._built:
             if viewer is None:
-                self._built[None] = privacy.public_view(self.state.game.name, self(0))
+                self._built[None] = privacy.public_view(self.spec, self(0))
             else:
                 self._built[viewer] = self.state.observation(viewer)
         return self._built[viewer]
 
 
 class Table:
-    """A table rebuilt from its stored record.
+    """A table rebuilt from its stored record. It holds its game (``game``) and the game's spec (``spec``), looked
+    up once here: no move looks the game up by name.
 
     Raises (constructor):
         MotleyError: when the game or its options are unknown; RecordError (a MotleyError) naming the
@@ -121,6 +135,7 @@ class Table:
         self.id = record.id
         self.record = record
         self.game = load_recorded_game(record.game, record.params)
+        self.spec = game_spec(record.game)
         self.settings = Settings(**{**STORED_BEFORE, **record.settings})
         self.seats = [Seat.from_stored(s) for s in record.seats]
         self.log: list[LogEntry] = []
@@ -130,7 +145,7 @@ class Table:
         self.state: State = replay(self.game, record.seed, None, [(seat, move) for seat, move, _ in record.moves],
                                    on_move=self._replayed)
         self.version = len(record.moves)
-        self._views = Views(self.state)
+        self._views = Views(self.state, self.spec)
         self.commitment = commitment(record.id, record.seed)
         self._end_reason: tuple[int, str | None] | None = None
 
@@ -138,7 +153,7 @@ class Table:
         """Log the stored move just replayed (the next one of ``record.moves``), and note whether the one after
         it is forced."""
         _, move, actor = self.record.moves[len(self.log)]
-        self._log_move(Views(state), seat, move, actor, self._forced_next)
+        self._log_move(Views(state, self.spec), seat, move, tuple(self.spec.move_cards(move)), actor, self._forced_next)
         self._forced_next = not state.is_terminal() and len(state.legal_actions()) == 1
 
     # ---- seats ------------------------------------------------------------------------------
@@ -207,7 +222,7 @@ class Table:
         """Why the match ended, in words with seats as ``{seat N}`` (``GameSpec.end_reason``); None while it goes
         on or when the game gives no reason. Worked out once per version."""
         if self._end_reason is None or self._end_reason[0] != self.version:
-            reason = game_spec(self.game.name).end_reason
+            reason = self.spec.end_reason
             text = reason(self.state) if reason is not None and self.state.is_terminal() else None
             self._end_reason = (self.version, text)
         return self._end_reason[1]
@@ -219,15 +234,15 @@ class Table:
         Nothing in it comes from outside the viewer's own observation (or the spectator view), the public
         seat facts, and log entries the viewer may read (``LogEntry.visible``). ``shared``: from
         :meth:`shared` (default: no seat connected, no deadline). Each legal move is
-        ``{"action", "move", "cards", "svg": None}`` (``cards``: :func:`move_cards`); the transport fills in
-        ``svg`` for viewers who draw.
+        ``{"action", "move", "cards", "svg": None}`` (``cards``: ``GameSpec.move_cards``); the socket
+        (:mod:`motley.server.web.drawings`) fills in ``svg`` for viewers who draw.
         """
         message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
         legal: list[dict[str, Any]] = []
         if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
             state = self.state
             texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
-            legal = [{"action": a, "move": text, "cards": move_cards(self.game.name, text), "svg": None}
+            legal = [{"action": a, "move": text, "cards": self.spec.move_cards(text), "svg": None}
                      for a, text in texts]
         message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
         return message
@@ -243,71 +258,49 @@ class Table:
 
     # ---- moves ------------------------------------------------------------------------------
     def check(self, seat: int, msg: protocol.ClientMessage, actor: str = "seat") -> Move:
-        """A client's move for ``seat``, checked against the table as it is now.
+        """A client's move for ``seat``, checked against the table as it is now: its version here, the rest by
+        the state's one check (:meth:`prepare`).
 
         Raises:
-            protocol.ProtocolError: ``over``, ``not_your_turn``, ``stale`` (``msg.version`` is not the
-                table's version) or ``illegal``; nothing changes.
+            protocol.ProtocolError: ``stale`` (``msg.version`` is not the table's version), then ``over``,
+                ``not_your_turn`` or ``illegal`` (:func:`refusal`); nothing changes.
         """
-        state = self.state
-        if state.is_terminal():
-            raise protocol.ProtocolError("over", "the game is over")
-        if state.current_player() != seat:
-            raise protocol.ProtocolError("not_your_turn", f"it is seat {state.current_player()}'s turn")
         if msg.version != self.version:
             raise protocol.ProtocolError("stale", f"move made at version {msg.version}; the table is at "
                                                   f"version {self.version}")
         try:
-            action = state.string_to_action(msg.move) if msg.move is not None else int(msg.action or 0)
-            return self.prepare(seat, action, actor)
-        except MoveError as exc:  # an unreadable move or a forbidden one: both answer "illegal"
-            raise protocol.ProtocolError("illegal", str(exc), exc.reason) from None
+            return self.prepare(seat, msg.move if msg.move is not None else msg.action or 0, actor)
+        except MoveError as exc:
+            raise refusal(exc) from None
 
     def why(self, seat: int, text: str) -> str | None:
-        """Why ``seat`` may not make the move ``text`` now, in the engine's words (the move string's parse error,
-        or ``state.why_illegal``), or None when it is legal; nothing changes."""
-        state = self.state
-        if state.is_terminal():
-            return "the game is over"
-        if state.current_player() != seat:
-            return "it is not your turn"
-        try:
-            action = state.string_to_action(text)
-        except MotleyError as exc:
-            return str(exc)
-        return None if action in state.legal_actions() else state.why_illegal(action)
+        """Why ``seat`` may not make the move ``text`` now, in the engine's words (:meth:`motley.State.check`:
+        the reason alone for a finished match or another seat's turn, else the whole refusal), or None when it
+        is legal; nothing changes."""
+        refused = self.state.check(seat, text)
+        return None if refused is None else said(refused)
 
     def why_answer(self, seat: int, text: str) -> dict[str, Any]:
         """The ``why`` message answering ``seat``'s question about the move ``text``: ``reason`` (:meth:`why`),
-        and that reason in words and its rule ids (``words``, ``rules``: :func:`protocol.reason_words`; a move
-        that cannot be read is explained by the reason alone, not the "invalid move 'X':" before it)."""
-        reason = self.why(seat, text)
-        plain = reason
-        if reason is not None and not self.state.is_terminal() and self.state.current_player() == seat:
-            try:
-                self.state.string_to_action(text)
-            except MoveError as exc:
-                plain = exc.reason
-            except MotleyError:
-                pass
-        words, rules = protocol.reason_words(plain)
-        return {"type": "why", "version": self.version, "move": text, "reason": reason, "words": words,
-                "rules": rules}
+        and that reason in words and its rule ids (``words``, ``rules``: :func:`protocol.reason_words` of the
+        refusal's reason, without the "invalid move 'X':" before it)."""
+        refused = self.state.check(seat, text)
+        words, rules = protocol.reason_words(None if refused is None else refused.reason)
+        return {"type": "why", "version": self.version, "move": text,
+                "reason": None if refused is None else said(refused), "words": words, "rules": rules}
 
-    def prepare(self, seat: int, action: int, actor: str) -> Move:
-        """``action`` for ``seat`` at the current version, checked but not applied.
+    def prepare(self, seat: int, move: int | str, actor: str) -> Move:
+        """``move`` (an action id, or a move string) for ``seat`` at the current version, checked by the state's
+        one check and converted once (:meth:`motley.State.read_move`): its action, then its move string and card
+        codes from that action. Not applied.
 
         Raises:
-            IllegalMoveError: if the game is over, it is not ``seat``'s turn, or the move is not legal.
+            MoveError: the state's refusal: GameOverError, NotYourTurnError, InvalidMoveError or
+                IllegalMoveError (with the rule id); nothing changes.
         """
-        state = self.state
-        if state.is_terminal():
-            raise IllegalMoveError(action, "the game is over")
-        if seat != state.current_player():
-            raise IllegalMoveError(action, f"it is seat {state.current_player()}'s turn")
-        if action not in state.legal_actions():
-            raise IllegalMoveError(action, state.why_illegal(action))
-        return Move(self.version, seat, action, state.action_to_string(action), actor)
+        action = self.state.read_move(seat, move)
+        text = self.state.action_to_string(action)
+        return Move(self.version, seat, action, text, tuple(self.spec.move_cards(text)), actor)
 
     def apply(self, move: Move) -> list[Event]:
         """Apply a move from :meth:`prepare` / :meth:`check`; returns ``[Moved]``, plus ``Finished`` when it
@@ -324,22 +317,23 @@ class Table:
         self.state.apply_action(move.action)
         self.version += 1
         self.record.moves.append((move.seat, move.text, move.actor))
-        self._views = Views(self.state)
-        events: list[Event] = [Moved(self._log_move(self._views, move.seat, move.text, move.actor, forced),
-                                     self.version)]
+        self._views = Views(self.state, self.spec)
+        entry = self._log_move(self._views, move.seat, move.text, move.cards, move.actor, forced)
+        events: list[Event] = [Moved(entry, self.version)]
         if self.state.is_terminal():
             self.record.finished = True
             events.append(Finished({"scores": self.state.scores(), "returns": self.state.returns()}))
         return events
 
-    def _log_move(self, views: Views, seat: int, move: str, actor: str, forced: bool) -> LogEntry:
-        """Add the log entry of a move just applied (``views``: of the state after it; ``forced``: it was the
-        only legal move)."""
-        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move), forced)
+    def _log_move(self, views: Views, seat: int, move: str, cards: tuple[str, ...], actor: str,
+                  forced: bool) -> LogEntry:
+        """Add the log entry of a move just applied (``views``: of the state after it; ``cards``: the card codes in
+        ``move``; ``forced``: it was the only legal move)."""
+        entry = LogEntry(len(self.log) + 1, seat, move, actor, self._visibility(views, seat, move, cards), forced)
         self.log.append(entry)
         return entry
 
-    def _visibility(self, views: Views, seat: int, move: str) -> list[bool]:
+    def _visibility(self, views: Views, seat: int, move: str, cards: tuple[str, ...]) -> list[bool]:
         """Who may read ``move`` (just made by ``seat``) in the log: a flag per seat, then the spectators'.
 
         A public move (``GameSpec.public_move``) or one naming no card is read by everyone, with no
@@ -348,13 +342,11 @@ class Table:
         built, the spectator view is made from seat 0's, and ``views`` keeps each one for the messages
         that follow the move, so at most one observation per seat is built, never ``seats + 1``.
         """
-        n = len(self.seats)
-        spec = game_spec(self.game.name)
-        if spec.public_move(move) or not any(word in spec.card_codes for word in move.upper().split()):
+        n, spec = len(self.seats), self.spec
+        if not cards or spec.public_move(move):
             return [True] * (n + 1)
-        return [q == seat or privacy.move_is_visible(self.game.name, move, privacy.visible_tokens(views(q)))
-                for q in range(n)] + [privacy.move_is_visible(self.game.name, move,
-                                                              privacy.visible_tokens(views(None)))]
+        return [q == seat or privacy.move_is_visible(spec, move, cards, privacy.visible_tokens(views(q)))
+                for q in range(n)] + [privacy.move_is_visible(spec, move, cards, privacy.visible_tokens(views(None)))]
 
     # ---- replays ----------------------------------------------------------------------------
     def state_at(self, step: int) -> State:
