@@ -25,8 +25,9 @@ from motley.core.options import Option, format_game_string, resolve
 #: ``current_player()`` of a finished match (the value OpenSpiel uses too).
 TERMINAL = -4
 
-#: An information state: a JSON-able dict (str keys; lists, numbers, strings, bools, None).
-Observation = dict[str, Any]
+#: An information state: a JSON-able mapping (str keys; lists, numbers, strings, bools, None), read only; each game
+#: declares its keys as a ``TypedDict`` in its ``observe`` module (``FoolObservation``...), which is one.
+Observation = Mapping[str, Any]
 
 
 class Game(abc.ABC):

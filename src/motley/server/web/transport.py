@@ -85,6 +85,7 @@ from motley.server.play import bodies, protocol, replays
 from motley.server.play.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.play.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.play.live import Connection, LiveTable
+from motley.server.play.messages import ErrorMessage, ServerMessage
 from motley.server.play.service import OwnedElsewhere, Service, Stopping
 from motley.server.play.table import Table
 from motley.server.play.web_bots import MAX_SIMULATIONS, offered, stand_in
@@ -187,14 +188,14 @@ def contents(*media_types: str, what: str) -> dict[int | str, dict[str, Any]]:
     return {200: {"description": what, "content": {t: {"schema": {"type": "string"}} for t in media_types}}}
 
 
-def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
+def with_drawing(message: ServerMessage) -> ServerMessage:
     """``message`` with its SVG drawings, for a viewer that asked for them: a ``state`` message gets ``svg``
     (the drawing of its observation) and each legal move its ``svg`` (small cards, or None); other messages
     are returned as they are. ``message`` itself is never changed (it may be shared by several viewers)."""
-    if message.get("type") != "state":
+    if message["type"] != "state":
         return message
-    drawn = dict(message)
-    game = str(message["game"])
+    drawn = message.copy()
+    game = message["game"]
     drawn["legal"] = [{**move, "svg": move_svg(game, move["move"])} for move in message["legal"]]
     drawn["svg"] = render(message["observation"])
     return drawn
@@ -226,7 +227,7 @@ class SocketConnection:
         """Start the writer task (:attr:`task`)."""
         self.task = asyncio.get_running_loop().create_task(self.writer())
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue a message (as JSON text; drawn first when the viewer asked for SVG). A full queue (the client
         does not read) closes the connection (:meth:`stop`); a closing one takes nothing more."""
         if self.closing is not None:
@@ -247,7 +248,7 @@ class SocketConnection:
             return True
         return False
 
-    def refuse(self, message: dict[str, Any]) -> None:
+    def refuse(self, message: ErrorMessage) -> None:
         """Answer a message over the rate with ``message`` (an error); after ``Limits.flood_strikes`` refusals
         in a row the connection is closed (:meth:`stop`, the queue flushed first)."""
         self.send(message)
@@ -934,7 +935,7 @@ async def _relay(ws: WebSocket, address: str, path: str, query: str, secret: byt
     return True
 
 
-async def _refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+async def _refuse(ws: WebSocket, message: ErrorMessage, code: int) -> None:
     await ws.send_text(json.dumps(message))
     await ws.close(code)
 
