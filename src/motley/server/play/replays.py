@@ -18,6 +18,7 @@ import base64
 import gzip
 import html
 import json
+import re
 import threading
 import urllib.parse
 import weakref
@@ -273,11 +274,19 @@ def standalone_html(table: Table) -> str:
     page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
     icon = "data:image/svg+xml," + urllib.parse.quote(STATIC.joinpath("favicon.svg").read_text(encoding="utf-8"))
     page = page.replace('href="/static/favicon.svg"', f'href="{html.escape(icon)}"')
-    page = page.replace('<script src="/static/dom.js"></script>', f"<script>{dom}</script>")
     page = page.replace("<title>motley - replay</title>", f"<title>{html.escape(table.game.title)} - replay</title>")
-    return page.replace('<script src="/static/replay.js"></script>',
+    return page.replace('<script type="module" src="/static/replay.js"></script>',
                         f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'
-                        f"{packed}</script>\n<script>{script}</script>")
+                        f'{packed}</script>\n<script type="module">{inline_module(dom, script)}</script>')
+
+
+def inline_module(dom: str, script: str) -> str:
+    """The replay page's module ``script`` with the module ``dom`` it imports (dom.js) written before it, as one
+    module that imports nothing (a file opened from disk fetches nothing): dom.js without its ``export`` words,
+    the script without its import of it."""
+    shared = re.sub(r"^export ", "", dom, flags=re.MULTILINE)
+    own = re.sub(r'^import \{[^}]*\} from "/static/dom\.js";\n', "", script, flags=re.MULTILINE)
+    return f"{shared}\n{own}"
 
 
 class Built:

@@ -1,7 +1,9 @@
-"use strict";
-// The replay viewer. Served at /replay/ID it reads the server's replay routes; written by
-// `motley replay RECORD --html FILE` the same script reads the steps embedded in the page (#replay-data).
-// $ and el come from dom.js, loaded before this script.
+// @ts-check
+// The replay viewer, the replay page's module. Served at /replay/ID it reads the server's replay routes; written by
+// `motley replay RECORD --html FILE` the same module reads the steps embedded in the page (#replay-data), with
+// dom.js inlined before it in place of its import.
+import { $, el } from "/static/dom.js";
+
 const params = new URLSearchParams(location.search);
 const tableId = location.pathname.split("/").pop();
 const embedded = $("replay-data");
@@ -292,8 +294,8 @@ function markAnalysis() {
   if (!now || !analysis) return;
   const {width, left, right} = GRAPH;
   const at = left + (width - left - right) * step / Math.max(1, INDEX.moves);
-  now.setAttribute("x1", at); now.setAttribute("x2", at);
-  for (const li of $("analysis-decisions").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+  now.setAttribute("x1", String(at)); now.setAttribute("x2", String(at));
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("analysis-decisions").children)) li.classList.toggle("current", Number(li.dataset.step) === step);
 }
 
 function initAnalysis() {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: draws the table from the server's JSON (the viewer's observation, its legal moves, the log)
 // with Preact + htm. The server is the only judge of legality: a selection of cards is playable iff it is the
 // card set of one legal move (each legal move carries its "cards"). Per-game drawing is in games/<game>.js,
@@ -314,8 +315,8 @@ function centre(r) {
 function snapshot() {
   if (!motionOn() || before) return;
   before = new Map();
-  for (const el of document.querySelectorAll("[data-flip]")) before.set(el.dataset.flip, el.getBoundingClientRect());
-  for (const el of document.querySelectorAll(".hand-card")) before.set(`hand:${el.dataset.card}`, el.getBoundingClientRect());
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-flip]"))) before.set(el.dataset.flip, el.getBoundingClientRect());
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".hand-card"))) before.set(`hand:${el.dataset.card}`, el.getBoundingClientRect());
 }
 
 /** After a draw: a thing that moved slides from where it was; a new card on the table comes from the hand it
@@ -324,7 +325,7 @@ function animate() {
   const old = before;
   before = null;
   if (!old || !motionOn()) return;
-  for (const el of document.querySelectorAll("[data-flip]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-flip]"))) {
     let from = old.get(el.dataset.flip) || old.get(`hand:${el.dataset.card}`);
     if (!from && el.dataset.from !== undefined) {
       const seat = document.querySelector(`.seat[data-seat="${el.dataset.from}"]`);
@@ -931,7 +932,7 @@ function App() {
 }
 
 // For tests and the console: the last state and a raw send.
-window.motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision, selection};
+/** @type {any} */ (window).motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision, selection};
 
 /** The selected cards' codes, in the order they were selected. */
 function selection() {
