@@ -1,15 +1,18 @@
 """The typed messages (motley.server.play.messages) and their JSON Schema: the committed schema and TypeScript
 declarations are what the types make now, and what the server sends (state messages of every viewer over
-whole matches, each game's observations, the answers to ``why``, refusals) is valid against that schema, with no
-key the types leave out."""
+whole matches, each game's observations, the answers to ``why``, refusals, and the HTTP answers the pages read)
+is valid against that schema, with no key the types leave out."""
 
 from __future__ import annotations
 
 import json
 import random
+import time
 from functools import cache
+from pathlib import Path
 from typing import Any
 
+import httpx
 import jsonschema
 import pytest
 
@@ -18,6 +21,7 @@ from motley.server.play.bodies import table_request
 from motley.server.play.requests import new_record
 from motley.server.play.table import Table
 from motley.server.store.records import Settings
+from motley.server.web.testing import ServerThread
 
 GAMES = {"fool": {"players": 4}, "foolery": {"players": 4}, "fools_errand": {}}
 OBSERVATIONS = {"fool": "FoolObservation", "foolery": "FooleryObservation", "fools_errand": "FoolsErrandObservation"}
@@ -97,3 +101,28 @@ def test_refusals_fit_the_schema() -> None:
 def test_what_the_protocol_accepts_fits_the_client_schema(message: dict[str, Any]) -> None:
     protocol.parse(json.dumps(message))
     assert _problems(message, "ClientMessage") == []
+
+
+def test_the_http_answers_the_pages_read_fit_the_schema(tmp_path: Path) -> None:
+    """``GET /api/games``, ``/api/tables``, a finished table's replay index and steps (public and a seat's), from
+    a running server, are what GameInfo, TableLine, ReplayIndex and ReplayStep declare."""
+    with ServerThread(f"sqlite:///{tmp_path / 'answers.db'}", bot_delay=0.0, pace=0.0) as server:
+        games = httpx.get(f"{server.base}/api/games", timeout=30).json()
+        assert {g["name"] for g in games} == set(GAMES)
+        for game in games:
+            assert _problems(game, "GameInfo") == [], game["name"]
+        seats = [{"kind": "bot", "bot": "random"}] * 2
+        made = httpx.post(f"{server.base}/api/tables", timeout=10,
+                          json={"game": "fools_errand", "bot_delay": 0, "pace": 0, "seats": seats}).json()
+        replay = f"{server.base}/api/tables/{made['id']}/replay"
+        deadline = time.monotonic() + 60
+        while (answer := httpx.get(replay, timeout=10)).status_code == 409 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert answer.status_code == 200, answer.text
+        assert _problems(answer.json(), "ReplayIndex") == []
+        lines = httpx.get(f"{server.base}/api/tables", timeout=10).json()
+        assert lines and all(_problems(line, "TableLine") == [] for line in lines)
+        for query in ("", "?view=1"):
+            for number in (0, 3):
+                step = httpx.get(f"{replay}/{number}{query}", timeout=10)
+                assert step.status_code == 200 and _problems(step.json(), "ReplayStep") == [], (number, query)

@@ -254,3 +254,117 @@ class BareMessage(TypedDict):
 
 #: Every message a client may send on a table's WebSocket.
 ClientMessageJSON = MoveByAction | MoveByText | WhyQuestion | BareMessage
+
+
+# ---- HTTP answers the pages read ----------------------------------------------------------------------------------
+class OptionInfo(TypedDict):
+    """A game option for a person choosing it (:meth:`motley.core.options.Option.describe`): ``choice_labels[i]``
+    are the words for ``choices[i]``; ``explanation`` is ``doc`` without its rule ids, listed in ``rules``;
+    ``minimum``/``maximum``: the bounds a table on this server allows."""
+
+    name: str
+    label: str
+    doc: str
+    default: Any
+    kind: str
+    assumed: bool
+    minimum: Any
+    maximum: Any
+    choices: list[Any]
+    choice_labels: list[str]
+    explanation: str
+    rules: list[str]
+
+
+class Picture(TypedDict):
+    """A game's picture for the first page: its address and size (pixels)."""
+
+    url: str
+    width: int
+    height: int
+
+
+class GameInfo(TypedDict):
+    """A game as ``GET /api/games`` describes it: names, player counts, the bots offered (the default first) and
+    the stand-in, the most ISMCTS simulations a bot may use, each card's info (``GameSpec.card_info``), the rules
+    in short paragraphs, a summary, players and length in words, the usual player count, the options that set a
+    match's length, its picture and its options."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    bots: list[str]
+    stand_in: str
+    max_simulations: int
+    cards: dict[str, dict[str, Any]]
+    how_to_play: list[str]
+    summary: str
+    at_a_glance: str
+    usual_players: int
+    match_options: list[str]
+    picture: Picture
+    options: list[OptionInfo]
+
+
+class TableLine(TypedDict):
+    """A table as ``GET /api/tables`` lists it (public facts only, no token): ``free_seats`` counts the open seats
+    nobody claimed, ``waiting_for`` the person seats whose person never connected; ``stage``: where the match is,
+    in words; ``age``: seconds since it was made; ``created``: when (seconds since the epoch)."""
+
+    id: str
+    game: str
+    title: str
+    players: int
+    version: int
+    finished: bool
+    created: float
+    seats: list[SeatInfo]
+    commitment: str
+    free_seats: int
+    names: list[str]
+    waiting_for: int
+    stage: str
+    age: float
+
+
+class ReplayMark(TypedDict):
+    """Where a round or hand begins in a replay: the step to jump to and its name."""
+
+    step: int
+    stage: str
+
+
+class SheetLine(TypedDict):
+    """A line of a replay's score sheet: the round or hand, the step it ends at, and the totals then."""
+
+    stage: str
+    step: int
+    scores: list[int]
+
+
+class ReplayIndex(TypedDict):
+    """What a replay viewer needs before its first step (``GET /api/tables/{id}/replay``)."""
+
+    title: str
+    moves: int
+    names: list[str]
+    finished: bool
+    marks: list[ReplayMark]
+    sheet: list[SheetLine]
+
+
+class ReplayStep(TypedDict):
+    """A finished table after ``step`` moves as ``view`` (a seat, None: the public view) sees it: its drawing, the
+    scores, the newest log lines, the events the move added (the game's own log entries), where the match is."""
+
+    step: int
+    moves: int
+    svg: str
+    scores: list[int]
+    log: list[LogLine]
+    title: str
+    names: list[str]
+    view: int | None
+    events: list[dict[str, Any]]
+    stage: str

@@ -31,8 +31,8 @@ DIRECTORY = Path(__file__).resolve().parent.parent / "static" / "schema"
 SCHEMA_FILE = "messages.schema.json"
 TYPES_FILE = "messages.d.ts"
 
-#: The named top-level types: the unions of :mod:`.messages` (their members come along as ``$defs``) and the
-#: request bodies the pages send. Each registered game's observation (``GameSpec.observation_type``) joins them,
+#: The named top-level types: the unions of :mod:`.messages` (their members come along as ``$defs``), the request
+#: bodies the pages send and the answers they read. Each registered game's observation (``GameSpec.observation_type``) joins them,
 #: and ``GameObservation`` (any of those) is a state message's ``observation``.
 TOP: dict[str, Any] = {
     "ServerMessage": messages.ServerMessage,
@@ -40,6 +40,10 @@ TOP: dict[str, Any] = {
     "TableRequest": bodies.TableRequest,
     "RematchRequest": bodies.RematchRequest,
     "DeclineRequest": bodies.DeclineRequest,
+    "GameInfo": messages.GameInfo,
+    "TableLine": messages.TableLine,
+    "ReplayIndex": messages.ReplayIndex,
+    "ReplayStep": messages.ReplayStep,
 }
 
 

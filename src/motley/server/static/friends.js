@@ -17,11 +17,13 @@ let FRIENDS = null;  // {game, seats: [{kind, name, strength}] for every seat th
 const SEAT_WORDS = {friend: "Friend", open: "Open seat", heuristic: "Bot", best: "Strongest bot",
                     ismcts: "Searching bot", random: "Random bot"};
 
+/** @param {import("./schema/messages").GameInfo} game */
 function seatChoices(game) {
   return ["friend", "open", ...game.bots];
 }
 
-/** Show the friends' screen of ``game``; the seats typed for the same game before are kept. */
+/** Show the friends' screen of ``game``; the seats typed for the same game before are kept.
+ * @param {import("./schema/messages").GameInfo} game */
 export function openFriends(game) {
   if (!FRIENDS || FRIENDS.game.name !== game.name) {
     const seats = [];
@@ -39,6 +41,7 @@ export function openFriends(game) {
   $("friends-title").scrollIntoView({block: "start"});
 }
 
+/** @param {import("./schema/messages").GameInfo} game */
 function renderPlayers(game) {
   const select = $("players");
   select.replaceChildren();
@@ -194,6 +197,7 @@ function optionRow(o) {
   return row;
 }
 
+/** @param {import("./schema/messages").GameInfo} game */
 function renderOptions(game) {
   const match = new Set(game.match_options || []);
   const grouped = (inMatch) => game.options.filter((o) => match.has(o.name) === inMatch).map(optionRow);

@@ -9,7 +9,8 @@ import { forgetLinks, lobby, myName, myTables, postTable, rememberMade, remember
 
 // ---- the games ------------------------------------------------------------------------------------------
 
-/** One game: its picture in a box of the picture's own shape (nothing moves as it loads), words, buttons. */
+/** One game: its picture in a box of the picture's own shape (nothing moves as it loads), words, buttons.
+ * @param {import("./schema/messages").GameInfo} game */
 function gameCard(game) {
   const id = `game-${game.name}`;
   const pic = game.picture;
@@ -32,7 +33,8 @@ function gameCard(game) {
 
 function capitalized(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 
-/** "Play with bots": you and the bots at the game's usual player count, the rules' defaults; off to your seat. */
+/** "Play with bots": you and the bots at the game's usual player count, the rules' defaults; off to your seat.
+ * @param {import("./schema/messages").GameInfo} game */
 async function playWithBots(game, button) {
   const status = button.closest(".game-card").querySelector(".card-status");
   button.disabled = true;

@@ -7,7 +7,7 @@ import { $ } from "/static/dom.js";
 /**
  * The games (/api/games) and the server's settings for a new table and the "Play with bots" seats
  * (/api/defaults), filled in by lobby.js when the page loads.
- * @type {{games: any[], defaults: {play_bot: import("./schema/messages").SeatRequest["bot"]} & Record<string, any>}}
+ * @type {{games: import("./schema/messages").GameInfo[], defaults: {play_bot: import("./schema/messages").SeatRequest["bot"]} & Record<string, any>}}
  */
 export const lobby = {games: [], defaults: {play_bot: "heuristic"}};
 

@@ -85,7 +85,7 @@ from motley.server.play import bodies, protocol, replays
 from motley.server.play.analyses import AnalysisBusy, AnalysisRefused
 from motley.server.play.limits import RETRY_AFTER, InFlight, Limits, TablesRefused, TokenBucket
 from motley.server.play.live import Connection, LiveTable
-from motley.server.play.messages import ErrorMessage, ServerMessage
+from motley.server.play.messages import ErrorMessage, ReplayStep, ServerMessage
 from motley.server.play.service import OwnedElsewhere, Service, Stopping
 from motley.server.play.table import Table
 from motley.server.play.web_bots import MAX_SIMULATIONS, offered, stand_in
@@ -368,7 +368,7 @@ def finished_record(table: Table) -> dict[str, Any]:
     return record
 
 
-def replay_step(table: Table, step: int, view: int | None = None) -> dict[str, Any]:
+def replay_step(table: Table, step: int, view: int | None = None) -> ReplayStep:
     """The view of a finished table after ``step`` moves (clamped): the public one, or (``view``) a seat's
     own (:func:`motley.server.play.replays.step`: ``{"step", "moves", "svg", "scores", "log", "title", "names",
     "view", "events", "stage"}``).

@@ -231,6 +231,30 @@ export interface FoolsErrandObservation {
 }
 
 /**
+ * A game as ``GET /api/games`` describes it: names, player counts, the bots offered (the default first) and
+ * the stand-in, the most ISMCTS simulations a bot may use, each card's info (``GameSpec.card_info``), the rules
+ * in short paragraphs, a summary, players and length in words, the usual player count, the options that set a
+ * match's length, its picture and its options.
+ */
+export interface GameInfo {
+  name: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  bots: Array<string>;
+  stand_in: string;
+  max_simulations: number;
+  cards: Record<string, Record<string, unknown>>;
+  how_to_play: Array<string>;
+  summary: string;
+  at_a_glance: string;
+  usual_players: number;
+  match_options: Array<string>;
+  picture: Picture;
+  options: Array<OptionInfo>;
+}
+
+/**
  * A state message's observation: a seat's own, or the public view (the game's private fields left out); each game's GameSpec.observation_type.
  */
 export type GameObservation = FoolsErrandObservation | FoolObservation | FooleryObservation;
@@ -298,6 +322,35 @@ export interface MoveByText {
 }
 
 /**
+ * A game option for a person choosing it (:meth:`motley.core.options.Option.describe`): ``choice_labels[i]``
+ * are the words for ``choices[i]``; ``explanation`` is ``doc`` without its rule ids, listed in ``rules``;
+ * ``minimum``/``maximum``: the bounds a table on this server allows.
+ */
+export interface OptionInfo {
+  name: string;
+  label: string;
+  doc: string;
+  default: unknown;
+  kind: string;
+  assumed: boolean;
+  minimum: unknown;
+  maximum: unknown;
+  choices: Array<unknown>;
+  choice_labels: Array<string>;
+  explanation: string;
+  rules: Array<string>;
+}
+
+/**
+ * A game's picture for the first page: its address and size (pixels).
+ */
+export interface Picture {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/**
  * The answer to a ``ping``.
  */
 export interface PongMessage {
@@ -361,6 +414,43 @@ export interface RematchSeatInfo {
 }
 
 /**
+ * What a replay viewer needs before its first step (``GET /api/tables/{id}/replay``).
+ */
+export interface ReplayIndex {
+  title: string;
+  moves: number;
+  names: Array<string>;
+  finished: boolean;
+  marks: Array<ReplayMark>;
+  sheet: Array<SheetLine>;
+}
+
+/**
+ * Where a round or hand begins in a replay: the step to jump to and its name.
+ */
+export interface ReplayMark {
+  step: number;
+  stage: string;
+}
+
+/**
+ * A finished table after ``step`` moves as ``view`` (a seat, None: the public view) sees it: its drawing, the
+ * scores, the newest log lines, the events the move added (the game's own log entries), where the match is.
+ */
+export interface ReplayStep {
+  step: number;
+  moves: number;
+  svg: string;
+  scores: Array<number>;
+  log: Array<LogLine>;
+  title: string;
+  names: Array<string>;
+  view: number | null;
+  events: Array<Record<string, unknown>>;
+  stage: string;
+}
+
+/**
  * Public facts about a seat (never a token): its name, ``kind`` (``human``, ``bot``, ``open``), its bot
  * (bot seats only), and whether its person is connected or away (gone longer than the grace time).
  */
@@ -396,6 +486,15 @@ export interface SeatsMessage {
 }
 
 export type ServerMessage = StateMessage | SeatsMessage | WhyMessage | ErrorMessage | PongMessage | HintMessage | RematchMessage | RematchDeclinedMessage;
+
+/**
+ * A line of a replay's score sheet: the round or hand, the step it ends at, and the totals then.
+ */
+export interface SheetLine {
+  stage: string;
+  step: number;
+  scores: Array<number>;
+}
 
 /**
  * The table as one viewer sees it, after every change: the shared part, the viewer's seat (None: a spectator),
@@ -441,6 +540,28 @@ export interface SummaryInfo {
   deal: number;
   waiting: Array<number>;
   until: number | null;
+}
+
+/**
+ * A table as ``GET /api/tables`` lists it (public facts only, no token): ``free_seats`` counts the open seats
+ * nobody claimed, ``waiting_for`` the person seats whose person never connected; ``stage``: where the match is,
+ * in words; ``age``: seconds since it was made; ``created``: when (seconds since the epoch).
+ */
+export interface TableLine {
+  id: string;
+  game: string;
+  title: string;
+  players: number;
+  version: number;
+  finished: boolean;
+  created: number;
+  seats: Array<SeatInfo>;
+  commitment: string;
+  free_seats: number;
+  names: Array<string>;
+  waiting_for: number;
+  stage: string;
+  age: number;
 }
 
 /**
