@@ -32,8 +32,9 @@ SCHEMA_FILE = "messages.schema.json"
 TYPES_FILE = "messages.d.ts"
 
 #: The named top-level types: the unions of :mod:`.messages` (their members come along as ``$defs``), the request
-#: bodies the pages send and the answers they read. Each registered game's observation (``GameSpec.observation_type``) joins them,
-#: and ``GameObservation`` (any of those) is a state message's ``observation``.
+#: bodies the pages send and the answers they read. Each registered game's observation
+#: (``GameSpec.observation_type``) joins them, and ``GameObservation`` (any of those) is a state message's
+#: ``observation``.
 TOP: dict[str, Any] = {
     "ServerMessage": messages.ServerMessage,
     "ClientMessage": messages.ClientMessageJSON,
