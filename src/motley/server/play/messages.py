@@ -26,8 +26,8 @@ from motley.core import Observation
 
 # ---- the parts of a state message ---------------------------------------------------------------------------------
 class SeatInfo(TypedDict):
-    """Public facts about a seat (never a token): its name, ``kind`` (``human``, ``bot``, ``open``), its bot
-    (bot seats only), and whether its person is connected or away (gone longer than the grace time)."""
+    """Public facts about a seat (never a token): its name, ``kind`` (``human`` or ``bot``), its bot (bot seats
+    only), and whether its person is connected or away (gone longer than the grace time)."""
 
     seat: int
     name: str
@@ -48,8 +48,9 @@ class LegalMove(TypedDict):
 
 
 class LogLine(TypedDict):
-    """A log entry as its viewer may read it: its number, the seat, who made it (``seat``, ``bot``, ``stand-in``
-    ...), the move (None when hidden from the viewer), and whether it was the seat's only legal move."""
+    """A log entry as its viewer may read it: its number, the seat, who made it (``seat``: the person, ``bot``,
+    ``timer`` or ``away``: the seat's stand-in), the move (None when hidden from the viewer), and whether it was the
+    seat's only legal move."""
 
     n: int
     seat: int

@@ -289,8 +289,9 @@ export interface LegalMove {
 }
 
 /**
- * A log entry as its viewer may read it: its number, the seat, who made it (``seat``, ``bot``, ``stand-in``
- * ...), the move (None when hidden from the viewer), and whether it was the seat's only legal move.
+ * A log entry as its viewer may read it: its number, the seat, who made it (``seat``: the person, ``bot``,
+ * ``timer`` or ``away``: the seat's stand-in), the move (None when hidden from the viewer), and whether it was the
+ * seat's only legal move.
  */
 export interface LogLine {
   n: number;
@@ -451,8 +452,8 @@ export interface ReplayStep {
 }
 
 /**
- * Public facts about a seat (never a token): its name, ``kind`` (``human``, ``bot``, ``open``), its bot
- * (bot seats only), and whether its person is connected or away (gone longer than the grace time).
+ * Public facts about a seat (never a token): its name, ``kind`` (``human`` or ``bot``), its bot (bot seats
+ * only), and whether its person is connected or away (gone longer than the grace time).
  */
 export interface SeatInfo {
   seat: number;
