@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import motley
+from motley.core import Observation
 from motley.server.play.service import Service
 from motley.server.play.thinking import Lane, Thinkers
 from motley.server.store.records import Settings
@@ -45,11 +46,11 @@ class OneLane(Thinkers):
         return await super().run(what, fn, *args, lane="live")
 
 
-def positions(count: int, seed: int) -> list[tuple[dict[str, Any], list[int], str]]:
+def positions(count: int, seed: int) -> list[tuple[Observation, list[int], str]]:
     """``count`` decisions of random Fool! matches (4 players, one round): observation, legal actions, seed."""
     game = motley.load_game("fool(players=4,rounds=1)")
     rng = random.Random(seed)
-    found: list[tuple[dict[str, Any], list[int], str]] = []
+    found: list[tuple[Observation, list[int], str]] = []
     while len(found) < count:
         state = game.new_initial_state(seed=rng.randrange(1 << 30))
         while not state.is_terminal() and len(found) < count:
@@ -84,7 +85,7 @@ async def keep_analysing(service: Service, tables: list[str], stop: asyncio.Even
 
 
 async def timed(path: Path, tables: list[str], thinkers: Thinkers, loaded: bool, bot: str,
-                work: list[tuple[dict[str, Any], list[int], str]]) -> list[float]:
+                work: list[tuple[Observation, list[int], str]]) -> list[float]:
     service = Service(Storage(f"sqlite:///{path}"), Settings(), thinkers)
     stop = asyncio.Event()
     game = motley.load_game("fool(players=4,rounds=1)")

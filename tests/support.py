@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -17,6 +17,7 @@ import motley
 from motley.core import State
 from motley.core.inference import InferenceSupport, InferredChain, PlayerModel
 from motley.server.play.bodies import table_request
+from motley.server.play.messages import ServerMessage
 from motley.server.play.requests import new_record
 from motley.server.play.table import Table
 from motley.server.store.records import Settings, TableRecord
@@ -39,8 +40,8 @@ class Viewer:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
+    def send(self, message: ServerMessage) -> None:
+        self.messages.append(cast("dict[str, Any]", message))  # read by the tests as the JSON object it is
 
     def last(self, kind: str) -> dict[str, Any]:
         """The newest message of type ``kind``."""

@@ -34,7 +34,7 @@ def test_ismcts_searches_only_sampled_worlds_and_explains() -> None:
     game = motley.load_game("fools_errand")
     state = game.new_initial_state(seed=5)
     bot = ISMCTSBot(game, simulations=400)
-    calls: list[dict[str, object]] = []  # the observation each world was drawn from
+    calls: list[motley.Observation] = []  # the observation each world was drawn from
     original = game.determinizer
 
     def spy(observation: motley.Observation) -> Callable[[random.Random], motley.State]:

@@ -212,8 +212,9 @@ def test_fl_t13_going_out_fooled_scores_zero_and_no_bonus() -> None:
     play(state, "G2", "G6", "G7", "G9")
     obs = state.observation(0)
     assert not state.is_terminal()
-    assert obs["last_round"]["scores"] == [-11, 0, -3, -4]
-    assert obs["last_round"]["went_out_fooled"] == [1] and obs["last_round"]["bonus"] == []
+    last = obs["last_round"]
+    assert last is not None and last["scores"] == [-11, 0, -3, -4]
+    assert last["went_out_fooled"] == [1] and last["bonus"] == []
     assert obs["bonus_counts"] == [0, 5, 0, 0] and obs["round_number"] == 2
 
 
@@ -284,10 +285,12 @@ def test_fl_r12_several_go_out_and_final_fool_takes_the_disc() -> None:
     state = position([["G5"], ["G3"], ["G9"], ["G2"]], leader=0, rounds=1)
     play(state, "G5", "G3", "G9", "G2")
     obs = state.observation(0)
-    assert obs["last_round"]["scores"] == [10, 10, 10, 0] and obs["sitting_out"] == [3]
+    last = obs["last_round"]
+    assert last is not None and last["scores"] == [10, 10, 10, 0] and obs["sitting_out"] == [3]
     state = position([["G5"], ["G3", "W1", "R4"], ["G9", "W1"], ["G2", "B8"]], leader=0, rounds=1)
     play(state, "G5", "G3", "G9", "G2")
-    assert state.observation(0)["last_round"]["scores"] == [10, -9, -5, -8]
+    last = state.observation(0)["last_round"]
+    assert last is not None and last["scores"] == [10, -9, -5, -8]
 
 
 def test_rounds_option_stops_after_n_rounds() -> None:
@@ -607,7 +610,8 @@ def test_the_observation_holds_every_finished_round_s_points_which_sum_to_the_to
             rounds_seen += 1
             obs = state.observation(rng.randrange(5))
             assert len(obs["round_scores"]) == rounds_seen
-            assert obs["round_scores"][-1] == obs["last_round"]["scores"]
+            last = obs["last_round"]
+            assert last is not None and obs["round_scores"][-1] == last["scores"]
             assert [sum(col) for col in zip(*obs["round_scores"], strict=True)] == obs["scores"]
             again = game.deserialize_state(state.serialize())
             assert again.observation(0)["round_scores"] == state.clone().observation(0)["round_scores"]

@@ -149,7 +149,8 @@ def test_generator_matches_subset_reference(players: int, params: dict[str, Any]
             got = [frozenset(state.action_to_string(a).split()) for a in legal]
             assert len(got) == len(set(got)) == len(expect)
             assert set(got) == expect, (obs["hand"], table)
-            kinds.add("lead" if table is None else obs["table"]["kind"])
+            top = obs["table"]
+            kinds.add("lead" if top is None else top["kind"])
             checked += 1
     assert checked >= 30
     assert "lead" in kinds and len(kinds) >= (5 if players == 4 else 3), kinds

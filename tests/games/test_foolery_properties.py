@@ -85,9 +85,8 @@ def test_hidden_cards_vary_across_samples(state: fy.FooleryState, seat: int) -> 
     # a seat's cards are all known to the observer when they are the cards the observer gave it in the exchange
     # and it still holds (FY-R13): then only the seats with an unknown card can swap, and one alone cannot
     known = [0] * state.game.num_players
-    exchange = obs.get("exchange") or {}
-    if exchange.get("partner") is not None:
-        partner = int(exchange["partner"])
+    exchange = obs["exchange"]
+    if (partner := exchange.get("partner")) is not None:
         gave = sum(1 << fyc.CODE_INDEX[code] for code in exchange.get("gave", []))
         known[partner] = (state.hands[partner] & gave).bit_count()
     others = sum(1 for q in range(state.game.num_players) if q != seat and state.sizes[q] > known[q])

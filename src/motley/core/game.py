@@ -36,8 +36,9 @@ TERMINAL = -4
 #: The reason of every move refused once the match is over (:class:`~motley.core.errors.GameOverError`).
 GAME_OVER = "the game is over"
 
-#: An information state: a JSON-able dict (str keys; lists, numbers, strings, bools, None).
-Observation = dict[str, Any]
+#: An information state: a JSON-able mapping (str keys; lists, numbers, strings, bools, None), read only; each game
+#: declares its keys as a ``TypedDict`` in its ``observe`` module (``FoolObservation``...), which is one.
+Observation = Mapping[str, Any]
 
 
 class Game(abc.ABC):

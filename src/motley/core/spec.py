@@ -118,6 +118,9 @@ class GameSpec:
         card_codes: every card code of the game's pack (notation of rules/README.md).
         private_fields: the paths (key tuples) of an observation that belong to its seat alone; the
             public (spectator) view is any seat's observation without them.
+        observation_type: the ``TypedDict`` of the game's observation (what ``state.observation`` returns, its
+            private fields not required), named after the game (``FoolObservation``); the server's JSON Schema
+            of a state message takes it from here (:mod:`motley.server.play.schema`). None: undeclared.
         public_move: ``public_move(move string) -> bool``: is the move seen by every viewer when it is made
             (cards played face up, draws, passes)? A move that is not public is shown to a viewer only
             when every card code in it is in that viewer's own observation after the move.
@@ -167,6 +170,7 @@ class GameSpec:
     game: type[Game]
     card_codes: frozenset[str]
     private_fields: tuple[tuple[str, ...], ...] = ()
+    observation_type: type | None = None
     public_move: Callable[[str], bool] = _always_public
     heuristic: Heuristic | None = None
     search_policy: SearchPolicy | None = None

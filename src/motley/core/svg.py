@@ -8,7 +8,7 @@ A game draws its own card faces (a :data:`~motley.core.spec.CardFace`) and its o
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape
@@ -113,7 +113,9 @@ def move_svg(move: str, codes: frozenset[str], face: Face, w: float = 34) -> str
 
 
 # ---- the table ------------------------------------------------------------------------------------------
-Observation = dict[str, Any]
+#: An observation as the drawings read it (the core's :data:`motley.core.game.Observation`; each game's own
+#: ``TypedDict`` is one).
+Observation = Mapping[str, Any]
 
 
 def text(x: float, y: float, words: str, size: float = 14, fill: str = "#f5f5f5", anchor: str = "start",

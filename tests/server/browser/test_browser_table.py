@@ -257,3 +257,30 @@ def test_the_servers_bot_delay_is_the_lobbys_default(server: ServerThread, brows
     page.locator("#table-options > summary").click()
     expect(page.get_by_role("spinbutton", name=re.compile("[Bb]ot delay"))).to_have_value("0.25")
     page.context.close()
+
+
+@pytest.mark.parametrize("broken", ["missing", "syntax"])
+def test_a_game_view_that_does_not_load_is_reported(server: ServerThread, browser: Browser, broken: str) -> None:
+    """A game's view (games/<game>.js) that cannot be loaded (the file is missing, or it does not parse) is said on
+    the page and as a console error, and the table is still drawn plainly and playable; with the view served, none
+    of that shows (so the check can fail)."""
+    table = create(server, "fool", ["Ann"], 3)
+    healthy = open_page(browser, server, table["seats"][0]["link"])
+    expect(healthy.locator("#view-error")).to_have_count(0)
+    healthy.context.close()
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    if broken == "missing":
+        page.route("**/static/games/fool.js", lambda route: route.fulfill(status=404, body="not found"))
+    else:
+        page.route("**/static/games/fool.js", lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body="export default {oneClick: true,,};"))
+    page.goto(server.base + table["seats"][0]["link"])
+    said = page.locator("#view-error")
+    expect(said).to_be_visible()
+    expect(said).to_contain_text("could not be loaded (games/fool.js")
+    assert any("game view did not load" in text for text in console), console
+    expect(page.locator(".seat").first).to_be_visible()  # the table itself is drawn
+    page.wait_for_function("() => window.motleyTable && window.motleyTable.state()")
+    page.context.close()

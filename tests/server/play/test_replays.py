@@ -67,8 +67,12 @@ def test_replay_html_writes_one_file_with_the_viewer_script_and_every_view(tmp_p
     result = runner.invoke(app, ["replay", str(record), "--html", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text()
-    script = (Path(replays.__file__).parent.parent / "static" / "replay.js").read_text()
-    assert script.replace("</script", "<\\/script") in page  # the server's viewer script, inlined
+    static = Path(replays.__file__).parent.parent / "static"
+    script = replays.inline_module((static / "dom.js").read_text(), (static / "replay.js").read_text())
+    assert 'from "/static/' not in script and "export " not in script  # one module, importing nothing
+    assert "function el(" in script and "function eventWords(" in script
+    escaped = script.replace("</script", "<\\/script")
+    assert f'<script type="module">{escaped}</script>' in page  # the viewer's module, inlined
     assert 'src="/static/' not in page and 'href="/static/' not in page  # nothing to fetch
     packed = re.search(r'id="replay-data" data-encoding="gzip\+base64">([^<]+)<', page)
     assert packed is not None

@@ -17,7 +17,7 @@ import json
 import random
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -27,6 +27,7 @@ from motley.core.registry import game_spec
 from motley.drawing import card_codes
 from motley.server.play.bodies import table_request
 from motley.server.play.live import LiveTable
+from motley.server.play.messages import ServerMessage
 from motley.server.play.requests import new_record
 from motley.server.play.service import Service
 from motley.server.play.table import Table
@@ -120,9 +121,9 @@ class CheckingConnection:
         self.before: set[str] | None = None  # hidden_from just before the move being made
         self.sent: list[dict[str, Any]] = []  # every message, as sent
 
-    def send(self, message: dict[str, Any]) -> None:
-        if self.svg:  # drawn as the WebSocket transport draws it for a viewer that asked for SVG
-            message = with_drawing(message)
+    def send(self, sent: ServerMessage) -> None:
+        # drawn as the WebSocket transport draws it for a viewer that asked for SVG; read as the JSON object it is
+        message = cast("dict[str, Any]", with_drawing(sent) if self.svg else sent)
         json.dumps(message)  # every message is JSON
         self.sent.append(message)
         # The move log is history: each entry is checked when it is new (right after its move); a card

@@ -8,7 +8,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -21,6 +21,7 @@ from motley.core import MotleyError
 from motley.server.play.bodies import table_request
 from motley.server.play.limits import Limits, TableQuota, TokenBucket
 from motley.server.play.live import LiveTable
+from motley.server.play.messages import ServerMessage
 from motley.server.play.requests import new_record
 from motley.server.play.table import Table
 from motley.server.store.records import Settings
@@ -139,7 +140,7 @@ def test_a_viewer_that_never_reads_has_a_bounded_queue_and_is_closed() -> None:
         conn.start()
         longest = 0
         for n in range(1000):
-            conn.send({"type": "state", "version": n, "padding": "x" * 1000})
+            conn.send(cast(ServerMessage, {"type": "state", "version": n, "padding": "x" * 1000}))
             longest = max(longest, conn.queue.qsize())
             if n == 0:
                 await asyncio.sleep(0)  # the writer takes the first message and waits on the client forever
@@ -166,7 +167,7 @@ def test_a_client_that_never_reads_is_disconnected_by_a_real_server(serve: Calla
 
     def flood() -> None:  # 128 MB of messages to a client that reads none of them
         for n in range(2000):
-            conn.send({"type": "state", "version": n, "padding": "x" * 65536})
+            conn.send(cast(ServerMessage, {"type": "state", "version": n, "padding": "x" * 65536}))
             longest.append(conn.queue.qsize())
 
     conn.task.get_loop().call_soon_threadsafe(flood)
@@ -237,8 +238,8 @@ class Viewer:
         self.seat = seat
         self.messages: list[Message] = []
 
-    def send(self, message: Message) -> None:
-        self.messages.append(message)
+    def send(self, message: ServerMessage) -> None:
+        self.messages.append(cast(Message, message))
 
 
 def test_k_viewers_connecting_cost_o_of_k_seats_messages_not_k_squared() -> None:

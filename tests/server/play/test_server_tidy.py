@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from motley.server.play.bodies import table_request
+from motley.server.play.messages import ServerMessage
 from motley.server.play.service import Service
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
@@ -35,7 +36,7 @@ class Viewer:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         pass
 
 

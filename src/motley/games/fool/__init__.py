@@ -32,6 +32,7 @@ SPEC = register_spec(GameSpec(
     game=Fool,
     card_codes=frozenset(CODES),
     deal_model=chance.FoolDeals,
+    observation_type=observe.FoolObservation,
     private_fields=(("hand",),),
     public_move=lambda move: True,  # every card is played face up into the trick (FL-R6)
     heuristic=policy.heuristic,

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Literal, NotRequired, cast
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypedDict
 
-from motley.core.game import Observation
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
 from motley.games.fool.rules import FoolRules
@@ -28,6 +28,76 @@ _RELATIVE = [[[(s - seat) % n for s in range(n)] for seat in range(n)] for n in 
 
 #: A completed trick as a state keeps it: (plays ``seat << 7 | card``, lead colour, winner, Fool takers).
 Trick = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
+
+class FoolPlay(TypedDict):
+    """One card played into a trick: the seat and the card's code."""
+
+    seat: int
+    card: str
+
+
+class FoolTrick(TypedDict):
+    """The trick in play: its leader (None between rounds), the seats playing it in turn, the lead colour's
+    name (None while unset), the plays so far, and the seat whose card wins it so far (FL-R8; None before its
+    first card)."""
+
+    leader: int | None
+    order: list[int]
+    lead: str | None
+    plays: list[FoolPlay]
+    winning: int | None
+
+
+class FoolDoneTrick(TypedDict):
+    """A completed trick of this round: leader, lead colour, plays, winner and the seats the Fools took."""
+
+    leader: int
+    lead: str | None
+    plays: list[FoolPlay]
+    winner: int
+    fools: list[int]
+
+
+class FoolLastRound(TypedDict):
+    """The round that ended last (FL-R13): its number, the points per seat, who went out (+10 bonus), who went
+    out fooled, the Fool takers and the final trick."""
+
+    round_number: int
+    scores: list[int]
+    bonus: list[int]
+    went_out_fooled: list[int]
+    fools: list[int]
+    final_trick: list[FoolPlay]
+
+
+class FoolObservation(TypedDict):
+    """The information state of a seat of Fool! (:func:`observation` says what each key holds); ``hand`` is the
+    seat's own and absent from the public view (``GameSpec.private_fields``), where ``seat`` is None."""
+
+    game: Literal["fool"]
+    players: int
+    seat: int | None
+    current_player: int
+    dealer: int
+    round_number: int
+    hand: NotRequired[list[str]]
+    hand_sizes: list[int]
+    trick: FoolTrick
+    tricks: list[FoolDoneTrick]
+    sitting_out: list[int]
+    discs: list[int]
+    num_fools: int
+    voids: list[list[str]]
+    scores: list[int]
+    bonus_counts: list[int]
+    round_scores: list[list[int]]
+    last_round: FoolLastRound | None
+    deck: dict[str, int]
+    deck_table_assumed: bool
+    terminal: bool
+    winners: list[int]
+    returns: list[float]
 
 
 @cache
@@ -186,7 +256,7 @@ def _completed_tricks(state: FoolRules) -> _Completed:
     return entry
 
 
-def observation(state: FoolRules, seat: Seat) -> Observation:
+def observation(state: FoolRules, seat: Seat) -> FoolObservation:
     """The information state of ``seat``: its hand and everything public (FL-D11: hand sizes).
 
     Keys: ``game``, ``players``, ``seat``, ``current_player`` (TERMINAL = -4 at the end), ``dealer``,
@@ -228,7 +298,7 @@ def observation(state: FoolRules, seat: Seat) -> Observation:
         "scores": list(state.totals),
         "bonus_counts": list(state.bonuses),
         "round_scores": [list(r) for r in state.rounds],
-        "last_round": _copy_last(state.last),
+        "last_round": cast("FoolLastRound | None", _copy_last(state.last)),  # the keys of a FoolLastRound
         "deck": dict(game.params["deck_table"][str(game.num_players)]),
         "deck_table_assumed": game.deck_assumed,
         "terminal": state.done,

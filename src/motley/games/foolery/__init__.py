@@ -40,6 +40,7 @@ SPEC = register_spec(GameSpec(
     game=Foolery,
     card_codes=frozenset(CODES),
     deal_model=chance.FooleryDeals,
+    observation_type=observe.FooleryObservation,
     private_fields=(("hand",), ("hand_groups",), ("exchange", "gave"), ("exchange", "received"),
                     ("exchange", "partner")),
     public_move=_public_move,

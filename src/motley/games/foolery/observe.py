@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, NotRequired
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypedDict
 
 from motley.core.cards import split_codes
-from motley.core.game import Observation
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.foolery.cards import (
     CODE_INDEX,
@@ -47,6 +47,81 @@ CARD_BLOCKS = ("hand", "played", "top", "gave", "received")
 _MASK_BYTES = (NUM_CARDS + 7) // 8  # a card bitmask as little-endian bytes
 #: The title one-hot of the seat block (none, King, Prince, Noble, Merchant, Peasant) by title + 1.
 _TITLE_ONE_HOT = tuple(tuple(1.0 if k == t else 0.0 for k in range(len(TITLES) + 1)) for t in range(len(TITLES) + 1))
+
+
+class FooleryEvent(TypedDict):
+    """One event of this hand: ``event`` play / pass / skip / trick / out / stuck, its seat, the cards (the
+    play's text, "FOOL" when stuck, else ""), and ``value`` (trick: the next leader; out: the place)."""
+
+    event: str
+    seat: int
+    cards: str
+    value: int
+
+
+class FooleryTopPlay(TypedDict):
+    """The play on top of the trick: its seat, its cards (text) and its kind."""
+
+    seat: int
+    cards: str
+    kind: str
+
+
+class FooleryHandResult(TypedDict):
+    """A finished hand: the finishing place per seat and the points they scored."""
+
+    places: list[int]
+    points: list[int]
+
+
+class FooleryExchangeStep(TypedDict):
+    """One step of the exchange: who gives how many cards to whom, by which rule, and how many are given."""
+
+    giver: int
+    receiver: int
+    cards: int
+    rule: str
+    given: int
+
+
+class FooleryExchange(TypedDict):
+    """The exchange: its public steps and progress, and the seat's own ``gave``, ``received`` and ``partner``
+    (absent from the public view)."""
+
+    steps: list[FooleryExchangeStep]
+    step_index: int
+    step_given: int
+    partner: NotRequired[int | None]
+    gave: NotRequired[list[str]]
+    received: NotRequired[list[str]]
+
+
+class FooleryObservation(TypedDict):
+    """The information state of a seat of Foolery (:func:`observation` says what each key holds); ``hand`` and
+    ``hand_groups`` are the seat's own and absent from the public view, where ``seat`` is None."""
+
+    game: str
+    seat: int | None
+    phase: str
+    current_player: int
+    hand_number: int
+    hands_total: int
+    dealer: int
+    hand: NotRequired[list[str]]
+    hand_groups: NotRequired[list[list[str]]]
+    hand_sizes: list[int]
+    table: FooleryTopPlay | None
+    passed: list[int]
+    log: list[FooleryEvent]
+    places: list[int | None]
+    next_place: int
+    finishing_order: list[int]
+    titles: list[str | None]
+    scores: list[int]
+    hand_results: list[FooleryHandResult]
+    exchange: FooleryExchange
+    terminal: bool
+    returns: list[float]
 
 
 @cache
@@ -97,7 +172,7 @@ def _seats_offset(players: int) -> tuple[int, int]:
     return found
 
 
-def observation(state: FooleryRules, seat: Seat) -> Observation:
+def observation(state: FooleryRules, seat: Seat) -> FooleryObservation:
     """The information state of ``seat``.
 
     Keys: ``game``, ``seat``, ``phase`` (``exchange``/``play``/``over``), ``current_player``,
@@ -123,7 +198,7 @@ def observation(state: FooleryRules, seat: Seat) -> Observation:
         else:
             groups.append([CODES[c]])
         last = key
-    log = []
+    log: list[FooleryEvent] = []
     for kind, q, value in state.log:
         if kind == EV_PLAY:
             log.append({"event": "play", "seat": q, "cards": A_TEXT[value], "value": 0})
@@ -132,9 +207,10 @@ def observation(state: FooleryRules, seat: Seat) -> Observation:
                         "value": value})
     top = state.top
     order = sorted((p, q) for q, p in enumerate(state.places) if p >= 0)
-    steps = [{"giver": g, "receiver": r, "cards": k, "rule": "highest" if rule == HIGHEST else "any",
-              "given": k if i < state.step_index else (state.step_given if i == state.step_index else 0)}
-             for i, (g, r, k, rule) in enumerate(state.steps)]
+    steps: list[FooleryExchangeStep] = [
+        {"giver": g, "receiver": r, "cards": k, "rule": "highest" if rule == HIGHEST else "any",
+         "given": k if i < state.step_index else (state.step_given if i == state.step_index else 0)}
+        for i, (g, r, k, rule) in enumerate(state.steps)]
     partner = state.partner_of(seat)
     passed = state.passed  # read from the log
     return {

@@ -28,6 +28,7 @@ SPEC = register_spec(GameSpec(
     game=FoolsErrand,
     card_codes=frozenset(CODES),
     deal_model=chance.FoolsErrandDeals,
+    observation_type=observe.FoolsErrandObservation,
     private_fields=(),  # everything in its observation is public (the decks never appear in it)
     public_move=lambda move: True,  # draw / play joker / keep joker are all seen (FE-R2, FE-R8)
     heuristic=policy.heuristic,

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypedDict
 
-from motley.core.game import TERMINAL, Observation
+from motley.core.game import TERMINAL
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.fools_errand.cards import (
     CODE_INDEX,
@@ -56,7 +57,47 @@ _SCALE, _PLACES, _DECK_SIZES, _JOKERS, _PHASE, _PILE_POINTS = LAYOUT.offsets(
     "scale", "places", "deck_sizes", "jokers", "phase", "pile_points")
 
 
-def observation(state: FoolsErrandRules, seat: Seat) -> Observation:
+class FoolsErrandCard(TypedDict):
+    """A card face up in play: the seat that played it and its code."""
+
+    seat: int
+    card: str
+
+
+class FoolsErrandEvent(TypedDict):
+    """One event of the match (FE-R9 announcements): its kind, seat, card code (None when no card), value and
+    the scale after it."""
+
+    event: str
+    seat: int
+    card: str | None
+    value: int
+    scale: int
+
+
+class FoolsErrandObservation(TypedDict):
+    """The information state of a seat of Fool's Errand (:func:`observation` says what each key holds; nothing
+    in it is private, so the public view differs only in ``seat``, None)."""
+
+    game: str
+    seat: int | None
+    current_player: int
+    phase: str
+    scale: int
+    scale_for_you: int
+    in_play: list[FoolsErrandCard]
+    piles: list[list[str]]
+    pile_points: list[int]
+    unclaimed: list[str]
+    deck_sizes: list[int]
+    jokers: list[str]
+    log: list[FoolsErrandEvent]
+    actions: list[int]
+    terminal: bool
+    returns: list[float]
+
+
+def observation(state: FoolsErrandRules, seat: Seat) -> FoolsErrandObservation:
     """The information state of ``seat`` (FE-R9 announcements in the log).
 
     Everything but the order and split of the decks is public: cards are played face up, scooped

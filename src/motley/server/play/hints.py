@@ -25,6 +25,7 @@ from typing import Any
 from motley.bots.analysis import DEFAULT_SIMULATIONS, decision_at, hint
 from motley.core import State
 from motley.server.play import protocol
+from motley.server.play.messages import HintAnswer
 from motley.server.store.records import Seat
 
 #: Search iterations of a hint: the analysis's budget, so a hint is the move the analysis would choose. Measured
@@ -88,7 +89,7 @@ def hint_args(state: State, seat: int, seed: str) -> tuple[Any, ...]:
     return state.game, decision_at(state, seat, legal[0]), HINT_SIMULATIONS, seed
 
 
-def forced_hint(state: State, seat: int) -> dict[str, Any]:
+def forced_hint(state: State, seat: int) -> HintAnswer:
     """The hint of a decision with one legal move: that move, without a search."""
     action = state.legal_actions()[0]
     move = state.action_to_string(action)

@@ -31,13 +31,26 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from motley.bots import Bot, make_bot
 from motley.core import MotleyError
 from motley.core.play import choose
 from motley.server.play import protocol
 from motley.server.play.hints import HintDesk, forced_hint, hint, hint_args
+from motley.server.play.messages import (
+    HintAnswer,
+    HintMessage,
+    RematchDeclinedMessage,
+    RematchMessage,
+    SeatInfo,
+    SeatsMessage,
+    ServerMessage,
+    SharedState,
+    StateMessage,
+    SummaryInfo,
+    TableSettings,
+)
 from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.play.web_bots import is_fast
@@ -61,8 +74,8 @@ class Connection(Protocol):
 
     seat: int | None
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` (a JSON-able dict) for the viewer; never blocks."""
+    def send(self, message: ServerMessage) -> None:
+        """Queue ``message`` for the viewer; never blocks."""
 
 
 class TableLog(Protocol):
@@ -259,8 +272,9 @@ class LiveTable:
         self.touched = self.clock()
         shared = self.shared()
         first = self.with_live(conn, self.table.message(conn.seat, shared))
-        first.update(params=self.table.game.params, settings=self.table.settings.as_dict(),
-                     commitment=self.table.commitment)
+        first["params"] = self.table.game.params
+        first["settings"] = cast(TableSettings, self.table.settings.as_dict())
+        first["commitment"] = self.table.commitment
         if opened:  # this person was the last one the table waited for: their page shows the opening
             first["opening"] = True
         conn.send(first)
@@ -275,7 +289,7 @@ class LiveTable:
         self._wake()
         self._seats_changed()
 
-    def with_live(self, conn: Connection, message: dict[str, Any]) -> dict[str, Any]:
+    def with_live(self, conn: Connection, message: StateMessage) -> StateMessage:
         """``message`` (a ``state`` message) for ``conn``: a seat connection's says whether it is the seat's live
         page (``live``); a spectator's is unchanged. ``message`` itself is not changed (viewers share it)."""
         if conn.seat is None:
@@ -360,12 +374,12 @@ class LiveTable:
         return (s.kind == "human" and s.ever_connected and not p.connections
                 and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
 
-    def seat_info(self) -> list[dict[str, Any]]:
+    def seat_info(self) -> list[SeatInfo]:
         """Public facts about every seat, with who is connected and who is away (never a token)."""
         return self.table.seat_info([bool(p.connections) for p in self.presence],
                                     [self.is_away(i) for i in range(len(self.presence))])
 
-    def shared(self) -> dict[str, Any]:
+    def shared(self) -> SharedState:
         """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None, and
         None while a summary waits; ``waiting_for``: :meth:`waiting_for`; ``summary``: :meth:`summary_info`)."""
         move_time = self.table.settings.move_time
@@ -397,7 +411,7 @@ class LiveTable:
         return (self.summary is not None and bool(self.summary_waiting())
                 and (until is None or self.clock() < until))
 
-    def summary_info(self) -> dict[str, Any] | None:
+    def summary_info(self) -> SummaryInfo | None:
         """``{"deal", "waiting", "until"}`` of the summary shown (``until``: seconds left, None: no limit), or
         None when there is none."""
         if self.summary is None:
@@ -440,7 +454,7 @@ class LiveTable:
         return [i for i, s in enumerate(self.table.seats)
                 if s.kind == "human" and (not s.ever_connected or i in self._arrivals)]
 
-    def rematch_message(self, seat: int | None) -> dict[str, Any]:
+    def rematch_message(self, seat: int | None) -> RematchMessage:
         """``{"type": "rematch", "table", "link", "offered_by", "seats", "you"}``: the rematch offered at this
         table (:attr:`rematch`, which must be set) as the viewer of ``seat`` (None: a spectator) reads it:
         ``link`` is the person's own new seat link (``you``: their new seat), for anyone else (a spectator, a
@@ -463,7 +477,7 @@ class LiveTable:
             conn.send(self.rematch_message(conn.seat))
 
     @staticmethod
-    def declined_message(table: Table, seat: int) -> dict[str, Any]:
+    def declined_message(table: Table, seat: int) -> RematchDeclinedMessage:
         """``{"type": "rematch_declined", "seat", "name"}``: seat ``seat`` of the rematch ``table`` was declined."""
         return {"type": "rematch_declined", "seat": seat, "name": table.seats[seat].name}
 
@@ -566,7 +580,7 @@ class LiveTable:
         """Send every viewer the seats as they are now (see :meth:`_seats_changed`)."""
         self._seats_due = None
         self._seats_sent = asyncio.get_running_loop().time()
-        info = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
+        info: SeatsMessage = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
         for conn in self.viewers():
             conn.send(info)
 
@@ -687,16 +701,19 @@ class LiveTable:
             raise protocol.ProtocolError("not_stored", "Your hint could not be stored, so it was not given; "
                                          "try again.") from None
         self.broadcast()
+        answer: HintAnswer
         if len(state.legal_actions()) == 1:
             answer = forced_hint(state, seat)
         else:
             args = hint_args(state, seat, f"{table.record.seed}-hint-{version}")
-            answer = (await self.thinkers.run("a hint", hint, *args, lane="background") if self.thinkers is not None
-                      else await asyncio.to_thread(hint, *args))
+            found = (await self.thinkers.run("a hint", hint, *args, lane="background") if self.thinkers is not None
+                     else await asyncio.to_thread(hint, *args))
+            answer = cast(HintAnswer, found)  # motley.bots.analysis.hint's documented keys
         if table.version != version or table.state.is_terminal():
             return  # the turn passed while the bot thought: a late hint never arrives
-        conn.send({"type": "hint", "version": version, "seat": seat, "cards": table.spec.move_cards(answer["move"]),
-                   **answer})
+        message: HintMessage = {"type": "hint", "version": version, "seat": seat,
+                                "cards": table.spec.move_cards(answer["move"]), **answer}
+        conn.send(message)
 
     async def _store_result(self, result: dict[str, Any]) -> None:
         """Mark the table finished in the store (with each seat's hints at a table with hints); a failure is

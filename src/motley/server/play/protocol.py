@@ -15,6 +15,8 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
 
+The messages both ways are typed in :mod:`.messages`.
+
 Server -> client: ``{"type": "state", "version", ...}`` after every change (see ``table.Table.message``),
 ``{"type": "why", "version", "move", "reason", "words", "rules"}`` answering a ``why`` (``reason`` None: the move
 is legal now; else ``words``: the reason in words, without rule ids, and ``rules``: the rule ids it named, see
@@ -45,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from motley.core import jsonsafe
+from motley.server.play.messages import ErrorMessage
 
 MAX_MESSAGE = 4096
 MAX_MOVE_TEXT = 200
@@ -142,10 +145,10 @@ def parse(text: Any) -> ClientMessage:
     return ClientMessage("move", version=version, action=action, move=move, seat=seat)
 
 
-def error(version: int, code: str, message: str, reason: str | None = None) -> dict[str, Any]:
+def error(version: int, code: str, message: str, reason: str | None = None) -> ErrorMessage:
     """The error message sent back for a refused client message; an ``illegal`` one also has the reason in
     words and its rule ids (``words``, ``rules``: :func:`reason_words` of ``reason``, the engine's reason)."""
-    sent: dict[str, Any] = {"type": "error", "version": version, "code": code, "message": message}
+    sent: ErrorMessage = {"type": "error", "version": version, "code": code, "message": message}
     if code == "illegal":
         sent["words"], sent["rules"] = reason_words(reason if reason is not None else message)
     return sent

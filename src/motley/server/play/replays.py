@@ -18,6 +18,7 @@ import base64
 import gzip
 import html
 import json
+import re
 import threading
 import urllib.parse
 import weakref
@@ -33,6 +34,7 @@ from motley.drawing import render
 from motley.server.play import privacy
 from motley.server.play.flights import Flights
 from motley.server.play.limits import BUILT_BYTES
+from motley.server.play.messages import ReplayIndex, ReplayMark, ReplayStep, SheetLine
 from motley.server.play.table import Table
 from motley.server.store.records import TableRecord
 from motley.server.store.refusals import Refusal
@@ -141,7 +143,7 @@ def state_at(table: Table, number: int) -> State:
     return state
 
 
-def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
+def step(table: Table, number: int, view: int | None = None) -> ReplayStep:
     """The finished ``table`` after ``number`` moves (clamped) as ``view`` sees it: ``{"step", "moves",
     "svg", "scores", "log", "title", "names", "view", "events", "stage"}``; ``events``: the log entries the
     move ``number`` added (cards played by chance inside it; at step 0 those played before the first
@@ -157,7 +159,7 @@ def step(table: Table, number: int, view: int | None = None) -> dict[str, Any]:
     return _frame(table, state_at(table, number), number, view, before)
 
 
-def _frame(table: Table, state: State, number: int, view: int | None, before: Any) -> dict[str, Any]:
+def _frame(table: Table, state: State, number: int, view: int | None, before: Any) -> ReplayStep:
     """One step (see :func:`step`) of ``state``, the table after ``number`` moves; ``before``: the view's
     observation one move earlier (None at the start, whose events are those before the first decision)."""
     shown = observe(state, view)
@@ -169,7 +171,7 @@ def _frame(table: Table, state: State, number: int, view: int | None, before: An
             "events": _events(before, shown), "stage": stage_of(state, number)}
 
 
-def every_step(table: Table, view: int | None) -> list[dict[str, Any]]:
+def every_step(table: Table, view: int | None) -> list[ReplayStep]:
     """Every step of the finished ``table`` (0..moves) as ``view`` sees it, in one pass over the moves.
 
     Raises:
@@ -193,7 +195,7 @@ def _replay(table: Table, on_move: Any) -> State:
     return replay(table.game, table.record.seed, None, [(s, m) for s, m, _ in table.record.moves], on_move=on_move)
 
 
-def index(table: Table) -> dict[str, Any]:
+def index(table: Table) -> ReplayIndex:
     """What a replay viewer needs before its first step: ``{"title", "moves", "names", "finished", "marks",
     "sheet"}``. ``marks``: ``[{"step", "stage"}]`` where each round or hand begins (steps to jump to);
     ``sheet``: the score sheet, ``[{"stage", "step", "scores"}]`` with the totals at the end of each round
@@ -202,8 +204,8 @@ def index(table: Table) -> dict[str, Any]:
     Raises:
         RecordError: if the stored moves no longer replay.
     """
-    marks: list[dict[str, Any]] = []
-    sheet: list[dict[str, Any]] = []
+    marks: list[ReplayMark] = []
+    sheet: list[SheetLine] = []
     current = ""
 
     def note(state: State, number: int) -> None:
@@ -279,11 +281,19 @@ def standalone_html(table: Table) -> str:
     page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
     icon = "data:image/svg+xml," + urllib.parse.quote(STATIC.joinpath("favicon.svg").read_text(encoding="utf-8"))
     page = page.replace('href="/static/favicon.svg"', f'href="{html.escape(icon)}"')
-    page = page.replace('<script src="/static/dom.js"></script>', f"<script>{dom}</script>")
     page = page.replace("<title>motley - replay</title>", f"<title>{html.escape(table.game.title)} - replay</title>")
-    return page.replace('<script src="/static/replay.js"></script>',
+    return page.replace('<script type="module" src="/static/replay.js"></script>',
                         f'<script type="application/octet-stream" id="replay-data" data-encoding="gzip+base64">'
-                        f"{packed}</script>\n<script>{script}</script>")
+                        f'{packed}</script>\n<script type="module">{inline_module(dom, script)}</script>')
+
+
+def inline_module(dom: str, script: str) -> str:
+    """The replay page's module ``script`` with the module ``dom`` it imports (dom.js) written before it, as one
+    module that imports nothing (a file opened from disk fetches nothing): dom.js without its ``export`` words,
+    the script without its import of it."""
+    shared = re.sub(r"^export ", "", dom, flags=re.MULTILINE)
+    own = re.sub(r'^import \{[^}]*\} from "/static/dom\.js";\n', "", script, flags=re.MULTILINE)
+    return f"{shared}\n{own}"
 
 
 class Built:

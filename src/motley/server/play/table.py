@@ -24,6 +24,14 @@ from motley.core import GameOverError, GameSpec, MotleyError, MoveError, NotYour
 from motley.core.play import replay
 from motley.core.registry import game_spec, load_recorded_game
 from motley.server.play import privacy, protocol
+from motley.server.play.messages import (
+    LegalMove,
+    LogLine,
+    SeatInfo,
+    SharedState,
+    StateMessage,
+    WhyMessage,
+)
 from motley.server.store.records import STORED_BEFORE, Seat, SeatRefused, Settings, TableRecord, new_token
 
 #: Log entries sent in a ``state`` message (the newest).
@@ -199,14 +207,14 @@ class Table:
         return seat
 
     def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[SeatInfo]:
         """Public facts about every seat (never a token); ``connected`` / ``away`` per seat (default: no)."""
         return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot if s.kind == "bot" else None,
                  "connected": bool(connected and connected[i]), "away": bool(away and away[i])}
                 for i, s in enumerate(self.seats)]
 
     # ---- messages ---------------------------------------------------------------------------
-    def shared(self, seats: list[dict[str, Any]], deadline: float | None) -> dict[str, Any]:
+    def shared(self, seats: list[SeatInfo], deadline: float | None) -> SharedState:
         """The part of a ``state`` message that is the same for every viewer.
 
         ``seats``: :meth:`seat_info`; ``deadline``: seconds left to the seat to move, or None.
@@ -227,7 +235,7 @@ class Table:
             self._end_reason = (self.version, text)
         return self._end_reason[1]
 
-    def message(self, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def message(self, viewer: int | None, shared: SharedState | None = None) -> StateMessage:
         """The ``state`` message for a seat (its observation and, on its turn, its legal moves) or a spectator
         (``viewer`` None: the public view).
 
@@ -237,17 +245,18 @@ class Table:
         ``{"action", "move", "cards", "svg": None}`` (``cards``: ``GameSpec.move_cards``); the socket
         (:mod:`motley.server.web.drawings`) fills in ``svg`` for viewers who draw.
         """
-        message = dict(shared if shared is not None else self.shared(self.seat_info(), None))
-        legal: list[dict[str, Any]] = []
-        if viewer is not None and viewer == message["current_player"] and not message["terminal"]:
+        base = shared if shared is not None else self.shared(self.seat_info(), None)
+        legal: list[LegalMove] = []
+        if viewer is not None and viewer == base["current_player"] and not base["terminal"]:
             state = self.state
             texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
             legal = [{"action": a, "move": text, "cards": self.spec.move_cards(text), "svg": None}
                      for a, text in texts]
-        message.update(seat=viewer, observation=self._views(viewer), legal=legal, log=self.visible_log(viewer))
-        return message
+        # a SharedState holds no "live" nor "svg" (mypy cannot know that no subtype of it does)
+        return StateMessage(**base, seat=viewer, observation=self._views(viewer),  # type: ignore[typeddict-item]
+                            legal=legal, log=self.visible_log(viewer))
 
-    def visible_log(self, viewer: int | None, upto: int | None = None, last: int = LOG_SHOWN) -> list[dict[str, Any]]:
+    def visible_log(self, viewer: int | None, upto: int | None = None, last: int = LOG_SHOWN) -> list[LogLine]:
         """The newest ``last`` log entries among the first ``upto`` (default all), as ``viewer`` (a seat, or
         None for a spectator) reads them: ``{"n", "seat", "actor", "move", "forced"}``, ``move`` None when hidden,
         ``forced``: the move was the only legal one of its seat."""
@@ -280,7 +289,7 @@ class Table:
         refused = self.state.check(seat, text)
         return None if refused is None else said(refused)
 
-    def why_answer(self, seat: int, text: str) -> dict[str, Any]:
+    def why_answer(self, seat: int, text: str) -> WhyMessage:
         """The ``why`` message answering ``seat``'s question about the move ``text``: ``reason`` (:meth:`why`),
         and that reason in words and its rule ids (``words``, ``rules``: :func:`protocol.reason_words` of the
         refusal's reason, without the "invalid move 'X':" before it)."""

@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import WebSocketException
 
 from motley.server.play import protocol
+from motley.server.play.messages import ErrorMessage
 from motley.server.play.service import Service
 from motley.server.site import signing
 from motley.server.site.leases import CLOSE_MOVED, FORWARDED_CLIENT, FORWARDED_TO, RELAYED
@@ -134,7 +135,7 @@ async def relay(ws: WebSocket, process: tuple[str, str], path: str, query: str, 
     return True
 
 
-async def refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+async def refuse(ws: WebSocket, message: ErrorMessage, code: int) -> None:
     """Send ``message`` (an ``error``) on the accepted socket ``ws`` and close it with ``code``."""
     await ws.send_text(json.dumps(message))
     await ws.close(code)

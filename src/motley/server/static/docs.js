@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP API in words, read from the server's OpenAPI schema (/openapi.json): each route with its method,
 // parameters and request body (fields, types, what each means). The WebSocket protocol is described in
 // motley.server.play.protocol; docs/security.md says who may call what.

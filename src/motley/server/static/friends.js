@@ -1,9 +1,15 @@
-"use strict";
+// @ts-check
 // "Play with friends": one screen for a game's table. The number of players, each seat (you at seat 1, then a
 // friend with an invite link, an open seat, or a bot), the table options folded under "Table options" with a
 // line of what differs from the rules' defaults, and after "Create table" the links to send. Seats are
-// numbered from 1, as at the table. What was typed is kept while the player count changes. Loaded after
-// lobby.js (GAMES, DEFAULTS, postTable, rememberMade, myName, keepMyName, showError).
+// numbered from 1, as at the table. What was typed is kept while the player count changes. A module of the
+// first page (lobby.js opens it: openFriends, and wires it once: wireFriends).
+import { $, el } from "/static/dom.js";
+import { keepMyName, lobby, myName, postTable, rememberMade, showError } from "/static/lobby_parts.js";
+
+/** What the lobby does for this screen: ``back`` shows the screen the address names, ``made`` redraws the tables
+ * after a table was made. */
+let hooks = {back: () => {}, made: () => {}};
 
 let FRIENDS = null;  // {game, seats: [{kind, name, strength}] for every seat the game may have}
 
@@ -11,12 +17,14 @@ let FRIENDS = null;  // {game, seats: [{kind, name, strength}] for every seat th
 const SEAT_WORDS = {friend: "Friend", open: "Open seat", heuristic: "Bot", best: "Strongest bot",
                     ismcts: "Searching bot", random: "Random bot"};
 
+/** @param {import("./schema/messages").GameInfo} game */
 function seatChoices(game) {
   return ["friend", "open", ...game.bots];
 }
 
-/** Show the friends' screen of ``game``; the seats typed for the same game before are kept. */
-function openFriends(game) {
+/** Show the friends' screen of ``game``; the seats typed for the same game before are kept.
+ * @param {import("./schema/messages").GameInfo} game */
+export function openFriends(game) {
   if (!FRIENDS || FRIENDS.game.name !== game.name) {
     const seats = [];
     for (let i = 0; i < game.max_players; i++) seats.push({kind: "friend", name: "", strength: 300});
@@ -33,6 +41,7 @@ function openFriends(game) {
   $("friends-title").scrollIntoView({block: "start"});
 }
 
+/** @param {import("./schema/messages").GameInfo} game */
 function renderPlayers(game) {
   const select = $("players");
   select.replaceChildren();
@@ -84,7 +93,9 @@ function renderSeats() {
   $("seats").replaceChildren(...items);
 }
 
+/** @returns {import("./schema/messages").SeatRequest[]} */
 function seatRequests() {
+  /** @type {import("./schema/messages").SeatRequest[]} */
   const out = [{kind: "human", name: $("my-name").value.trim()}];
   for (let i = 1; i < playerCount(); i++) {
     const s = FRIENDS.seats[i];
@@ -186,6 +197,7 @@ function optionRow(o) {
   return row;
 }
 
+/** @param {import("./schema/messages").GameInfo} game */
 function renderOptions(game) {
   const match = new Set(game.match_options || []);
   const grouped = (inMatch) => game.options.filter((o) => match.has(o.name) === inMatch).map(optionRow);
@@ -206,7 +218,7 @@ function optionValue(input, o) {
 function readOptions() {
   const out = {};
   const game = FRIENDS.game;
-  for (const input of document.querySelectorAll("#table-options .option")) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#table-options .option"))) {
     const name = input.name || input.dataset.name;
     const o = game.options.find((x) => x.name === name);
     const v = optionValue(input, o);
@@ -218,30 +230,30 @@ function readOptions() {
 // ---- timers: the server's defaults, sent only when changed ------------------------------------------------
 
 function fillTimers() {
-  $("move_time").value = DEFAULTS.move_time == null ? "" : String(DEFAULTS.move_time);
-  $("grace").value = String(DEFAULTS.grace ?? 30);
-  $("bot_delay").value = String(DEFAULTS.bot_delay ?? 0.8);
-  $("wait_for_people").checked = DEFAULTS.wait_for_people ?? true;
-  $("hints").checked = DEFAULTS.hints ?? false;
+  $("move_time").value = lobby.defaults.move_time == null ? "" : String(lobby.defaults.move_time);
+  $("grace").value = String(lobby.defaults.grace ?? 30);
+  $("bot_delay").value = String(lobby.defaults.bot_delay ?? 0.8);
+  $("wait_for_people").checked = lobby.defaults.wait_for_people ?? true;
+  $("hints").checked = lobby.defaults.hints ?? false;
 }
 
 /** The timers that differ from the server's defaults, as request fields, with words for the summary line. */
 function readTimers() {
   const fields = {}, words = [];
   const moveTime = $("move_time").value === "" ? null : Number($("move_time").value);
-  if (moveTime !== (DEFAULTS.move_time ?? null)) {
+  if (moveTime !== (lobby.defaults.move_time ?? null)) {
     fields.move_time = moveTime;
     words.push(moveTime === null ? "no time limit" : `${moveTime} s per move`);
   }
   for (const [key, label] of [["grace", "s to reconnect"], ["bot_delay", "s bot delay"]]) {
     const v = Number($(key).value);
-    if ($(key).value !== "" && v !== DEFAULTS[key]) { fields[key] = v; words.push(`${v} ${label}`); }
+    if ($(key).value !== "" && v !== lobby.defaults[key]) { fields[key] = v; words.push(`${v} ${label}`); }
   }
-  if ($("wait_for_people").checked !== (DEFAULTS.wait_for_people ?? true)) {
+  if ($("wait_for_people").checked !== (lobby.defaults.wait_for_people ?? true)) {
     fields.wait_for_people = $("wait_for_people").checked;
     words.push(fields.wait_for_people ? "bots wait for everyone" : "bots start at once");
   }
-  if ($("hints").checked !== (DEFAULTS.hints ?? false)) {
+  if ($("hints").checked !== (lobby.defaults.hints ?? false)) {
     fields.hints = $("hints").checked;
     words.push(fields.hints ? "hints on" : "no hints");
   }
@@ -276,7 +288,7 @@ async function createTable(ev) {
     const data = await postTable(body);
     rememberMade(data, game);
     showCreated(data);
-    loadTables();
+    hooks.made();
   } catch (e) {
     showError(e.message);
   } finally {
@@ -325,11 +337,12 @@ function showCreated(data) {
   box.scrollIntoView({block: "nearest"});
 }
 
-function wireFriends() {
+/** Wire the screen's controls once; ``given``: the lobby's hooks (see ``hooks``). */
+export function wireFriends(given) {
+  hooks = given;
   $("players").addEventListener("change", () => { renderSeats(); showDiffers(); });
   $("create").addEventListener("submit", createTable);
   $("table-options").addEventListener("input", showDiffers);
   $("table-options").addEventListener("change", showDiffers);
-  $("back").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", location.pathname); route(); });
+  $("back").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", location.pathname); hooks.back(); });
 }
-document.addEventListener("DOMContentLoaded", wireFriends);

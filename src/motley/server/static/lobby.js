@@ -1,43 +1,16 @@
-"use strict";
+// @ts-check
 // The first page: each game with its picture, words and two buttons ("Play with bots", "Play with friends"),
 // your tables and the open tables. Everything about a game comes from /api/games (the game's spec), nothing
-// from game names here. The friends' screen is friends.js; $ and el come from dom.js.
-
-let GAMES = [];
-/** The server's settings for a new table and the bot "Play with bots" seats (/api/defaults). */
-let DEFAULTS = {play_bot: "heuristic"};
-
-const NAME_KEY = "motley.name";
-
-/** The name this browser plays under ("" until the player types one). */
-function myName() {
-  try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
-}
-
-function keepMyName(name) {
-  try { localStorage.setItem(NAME_KEY, name); } catch (e) { /* storage full or off */ }
-}
-
-function showError(text) { $("error").textContent = text; }
-
-/** POST a table request; the answer's JSON, or throws an Error with the server's words. */
-async function postTable(body) {
-  const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-                                        body: JSON.stringify(body)});
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error?.message || `the table could not be made (HTTP ${r.status})`);
-  return data;
-}
-
-/** Remember every seat link of a new table in this browser ("Your tables"). */
-function rememberMade(data, game) {
-  rememberTable(data.id, game.title, data.seats.filter((s) => s.link)
-    .map((s) => ({seat: s.seat, name: s.name, link: s.link})));
-}
+// from game names here. The page's module: the friends' screen is friends.js, what both screens share is
+// lobby_parts.js.
+import { $, el } from "/static/dom.js";
+import { openFriends, wireFriends } from "/static/friends.js";
+import { forgetLinks, lobby, myName, myTables, postTable, rememberMade, rememberTable, showError } from "/static/lobby_parts.js";
 
 // ---- the games ------------------------------------------------------------------------------------------
 
-/** One game: its picture in a box of the picture's own shape (nothing moves as it loads), words, buttons. */
+/** One game: its picture in a box of the picture's own shape (nothing moves as it loads), words, buttons.
+ * @param {import("./schema/messages").GameInfo} game */
 function gameCard(game) {
   const id = `game-${game.name}`;
   const pic = game.picture;
@@ -60,14 +33,16 @@ function gameCard(game) {
 
 function capitalized(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 
-/** "Play with bots": you and the bots at the game's usual player count, the rules' defaults; off to your seat. */
+/** "Play with bots": you and the bots at the game's usual player count, the rules' defaults; off to your seat.
+ * @param {import("./schema/messages").GameInfo} game */
 async function playWithBots(game, button) {
   const status = button.closest(".game-card").querySelector(".card-status");
   button.disabled = true;
   status.textContent = "Making your table...";
   const n = game.usual_players;
+  /** @type {import("./schema/messages").SeatRequest[]} */
   const seats = [{kind: "human", name: myName()}];
-  for (let i = 1; i < n; i++) seats.push({kind: "bot", bot: DEFAULTS.play_bot});
+  for (let i = 1; i < n; i++) seats.push({kind: "bot", bot: lobby.defaults.play_bot});
   try {
     const data = await postTable({game: game.name, players: n, seats});
     rememberMade(data, game);
@@ -80,7 +55,7 @@ async function playWithBots(game, button) {
 }
 
 function renderGames() {
-  $("games").replaceChildren(...GAMES.map(gameCard));
+  $("games").replaceChildren(...lobby.games.map(gameCard));
 }
 
 /** The buttons work once the server's defaults are known (a moment after the games are drawn). */
@@ -88,30 +63,8 @@ function enablePlay() {
   for (const b of document.querySelectorAll(".game-card button")) b.removeAttribute("disabled");
 }
 
-// ---- "your tables": the links this browser was given, kept in localStorage ----------------------------
-const MINE_KEY = "motley.mytables";
-const MINE_MAX = 50;
-
-function myTables() {
-  try {
-    const list = JSON.parse(localStorage.getItem(MINE_KEY) || "[]");
-    return Array.isArray(list) ? list : [];
-  } catch (e) { return []; }
-}
-
-/** Remember ``links`` ([{seat, name, link}], seats from 0) of table ``id`` (merged with what is kept already). */
-function rememberTable(id, title, links) {
-  const list = myTables();
-  let entry = list.find((t) => t.id === id);
-  if (!entry) { entry = {id, title, created: Date.now(), links: []}; list.unshift(entry); }
-  for (const l of links) {
-    if (!entry.links.some((k) => k.link === l.link)) entry.links.push(l);
-  }
-  try { localStorage.setItem(MINE_KEY, JSON.stringify(list.slice(0, MINE_MAX))); } catch (e) { /* full or off */ }
-}
-
 function forgetTable(id) {
-  try { localStorage.setItem(MINE_KEY, JSON.stringify(myTables().filter((t) => t.id !== id))); } catch (e) { /* off */ }
+  forgetLinks(id);
   loadTables();
 }
 
@@ -221,10 +174,10 @@ async function loadTables(ready) {
 
 function route() {
   const m = /^#friends\/(.+)$/.exec(location.hash);
-  const game = m && GAMES.find((g) => g.name === decodeURIComponent(m[1]));
-  $("front").hidden = !!game || !GAMES.length;
+  const game = m && lobby.games.find((g) => g.name === decodeURIComponent(m[1]));
+  $("front").hidden = !!game || !lobby.games.length;
   $("friends").hidden = !game;
-  if (game) openFriends(game);  // friends.js
+  if (game) openFriends(game);
   else document.title = "motley - card games with friends and bots";
 }
 
@@ -233,8 +186,8 @@ async function init() {
   const [games, defaults, tables] = await Promise.all([
     fetch("/api/games").then((r) => r.json()), fetch("/api/defaults").then((r) => r.json()).catch(() => null),
     fetchTables()]);
-  GAMES = games;
-  if (defaults) DEFAULTS = defaults;
+  lobby.games = games;
+  if (defaults) lobby.defaults = defaults;
   renderGames();
   enablePlay();
   loadTables(tables || []);
@@ -242,4 +195,5 @@ async function init() {
   route();
   setInterval(() => loadTables(), 5000);
 }
-document.addEventListener("DOMContentLoaded", init);
+wireFriends({back: route, made: () => loadTables()});
+init();

@@ -1,3 +1,4 @@
+// @ts-check
 // The pieces of the table page that a game view (games/<game>.js) draws with: the page's state, the players'
 // names, card faces, where each seat sits around the table, and a trick laid out by its players' seats.
 // table.js fills the state from the server's messages and starts the page; importing this module starts
@@ -8,7 +9,80 @@ export const SETTINGS_KEY = "motley-table-settings";
 const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1.5, sound: false, drawDelay: 1.5,
                   complete: true, motion: true};
 
-/** The page's state: the last message, the game view, card names, selection, connection, settings. */
+/** @typedef {import("./schema/messages").StateMessage} StateMessage */
+/** @typedef {import("./schema/messages").GameObservation} GameObservation */
+
+/**
+ * One play of a trick as the page lays it out: the seat, its card (or cards), and a mark ("winner", "fool"...) and
+ * a note ("led", "to beat") shown with it.
+ * @typedef {{seat: number, card?: string, cards?: string[], mark?: string, note?: string}} TrickPlay
+ */
+/**
+ * A trick as the page shows it (held on the table when it is won, or under "Last trick"): its plays, its winner
+ * (null: none) and a sentence about it; a view may add fields of its own.
+ * @typedef {{plays: TrickPlay[], winner?: number | null, caption?: string} & Record<string, any>} TrickShown
+ */
+/**
+ * What a seat shows beside its name (every field optional): its number of cards (and a word after it), the Fool
+ * discs it holds (by disc), a title (King...), a note ("dealer, led").
+ * @typedef {{count?: number, countWord?: string, discs?: number[], title?: string | null, note?: string}} SeatExtras
+ */
+/**
+ * A score sheet: what a row is ("round", "hand"), and the rows, each a label and the values per seat.
+ * @typedef {{label: string, rows: {label: string, values: number[]}[]}} ScoreSheet
+ */
+
+/**
+ * The contract of a game's view, games/<game>.js, whose default export it is: how the table page draws and reads
+ * that game. Every hook is optional; without one the page does the plain thing said after it. ``O``: the game's
+ * observation (a seat's own, or the public view without the game's private fields).
+ * @template {GameObservation} [O=GameObservation]
+ * @typedef {object} GameView
+ * @property {boolean} [oneClick] a single legal move of one card is played by clicking that card (the person's
+ *   "one-click" setting). Default: a card is selected, and Play plays the selection.
+ * @property {string[]} [apart] the suits (``/api/games`` card info ``suit``) shown apart at the right of the hand
+ *   (trumps, the Fool, the Joker). Default: none.
+ * @property {(obs: O) => string[]} [hand] the viewer's cards, as codes, from its observation. Default: none.
+ * @property {boolean} [noHand] the game has no hand to show (the dock has only the move buttons).
+ * @property {string} [defaultMove] the move played for the person after their "draw for me" delay (the game's
+ *   one routine move). Default: none, and no such setting.
+ * @property {(obs: O) => number} [giveCount] how many cards make one move now (the exchange gives several).
+ *   Default: 1.
+ * @property {(move: string) => string} [moveLabel] a move button's words. Default: the move string.
+ * @property {(move: string, entry: import("./schema/messages").LogLine) => string | null} [logText] a log
+ *   entry's verb phrase ("drew"), null: the plain "played <move>".
+ * @property {(obs: O) => string | number} [trickCount] a key that changes when a trick is completed (the page
+ *   then holds the finished trick on the table, see finishedTrick).
+ * @property {(obs: O) => string | number} [dealKey] a key that changes when a deal ends (the page then shows the
+ *   deal's summary dialog).
+ * @property {(obs: O, before: string | number | null) => TrickShown | null} [finishedTrick] the trick just
+ *   completed, given the trickCount before this message (null: none to hold).
+ * @property {(obs: O) => TrickShown | null} [lastTrick] the last completed trick (the "Last trick" panel; without
+ *   this hook the panel is not offered).
+ * @property {(obs: O, seat: number) => SeatExtras} [seatExtras] what a seat shows beside its name.
+ * @property {(props: {obs: O, held: {trick: TrickShown, until: number, key: string | number} | null}) => any} [Center]
+ *   the middle of the table (a Preact component): the trick, the exchange, the line of play; ``held``: the
+ *   finished trick held there for a moment.
+ * @property {(props: {obs: O}) => any} [Summary] the body of the end-of-deal dialog (a Preact component).
+ *   Default: "The deal is over".
+ * @property {(obs: O) => ScoreSheet | null} [scoreSheet] the score sheet (the "Score sheet" panel).
+ * @property {string[]} [help] paragraphs of how this page is played (the "Help" panel, before the game's rules).
+ * @property {(prev: StateMessage | null, next: StateMessage, show: (step: StateMessage) => void) => Promise<void>}
+ *   [showSteps] show a move one step at a time between two state messages (``show`` draws each step's message);
+ *   the page waits for it before drawing ``next``.
+ */
+
+/**
+ * The page's state: the last message (``msg``), the game view (``view``; ``viewError``: why it could not be
+ * loaded), card names, selection, connection, settings.
+ * @type {{msg: StateMessage | null, view: GameView<any> | null, viewError?: string, cards: Record<string, any>,
+ *   gameInfo: any, params: Record<string, any> | null, selected: number[], conn: string, error: string,
+ *   sent: number | null, queue: any[], held: {trick: TrickShown, until: number, key: string | number} | null,
+ *   why: {key: string | null, reason: string | null, rules: string[]}, autoSent: Set<any>, panel: string | null,
+ *   settings: Record<string, any>, lastTricks: string | number | null, hint: string, advice: any, advising: any,
+ *   rematch: import("./schema/messages").RematchMessage | null, declined: string[], dialog: string | null,
+ *   [key: string]: any}}
+ */
 export const S = {
   msg: null, view: null, cards: {}, gameInfo: null, params: null, selected: [], conn: "connecting", error: "", sent: null,
   queue: [], held: null, why: {key: null, reason: null, rules: []}, autoSent: new Set(), panel: null,

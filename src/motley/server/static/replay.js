@@ -1,12 +1,21 @@
-"use strict";
-// The replay viewer. Served at /replay/ID it reads the server's replay routes; written by
-// `motley replay RECORD --html FILE` the same script reads the steps embedded in the page (#replay-data).
-// $ and el come from dom.js, loaded before this script.
+// @ts-check
+// The replay viewer, the replay page's module. Served at /replay/ID it reads the server's replay routes; written by
+// `motley replay RECORD --html FILE` the same module reads the steps embedded in the page (#replay-data), with
+// dom.js inlined before it in place of its import.
+import { $, el } from "/static/dom.js";
+
 const params = new URLSearchParams(location.search);
 const tableId = location.pathname.split("/").pop();
 const embedded = $("replay-data");
+/** @typedef {import("./schema/messages").ReplayIndex} ReplayIndex */
+/** @typedef {import("./schema/messages").ReplayStep} ReplayStep */
+/** @type {ReplayIndex | null} */
 let INDEX = null;
-let step = 0, sub = 0, view = "public", current = null, timer = null, cache = new Map();
+/** @type {ReplayStep | null} */
+let current = null;
+/** @type {Map<string, Promise<ReplayStep>>} */
+const cache = new Map();
+let step = 0, sub = 0, view = "public", timer = null;
 
 // ---- where the steps come from: the server, or the data embedded in this file --------------------------
 async function embeddedData() {
@@ -16,6 +25,8 @@ async function embeddedData() {
   return await new Response(stream).json();
 }
 
+/** The replay embedded in a one-file viewer: the index and every step of every view ("public", "0", "1"...).
+ * @type {{index: ReplayIndex, steps: Record<string, ReplayStep[]>} | null} */
 let DATA = null;
 // GET one of the server's JSON answers: [response, data]. A 429 (this address has too many replays being
 // built at once) is asked again after the Retry-After it gives, up to 10 times.
@@ -30,6 +41,7 @@ async function getJson(url) {
   }
 }
 
+/** @returns {Promise<ReplayIndex>} */
 async function loadIndex() {
   if (embedded) { DATA = await embeddedData(); return DATA.index; }
   const [r, d] = await getJson(`/api/tables/${tableId}/replay`);
@@ -37,6 +49,7 @@ async function loadIndex() {
   return d;
 }
 
+/** @param {number} k @param {string} v @returns {Promise<ReplayStep>} */
 async function loadStep(k, v) {
   if (DATA) return DATA.steps[v][k];
   const key = `${v}/${k}`;
@@ -292,8 +305,8 @@ function markAnalysis() {
   if (!now || !analysis) return;
   const {width, left, right} = GRAPH;
   const at = left + (width - left - right) * step / Math.max(1, INDEX.moves);
-  now.setAttribute("x1", at); now.setAttribute("x2", at);
-  for (const li of $("analysis-decisions").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+  now.setAttribute("x1", String(at)); now.setAttribute("x2", String(at));
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("analysis-decisions").children)) li.classList.toggle("current", Number(li.dataset.step) === step);
 }
 
 function initAnalysis() {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: draws the table from the server's JSON (the viewer's observation, its legal moves, the log)
 // with Preact + htm. The server is the only judge of legality: a selection of cards is playable iff it is the
 // card set of one legal move (each legal move carries its "cards"). Per-game drawing is in games/<game>.js,
@@ -162,10 +163,11 @@ function usable(code) {
   return S.msg.legal.some((m) => m.cards.includes(code));
 }
 
-/** The person's cards: the game view's, else a plain ``hand`` list of the observation (a game with no view). */
+/** The person's cards: the game view's, else a plain ``hand`` list of the observation (a game with no view).
+ * @param {import("/static/schema/messages").GameObservation} obs @returns {string[]} */
 function handOf(obs) {
   if (S.view.hand) return S.view.hand(obs) || [];
-  return Array.isArray(obs.hand) ? obs.hand.filter((c) => typeof c === "string") : [];
+  return "hand" in obs && Array.isArray(obs.hand) ? obs.hand.filter((c) => typeof c === "string") : [];
 }
 
 function handCodes(hand) {
@@ -271,6 +273,7 @@ function autoMove() {
 }
 
 // ---- the finished trick, held where the trick is for a moment, then gathered to its winner --------------
+/** @param {import("/static/schema/messages").StateMessage} msg */
 function noteTrick(msg) {
   if (!S.view || !S.view.finishedTrick) return;
   const key = S.lastTricks;
@@ -314,8 +317,8 @@ function centre(r) {
 function snapshot() {
   if (!motionOn() || before) return;
   before = new Map();
-  for (const el of document.querySelectorAll("[data-flip]")) before.set(el.dataset.flip, el.getBoundingClientRect());
-  for (const el of document.querySelectorAll(".hand-card")) before.set(`hand:${el.dataset.card}`, el.getBoundingClientRect());
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-flip]"))) before.set(el.dataset.flip, el.getBoundingClientRect());
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".hand-card"))) before.set(`hand:${el.dataset.card}`, el.getBoundingClientRect());
 }
 
 /** After a draw: a thing that moved slides from where it was; a new card on the table comes from the hand it
@@ -324,7 +327,7 @@ function animate() {
   const old = before;
   before = null;
   if (!old || !motionOn()) return;
-  for (const el of document.querySelectorAll("[data-flip]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-flip]"))) {
     let from = old.get(el.dataset.flip) || old.get(`hand:${el.dataset.card}`);
     if (!from && el.dataset.from !== undefined) {
       const seat = document.querySelector(`.seat[data-seat="${el.dataset.from}"]`);
@@ -345,6 +348,7 @@ function summaryWaits(msg) {
 }
 
 /** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it). */
+/** @param {import("/static/schema/messages").StateMessage} msg @param {import("/static/schema/messages").StateMessage | null} prev */
 function noteDeal(msg, prev) {
   const deal = S.view.dealKey ? S.view.dealKey(msg.observation) : null;
   if (knownDeal !== null && deal !== null && deal > knownDeal && !msg.terminal) S.dialog = "deal";
@@ -380,9 +384,25 @@ function loadGame(game) {
   return loading;
 }
 
+/** The game's view (games/<game>.js): its default export. One that fails to load (a missing file, an error in
+ * it) is reported, on the page (``S.viewError``, shown above the table) and in the console, and the table is drawn
+ * with no game view (the plain drawing of each hook, see GameView in parts.js). */
+async function loadView(game) {
+  try {
+    const loaded = await import(`/static/games/${game}.js`);
+    if (!loaded.default || typeof loaded.default !== "object") throw new Error("it has no default export");
+    return /** @type {import("/static/parts.js").GameView<any>} */ (loaded.default);
+  } catch (err) {
+    const why = err && err.message ? err.message : String(err);
+    S.viewError = `The game's drawing could not be loaded (games/${game}.js: ${why}); the table is shown plainly.`;
+    console.error("motley: the game view did not load:", err);
+    return {};
+  }
+}
+
 async function fetchGame(game) {
   const [views, games] = await Promise.all([
-    import(`/static/games/${game}.js`).then((m) => m.default).catch(() => ({})),
+    loadView(game),
     fetch("/api/games").then((r) => r.json()).catch(() => []),
   ]);
   S.gameInfo = games.find((g) => g.name === game) || null;
@@ -390,6 +410,7 @@ async function fetchGame(game) {
   S.view = views;
 }
 
+/** @param {import("/static/schema/messages").StateMessage} msg */
 async function onState(msg) {
   await loadGame(msg.game);
   const wasMine = S.msg && S.msg.legal.length > 0;
@@ -425,6 +446,7 @@ function beep() {
   } catch { /* no sound available */ }
 }
 
+/** @param {import("/static/schema/messages").WhyMessage} msg */
 function onWhy(msg) {
   if (!S.msg || S.why.key !== `${msg.version}:${msg.move}`) return;
   const {text, rules} = reasonWords(msg);
@@ -445,6 +467,7 @@ function askHint() {
   redraw();
 }
 
+/** @param {import("/static/schema/messages").HintMessage} msg */
 function onHint(msg) {
   S.advising = null;
   if (!S.msg || msg.version !== S.msg.version) return;  // the table moved on: this decision is over
@@ -471,6 +494,7 @@ function HintsUsed() {
   return html`<p class="hints-used">Hints used: ${used.map((n, q) => `${nameOf(q)} ${n}`).join(", ")}.</p>`;
 }
 
+/** @param {import("/static/schema/messages").ErrorMessage} msg */
 function onError(msg) {
   S.advising = null;  // a hint asked for and refused may be asked again (the server says why)
   const {text, rules} = reasonWords(msg);
@@ -494,6 +518,7 @@ function connect() {
   ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}?${q}`);
   ws.onopen = () => { S.conn = "connected"; retry = 500; redraw(); };
   ws.onmessage = (ev) => {
+    /** @type {import("/static/schema/messages").ServerMessage} */
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") inOrder = inOrder.then(() => onState(msg));  // one at a time, in arrival order
     else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
@@ -918,6 +943,7 @@ function App() {
     : S.dialog === "deal" ? html`<${DealSummary} />` : null;
   return html`${header}<main class="table-main">
     <div id="error" role="alert">${S.error ? html`<span title=${(S.errorRules || []).length ? `Rule ${S.errorRules.join(", ")}` : ""}>${S.error}</span>` : null}</div>
+    ${S.viewError ? html`<p id="view-error" class="view-error" role="alert">${S.viewError}</p>` : null}
     <${Board} />
     ${dialog}
     <${Toolbar} />
@@ -931,7 +957,7 @@ function App() {
 }
 
 // For tests and the console: the last state and a raw send.
-window.motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision, selection};
+/** @type {any} */ (window).motleyTable = {state: () => S.msg, raw: (text) => ws && ws.send(text), decision, selection};
 
 /** The selected cards' codes, in the order they were selected. */
 function selection() {

@@ -7,30 +7,33 @@ from __future__ import annotations
 from typing import Any
 
 from motley.drawing import move_svg, render
+from motley.server.play.messages import ServerMessage, StateMessage
 
 #: A seat's drawings of one version: the observation they were made of, the table's SVG, each legal move's.
 Drawn = tuple[Any, str, list[str | None]]
 
 
-def drawn(message: dict[str, Any]) -> Drawn:
+def drawn(message: StateMessage) -> Drawn:
     """The drawings of a ``state`` message: ``(its observation, the table's SVG, each legal move's SVG or None)``."""
     game = str(message["game"])
     observation = message["observation"]
     return observation, render(observation), [move_svg(game, move["move"]) for move in message["legal"]]
 
 
-def dressed(message: dict[str, Any], drawings: Drawn) -> dict[str, Any]:
+def dressed(message: StateMessage, drawings: Drawn) -> StateMessage:
     """``message`` (a ``state`` message) with its ``drawings``: ``svg`` and each legal move's ``svg``; a copy."""
     _, svg, moves = drawings
-    return {**message, "svg": svg, "legal": [{**move, "svg": small} for move, small in zip(message["legal"], moves,
-                                                                                          strict=True)]}
+    out = message.copy()
+    out["svg"] = svg
+    out["legal"] = [{**move, "svg": small} for move, small in zip(message["legal"], moves, strict=True)]
+    return out
 
 
-def with_drawing(message: dict[str, Any]) -> dict[str, Any]:
+def with_drawing(message: ServerMessage) -> ServerMessage:
     """``message`` with its SVG drawings, for a viewer that asked for them: a ``state`` message gets ``svg``
     (the drawing of its observation) and each legal move its ``svg`` (small cards, or None); other messages
     are returned as they are. ``message`` itself is never changed (it may be shared by several viewers)."""
-    if message.get("type") != "state":
+    if message["type"] != "state":
         return message
     return dressed(message, drawn(message))
 
@@ -49,9 +52,9 @@ class Drawings:
         self.kept: dict[int | None, Drawn] = {}
         self.made = 0
 
-    def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, message: ServerMessage) -> ServerMessage:
         """``message`` with its drawings (as :func:`with_drawing`), made once per seat and observation."""
-        if message.get("type") != "state":
+        if message["type"] != "state":
             return message
         seat = message.get("seat")
         kept = self.kept.get(seat)

@@ -16,13 +16,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from motley.server.play import protocol
 from motley.server.play.limits import Limits, TokenBucket
 from motley.server.play.live import Connection, LiveTable
+from motley.server.play.messages import ErrorMessage, ServerMessage
 from motley.server.play.service import OwnedElsewhere
 from motley.server.site.relay import refuse, relay_or_refuse
 from motley.server.store.writer import StoreError
@@ -69,7 +69,7 @@ class SocketConnection:
         """Start the writer task (:attr:`task`)."""
         self.task = asyncio.get_running_loop().create_task(self.writer())
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue a message (as JSON text; drawn first when the viewer asked for SVG). A full queue (the client
         does not read) closes the connection (:meth:`stop`); a closing one takes nothing more."""
         if self.closing is not None:
@@ -90,7 +90,7 @@ class SocketConnection:
             return True
         return False
 
-    def refuse(self, message: dict[str, Any]) -> None:
+    def refuse(self, message: ErrorMessage) -> None:
         """Answer a message over the rate with ``message`` (an error); after ``Limits.flood_strikes`` refusals
         in a row the connection is closed (:meth:`stop`, the queue flushed first)."""
         self.send(message)

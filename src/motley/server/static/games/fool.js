@@ -1,3 +1,4 @@
+// @ts-check
 // Fool!: how the table shows an observation (no rules here: the server's legal moves decide what is legal).
 // Written for every viewer: a seat's observation has "hand", a spectator's has none.
 import { html } from "/static/vendor/preact-htm.js";
@@ -50,7 +51,8 @@ function trickLine(obs) {
   return `${lead}${waiting.length ? `Still to play: ${plural(waiting.length, "player")}.` : ""}`;
 }
 
-export default {
+/** @type {import("../parts.js").GameView<import("../schema/messages").FoolObservation>} */
+const view = {
   oneClick: true,
   apart: [],
   hand: (obs) => obs.hand || [],
@@ -95,3 +97,5 @@ export default {
     "Click a card to play it (or select it and press Play, with one-click play off in Settings). Cards you may play now are raised; press any other card to hear why it cannot be played.",
   ],
 };
+
+export default view;

@@ -1,3 +1,4 @@
+// @ts-check
 // Foolery: how the table shows an observation (no rules here: the server's legal moves decide what is legal).
 // Written for every viewer: a seat's observation has "hand" and its own part of the exchange ("gave",
 // "received", "partner"); a spectator's has none of them.
@@ -45,13 +46,14 @@ function Exchange({obs}) {
       : null}</div>`;
 }
 
-export default {
+/** @type {import("../parts.js").GameView<import("../schema/messages").FooleryObservation>} */
+const view = {
   oneClick: false,
   apart: ["trump", "fool"],
   hand: (obs) => obs.hand || [],
   giveCount(obs) {
-    const ex = obs.exchange || {};
-    const step = (ex.steps || [])[ex.step_index];
+    const ex = obs.exchange;
+    const step = ex ? ex.steps[ex.step_index] : undefined;
     return step ? step.cards - step.given : 1;
   },
   moveLabel: (move) => (move === "pass" ? "Pass" : move),
@@ -99,3 +101,5 @@ export default {
     "Select cards in your hand and press Play; Pass passes. In the exchange select the cards to give and press Give.",
   ],
 };
+
+export default view;

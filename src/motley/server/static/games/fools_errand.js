@@ -1,3 +1,4 @@
+// @ts-check
 // The Fool's Errand: how the table shows an observation (no rules here: the server's legal moves decide).
 // The scale as a tug-of-war meter between the two seats, the cards in play by who drew them, each seat's deck,
 // pile and Joker. Every viewer reads the same public observation (nobody holds a hand).
@@ -37,6 +38,13 @@ function Meter({scale}) {
 function motionOff() {
   return !S.settings.motion || matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
+
+/**
+ * An observation as this view shows it, one event at a time (``showSteps``): the server's, with the event shown
+ * (``shown``) and the cards a scoop carries to its pile now (``scooped``).
+ * @typedef {import("../schema/messages").FoolsErrandObservation & {shown?: import("../schema/messages").FoolsErrandEvent | null,
+ *   scooped?: {seat: number, cards: import("../schema/messages").FoolsErrandCard[]} | null}} ShownObservation
+ */
 
 /** What the table shows after log event ``e`` (``{"event", "seat", "card", "value", "scale"}``), from ``obs``: only
  * the places of things (the cards in play, piles, decks, Jokers) and the scale, as the event announces them. A
@@ -164,7 +172,8 @@ function Line({plays, seat, side, scooped}) {
       : html`<${Card} code=${p.card} small flip=${`fe:${k}`} from=${seat} mark=${k === plays.length - 1 ? "latest" : ""} />`))}</div>`;
 }
 
-export default {
+/** @type {import("../parts.js").GameView<ShownObservation>} */
+const view = {
   oneClick: false,
   apart: ["joker"],
   hand: () => [],
@@ -197,6 +206,7 @@ export default {
     "Draws happen by themselves, one at a time at the table's pace (at once with motion off in Settings). While your Joker is set aside, your next card is drawn after a short pause (Settings) unless you press Play Joker first; when you draw the Joker, press Play Joker or Keep Joker.",
   ],
 };
+export default view;
 
 /** For tests: the table shown after each of ``events`` from ``obs`` (see ``afterEvent``). */
 export function replayEvents(obs, events) {

@@ -22,6 +22,7 @@ from fastapi.responses import Response
 
 import motley
 from motley.server.play import replays
+from motley.server.play.messages import ReplayStep
 from motley.server.play.table import Table
 from motley.server.web.context import Context, Web
 from motley.server.web.lookup import live_table
@@ -50,7 +51,7 @@ def finished_record(table: Table) -> dict[str, Any]:
     return record
 
 
-def replay_step(table: Table, step: int, view: int | None = None) -> dict[str, Any]:
+def replay_step(table: Table, step: int, view: int | None = None) -> ReplayStep:
     """The view of a finished table after ``step`` moves (clamped): the public one, or (``view``) a seat's
     own (:func:`motley.server.play.replays.step`: ``{"step", "moves", "svg", "scores", "log", "title", "names",
     "view", "events", "stage"}``).
