@@ -120,6 +120,9 @@ class CheckingConnection:
         self.before: set[str] | None = None  # hidden_from just before the move being made
         self.sent: list[dict[str, Any]] = []  # every message, as sent
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        pass
+
     def send(self, message: dict[str, Any]) -> None:
         if self.svg:  # drawn as the WebSocket transport draws it for a viewer that asked for SVG
             message = with_drawing(message)

@@ -240,6 +240,9 @@ class Viewer:
     def send(self, message: Message) -> None:
         self.messages.append(message)
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        pass
+
 
 def test_k_viewers_connecting_cost_o_of_k_seats_messages_not_k_squared() -> None:
     async def scenario(k: int) -> list[Viewer]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy.exc
+import sqlalchemy
 
 import motley
 from motley.bots import make_bot
@@ -32,6 +32,7 @@ from motley.server.store import migrations
 from motley.server.store import storage as storage_module
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
+from motley.server.store.writer import DuplicateMove
 from motley.server.web.testing import ServerThread
 from tests.postgres import execute
 from tests.support import Viewer, play_random
@@ -324,7 +325,7 @@ def test_the_store_refuses_a_second_move_with_the_same_number(store_url: str) ->
     storage = Storage(store_url)
     table_id = stored_table(storage)
     storage.add_move(table_id, 1, 0, "G3", "seat")
-    with pytest.raises(sqlalchemy.exc.IntegrityError):
+    with pytest.raises(DuplicateMove, match="stored already"):
         storage.add_move(table_id, 1, 1, "G4", "seat")
     record = storage.load(table_id)
     assert record is not None and record.moves == [(0, "G3", "seat")]

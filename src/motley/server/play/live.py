@@ -65,6 +65,10 @@ class Connection(Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` (a JSON-able dict) for the viewer; never blocks."""
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        """Close the viewer's connection with the WebSocket close ``code`` and ``reason``: after the messages
+        already queued (``flush``) or at once; never blocks."""
+
 
 class TableLog(Protocol):
     """Where a live table writes what happens at it (the :class:`~motley.server.store.writer.Store`; a test may hand

@@ -519,10 +519,10 @@ def client_address(request: Request, service: Service | None = None) -> str:
     named: in a site with a secret, taken from a validly signed request only, by the app's
     :class:`~motley.server.site.signing.SignedChannel` (a header of anyone else is not believed); without one,
     trusted only when the request carries this process's owner id (:data:`FORWARDED_TO`)."""
-    site = service.site if service is not None else None
+    member = service.membership if service is not None else None
     proof, named = request.headers.get(FORWARDED_TO), request.headers.get(FORWARDED_CLIENT)
-    if site is not None and site.secret is None and proof is not None and named \
-            and hmac.compare_digest(proof, site.owner):
+    if member is not None and member.owner is not None and member.secret is None and proof is not None and named \
+            and hmac.compare_digest(proof, member.owner):
         return named
     return request.client.host if request.client is not None else "unknown"
 
@@ -545,7 +545,7 @@ async def _seat_table(service: Service, table_id: str, request: Request, body_li
     if process is None:
         raise HTTPException(503, "the table is served by another process of the site; try again")
     body = await _body(request, body_limit) if body_limit else b""
-    secret = service.site.secret if service.site is not None else None
+    secret = service.membership.secret
     raise await _forward(request, body, client_address(request, service), *process, secret=secret)
 
 
@@ -885,7 +885,7 @@ async def _relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> No
         with contextlib.suppress(StoreError):
             process = await service.owner_process(table_id)
             address = None if process is None else process[1]
-    secret = service.site.secret if service.site is not None else None
+    secret = service.membership.secret
     if address is None or not await _relay(ws, address, f"/ws/{table_id}", ws.url.query, secret):
         await _refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
                                          "reconnect"), CLOSE_MOVED)
