@@ -161,7 +161,7 @@ class Rematches:
 
 
     async def offers(self) -> int:
-        """The site mode: the finished tables in memory that somebody watches and that have no rematch yet read
+        """The finished tables in memory that somebody watches and that have no rematch yet read
         their rematch from the store, so that an offer made through another process (at its copy of the table)
         reaches the viewers here too (:meth:`stored_offer`); returns how many got one. One store read per such
         table, at every scan (the membership's scan)."""
