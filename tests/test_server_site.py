@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 from motley.server.play.bodies import table_request
 from motley.server.play.limits import Limits, TablesRefused
+from motley.server.play.membership import Alone
 from motley.server.play.service import OwnedElsewhere, Service
 from motley.server.play.table import Table
 from motley.server.play.thinking import Thinkers
@@ -28,6 +29,7 @@ from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, Site
 from motley.server.site.membership import SiteMembership
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
+from motley.server.web.app import create_app
 from motley.server.web.testing import ServerProcess
 from motley.server.web.transport import client_address
 from tests.postgres import execute
@@ -84,6 +86,21 @@ def stored_moves(url: str, table_id: str) -> list[tuple[int, str]]:
     record = stored_record(url, table_id)
     assert record is not None
     return [(seat, move) for seat, move, _actor in record.moves]
+
+
+def test_the_app_is_one_process_by_default_and_a_member_of_the_site_with_one(tmp_path: Any) -> None:
+    """``create_app`` hands the set of tables the one process's membership (:class:`Alone`) by default, and the
+    site's (:class:`SiteMembership`, with this process's owner id and the site's secret) given a :class:`Site`."""
+    site = Site(ttl=6.0, secret=b"s" * 32)
+    alone = create_app(f"sqlite:///{tmp_path / 'alone.db'}").state.service
+    member_ = create_app(f"sqlite:///{tmp_path / 'site.db'}", site=site).state.service
+    try:
+        assert isinstance(alone.membership, Alone) and alone.membership.owner is None
+        assert isinstance(member_.membership, SiteMembership)
+        assert member_.membership.owner == site.owner and member_.membership.secret == site.secret
+    finally:
+        asyncio.run(alone.close())
+        asyncio.run(member_.close())
 
 
 def test_a_table_is_driven_only_by_the_process_that_created_it(store_url: str) -> None:
