@@ -347,7 +347,7 @@ class Service:
         except StoreError:
             table.seats[claimed] = before[claimed]
             # a first connection stored meanwhile wrote the claim too: write the seats as they are again
-            self.store.save_seats(live.id, [s.stored() for s in table.seats])
+            live.store.save_seats(live.id, [s.stored() for s in table.seats])
             raise
         return claimed
 
@@ -392,14 +392,13 @@ class Service:
             StoreError: if the store refused the change; the table then stays as it was (running).
         """
         async with live.lock:  # no move is in flight: the cancel is the table's last write
-            await self.store.finish(live.id, {CANCELLED: True, "reason": reason})
+            await live.store.finish(live.id, {CANCELLED: True, "reason": reason})
             live.close(reason)
         self.tables.pop(live.id, None)
         task = self.tasks.pop(live.id, None)
         if task is not None:
             task.cancel()
         self.membership.release(live.id)
-        self.membership.publish("cancelled", live.id)
         log.info("table %s cancelled: %s", live.id, reason)
 
     async def tidy(self) -> list[str]:

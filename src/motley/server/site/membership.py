@@ -48,7 +48,8 @@ HANDING_OVER = "this server process is stopping; the table moves to another one"
 class FencedLog:
     """The :class:`Store` as one table's log in a site: a write refused because another process holds the table
     now (:class:`LeaseLost`: its move number is stored already) calls ``lost`` before the refusal goes on to the
-    mover; ``changed(event)`` is called once the seats (``"seats"``) or the result (``"finished"``) are written,
+    mover; ``changed(event, table_id)`` is called once the seats (``"seats"``) or the result (``"finished"``, or
+    ``"cancelled"``) are written,
     so that the lobby of every process hears of it. Once :attr:`refusing` is set (a reason: the process hands the
     table over), every move is refused unstored. Every write that changes the table goes through here, so a lease
     carried with each write (a fencing token) has one place to go."""
@@ -76,9 +77,9 @@ class FencedLog:
             raise
 
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        """:meth:`Store.finish`."""
+        """:meth:`Store.finish` (the match's result, or a cancel: ``{"cancelled": true, "reason"}``)."""
         await self.store.finish(table_id, result)
-        self.changed("finished", table_id)
+        self.changed("cancelled" if result.get("cancelled") is True else "finished", table_id)
 
     async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """:meth:`Store.store_seats`."""
