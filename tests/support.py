@@ -39,13 +39,33 @@ class Viewer:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
+        self.stopped: int | None = None
 
     def send(self, message: ServerMessage) -> None:
         self.messages.append(cast("dict[str, Any]", message))  # read by the tests as the JSON object it is
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        """Closed by the server with ``code`` (kept in :attr:`stopped`)."""
+        self.stopped = code
+
     def last(self, kind: str) -> dict[str, Any]:
         """The newest message of type ``kind``."""
         return next(m for m in reversed(self.messages) if m["type"] == kind)
+
+
+class FakeClock:
+    """A clock that moves only when told (:meth:`advance`): seconds, starting at ``start`` (by default now, since
+    the epoch, so that it can stand for a wall clock: a store's lease clock, ``Storage(url, clock=...)``)."""
+
+    def __init__(self, start: float | None = None) -> None:
+        self.now = time.time() if start is None else start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` on."""
+        self.now += seconds
 
 
 def play_random(state: State, rng: random.Random, steps: int) -> State:

@@ -248,13 +248,10 @@ def test_no_circle_between_modules() -> None:
 #: names them): a module of a room imports its own room and the rooms below it, never one above.
 SERVER = f"{ROOT}.server"
 SERVER_ROOMS: tuple[str, ...] = ("store", "play", "site", "web")
-#: Imports that still point up while the site becomes a collaborator of the set of tables: (importer, target).
-#: Each is a debt to pay, never a place to add one.
-UPWARD_DEBTS: frozenset[tuple[str, str]] = frozenset({
-    ("motley.server.play.service", "motley.server.site.lobby"),
-    ("motley.server.play.service", "motley.server.site.news"),
-    ("motley.server.play.service", "motley.server.site.leases"),
-})
+#: The most lines a module of the server may have, and the set of tables' class (``Service``): past that, a module
+#: does more than one job and is split by job (docs/design.md, The server).
+MODULE_LINES = 600
+SERVICE_LINES = 400
 
 
 def _room(module: str) -> str | None:
@@ -279,7 +276,29 @@ def test_the_server_rooms_point_down() -> None:
         here, there = _room(imp.importer), _room(imp.target)
         if here is None or there is None or order[there] <= order[here]:
             continue
-        if (imp.importer, imp.target) in UPWARD_DEBTS:
-            continue
         problems.append(f"{imp.where()}: room {here} imports room {there}, above it")
     _fail(problems, f"imports inside the server that do not point down the rooms {' <- '.join(SERVER_ROOMS)}")
+
+
+def test_no_server_module_is_over_its_size() -> None:
+    """Every module of the server is at most :data:`MODULE_LINES` lines, each one job."""
+    server = SRC / ROOT / "server"
+    sizes = {path: len(path.read_text(encoding="utf-8").splitlines()) for path in sorted(server.rglob("*.py"))}
+    assert len(sizes) > 20  # the walk sees the rooms' modules
+    problems = [f"{path.relative_to(SRC.parent)}: {lines} lines" for path, lines in sizes.items()
+                if lines > MODULE_LINES]
+    _fail(problems, f"server modules over {MODULE_LINES} lines (split them by job)")
+
+
+def test_the_set_of_tables_is_a_small_class() -> None:
+    """``Service`` (the set of tables) is at most :data:`SERVICE_LINES` lines: what a site adds is its membership's
+    (``motley.server.site.membership``), not the set of tables'."""
+    path = SRC / ROOT / "server" / "play" / "service.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Service"]
+    assert len(classes) == 1, f"no class Service in {path}"
+    service = classes[0]
+    assert service.end_lineno is not None
+    lines = service.end_lineno - service.lineno + 1
+    assert lines <= SERVICE_LINES, f"{path.relative_to(SRC.parent)}: class Service is {lines} lines, over " \
+                                   f"{SERVICE_LINES}"

@@ -121,6 +121,9 @@ class CheckingConnection:
         self.before: set[str] | None = None  # hidden_from just before the move being made
         self.sent: list[dict[str, Any]] = []  # every message, as sent
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        pass
+
     def send(self, sent: ServerMessage) -> None:
         # drawn as the WebSocket transport draws it for a viewer that asked for SVG; read as the JSON object it is
         message = cast("dict[str, Any]", with_drawing(sent) if self.svg else sent)

@@ -241,6 +241,9 @@ class Viewer:
     def send(self, message: ServerMessage) -> None:
         self.messages.append(cast(Message, message))
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        pass
+
 
 def test_k_viewers_connecting_cost_o_of_k_seats_messages_not_k_squared() -> None:
     async def scenario(k: int) -> list[Viewer]:

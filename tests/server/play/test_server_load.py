@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy.exc
+import sqlalchemy
 
 import motley
 from motley.bots import make_bot
@@ -34,6 +34,7 @@ from motley.server.store import migrations
 from motley.server.store import storage as storage_module
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
+from motley.server.store.writer import DuplicateMove, LeaseLost, Store, StoreError
 from motley.server.web.testing import ServerThread
 from tests.postgres import execute
 from tests.support import Viewer, play_random
@@ -326,11 +327,37 @@ def test_the_store_refuses_a_second_move_with_the_same_number(store_url: str) ->
     storage = Storage(store_url)
     table_id = stored_table(storage)
     storage.add_move(table_id, 1, 0, "G3", "seat")
-    with pytest.raises(sqlalchemy.exc.IntegrityError):
+    with pytest.raises(DuplicateMove, match="stored already"):
         storage.add_move(table_id, 1, 1, "G4", "seat")
     record = storage.load(table_id)
     assert record is not None and record.moves == [(0, "G3", "seat")]
     storage.close()
+
+
+def test_a_move_number_stored_already_is_the_stores_lost_lease_and_other_failures_are_not(store_url: str) -> None:
+    """The writer tells a move refused as stored already (another writer drives the table) by its own error,
+    :class:`LeaseLost`, which the set of tables reads without knowing the database; a store that cannot write at
+    all fails with a plain :class:`StoreError`."""
+    storage = Storage(store_url)
+    table_id = stored_table(storage)
+
+    async def main() -> None:
+        store = Store(storage)
+        await store.add_move((table_id, 1, 0, "G3", "seat"))
+        with pytest.raises(LeaseLost, match="stored already") as lost:
+            await store.add_move((table_id, 1, 1, "G4", "seat"))
+        assert isinstance(lost.value.__cause__, DuplicateMove)
+        await store.add_move((table_id, 2, 1, "G4", "seat"))  # the next number goes on
+        store.close()
+        with pytest.raises(StoreError) as failed:
+            await store.add_move((table_id, 3, 2, "G5", "seat"))
+        assert not isinstance(failed.value, LeaseLost)
+
+    asyncio.run(main())
+    reopened = Storage(store_url)
+    record = reopened.load(table_id)
+    reopened.close()
+    assert record is not None and [m for _, m, _ in record.moves] == ["G3", "G4"]
 
 
 def test_an_older_store_gets_the_unique_index_and_one_with_a_duplicate_still_opens(

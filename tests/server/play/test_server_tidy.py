@@ -39,6 +39,9 @@ class Viewer:
     def send(self, message: ServerMessage) -> None:
         pass
 
+    def stop(self, code: int, reason: str, flush: bool) -> None:
+        pass
+
 
 def person_vs_bot() -> dict[str, Any]:
     return {"game": "fools_errand", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}

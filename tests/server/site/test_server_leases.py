@@ -1,5 +1,6 @@
 """Table ownership leases (``Storage.claim``, ``renew``, ``release``, ``owner_of``, ``unowned``) on SQLite and
-PostgreSQL: several stores opened on one database stand for several server processes."""
+PostgreSQL: several stores opened on one database stand for several server processes, on one fake clock (the
+leases' times), so that a lease expires when the test moves the clock, not after a wait."""
 
 from __future__ import annotations
 
@@ -10,15 +11,22 @@ from collections.abc import Iterator
 import pytest
 
 from motley.server.store.storage import Storage, TableRecord, new_owner
+from tests.support import FakeClock
 
-#: A lease long enough that it cannot expire during a test, and one short enough to wait out.
+#: A lease long enough that it cannot expire during a test, and one short enough to move the clock past.
 LONG, SHORT = 60.0, 0.3
 
 
 @pytest.fixture
-def two(store_url: str) -> Iterator[tuple[Storage, Storage]]:
-    """Two stores on one database: two server processes of one site."""
-    a, b = Storage(store_url), Storage(store_url)
+def clock() -> FakeClock:
+    """The leases' clock (seconds since the epoch), moved by the tests."""
+    return FakeClock()
+
+
+@pytest.fixture
+def two(store_url: str, clock: FakeClock) -> Iterator[tuple[Storage, Storage]]:
+    """Two stores on one database and one clock: two server processes of one site."""
+    a, b = Storage(store_url, clock=clock), Storage(store_url, clock=clock)
     yield a, b
     a.close()
     b.close()
@@ -59,12 +67,14 @@ def test_of_two_processes_racing_for_a_table_exactly_one_wins_every_time(two: tu
 
 
 def test_an_expired_lease_is_taken_over_and_its_old_owner_hears_it_lost_at_its_renew(
-        two: tuple[Storage, Storage]) -> None:
+        two: tuple[Storage, Storage], clock: FakeClock) -> None:
     a, b = two
     dead, heir = new_owner(), new_owner()
     assert a.claim("t1", dead, SHORT) and a.claim("t2", dead, LONG)
     assert not b.claim("t1", heir, LONG)
-    time.sleep(SHORT + 0.2)
+    clock.advance(SHORT - 0.01)
+    assert not b.claim("t1", heir, LONG)  # not yet expired
+    clock.advance(0.02)
     assert a.owner_of("t1") is None
     assert b.claim("t1", heir, LONG)
     assert a.renew(dead, LONG, held={"t1", "t2"}) == {"t1"}  # t1 is the heir's now; t2 is still its own
@@ -72,15 +82,17 @@ def test_an_expired_lease_is_taken_over_and_its_old_owner_hears_it_lost_at_its_r
     assert lease is not None and lease.owner == heir
 
 
-def test_renew_extends_every_lease_of_its_owner_in_time(two: tuple[Storage, Storage]) -> None:
+def test_renew_extends_every_lease_of_its_owner_in_time(two: tuple[Storage, Storage], clock: FakeClock) -> None:
     a, b = two
     owner, other = new_owner(), new_owner()
     for table in ("t1", "t2", "t3"):
         assert a.claim(table, owner, SHORT)
-    for _ in range(3):  # three heartbeats span more than one lease's life
-        time.sleep(SHORT / 3)
+    for _ in range(4):  # four heartbeats span more than one lease's life
+        clock.advance(SHORT / 3)
         assert a.renew(owner, SHORT, held={"t1", "t2", "t3"}) == set()
     assert not any(b.claim(table, other, LONG) for table in ("t1", "t2", "t3"))
+    clock.advance(SHORT + 0.01)  # no heartbeat for a lease's life: every one of them lapsed
+    assert all(b.claim(table, other, LONG) for table in ("t1", "t2", "t3"))
 
 
 def test_a_released_table_may_be_claimed_at_once_and_another_owners_lease_is_left_alone(
@@ -100,14 +112,16 @@ def test_a_released_table_may_be_claimed_at_once_and_another_owners_lease_is_lef
     assert a.renew(draining, LONG, held={"t2"}) == {"t2"}
 
 
-def test_unowned_lists_the_unfinished_tables_without_a_live_lease(two: tuple[Storage, Storage]) -> None:
+def test_unowned_lists_the_unfinished_tables_without_a_live_lease(two: tuple[Storage, Storage],
+                                                                   clock: FakeClock) -> None:
     a, b = two
     for n, table in enumerate(("old", "owned", "lapsed", "done")):
         a.create_table(TableRecord(id=table, game="fool", params={}, seed=1, seats=[], settings={},
                                    created=float(n)))
     a.finish("done", {"winner": 0})
     assert a.claim("owned", new_owner(), LONG) and a.claim("lapsed", new_owner(), SHORT)
-    time.sleep(SHORT + 0.2)
+    assert b.unowned() == ["old"]
+    clock.advance(SHORT + 0.01)
     assert b.unowned() == ["old", "lapsed"]
 
 

@@ -1,7 +1,8 @@
 """The site mode of :class:`Service` (several processes over one store, docs/scaling.md): a table is driven only
 by the process holding its lease; a dead owner's tables are taken over and finish with every move stored once; an
 owner that lost its lease stops driving (at its heartbeat, or at once when the store refuses its move number).
-Two services on one database stand for two processes, on SQLite and PostgreSQL."""
+Two services on one database stand for two processes, on SQLite and PostgreSQL, their leases on one fake clock
+(:class:`~tests.support.FakeClock`): a lease expires when a test moves the clock, not after a wait."""
 
 from __future__ import annotations
 
@@ -20,17 +21,20 @@ from websockets.sync.client import connect
 
 from motley.server.play.bodies import table_request
 from motley.server.play.limits import Limits, TablesRefused
+from motley.server.play.membership import Alone
 from motley.server.play.service import OwnedElsewhere, Service
 from motley.server.play.table import Table
 from motley.server.play.thinking import Thinkers
 from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO, Site
+from motley.server.site.membership import SiteMembership
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
+from motley.server.web.app import create_app
 from motley.server.web.reading import client_address
 from motley.server.web.testing import ServerProcess
 from tests.postgres import execute
 from tests.server.play.test_server_restart import Mover
-from tests.support import Viewer, seat_tokens, stored_record
+from tests.support import FakeClock, Viewer, seat_tokens, stored_record
 
 #: A short lease, so that a test waits out a dead owner's.
 TTL = 0.6
@@ -38,10 +42,24 @@ BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}
 PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
 
 
-def service(url: str, limits: Limits | None = None) -> Service:
-    """One process of the site: its own store on ``url``, a lease of :data:`TTL`."""
-    return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
-                   site=Site(ttl=TTL, beat=TTL / 3, scan=0.1), limits=limits)
+def service(url: str, limits: Limits | None = None, clock: FakeClock | None = None) -> Service:
+    """One process of the site: its own store on ``url`` (its leases on ``clock``; None: the database's), a lease
+    of :data:`TTL`."""
+    return Service(Storage(url, clock=clock), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
+                   membership=SiteMembership(Site(ttl=TTL, beat=TTL / 3, scan=0.1)), limits=limits)
+
+
+def member(process: Service) -> SiteMembership:
+    """The site membership of ``process``."""
+    assert isinstance(process.membership, SiteMembership)
+    return process.membership
+
+
+def lease_clock(process: Service) -> FakeClock:
+    """The fake clock of ``process``'s leases."""
+    storage = process.store.storage
+    assert isinstance(storage, Storage) and isinstance(storage.clock, FakeClock)
+    return storage.clock
 
 
 def die(dead: Service) -> None:
@@ -53,7 +71,8 @@ def die(dead: Service) -> None:
 def with_pair(url: str, body: Callable[[Service, Service], Awaitable[None]], limits: Limits | None = None) -> None:
     """Run ``body(a, b)`` on two processes of one site over the store at ``url``, then close both."""
     async def main() -> None:
-        a, b = service(url, limits), service(url, limits)
+        clock = FakeClock()  # one database, one clock
+        a, b = service(url, limits, clock), service(url, limits, clock)
         try:
             await body(a, b)
         finally:
@@ -69,17 +88,32 @@ def stored_moves(url: str, table_id: str) -> list[tuple[int, str]]:
     return [(seat, move) for seat, move, _actor in record.moves]
 
 
+def test_the_app_is_one_process_by_default_and_a_member_of_the_site_with_one(tmp_path: Any) -> None:
+    """``create_app`` hands the set of tables the one process's membership (:class:`Alone`) by default, and the
+    site's (:class:`SiteMembership`, with this process's owner id and the site's secret) given a :class:`Site`."""
+    site = Site(ttl=6.0, secret=b"s" * 32)
+    alone = create_app(f"sqlite:///{tmp_path / 'alone.db'}").state.service
+    member_ = create_app(f"sqlite:///{tmp_path / 'site.db'}", site=site).state.service
+    try:
+        assert isinstance(alone.membership, Alone) and alone.membership.owner is None
+        assert isinstance(member_.membership, SiteMembership)
+        assert member_.membership.owner == site.owner and member_.membership.secret == site.secret
+    finally:
+        asyncio.run(alone.close())
+        asyncio.run(member_.close())
+
+
 def test_a_table_is_driven_only_by_the_process_that_created_it(store_url: str) -> None:
     with_pair(store_url, _driven_only_by_its_creator)
 
 
 async def _driven_only_by_its_creator(a: Service, b: Service) -> None:
     live = await a.create(table_request(PEOPLE), seed=3)
-    assert live.id in a.held and live.id in a.tasks
+    assert live.id in member(a).held and live.id in a.tasks
     with pytest.raises(OwnedElsewhere):
         await b.get(live.id)
     assert live.id not in b.tables and live.id not in b.tasks
-    assert await b.take_over() == 0  # its owner is alive: nothing to take
+    assert await member(b).take_over() == 0  # its owner is alive: nothing to take
 
 
 def test_a_table_made_by_one_process_is_listed_by_the_other(store_url: str) -> None:
@@ -135,7 +169,7 @@ def test_a_finished_or_cancelled_table_gives_its_lease_up(store_url: str) -> Non
         assert isinstance(storage, Storage)
         assert await a.store.call(storage.owner_of, played.id) is None
         assert await a.store.call(storage.owner_of, cancelled.id) is None
-        assert a.held == set()
+        assert member(a).held == set()
 
     with_pair(store_url, body)
 
@@ -156,14 +190,14 @@ async def _taken_over(a: Service, b: Service, store_url: str) -> None:
     die(a)
     assert live.table.version >= 3 and not live.table.state.is_terminal()
     played = list(live.table.record.moves)
-    await asyncio.sleep(TTL + 0.1)
-    assert await b.take_over() == 1
+    lease_clock(a).advance(TTL + 0.1)
+    assert await member(b).take_over() == 1
     taken = b.tables[live.id]
     assert taken.table.record.moves[:len(played)] == played  # rebuilt from the store, the dead one's moves kept
     await asyncio.wait_for(b.tasks[live.id], 30)
     assert taken.table.state.is_terminal()
     assert stored_moves(store_url, live.id) == [(s, m) for s, m, _ in taken.table.record.moves]
-    assert await a.heartbeat() == [live.id]  # the old owner hears it lost the table, and drops it
+    assert await member(a).heartbeat() == [live.id]  # the old owner hears it lost the table, and drops it
     assert live.id not in a.tables and live.closed
 
 
@@ -173,11 +207,11 @@ def test_a_table_its_owner_stopped_driving_is_not_kept_by_its_heartbeat_and_is_t
     table and its bots play on, instead of renewing it forever for a table nobody drives."""
     async def body(a: Service, b: Service) -> None:
         live = await a.create(table_request(BOTS), seed=9)
-        a.drop(live.id, "a test: as when the leases could not be renewed")
+        member(a).drop(live.id, "a test: as when the leases could not be renewed")
         for _ in range(4):  # its heartbeats go on over more than a lease's life
-            await a.heartbeat()
-            await asyncio.sleep(TTL / 3)
-        assert await b.take_over() == 1
+            await member(a).heartbeat()
+            lease_clock(a).advance(TTL / 3)
+        assert await member(b).take_over() == 1
         await asyncio.wait_for(b.tasks[live.id], 30)
         assert b.tables[live.id].table.state.is_terminal()
 
@@ -193,9 +227,9 @@ async def _fenced(a: Service, b: Service) -> None:
     viewers = [Viewer(0), Viewer(1)]
     for viewer in viewers:
         live.attach(viewer)
-    await asyncio.sleep(TTL + 0.1)  # a's heartbeat is late: b claims the table
+    lease_clock(a).advance(TTL + 0.1)  # a's heartbeat is late: b claims the table
     new = await b.get(live.id)
-    assert new is not None and live.id in b.held
+    assert new is not None and live.id in member(b).held
     mover = live.table.state.current_player()
     move = json.dumps({"type": "move", "version": new.table.version, "action": new.table.state.legal_actions()[0]})
     await new.submit(_seat(new, mover), move)  # b stores move 1
@@ -377,8 +411,7 @@ def test_a_forwarded_client_address_is_believed_only_beside_this_processs_owner_
         headers = [(FORWARDED_TO.encode(), owner.encode()), (FORWARDED_CLIENT.encode(), b"203.0.113.7")]
         return client_address(Request({"type": "http", "headers": headers, "client": ("127.0.0.1", 5000)}), site)
 
-    assert site.site is not None
-    assert asked(site.site.owner) == "203.0.113.7"
+    assert asked(member(site).site.owner) == "203.0.113.7"
     assert asked("0" * 16) == asked("") == "127.0.0.1"
 
 

@@ -24,11 +24,13 @@ from motley.server.play.service import Service, Stopping
 from motley.server.play.table import Table
 from motley.server.play.thinking import Thinkers
 from motley.server.site.leases import CLOSE_MOVED, Site
+from motley.server.site.membership import SiteMembership
 from motley.server.site.news import APPLICATION, LocalNews, News, PostgresNews
 from motley.server.store.records import Settings
 from motley.server.store.storage import Storage
 from motley.server.web.testing import ServerProcess, ServerThread
 from tests.postgres import execute
+from tests.server.site.test_server_site import member
 from tests.support import Viewer, stored_record
 
 #: A lease long enough that a takeover within :data:`AT_ONCE` cannot be its expiry.
@@ -42,7 +44,7 @@ OPEN = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open"
 def process(url: str, news: News | None) -> Service:
     """One process of the site over the store at ``url``, on the channel ``news`` (shared: one site)."""
     return Service(Storage(url), Settings(None, 30.0, 0.0, pace=0.0, summary_wait=0.0), Thinkers(1),
-                   site=Site(ttl=TTL, scan=60.0), news=news)
+                   membership=SiteMembership(Site(ttl=TTL, scan=60.0), news))
 
 
 def with_listening_pair(url: str, body: Callable[[Service, Service], Awaitable[None]]) -> None:
@@ -52,8 +54,8 @@ def with_listening_pair(url: str, body: Callable[[Service, Service], Awaitable[N
         news = LocalNews()
         a, b = process(url, news), process(url, news)
         try:
-            await a.listen()
-            await b.listen()
+            await member(a).listen()
+            await member(b).listen()
             await body(a, b)
         finally:
             await a.close()
@@ -95,8 +97,8 @@ def test_a_table_made_on_one_process_is_in_the_others_lobby_at_once_without_a_st
         news = LocalNews()
         a, b, mute = process(store_url, news), process(store_url, news), process(store_url, None)
         try:
-            await a.listen()
-            await b.listen()
+            await member(a).listen()
+            await member(b).listen()
             await a.listed_finished()  # the finished tables, read once
             with statements(a) as run:
                 made = await b.create(table_request(OPEN), seed=3)
@@ -141,7 +143,7 @@ def test_the_version_of_a_moving_table_reaches_the_other_lobbies_once_a_heartbea
             await asyncio.sleep(0.01)
         with statements(a) as run:
             assert {t["id"]: t for t in await a.listed_elsewhere()}[made.id]["version"] == 0
-            b.announce_progress()
+            member(b).announce_progress()
             version = made.table.version
             await within(AT_ONCE, lambda: _version(a, made.id, version))
             assert run == []
@@ -177,7 +179,7 @@ def test_a_draining_process_hands_its_tables_over_at_once_and_refuses_later_move
         while bots.table.version < 3:
             await asyncio.sleep(0.01)
         started = time.monotonic()
-        assert sorted(await a.drain()) == sorted([people.id, bots.id])
+        assert sorted(await member(a).drain()) == sorted([people.id, bots.id])
         assert all(v.stopped == CLOSE_MOVED for v in viewers)
         mover = people.table.state.current_player()
         move = {"type": "move", "version": people.table.version, "action": people.table.state.legal_actions()[0]}
@@ -198,7 +200,7 @@ def test_a_draining_process_answers_a_new_table_with_try_again_elsewhere(tmp_pat
     store does not answer), with ``Retry-After``, and makes nothing."""
     with ServerThread(f"sqlite:///{tmp_path / 'drain.db'}", bot_delay=0.0) as server:
         service = server.app.state.service
-        service.draining = True
+        service.membership.draining = True
         answer = httpx.post(f"{server.base}/api/tables", json=BOTS, timeout=10)
         assert answer.status_code == 503, answer.text
         assert "stopping" in answer.json()["error"]["message"] and answer.headers["retry-after"] == "1"
@@ -215,7 +217,7 @@ class _StoppedViewer(Viewer):
 
 
 async def _drives(service: Service, *tables: str) -> bool:
-    return all(t in service.tables and t in service.held for t in tables)
+    return all(t in service.tables and t in member(service).held for t in tables)
 
 
 def test_sigterm_of_the_owner_process_hands_its_match_over_at_once_with_every_move_once(postgres: Any) -> None:
@@ -297,8 +299,8 @@ def test_after_the_news_connection_is_cut_the_lobby_is_read_again_and_right(post
         b = process(url, PostgresNews(url, check_every=0.2, retry_max=0.2))
         mute = process(url, None)
         try:
-            await a.listen()
-            await b.listen()
+            await member(a).listen()
+            await member(b).listen()
             missed = await mute.create(table_request(OPEN), seed=8)
             assert not await _listed(a, missed.id)
             execute(url, ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :name",
@@ -317,7 +319,8 @@ def test_after_the_news_connection_is_cut_the_lobby_is_read_again_and_right(post
 
 
 async def _reconnected(service: Service) -> bool:
-    return isinstance(service.news, PostgresNews) and service.news.reconnects > 0
+    news = member(service).news
+    return isinstance(news, PostgresNews) and news.reconnects > 0
 
 
 async def _listed(service: Service, table_id: str) -> bool:

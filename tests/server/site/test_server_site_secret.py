@@ -112,7 +112,7 @@ def test_the_client_address_is_believed_from_a_valid_signature_only(server: Serv
     """One unfinished table per address: a signed request naming 203.0.113.7 counts for it, so a second one for
     it is refused while the test client's own address (which the unsigned headers named 203.0.113.7 cannot take
     over, with or without the owner id) still makes its table."""
-    site = server.app.state.service.site
+    site = server.app.state.service.membership.site
     assert client.post("/api/tables", json=OPEN_TWO, headers=internal("POST", "/api/tables")).status_code == 200
     assert client.post("/api/tables", json=OPEN_TWO, headers=internal("POST", "/api/tables")).status_code == 429
     unsigned = {FORWARDED_CLIENT: "198.51.100.9", FORWARDED_TO: site.owner}
@@ -145,7 +145,7 @@ def test_the_secret_is_in_no_answer_and_no_log_line(server: ServerThread, client
                                internal("POST", f"/api/tables/{table_id}/join"))]
     assert [a.status_code for a in answers] == [403, 403, 200]
     assert "internal request" in caplog.text and "refused" in caplog.text
-    shown = [caplog.text, repr(server.app.state.service.site), *(a.text for a in answers),
+    shown = [caplog.text, repr(server.app.state.service.membership.site), *(a.text for a in answers),
              *(str(a.headers) for a in answers), repr(Verifier(SECRET, ADDRESS, OWNER))]
     assert not [text for text in shown if SECRET.decode() in text]
 
@@ -237,5 +237,5 @@ def test_a_request_captured_before_a_restart_is_refused_after_it(tmp_path: Path)
         assert again.status_code == 403, again.text
         assert len(http.get("/api/tables").json()) == made
         fresh = internal("POST", "/api/tables", client="203.0.113.8",
-                         process=second.app.state.service.site.owner)
+                         process=second.app.state.service.membership.owner or "")
         assert http.post("/api/tables", json=OPEN_TWO, headers=fresh).status_code == 200

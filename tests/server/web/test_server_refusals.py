@@ -27,7 +27,7 @@ from motley.server.play.service import OwnedElsewhere, Stopping
 from motley.server.site.relay import OwnerUnreachable
 from motley.server.store.records import SeatRefused
 from motley.server.store.refusals import Refusal
-from motley.server.store.writer import QuotaReached, RateReached, StoreError
+from motley.server.store.writer import LeaseLost, QuotaReached, RateReached, StoreError
 from motley.server.web import refusals as web_refusals
 from motley.server.web import routes
 from motley.server.web.testing import ServerThread
@@ -37,6 +37,8 @@ from motley.server.web.testing import ServerThread
 CONTRACT: dict[type[Refusal], tuple[Refusal, int, str, str | None, str | None]] = {
     StoreError: (StoreError("add_move failed: OperationalError: database is locked at /srv/db"), 503,
                  "store_unavailable", "the table store is not answering; try again", None),
+    LeaseLost: (LeaseLost("move 12 of table abc is stored already: another process drives it"), 503,
+                "store_unavailable", "the table store is not answering; try again", None),
     Stopping: (Stopping("this server process is stopping; try again"), 503, "stopping", None, "1"),
     OwnedElsewhere: (OwnedElsewhere("table abc is driven by another process of the site"), 503, "elsewhere",
                      "the table is served by another process of the site; try again", None),
@@ -186,7 +188,7 @@ def test_one_body_shape_over_http(server: ServerThread) -> None:
         assert refusal_of(answer)["code"] == code, answer.text
     assert "step" in refusal_of(answers[422, "invalid_request"])["message"], "the 422 names the parameter"
     assert "players" in refusal_of(answers[400, "bad_request"])["message"], "the 400 names the field"
-    server.app.state.service.draining = True
+    server.app.state.service.membership.draining = True
     stopping = client.post("/api/tables", json=PEOPLE)
     assert stopping.status_code == 503 and stopping.headers["retry-after"] == "1"
     assert refusal_of(stopping)["code"] == "stopping"

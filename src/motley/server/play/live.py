@@ -17,6 +17,9 @@ When a deal of the match ends and the match goes on, the table waits for the peo
 has sent ``continue`` or the time is up. A seat may be open in several connections (tabs); one of them is the
 seat's live page (:attr:`Presence.live`, the newest unless another sends ``claim``), and only it may move.
 
+Who is at the table is :class:`~motley.server.play.presence.Seating`'s part of it, the driver's bots and timers and
+the summary :class:`~motley.server.play.driver.Driver`'s (mixins of :class:`LiveTable`).
+
 Besides ``state`` messages, the table sends ``seats`` (who is connected), ``rematch`` (the offer of a rematch:
 :meth:`LiveTable.rematch_message`) and ``rematch_declined`` (``{"type", "seat", "name"}``: a person declined
 their seat at the rematch, which is now open).
@@ -25,7 +28,6 @@ their seat at the rematch, which is now open).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -33,29 +35,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from motley.bots import Bot, make_bot
+from motley.bots import Bot
 from motley.core import MotleyError
-from motley.core.play import choose
 from motley.server.play import protocol
+from motley.server.play.driver import Driver, Summary
 from motley.server.play.hints import HintDesk, forced_hint, hint, hint_args
 from motley.server.play.messages import (
     HintAnswer,
     HintMessage,
     RematchDeclinedMessage,
     RematchMessage,
-    SeatInfo,
-    SeatsMessage,
-    ServerMessage,
     SharedState,
-    StateMessage,
-    SummaryInfo,
-    TableSettings,
 )
+from motley.server.play.presence import SEATS_INTERVAL, Connection, Presence, Seating
 from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
-from motley.server.play.web_bots import is_fast
 from motley.server.store.records import Seat, SeatRefused, new_token
 from motley.server.store.writer import MoveRow, StoreError
+
+__all__ = ["SEAT_TRIES", "STORE_RETRY", "Connection", "LiveTable", "Offer", "Presence", "Summary", "TableLog"]
 
 log = logging.getLogger("motley.server")
 
@@ -65,17 +63,6 @@ STORE_RETRY = 1.0
 #: Tries of a seat write the store refuses (a person's first connection, a claim) before the person is told
 #: ``not_stored``; :data:`STORE_RETRY` seconds apart.
 SEAT_TRIES = 3
-#: Least seconds between two ``seats`` messages of one table (connects and disconnects meanwhile share one).
-SEATS_INTERVAL = 0.2
-
-
-class Connection(Protocol):
-    """A viewer of a table: a seat (``seat`` 0..N-1) or a spectator (``seat`` None)."""
-
-    seat: int | None
-
-    def send(self, message: ServerMessage) -> None:
-        """Queue ``message`` for the viewer; never blocks."""
 
 
 class TableLog(Protocol):
@@ -99,26 +86,6 @@ class TableLog(Protocol):
         """Rewrite the table's settings (stored form), without waiting."""
 
 
-@dataclass
-class Presence:
-    """Who is at a seat: its open connections, the one that plays (``live``: the seat's live page), and since
-    when (clock time) none, if its person had connected (the seat's ``Seat.ever_connected``)."""
-
-    connections: list[Connection] = field(default_factory=list)
-    away_since: float | None = None
-    live: Connection | None = None
-
-
-@dataclass
-class Summary:
-    """The summary of deal ``deal`` (from 1), shown since ``started`` (clock time): the people who have read it
-    (``read``: seats that sent ``continue``)."""
-
-    deal: int
-    started: float
-    read: set[int] = field(default_factory=set)
-
-
 @dataclass(frozen=True)
 class Offer:
     """A rematch offered at this table: the new table, who offered it (old seat), the seats as asked
@@ -132,7 +99,7 @@ class Offer:
     declined: list[int] = field(default_factory=list)
 
 
-class LiveTable:
+class LiveTable(Seating, Driver):
     """A table in play: the pure :class:`Table`, its viewers, its turn clock, its bots and its driver.
 
     ``store``: where it writes (:class:`TableLog`); its viewers come and go as connections (:class:`Connection`,
@@ -185,55 +152,7 @@ class LiveTable:
         """The table's id."""
         return self.table.id
 
-    # ---- viewers ----------------------------------------------------------------------------
-    async def arrive(self, seat: int | None) -> None:
-        """Store that the person of ``seat`` has connected (``Seat.ever_connected``), the first time, before the
-        connection is attached (:meth:`attach`) and shown the seat: from then on, and after any restart, the lobby
-        can no longer claim the seat and its invite link keeps working. Nothing to do for a spectator
-        (``seat`` None) or a person who connected before; a second tab that connects while the first one's write
-        is in flight waits for that write.
-
-        The seat counts as connected in memory at once (a join meanwhile is refused; the bots still wait for the
-        person until the write is stored); a write the store refuses is tried again (:meth:`store_seats`).
-
-        Raises:
-            StoreError: if the store refused every try: the seat is as it was (never connected; the lobby may
-                claim it if it is open, the invite link works), and the connection must not be shown the seat
-                (the socket answers ``not_stored``).
-        """
-        if seat is None:
-            return
-        pending = self._arrivals.get(seat)
-        if pending is None:
-            if self.table.seats[seat].ever_connected:
-                return
-            waited = bool(self.waiting_for())
-            self.table.seats[seat].ever_connected = True  # no await before this: a join meanwhile is refused
-            pending = asyncio.get_running_loop().create_task(self._store_arrival(seat, waited))
-            pending.add_done_callback(_retrieved)
-            self._arrivals[seat] = pending
-        await asyncio.shield(pending)  # a connection that gives up waiting leaves the write to finish
-
-    async def _store_arrival(self, seat: int, waited: bool) -> None:
-        """Store the seats with ``seat``'s person connected (set by :meth:`arrive`); on success, the last person
-        the bots ``waited`` for starts the opening (:meth:`_show_opening`, said by their first message).
-
-        Raises:
-            StoreError: if the store refused every try; ``ever_connected`` is unset again (and the seats are written
-                as they are once more, without waiting: a claim of another seat stored meanwhile carried it).
-        """
-        try:
-            await self.store_seats()
-        except StoreError:
-            self.table.seats[seat].ever_connected = False
-            self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
-            raise
-        finally:
-            del self._arrivals[seat]
-        if waited and not self.waiting_for() and self._show_opening():
-            self._opening.add(seat)
-        self._wake()
-
+    # ---- seats (who is at them: :class:`Seating`, motley.server.play.presence) ------------------
     async def store_seats(self) -> None:
         """Store the table's seats as they are now (stored form) and return once they are stored. A write the store
         refuses is tried again :data:`STORE_RETRY` seconds later, with the seats as they are then, up to
@@ -255,130 +174,6 @@ class LiveTable:
                     raise
             await asyncio.sleep(STORE_RETRY)
 
-    def attach(self, conn: Connection) -> None:
-        """Add a viewer and send it the table as it is now (with the table's params and settings, and
-        ``"opening": true`` when this person's arrival starts the match: :meth:`_show_opening`). The server
-        awaits :meth:`arrive` first; a person seat attached without it (a caller in Python) is marked connected
-        here and stored without waiting."""
-        before, opened = None, False
-        if conn.seat is None:
-            self.spectators.append(conn)
-        else:
-            seat = self.presence[conn.seat]
-            seat.connections.append(conn)
-            seat.away_since = None
-            before, seat.live = seat.live, conn  # the newest connection plays
-            opened = self._connected(conn.seat)
-        self.touched = self.clock()
-        shared = self.shared()
-        first = self.with_live(conn, self.table.message(conn.seat, shared))
-        first["params"] = self.table.game.params
-        first["settings"] = cast(TableSettings, self.table.settings.as_dict())
-        first["commitment"] = self.table.commitment
-        if opened:  # this person was the last one the table waited for: their page shows the opening
-            first["opening"] = True
-        conn.send(first)
-        if before is not None:  # the seat's page until now learns it no longer plays
-            before.send(self.with_live(before, self.table.message(before.seat, shared)))
-        if opened:  # the pages that waited for this person start showing the opening
-            self.broadcast()
-        if self.rematch is not None:
-            conn.send(self.rematch_message(conn.seat))
-            for declined in self.rematch.declined:
-                conn.send(self.declined_message(self.rematch.table, declined))
-        self._wake()
-        self._seats_changed()
-
-    def with_live(self, conn: Connection, message: StateMessage) -> StateMessage:
-        """``message`` (a ``state`` message) for ``conn``: a seat connection's says whether it is the seat's live
-        page (``live``); a spectator's is unchanged. ``message`` itself is not changed (viewers share it)."""
-        if conn.seat is None:
-            return message
-        return {**message, "live": self.presence[conn.seat].live is conn}
-
-    def claim(self, conn: Connection) -> None:
-        """Make ``conn`` its seat's live page ("Play here"); the page that was live gets a state message saying
-        it no longer is (``live`` false), and ``conn`` one saying it is.
-
-        Raises:
-            protocol.ProtocolError: ``spectator`` for a spectator's connection.
-        """
-        if conn.seat is None:
-            raise protocol.ProtocolError("spectator", "spectators have no seat to play")
-        presence = self.presence[conn.seat]
-        before, presence.live = presence.live, conn
-        shared = self.shared()
-        message = self.table.message(conn.seat, shared)
-        for viewer in (before, conn) if before is not None and before is not conn else (conn,):
-            viewer.send(self.with_live(viewer, message))
-
-    def _connected(self, seat: int) -> bool:
-        """True if this connection's person starts the opening's showing (:meth:`_show_opening`): the last person
-        the bots waited for, whose arrival :meth:`arrive` stored, or (a caller that attached without it) the
-        first connection of a seat, noted here and stored without waiting."""
-        if seat in self._opening:
-            self._opening.discard(seat)
-            return True
-        if self.table.seats[seat].ever_connected:
-            return False
-        waited = bool(self.waiting_for())
-        self.table.seats[seat].ever_connected = True
-        self.store.save_seats(self.id, [s.stored() for s in self.table.seats])
-        return waited and not self.waiting_for() and self._show_opening()
-
-    def _show_opening(self) -> bool:
-        """Every person is at the table before the first move: the pages show the opening (what the deal played by
-        itself before the first decision, ``GameSpec.shown_steps(None, state)`` steps, one per ``pace``), and the
-        first automatic move waits for it. False (nothing to show) for a game without steps or a table without
-        pace."""
-        shown = self.table.spec.shown_steps
-        wait = 0.0 if self.table.version != 0 or shown is None else self.showing_time(shown(None, self.table.state) + 1)
-        if not wait:
-            return False
-        self.turn_started = self.clock() + wait
-        self._wake()
-        return True
-
-    def detach(self, conn: Connection) -> None:
-        """Remove a viewer; a seat left without connections starts its grace time."""
-        if conn.seat is None:
-            with contextlib.suppress(ValueError):
-                self.spectators.remove(conn)
-        else:
-            seat = self.presence[conn.seat]
-            with contextlib.suppress(ValueError):
-                seat.connections.remove(conn)
-            if not seat.connections:
-                seat.away_since = self.clock()
-            if seat.live is conn:  # the newest page left of the seat plays now
-                seat.live = seat.connections[-1] if seat.connections else None
-                if seat.live is not None:
-                    seat.live.send(self.with_live(seat.live, self.table.message(conn.seat, self.shared())))
-        self.touched = self.clock()
-        self._settle_summary()
-        self._wake()
-        self._seats_changed()
-
-    def idle_for(self) -> float:
-        """Seconds since the last move, connection or disconnection while nobody is connected; 0 while
-        someone (a seat or a spectator) is."""
-        return 0.0 if self.viewers() else max(0.0, self.clock() - self.touched)
-
-    def viewers(self) -> list[Connection]:
-        """Every connection: the seats' and the spectators'."""
-        return [c for seat in self.presence for c in seat.connections] + list(self.spectators)
-
-    def is_away(self, seat: int) -> bool:
-        """Is a human seat disconnected for longer than the grace time (so its bot plays)?"""
-        p, s = self.presence[seat], self.table.seats[seat]
-        return (s.kind == "human" and s.ever_connected and not p.connections
-                and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
-
-    def seat_info(self) -> list[SeatInfo]:
-        """Public facts about every seat, with who is connected and who is away (never a token)."""
-        return self.table.seat_info([bool(p.connections) for p in self.presence],
-                                    [self.is_away(i) for i in range(len(self.presence))])
-
     def shared(self) -> SharedState:
         """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None, and
         None while a summary waits; ``waiting_for``: :meth:`waiting_for`; ``summary``: :meth:`summary_info`)."""
@@ -392,60 +187,7 @@ class LiveTable:
         shared["hints"] = list(self.hints.used) if self.table.settings.hints else None
         return shared
 
-    # ---- the summary at the end of a deal ----------------------------------------------------
-    def summary_waiting(self) -> list[int]:
-        """The person seats the summary waits for: connected, and not yet read it (``continue``)."""
-        if self.summary is None:
-            return []
-        return [i for i, (seat, presence) in enumerate(zip(self.table.seats, self.presence, strict=True))
-                if seat.kind == "human" and presence.connections and i not in self.summary.read]
-
-    def summary_until(self) -> float | None:
-        """Clock time the summary shown ends by itself; None: it waits without limit (or none is shown)."""
-        limit = self.table.settings.summary_wait
-        return None if self.summary is None or limit is None else self.summary.started + limit
-
-    def summary_holds(self) -> bool:
-        """Does a summary hold the table now (somebody still reading it, and time left)?"""
-        until = self.summary_until()
-        return (self.summary is not None and bool(self.summary_waiting())
-                and (until is None or self.clock() < until))
-
-    def summary_info(self) -> SummaryInfo | None:
-        """``{"deal", "waiting", "until"}`` of the summary shown (``until``: seconds left, None: no limit), or
-        None when there is none."""
-        if self.summary is None:
-            return None
-        until = self.summary_until()
-        return {"deal": self.summary.deal, "waiting": self.summary_waiting(),
-                "until": None if until is None else max(0.0, until - self.clock())}
-
-    def _settle_summary(self) -> None:
-        """End the summary shown once it no longer holds the table: the turn's clock starts now, every viewer
-        is told, and the driver goes on."""
-        if self.summary is None or self.summary_holds():
-            return
-        self.summary = None
-        self.turn_started = self.clock()
-        self.broadcast()
-        self._wake()
-
-    def read_summary(self, conn: Connection) -> None:
-        """A person has read the summary (``continue``); the table goes on once every connected person has.
-
-        Raises:
-            protocol.ProtocolError: ``spectator`` for a spectator's connection.
-        """
-        if conn.seat is None:
-            raise protocol.ProtocolError("spectator", "spectators do not hold up the table")
-        if self.summary is None or conn.seat in self.summary.read:
-            return
-        self.summary.read.add(conn.seat)
-        if self.summary_holds():
-            self.broadcast()
-        else:
-            self._settle_summary()
-
+    # ---- waiting for people, rematches ---------------------------------------------------------
     def waiting_for(self) -> list[int]:
         """The person seats the bots still wait for (never connected), while the table's ``wait_for_people``
         holds (a person at the table pressing Start turns it off, stored); empty once the bots may move."""
@@ -565,24 +307,6 @@ class LiveTable:
             message = self.table.message(None, shared)
             for conn in self.spectators:
                 conn.send(message)
-
-    def _seats_changed(self) -> None:
-        """Someone connected or left: one ``seats`` message goes to every viewer on a later turn of the event
-        loop, at least :attr:`seats_interval` seconds after the previous one; the changes meanwhile share it
-        (so K connects cost O(K) messages, not one to every viewer per connect)."""
-        if self._seats_due is not None:
-            return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, self._seats_sent + self.seats_interval - loop.time())
-        self._seats_due = loop.call_later(delay, self._send_seats_update)
-
-    def _send_seats_update(self) -> None:
-        """Send every viewer the seats as they are now (see :meth:`_seats_changed`)."""
-        self._seats_due = None
-        self._seats_sent = asyncio.get_running_loop().time()
-        info: SeatsMessage = {"type": "seats", "version": self.table.version, "seats": self.seat_info()}
-        for conn in self.viewers():
-            conn.send(info)
 
     # ---- moves ------------------------------------------------------------------------------
     async def submit(self, conn: Connection, text: Any) -> None:
@@ -725,108 +449,9 @@ class LiveTable:
         except StoreError as exc:
             log.error("table %s: result not stored: %s", self.id, exc)
 
-    # ---- the driver: bots, timers, disconnected seats -----------------------------------------
+    # ---- the driver (its bots and timers: :class:`Driver`, motley.server.play.driver) -----------
     def _wake(self) -> None:
         self.changed.set()
-
-    def next_auto(self) -> tuple[float, str] | None:
-        """When (clock time) and why the driver should act next: ``"bot"``; ``"forced"`` (a forced move, at
-        the table's ``pace``, a bot's at most its ``bot_delay``, once no person is waited for); ``"timer"``;
-        ``"away"``; ``"summary"`` (the end of the summary shown). None if never (a summary that waits without
-        limit holds everything)."""
-        state = self.table.state
-        if state.is_terminal() or self.closed:
-            return None
-        if self.summary is not None:
-            until = self.summary_until()
-            return None if until is None else (until, "summary")
-        p = state.current_player()
-        seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings
-        start = self.turn_started
-        options: list[tuple[float, str]] = []
-        if settings.pace is not None and not self.waiting_for() and len(state.legal_actions()) == 1:
-            # any seat's only move, at the table's pace (a bot's no later than its other moves)
-            pace = min(settings.pace, settings.bot_delay) if seat.kind == "bot" else settings.pace
-            options.append((start + pace, "forced"))
-        elif seat.kind == "bot" and not self.waiting_for():
-            options.append((start + settings.bot_delay, "bot"))
-        if seat.kind != "bot" or self.waiting_for():
-            if settings.move_time:
-                options.append((start + settings.move_time, "timer"))
-            if seat.ever_connected and not presence.connections and presence.away_since is not None:
-                options.append((max(presence.away_since + settings.grace, start + settings.bot_delay), "away"))
-        if not options:
-            return None
-        when, reason = min(options)
-        return max(when, self.retry_at), reason
-
-    def bot_for(self, seat: int) -> Bot:
-        """The bot that plays ``seat`` (its own, or a human seat's stand-in), made once."""
-        if seat not in self.bots:
-            self.bots[seat] = make_bot(self.table.seats[seat].bot, self.table.game)
-        return self.bots[seat]
-
-    async def auto_move(self, reason: str) -> None:
-        """Let the seat's bot choose the move of the seat to move, and play it if nobody moved meanwhile.
-
-        The bot draws from ``random.Random(f"{seed}-{version}")``. A fast bot
-        (:func:`~motley.server.play.web_bots.is_fast`) moves in the event loop; any other bot thinks in a worker
-        process of :attr:`thinkers` (from the seat's observation only), or, without thinkers, in a worker
-        thread on a clone of the state. A forced move (one legal action) is played without thinking.
-
-        Raises:
-            MotleyError: if the bot fails or chooses an illegal move. StoreError: if the store refused the move.
-        """
-        table, state = self.table, self.table.state
-        seat, version = state.current_player(), table.version
-        spec, seed = table.seats[seat].bot, f"{table.record.seed}-{version}"
-        if reason == "forced":
-            actor = "bot" if table.seats[seat].kind == "bot" else "forced"
-            await self._play_auto(seat, version, state.legal_actions()[0], actor)
-            return
-        if is_fast(spec):
-            action = choose(state, self.bot_for(seat), random.Random(seed), skip_forced=False)
-        elif len(legal := state.legal_actions()) == 1:  # a search bot's legal list, built only for it
-            action = legal[0]
-        elif self.thinkers is not None:
-            action = await self.thinkers.choose(table.game.name, table.game.params, spec, state.observation(seat),
-                                                legal, seed)
-        else:
-            action = await asyncio.to_thread(choose, state.clone(), self.bot_for(seat), random.Random(seed), False)
-        await self._play_auto(seat, version, action, "bot" if reason == "bot" else reason)
-
-    async def random_move(self, reason: str) -> None:
-        """Play a uniformly random legal move for the seat to move (a bot that failed).
-
-        Raises:
-            StoreError: if the store refused the move.
-        """
-        state = self.table.state
-        legal = state.legal_actions()
-        await self._play_auto(state.current_player(), self.table.version, legal[self.rng.randrange(len(legal))],
-                              reason)
-
-    async def _play_auto(self, seat: int, version: int, action: int, actor: str) -> None:
-        async with self.lock:
-            if self.table.version == version and not self.closed:  # nobody moved while the bot thought
-                await self.play(self.table.prepare(seat, action, actor))
-
-    async def run(self) -> None:
-        """The driver loop: sleep until the next automatic move is due (or something changes), then play it."""
-        while not self.closed and not self.table.state.is_terminal():
-            due = self.next_auto()
-            self.changed.clear()
-            timeout = None if due is None else max(0.0, due[0] - self.clock())
-            if timeout is None or timeout > 0:
-                try:
-                    await asyncio.wait_for(self.changed.wait(), timeout)
-                    continue
-                except TimeoutError:
-                    pass
-            due = self.next_auto()
-            if due is not None and due[0] <= self.clock() + 1e-3:
-                await self._drive(due[1])
-                await asyncio.sleep(0)  # between automatic moves, every other task and request gets its turn
 
     async def _drive(self, reason: str) -> None:
         """One automatic move (or, ``reason`` ``"summary"``, the end of a summary whose time is up); a broken
@@ -852,10 +477,3 @@ class LiveTable:
             if self.retry_at:
                 log.info("table %s: automatic moves go on", self.id)
             self.retry_at = 0.0
-
-
-def _retrieved(task: asyncio.Task[None]) -> None:
-    """Take the outcome of a seat write (:meth:`LiveTable.arrive`) whose waiters may all have left, so a refusal
-    nobody awaits any more is not reported as never retrieved (it was logged by :meth:`LiveTable.store_seats`)."""
-    if not task.cancelled():
-        task.exception()

@@ -1,25 +1,26 @@
 """Several server processes as one site over one store: which process drives which table (docs/scaling.md).
 
-A :class:`Site` given to :class:`~motley.server.play.service.Service` turns the site mode on: each unfinished table is
-driven only by the process holding its lease (``Storage.claim``/``renew``/``release``/``unowned``, migration
-0004), kept by a heartbeat; a process takes over the tables whose lease expired (their owner died) and stops
-driving a table whose lease it lost. Without a Site (the default) a process drives every table, as one process
-always did.
+A :class:`Site` is this process's part in a site; its membership
+(:class:`~motley.server.site.membership.SiteMembership`, handed to :class:`~motley.server.play.service.Service`)
+drives each unfinished table only while the process holds its lease (``Storage.claim``/``renew``/``release``/
+``unowned``, migration 0004, :class:`~motley.server.store.leases.LeaseRows`), kept by a heartbeat; a process takes
+over the tables whose lease expired (their owner died) and stops driving a table whose lease it lost. Without one
+(the default, :class:`~motley.server.play.membership.Alone`) a process drives every table, as one process always
+did.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from motley.core import MotleyError
-from motley.server.store.storage import new_owner
+from motley.server.play.membership import CLOSE_MOVED as CLOSE_MOVED
+from motley.server.store.leases import new_owner
 
 #: Seconds a lease lasts without a heartbeat: how long the tables of a dead process wait for another one.
 LEASE_TTL = 6.0
-#: WebSocket close code of a socket whose table moved to another process (a service restart: reconnect).
-CLOSE_MOVED = 1012
 #: The header of a WebSocket handshake relayed by another process of the site (never relayed again).
 RELAYED = "x-motley-relayed"
 #: The header of a seat request (join, rematch, decline) forwarded by another process of the site: the owner id of
@@ -32,7 +33,8 @@ FORWARDED_CLIENT = "x-motley-client"
 
 @runtime_checkable
 class Leases(Protocol):
-    """The lease calls of a store (:class:`~motley.server.store.storage.Storage` has them)."""
+    """What a site needs of its store: the lease calls and the unfinished tables' headers
+    (:class:`~motley.server.store.storage.Storage` has them)."""
 
     def claim(self, table_id: str, owner: str, ttl: float) -> bool:
         """Own ``table_id`` for ``ttl`` s if free, expired or already ours; returns whether we own it."""
@@ -54,6 +56,9 @@ class Leases(Protocol):
 
     def process_of(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address of the process holding the live lease of ``table_id``, or None."""
+
+    def running_headers(self) -> list[dict[str, Any]]:
+        """The newest unfinished tables' headers, with their stored seats (the other processes' lobby lines)."""
 
 
 @dataclass(frozen=True)

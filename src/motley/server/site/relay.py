@@ -84,7 +84,7 @@ async def relay_or_refuse(ws: WebSocket, service: Service, table_id: str) -> Non
     if ws.headers.get(RELAYED) is None:
         with contextlib.suppress(StoreError):
             process = await service.owner_process(table_id)
-    secret = service.site.secret if service.site is not None else None
+    secret = service.membership.secret
     if process is None or not await relay(ws, process, f"/ws/{table_id}", ws.url.query, secret):
         await refuse(ws, protocol.error(0, "elsewhere", "another process of the site serves this table; "
                                         "reconnect"), CLOSE_MOVED)

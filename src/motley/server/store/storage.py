@@ -10,47 +10,28 @@ unfinished table (docs/design.md, Storage).
 
 Where several server processes share one store, each table is owned by one of them at a time through a lease
 (:meth:`Storage.claim`, :meth:`Storage.renew`, :meth:`Storage.release`, :meth:`Storage.owner_of`; the table
-``motley_leases``, migration 0004; docs/scaling.md).
+``motley_leases``, migration 0004; docs/scaling.md): those calls are :class:`~motley.server.store.leases.LeaseRows`',
+the tables' definitions :mod:`motley.server.store.schema`'s.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
-import secrets
-import socket
 import time
-from collections.abc import Collection, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from alembic.util.exc import CommandError
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    ColumnElement,
     Engine,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    any_,
-    bindparam,
     create_engine,
     delete,
     event,
     exc,
-    exists,
-    extract,
     func,
     insert,
-    literal_column,
     make_url,
-    or_,
     select,
     update,
 )
@@ -61,75 +42,13 @@ from sqlalchemy.pool import StaticPool
 from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server.store import counters, migrations
+from motley.server.store.leases import Lease, LeaseRows, new_owner
 from motley.server.store.records import TableRecord
-from motley.server.store.writer import Creator, QuotaReached, RateReached, UnreadableTable
+from motley.server.store.schema import analyses_t, buckets_t, metadata, moves_t, tables_t
+from motley.server.store.writer import Creator, DuplicateMove, QuotaReached, RateReached, UnreadableTable
 
-__all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "new_owner",
-           "store_url"]
-
-metadata = MetaData()
-
-tables_t = Table(
-    "motley_tables", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("params", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("seats", Text, nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("created", Float, nullable=False),
-    Column("finished", Boolean, nullable=False, default=False),
-    Column("result", Text, nullable=True),
-    # the rematch offered at this (finished) table: {"table": its id, "offered_by": seat, "plan": [...]}
-    Column("rematch", Text, nullable=True),
-    # the client address that created the table (the site mode: its quota is counted here), migration 0006
-    Column("created_by", String(64), nullable=True),
-    Index("ix_motley_tables_created_by", "created_by", "finished"),
-)
-
-moves_t = Table(
-    "motley_moves", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("table_id", String(32), nullable=False, index=True),
-    Column("number", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("move", String(200), nullable=False),
-    Column("actor", String(16), nullable=False),
-    Column("at", Float, nullable=False),
-)
-analyses_t = Table(
-    "motley_analyses", metadata,
-    # the analysis of one seat's decisions in a finished table (motley.bots.analysis), computed once
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("simulations", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("result", Text, nullable=False),  # the JSON of motley.bots.analysis.analyse_record's result
-    Column("created", Float, nullable=False),
-)
-
-#: A table's move numbers are unique: the database itself refuses a move stored twice.
-move_numbers = Index("ux_motley_moves_table_number", moves_t.c.table_id, moves_t.c.number, unique=True)
-
-leases_t = Table(
-    "motley_leases", metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("owner", String(64), nullable=False, index=True),  # the owning process's random id (new_owner)
-    Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
-    Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
-)
-buckets_t = Table(
-    "motley_buckets", metadata,  # the creation rate of each client address, the site mode (migration 0006)
-    Column("address", String(64), primary_key=True),
-    Column("tokens", Float, nullable=False),  # tables it may create at ``at`` (the bucket then)
-    Column("at", Float, nullable=False),  # seconds since the epoch, the database's clock
-)
-processes_t = Table(
-    "motley_processes", metadata,
-    Column("owner", String(64), primary_key=True),  # a site process's lease owner id (new_owner)
-    Column("address", String(200), nullable=False),  # "host:port" where the others relay sockets to it
-    Column("seen_at", Float, nullable=False),  # when it registered, seconds since the epoch, the database's clock
-)
+__all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "metadata",
+           "moves_t", "new_owner", "store_url", "tables_t"]
 
 
 #: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
@@ -138,22 +57,6 @@ BUSY_TIMEOUT = 2.0
 #: Seconds one PostgreSQL statement may run before the server cancels it (``statement_timeout``); also bounds
 #: the wait for a new connection (``connect_timeout``, whole seconds, at least 2).
 STATEMENT_TIMEOUT = 5.0
-
-
-class Lease(NamedTuple):
-    """A table's current lease: the owner's id (:func:`new_owner`), its ``holder`` (``"host/pid"``) and when it
-    expires (seconds since the epoch, the database's clock)."""
-
-    table: str
-    owner: str
-    holder: str
-    expires_at: float
-
-
-def new_owner() -> str:
-    """A fresh owner id for one server process's leases: 16 random hex digits (unique without coordination; a
-    restarted process draws a new one, so it never mistakes its predecessor's leases for its own)."""
-    return secrets.token_hex(8)
 
 
 class BadStoreUrl(MotleyError):
@@ -195,7 +98,7 @@ def store_url(db: str) -> URL:
     return url
 
 
-class Storage:
+class Storage(LeaseRows):
     """The event-log store (the server's :class:`~motley.server.store.writer.TableStorage`). ``url``: a SQLAlchemy URL
     or a SQLite file path (see :func:`store_url`: ``sqlite:///motley.db``, ``postgresql://...``). Opening it
     brings its schema to the newest revision (:func:`motley.server.store.migrations.upgrade`).
@@ -214,16 +117,20 @@ class Storage:
 
     Every call blocks until the database answers; the server makes them in a worker thread
     (:class:`motley.server.store.writer.Store`), never on its event loop. Errors are SQLAlchemy's
-    (``sqlalchemy.exc.SQLAlchemyError``) or the driver's.
+    (``sqlalchemy.exc.SQLAlchemyError``) or the driver's, but :class:`DuplicateMove`.
+
+    ``clock``: seconds since the epoch of the leases and of the creation buckets (:class:`LeaseRows`); None (the
+    server's): the database's clock, which every process of a site reads alike. Tests hand in a fake one.
     """
 
     def __init__(self, url: str = "sqlite:///motley.db", busy_timeout: float = BUSY_TIMEOUT,
-                 statement_timeout: float = STATEMENT_TIMEOUT) -> None:
+                 statement_timeout: float = STATEMENT_TIMEOUT, clock: Callable[[], float] | None = None) -> None:
         """Raises:
             BadStoreUrl, MissingExtraError: see :func:`store_url`.
             StoreUnavailable: the database cannot be reached, or its schema not brought up to date.
         """
         parsed = store_url(url)
+        self.clock = clock
         self.engine: Engine = create_engine(parsed, **_engine_options(parsed, busy_timeout, statement_timeout))
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -382,11 +289,19 @@ class Storage:
 
     def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]]) -> None:
         """Append moves ``(table_id, number, seat, move, actor)`` to their tables' logs in one transaction:
-        all are stored, or (on an error) none."""
+        all are stored, or (on an error) none.
+
+        Raises:
+            DuplicateMove: if a move's number is stored already for its table (the unique index
+                ``ux_motley_moves_table_number``: another writer stored it); nothing is stored.
+        """
         now = time.time()
         rows = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now} for t, n, s, m, a in moves]
-        with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
-            conn.execute(self._insert_move, rows)
+        try:
+            with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
+                conn.execute(self._insert_move, rows)
+        except exc.IntegrityError as error:  # the moves table has no other constraint
+            raise DuplicateMove(f"a move number is stored already: {_driver_error(error)}") from error
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite a table's seat list (a seat claimed from the lobby, a person connected for the first time)."""
@@ -501,147 +416,9 @@ class Storage:
                            moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves],
                            moved_at=float(moves[-1].at) if moves else None)
 
-    # ---- leases: which process owns which table (docs/scaling.md) ------------------------------------------
-    def claim(self, table_id: str, owner: str, ttl: float) -> bool:
-        """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
-        lease has expired, or ``owner`` holds it already (then it is extended): one statement (an upsert whose
-        update is conditional), so of processes claiming one table at once exactly one gets it. The table need
-        not be stored. Returns whether ``owner`` now owns the table.
-
-        Raises:
-            ValueError: for an empty or over-long table id or owner, or a ``ttl`` that is not a positive number
-                of seconds; nothing is changed.
-        """
-        _check_lease(owner, ttl, table_id)
-        now = self._now()
-        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        upsert = dialect.insert(leases_t).values(table_id=table_id, owner=owner, holder=_holder(),
-                                                 expires_at=now + ttl)
-        upsert = upsert.on_conflict_do_update(
-            index_elements=[leases_t.c.table_id],
-            set_={"owner": upsert.excluded.owner, "holder": upsert.excluded.holder,
-                  "expires_at": upsert.excluded.expires_at},
-            where=or_(leases_t.c.expires_at <= now, leases_t.c.owner == owner))
-        with self.engine.begin() as conn:
-            return conn.execute(upsert.returning(leases_t.c.table_id)).first() is not None
-
-    def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
-        """Extend the leases of ``held`` (the tables the caller drives) that ``owner`` still holds to ``ttl``
-        seconds from now, in one statement (a heartbeat). A lease that expired but that nobody claimed meanwhile
-        is still the owner's and is extended. A lease of ``owner``'s for a table not in ``held`` (one the caller
-        stopped driving, e.g. every table after it could not renew for a while: self-fencing) is left to expire,
-        so that a process's scan claims and drives it again. Returns the tables of ``held`` whose lease is no
-        longer ``owner``'s: another process claimed them after they expired, or they were released; the caller
-        must stop serving them.
-
-        Raises:
-            ValueError: for an empty or over-long owner or a ``ttl`` that is not a positive number of seconds.
-        """
-        _check_lease(owner, ttl)
-        if not held:
-            return set()
-        query = (update(leases_t).where(leases_t.c.owner == owner, self._one_of(leases_t.c.table_id, held))
-                 .values(expires_at=self._now() + ttl).returning(leases_t.c.table_id))
-        with self.engine.begin() as conn:
-            renewed = {str(r.table_id) for r in conn.execute(query)}
-        return set(held) - renewed
-
-    def _one_of(self, column: Any, values: Collection[str]) -> Any:
-        """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names
-        every table of its process): ``= ANY(:array)`` on PostgreSQL, ``IN (SELECT value FROM json_each(:json))``
-        on SQLite; a list of one parameter per value made a heartbeat of 500 leases about 3 times slower."""
-        if self.engine.dialect.name == "postgresql":
-            return column == any_(bindparam("one_of", sorted(values), type_=postgresql.ARRAY(String)))
-        listed: Any = select(literal_column("value")).select_from(
-            func.json_each(bindparam("one_of", json.dumps(sorted(values)))))
-        return column.in_(listed)
-
-    def release(self, table_id: str | None, owner: str) -> int:
-        """Give up ``owner``'s lease of table ``table_id`` (None: every lease ``owner`` holds), so another process
-        may claim it at once (a drain); a lease that is another owner's is left alone. Returns how many were
-        released."""
-        query = delete(leases_t).where(leases_t.c.owner == owner)
-        if table_id is not None:
-            query = query.where(leases_t.c.table_id == table_id)
-        with self.engine.begin() as conn:
-            return int(conn.execute(query).rowcount)
-
-    def owner_of(self, table_id: str) -> Lease | None:
-        """The current (not expired) lease of table ``table_id``, or None: no process owns it."""
-        query = select(leases_t).where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now())
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return None if row is None else Lease(str(row.table_id), str(row.owner), str(row.holder),
-                                              float(row.expires_at))
-
-    def unowned(self) -> list[str]:
-        """The unfinished tables that no process owns (no lease, or an expired one), oldest first: what a
-        process may claim and rebuild after another one died."""
-        live = exists().where(leases_t.c.table_id == tables_t.c.id, leases_t.c.expires_at > self._now())
-        query = select(tables_t.c.id).where(tables_t.c.finished.is_(False), ~live).order_by(tables_t.c.created)
-        with self.engine.connect() as conn:
-            return [str(r.id) for r in conn.execute(query)]
-
-    def register(self, owner: str, address: str) -> None:
-        """Record that the site process ``owner`` is reached at ``address`` (``host:port``), replacing what it
-        recorded before.
-
-        Raises:
-            ValueError: for an empty or over-long owner or address.
-        """
-        if not (0 < len(owner) <= 64 and 0 < len(address) <= 200):
-            raise ValueError(f"an owner is 1 to 64 characters and an address 1 to 200; got {owner!r}, {address!r}")
-        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        upsert = dialect.insert(processes_t).values(owner=owner, address=address, seen_at=self._now())
-        upsert = upsert.on_conflict_do_update(index_elements=[processes_t.c.owner],
-                                              set_={"address": upsert.excluded.address,
-                                                    "seen_at": upsert.excluded.seen_at})
-        with self.engine.begin() as conn:
-            conn.execute(upsert)
-
-    def unregister(self, owner: str) -> None:
-        """Forget the site process ``owner`` (it stops)."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(processes_t).where(processes_t.c.owner == owner))
-
-    def process_of(self, table_id: str) -> tuple[str, str] | None:
-        """The owner id and address (``host:port``) of the process holding the live lease of ``table_id``, or
-        None: no live lease, or its owner recorded no address. A socket for the table is relayed to that address, and
-        a seat request forwarded there with the owner id, which the owner checks before it trusts the client's
-        address named by the forwarding process."""
-        query = (select(processes_t.c.owner, processes_t.c.address)
-                 .join(leases_t, leases_t.c.owner == processes_t.c.owner)
-                 .where(leases_t.c.table_id == table_id, leases_t.c.expires_at > self._now()))
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return None if row is None else (str(row.owner), str(row.address))
-
-    def _now(self) -> ColumnElement[float]:
-        """The database's clock in seconds since the epoch, as SQL: every process reads the same clock, so leases
-        do not depend on the machines' clocks agreeing."""
-        if self.engine.dialect.name == "postgresql":
-            return extract("epoch", func.clock_timestamp()).cast(Float)
-        return literal_column("((julianday('now') - 2440587.5) * 86400.0)", Float)
-
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
-
-
-def _check_lease(owner: str, ttl: float, table_id: str | None = None) -> None:
-    """Raises ValueError for an owner or table id that is empty or longer than its column (64, 32 characters),
-    or a ``ttl`` that is not a positive, finite number of seconds."""
-    if not 0 < len(owner) <= 64:
-        raise ValueError(f"a lease owner is 1 to 64 characters, not {len(owner)}")
-    if table_id is not None and not 0 < len(table_id) <= 32:
-        raise ValueError(f"a table id is 1 to 32 characters, not {len(table_id)}")
-    if not (isinstance(ttl, int | float) and math.isfinite(ttl) and ttl > 0):
-        raise ValueError(f"a lease lasts a positive number of seconds, not {ttl!r}")
-
-
-def _holder() -> str:
-    """This process, for people reading ``motley_leases``: ``"host/pid"``."""
-    return f"{socket.gethostname()}/{os.getpid()}"[:200]
 
 
 def _name(seat: Any) -> str:

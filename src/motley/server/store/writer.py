@@ -96,7 +96,8 @@ class TableStorage(Protocol):
         """The stored analysis of ``seat``'s decisions at a table, or None."""
 
     def add_moves(self, moves: Sequence[MoveRow]) -> None:
-        """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none."""
+        """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none; raises
+        :class:`DuplicateMove` when a move's number is stored already."""
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite a table's seat list (stored form)."""
@@ -131,6 +132,17 @@ class StoreError(Refusal):
     code = "store_unavailable"
     words = "the table store is not answering; try again"
     private = True
+
+
+class DuplicateMove(Exception):
+    """A move's number is stored already for its table: another writer stored that move (nothing was stored).
+    Raised by :meth:`TableStorage.add_moves`."""
+
+
+class LeaseLost(StoreError):
+    """A table's write refused because another writer holds the table now: its move number was stored already
+    (:class:`DuplicateMove`; in a site of several processes, by the process that took the table's lease over).
+    The writer must stop driving the table."""
 
 
 def _reason(exc: BaseException) -> str:
@@ -171,6 +183,7 @@ class Store:
         """Store one move (with the moves of other tables made meanwhile); returns once it is committed.
 
         Raises:
+            LeaseLost: if the move's number was stored already (another writer drives the table).
             StoreError: if the move was not stored (the database's error is its ``__cause__``).
         """
         loop = asyncio.get_running_loop()
@@ -228,7 +241,8 @@ class Store:
             if error is None:
                 done.set_result(None)
             else:
-                failure = StoreError(f"add_move failed: {_reason(error)}")
+                kind = LeaseLost if isinstance(error, DuplicateMove) else StoreError
+                failure = kind(f"add_move failed: {_reason(error)}")
                 failure.__cause__ = error
                 done.set_exception(failure)
 

@@ -25,9 +25,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import motley
 from motley.core import MotleyError
 from motley.server.play.limits import IDLE_CLOSE, Limits
-from motley.server.play.service import Service
+from motley.server.play.membership import Alone, Membership
+from motley.server.play.service import Service, tidy_loop
 from motley.server.play.thinking import Thinkers
 from motley.server.site.leases import Site
+from motley.server.site.membership import SiteMembership
 from motley.server.site.news import open_news
 from motley.server.site.signing import SignedChannel, Verifier
 from motley.server.store.records import Settings
@@ -224,8 +226,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     hosts = [*local_names(host), *(origin_host(o) for o in origins), *(allowed_host(h) for h in allow_hosts)]
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, site=site,
-                      news=open_news(db) if site is not None else None)
+    membership: Membership = Alone() if site is None else SiteMembership(site, open_news(db))
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, membership=membership)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -236,8 +238,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
         gc.set_threshold(20_000, 20, 20)
         resuming = asyncio.create_task(service.resume())
         resuming.add_done_callback(_report_resume)
-        tidying = asyncio.create_task(service.tidy_loop())
-        leasing = asyncio.create_task(service.site_loop())
+        tidying = asyncio.create_task(tidy_loop(service))
+        leasing = asyncio.create_task(membership.run())
         yield
         tidying.cancel()
         leasing.cancel()

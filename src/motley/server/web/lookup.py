@@ -45,7 +45,7 @@ async def seat_table(service: Service, table_id: str, request: Request, body_lim
     if process is None:
         raise OwnerUnreachable()
     body = await body_of(request, body_limit) if body_limit else b""
-    secret = service.site.secret if service.site is not None else None
+    secret = service.membership.secret
     status, answer, retry_after = await forward(request.url.path, request.url.query, body,
                                                 client_address(request, service), *process, secret=secret)
     raise Forwarded(status, answer, retry_after)

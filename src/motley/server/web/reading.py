@@ -105,9 +105,9 @@ def client_address(request: Request, service: Service | None = None) -> str:
     address that process named: in a site with a secret, taken from a validly signed request only, by the app's
     :class:`~motley.server.site.signing.SignedChannel` (a header of anyone else is not believed); without one,
     trusted only when the request carries this process's owner id (:data:`FORWARDED_TO`)."""
-    site = service.site if service is not None else None
+    member = service.membership if service is not None else None
     proof, named = request.headers.get(FORWARDED_TO), request.headers.get(FORWARDED_CLIENT)
-    if site is not None and site.secret is None and proof is not None and named \
-            and hmac.compare_digest(proof, site.owner):
+    if member is not None and member.owner is not None and member.secret is None and proof is not None and named \
+            and hmac.compare_digest(proof, member.owner):
         return named
     return request.client.host if request.client is not None else "unknown"
