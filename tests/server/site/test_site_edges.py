@@ -4,6 +4,11 @@ does not read (the same as the owner's)."""
 
 from __future__ import annotations
 
+import base64
+import os
+import socket
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,6 +16,8 @@ import httpx
 from motley.server.web.testing import ServerProcess
 
 PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
+#: ``tcpi_state`` of an open TCP connection (Linux's ``TCP_ESTABLISHED``).
+TCP_ESTABLISHED = 1
 
 
 def test_a_live_tables_record_replay_and_analysis_are_refused_409_alike_by_its_owner_and_the_other(
@@ -35,6 +42,70 @@ def test_a_live_tables_record_replay_and_analysis_are_refused_409_alike_by_its_o
         assert not any(t["id"] == table_id and t["seats"] for t in httpx.get(f"{b.base}/api/tables",
                                                                               timeout=10).json())  # A drives it
     finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)
+
+
+def never_reading(port: int, path: str) -> socket.socket:
+    """A client socket whose WebSocket handshake for ``path`` at ``127.0.0.1:port`` was answered 101 and that then
+    reads nothing (a small receive buffer, so what the server sends piles up on the server's side soon)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)  # one byte at a time: nothing after the header is taken
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:80]
+    return sock
+
+
+def held_by_server(sock: socket.socket, server_port: int) -> bool:
+    """Does the server at ``server_port`` still hold its end of the client's connection ``sock`` open (Linux's
+    ``/proc/net/tcp``: a line from that port to the client's, ``ESTABLISHED``)? A dropped connection's end is gone
+    at once; the client may not hear of it (it reads nothing, so a reset is not taken). The file is read three
+    times, since a line may be missed by a read while other connections open and close."""
+    client_port = sock.getsockname()[1]
+    for _ in range(3):
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote = int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16)
+            if (local, remote) == (server_port, client_port) and int(fields[3], 16) == TCP_ESTABLISHED:
+                return True
+    return False
+
+
+def test_viewers_that_never_read_are_dropped_past_the_queue_bound_at_the_owner_and_at_a_relay(
+        postgres: Any) -> None:
+    """A Foolery table of seven random bots made on A, both processes bounding a viewer's queue at 8 messages:
+    three spectators asking for pictures (``svg=1``, large messages) through B (relayed to A) and one on A never
+    read. Each is dropped by the server within 30 s (its end of the connection closed, the buffers held for it
+    freed), not kept open for as long as the client stays; before, the relayed ones were piped without a bound
+    and kept open (B held megabytes of kernel send buffer for each), and the direct one was kept waiting for a
+    close it never took."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=6.0, queue_messages=8).start()
+    b = ServerProcess(url, lease_ttl=6.0, queue_messages=8).start()
+    clients: list[socket.socket] = []
+    try:
+        made = httpx.post(f"{a.base}/api/tables", timeout=10, json={
+            "game": "foolery", "players": 7, "options": {"hands": 50}, "seats": [{"kind": "bot", "bot": "random"}] * 7})
+        assert made.status_code == 200, made.text
+        table_id = made.json()["id"]
+        ports = [b.port, b.port, b.port, a.port]
+        clients = [never_reading(port, f"/ws/{table_id}?svg=1") for port in ports]
+        assert all(held_by_server(sock, port) for sock, port in zip(clients, ports, strict=True))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(map(held_by_server, clients, ports)):
+            time.sleep(0.25)
+        assert list(map(held_by_server, clients, ports)) == [False] * 4, "a viewer that never reads was kept"
+    finally:
+        for sock in clients:
+            sock.close()
         a.stop()
         b.stop()
     postgres.drop_database(url)
