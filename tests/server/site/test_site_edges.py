@@ -4,6 +4,7 @@ does not read (the same as the owner's)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import socket
@@ -13,9 +14,13 @@ from typing import Any
 
 import httpx
 
-from motley.server.web.testing import ServerProcess
+from motley.server.play.limits import ABORT, CLOSE_POLICY, TOO_SLOW, Limits
+from motley.server.site import relay
+from motley.server.web import sockets
+from motley.server.web.testing import ServerProcess, ServerThread
 
 PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
+BOTS = {"game": "foolery", "players": 7, "options": {"hands": 50}, "seats": [{"kind": "bot", "bot": "random"}] * 7}
 #: ``tcpi_state`` of an open TCP connection (Linux's ``TCP_ESTABLISHED``).
 TCP_ESTABLISHED = 1
 
@@ -92,8 +97,7 @@ def test_viewers_that_never_read_are_dropped_past_the_queue_bound_at_the_owner_a
     b = ServerProcess(url, lease_ttl=6.0, queue_messages=8).start()
     clients: list[socket.socket] = []
     try:
-        made = httpx.post(f"{a.base}/api/tables", timeout=10, json={
-            "game": "foolery", "players": 7, "options": {"hands": 50}, "seats": [{"kind": "bot", "bot": "random"}] * 7})
+        made = httpx.post(f"{a.base}/api/tables", timeout=10, json=BOTS)
         assert made.status_code == 200, made.text
         table_id = made.json()["id"]
         ports = [b.port, b.port, b.port, a.port]
@@ -109,3 +113,56 @@ def test_viewers_that_never_read_are_dropped_past_the_queue_bound_at_the_owner_a
         a.stop()
         b.stop()
     postgres.drop_database(url)
+
+
+class StuckClient:
+    """A client's socket as the relay sees it (the few methods :func:`relay.relay` uses) whose client reads
+    nothing: a frame sent to it never goes out, it sends nothing, and its close is recorded (and never goes out
+    when ``takes_close`` is False, as for a client whose buffers are full)."""
+
+    def __init__(self, takes_close: bool = True) -> None:
+        self.client = None
+        self.takes_close = takes_close
+        self.closed: list[tuple[int, str]] = []
+        self.aborted = 0
+        self.scope = {"extensions": {ABORT: {"abort": self.abort}}}
+
+    def abort(self) -> None:
+        self.aborted += 1
+
+    async def send_text(self, text: str) -> None:
+        await asyncio.Event().wait()
+
+    async def send_bytes(self, data: bytes) -> None:
+        await asyncio.Event().wait()
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        return {}
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed.append((code, reason))
+        if not self.takes_close:
+            await asyncio.Event().wait()
+
+
+def test_a_relay_closes_a_client_that_does_not_read_with_the_owners_code_and_words(tmp_path: Path) -> None:
+    """The relay's own bound: a table of bots on a server (the owner), its socket relayed to a client that reads
+    nothing, at most 4 frames waiting: the relay closes the client with the owner's close for a slow reader (1008,
+    the same words), once, and does not wait for the client to take what it was sent. A close the client does not
+    take is followed by dropping the connection (the server's abort)."""
+    with ServerThread(f"sqlite:///{tmp_path / 'owner.db'}") as owner:
+        table_id = httpx.post(f"{owner.base}/api/tables", json=BOTS, timeout=10).json()["id"]
+        stuck = StuckClient()
+        served = asyncio.run(asyncio.wait_for(
+            relay.relay(stuck, ("owner", f"127.0.0.1:{owner.port}"), f"/ws/{table_id}", "",  # type: ignore[arg-type]
+                        queue_messages=4), 30))
+    assert served and stuck.closed == [(CLOSE_POLICY, TOO_SLOW)] and stuck.aborted == 0
+    at_owner = sockets.SocketConnection(StuckClient(), None, False, Limits(queue_messages=1))  # type: ignore[arg-type]
+    for version in range(3):
+        at_owner.send({"type": "state", "version": version})
+    assert at_owner.closing == stuck.closed[0]  # the owner's close of a viewer that does not read
+
+    deaf = StuckClient(takes_close=False)
+    asyncio.run(relay.close(deaf, CLOSE_POLICY, TOO_SLOW, timeout=0.2))  # type: ignore[arg-type]
+    assert deaf.closed == [(CLOSE_POLICY, TOO_SLOW)] and deaf.aborted == 1
