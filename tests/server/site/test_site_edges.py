@@ -13,11 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from motley.server.play.bodies import table_request
 from motley.server.play.limits import ABORT, CLOSE_POLICY, TOO_SLOW, Limits
+from motley.server.play.service import Service
 from motley.server.site import relay
-from motley.server.web import sockets
+from motley.server.web import lookup, sockets
+from motley.server.web.refusals import NotFinished
 from motley.server.web.testing import ServerProcess, ServerThread
+from tests.server.site.test_server_site import with_pair
 
 PEOPLE = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human"}] * 2}
 BOTS = {"game": "foolery", "players": 7, "options": {"hands": 50}, "seats": [{"kind": "bot", "bot": "random"}] * 7}
@@ -166,3 +171,28 @@ def test_a_relay_closes_a_client_that_does_not_read_with_the_owners_code_and_wor
     deaf = StuckClient(takes_close=False)
     asyncio.run(relay.close(deaf, CLOSE_POLICY, TOO_SLOW, timeout=0.2))  # type: ignore[arg-type]
     assert deaf.closed == [(CLOSE_POLICY, TOO_SLOW)] and deaf.aborted == 1
+
+
+def test_a_live_tables_record_is_refused_by_the_other_process_without_loading_its_log(store_url: str) -> None:
+    """Two processes of a site over one store, A with its address recorded (as ``motley serve --site`` records
+    it): a table of two people made on A. B refuses what only a finished table answers (409) from the lease alone,
+    without reading the table's log from the store (counted); A gives its own live table (which its routes
+    refuse, 409, as the table is not over)."""
+    async def body(a: Service, b: Service) -> None:
+        assert a.site is not None and a.leases is not None
+        a.leases.register(a.site.owner, "127.0.0.1:9")
+        live = await a.create(table_request(PEOPLE), seed=3)
+        loads: list[str] = []
+        load = b.store.storage.load
+
+        def counted(table_id: str) -> Any:
+            loads.append(table_id)
+            return load(table_id)
+
+        b.store.storage.load = counted  # type: ignore[method-assign]
+        with pytest.raises(NotFinished):
+            await lookup.ended_table(b, live.id)
+        assert loads == []
+        assert await lookup.ended_table(a, live.id) is live and not live.table.state.is_terminal()
+
+    with_pair(store_url, body)

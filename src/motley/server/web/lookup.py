@@ -37,12 +37,18 @@ async def ended_table(service: Service, table_id: str,
     analysis), as :func:`live_table`; the caller refuses it while its match is played. A table another process of
     the site drives is one the store holds unfinished (another process could not have its lease otherwise), so it
     is refused here with ``unfinished()`` (default :class:`NotFinished`, 409), as its owner refuses it, not sent
-    to the owner and not answered 503.
+    to the owner and not answered 503. The lease is asked first (one small read, ``Service.owner_process``), so
+    such a request never makes this process load and replay the table's whole log only to find it driven
+    elsewhere.
 
     Raises:
         Refusal: ``unfinished()``, for a table another process of the site drives. NoSuchTable, StoreError: as
             :func:`live_table`.
     """
+    if service.site is not None:
+        process = await service.owner_process(table_id)
+        if process is not None and process[0] != service.site.owner:
+            raise unfinished()
     try:
         return await live_table(service, table_id)
     except OwnedElsewhere as exc:
