@@ -9,8 +9,8 @@ the bytes waiting in the kernel on B's sockets (``/proc/net/tcp``: the send queu
 queues, ``rx``, of every TCP socket B holds), and how many of the clients B still holds a socket for. At the end
 each client reads what reached it: how many were closed with 1008 ("too slow").
 
-    PYTHONPATH=src .venv/bin/python benchmarks/relay_slow_readers.py                 # 40 clients, 20 s
-    PYTHONPATH=src .venv/bin/python benchmarks/relay_slow_readers.py --clients 10 --seconds 10 --queue 64
+    PYTHONPATH=src:. .venv/bin/python benchmarks/relay_slow_readers.py                 # 40 clients, 20 s
+    PYTHONPATH=src:. .venv/bin/python benchmarks/relay_slow_readers.py --clients 10 --seconds 10 --queue 64
 """
 
 from __future__ import annotations
