@@ -49,6 +49,11 @@ class AnalysisRefused(Refusal, MotleyError):
         super().__init__(message, status=None if finished else 409, code=None if finished else "not_finished")
         self.finished = finished
 
+    @classmethod
+    def not_over(cls) -> AnalysisRefused:
+        """The refusal of an analysis of a match still played (409, ``not_finished``)."""
+        return cls("the match is not over: its analysis is given once it is", finished=False)
+
 
 class AnalysisBusy(Refusal, MotleyError):
     """An analysis refused for now: one of this table's is running, or :attr:`Analyses.limit` are (HTTP 429, asking
@@ -103,7 +108,7 @@ class Analyses:
                 is played) or a seat the table does not have.
         """
         if not table.state.is_terminal():
-            raise AnalysisRefused("the match is not over: its analysis is given once it is", finished=False)
+            raise AnalysisRefused.not_over()
         if not 0 <= seat < len(table.seats):
             raise AnalysisRefused(f"seat must be one of 0..{len(table.seats) - 1}; got {seat}")
 

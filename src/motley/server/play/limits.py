@@ -27,6 +27,17 @@ IDLE_CLOSE = 3600.0
 BUILT_BYTES = 64 * 1024 * 1024
 #: Seconds a client refused for too many heavy requests at once is told to wait (``Retry-After``).
 RETRY_AFTER = 1
+#: The WebSocket close of a viewer past a bound of :class:`Limits`: its code (a policy broken) and its words, for a
+#: viewer that does not read (``queue_messages`` waiting) and for one that keeps sending over its rate or faster
+#: than its messages are taken. The same wherever the socket ends: at the table's process or at a relay.
+CLOSE_POLICY = 1008
+TOO_SLOW = "too slow: too many messages waiting"
+TOO_MANY = "too many messages"
+#: The ASGI scope extension (``scope["extensions"][ABORT]["abort"]``: a function) by which the server's WebSocket
+#: protocol (``web/connections.GuardedWebSocket``) lets a socket be dropped at once, its unsent bytes with it: a
+#: client that does not read never takes a close, and its socket would hold the kernel's send buffer (megabytes)
+#: for as long as the client stays.
+ABORT = "motley.abort"
 
 #: The fields of :class:`Limits` that may be fractions (the others are whole numbers).
 RATES = ("messages_per_second", "tables_per_minute")

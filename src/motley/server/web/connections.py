@@ -17,7 +17,7 @@ from typing import Any, ClassVar, cast
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from motley.server.play.limits import Limits
+from motley.server.play.limits import ABORT, Limits
 
 #: The answer to a connection beyond ``Limits.connections_per_address`` (its request is not parsed).
 REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -153,9 +153,17 @@ class GuardedHTTP(asyncio.Protocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """Uvicorn's WebSocket protocol, releasing its connection from the guard when the socket closes."""
+    """Uvicorn's WebSocket protocol, releasing its connection from the guard when the socket closes, and offering
+    the app a way to drop the connection at once (the scope extension :data:`~motley.server.play.limits.ABORT`:
+    the transport's ``abort``), for a client that does not read and so would never take a close."""
 
     guard: ClassVar[ConnectionGuard]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # the app's task starts later and reads it then
+        if scope is not None:
+            scope.setdefault("extensions", {})[ABORT] = {"abort": self.transport.abort}
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

@@ -1,7 +1,11 @@
-"""Finding the table a request names: in this process (:func:`live_table`), or, for a seat request of a table
-another process of the site drives, that process's answer (:func:`seat_table`)."""
+"""Finding the table a request names: in this process (:func:`live_table`); for a request only a finished table
+answers (a record, a replay, an analysis), refused alike on every process of a site while the table is played
+(:func:`ended_table`); or, for a seat request of a table another process of the site drives, that process's answer
+(:func:`seat_table`)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from fastapi import Request
 
@@ -9,8 +13,9 @@ from motley.server.play.live import LiveTable
 from motley.server.play.service import OwnedElsewhere, Service
 from motley.server.site.leases import RELAYED
 from motley.server.site.relay import OwnerUnreachable, forward
+from motley.server.store.refusals import Refusal
 from motley.server.web.reading import body_of, client_address
-from motley.server.web.refusals import Forwarded, NoSuchTable
+from motley.server.web.refusals import Forwarded, NoSuchTable, NotFinished
 
 
 async def live_table(service: Service, table_id: str) -> LiveTable:
@@ -24,6 +29,31 @@ async def live_table(service: Service, table_id: str) -> LiveTable:
     if live is None:
         raise NoSuchTable()
     return live
+
+
+async def ended_table(service: Service, table_id: str,
+                      unfinished: Callable[[], Refusal] = NotFinished) -> LiveTable:
+    """The table ``table_id`` of a request that only a finished table answers (its record, its replay, an
+    analysis), as :func:`live_table`; the caller refuses it while its match is played. A table another process of
+    the site drives is one the store holds unfinished (another process could not have its lease otherwise), so it
+    is refused here with ``unfinished()`` (default :class:`NotFinished`, 409), as its owner refuses it, not sent
+    to the owner and not answered 503. The lease is asked first (one small read, ``Service.owner_process``), so
+    such a request never makes this process load and replay the table's whole log only to find it driven
+    elsewhere.
+
+    Raises:
+        Refusal: ``unfinished()``, for a table another process of the site drives. NoSuchTable, StoreError: as
+            :func:`live_table`.
+    """
+    owner = service.membership.owner
+    if owner is not None:
+        process = await service.owner_process(table_id)
+        if process is not None and process[0] != owner:
+            raise unfinished()
+    try:
+        return await live_table(service, table_id)
+    except OwnedElsewhere as exc:
+        raise unfinished() from exc
 
 
 async def seat_table(service: Service, table_id: str, request: Request, body_limit: int = 0) -> LiveTable:

@@ -5,7 +5,8 @@ made once per seat and version for the table's viewers (:class:`~motley.server.w
 of :class:`~motley.server.play.limits.Limits` apply: a table has at most ``sockets_per_table`` sockets
 (``table_full``, close 1013), a socket sends at most ``messages_per_second`` (``rate_limited``; close 1008 if it
 keeps on) and a viewer that does not read has at most ``queue_messages`` waiting (close 1008). A table another
-process of the site drives is relayed there (:func:`motley.server.site.relay.relay_or_refuse`).
+process of the site drives is relayed there (:func:`motley.server.site.relay.relay_or_refuse`), under the same
+bound on what waits for the client.
 
 A refusal here is a protocol ``error`` message and a close code, not an HTTP answer: the socket is open already.
 """
@@ -20,19 +21,18 @@ import logging
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from motley.server.play import protocol
-from motley.server.play.limits import Limits, TokenBucket
+from motley.server.play.limits import CLOSE_POLICY, TOO_MANY, TOO_SLOW, Limits, TokenBucket
 from motley.server.play.live import Connection, LiveTable
 from motley.server.play.messages import ErrorMessage, ServerMessage
 from motley.server.play.service import OwnedElsewhere
-from motley.server.site.relay import refuse, relay_or_refuse
+from motley.server.site.relay import close, refuse, relay_or_refuse
 from motley.server.store.writer import StoreError
 from motley.server.web.context import Context
 from motley.server.web.drawings import Drawings
 
 log = logging.getLogger("motley.server")
 
-#: WebSocket close codes: a policy broken (a viewer too slow to read, or flooding); a table full of viewers.
-CLOSE_POLICY = 1008
+#: WebSocket close code of a table full of viewers (a viewer too slow to read, or flooding: ``CLOSE_POLICY``).
 CLOSE_TRY_LATER = 1013
 #: Seconds the messages queued before the server closes a socket may take to go out.
 CLOSE_FLUSH = 5.0
@@ -80,7 +80,7 @@ class SocketConnection:
         except asyncio.QueueFull:
             log.warning("table %s: closing a viewer that does not read (%d messages waiting)", self.label,
                         self.queue.qsize())
-            self.stop(CLOSE_POLICY, "too slow: too many messages waiting", flush=False)
+            self.stop(CLOSE_POLICY, TOO_SLOW, flush=False)
 
     def admit(self) -> bool:
         """May the client's next message be handled (is it within its rate)? If not, answer it with
@@ -97,7 +97,7 @@ class SocketConnection:
         self.strikes += 1
         if self.strikes >= self.flood_strikes:
             log.warning("table %s: closing a viewer that keeps sending over its rate", self.label)
-            self.stop(CLOSE_POLICY, "too many messages", flush=True)
+            self.stop(CLOSE_POLICY, TOO_MANY, flush=True)
 
     def stop(self, code: int, reason: str, flush: bool) -> None:
         """Close the connection with ``code`` and ``reason``: after the messages already queued (``flush``, if
@@ -137,7 +137,7 @@ async def ws_endpoint(ws: WebSocket, table_id: str, web: Context) -> None:
         await refuse(ws, protocol.error(0, "unavailable", "the table store is not answering"), 1011)
         return
     except OwnedElsewhere:
-        await relay_or_refuse(ws, service, table_id)
+        await relay_or_refuse(ws, service, table_id, limits.queue_messages)
         return
     if live is None:
         await refuse(ws, protocol.error(0, "no_table", "no such table"), 4404)
@@ -184,9 +184,8 @@ async def _serve(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None
             await asyncio.wait((conn.task,), timeout=CLOSE_FLUSH)
             conn.task.cancel()
         await asyncio.gather(reader, conn.task, return_exceptions=True)
-        if conn.closing is not None:
-            with contextlib.suppress(Exception):
-                await ws.close(*conn.closing)
+        if conn.closing is not None:  # dropped if the client does not take the close (it does not read)
+            await close(ws, *conn.closing)
 
 
 async def _read(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None:

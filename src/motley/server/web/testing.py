@@ -85,12 +85,13 @@ class ServerProcess:
     :data:`OPEN_LIMITS`; ``extra``: ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is
     one of a site (``--site --lease-ttl``); ``tables_per_address``: that quota instead of the open one;
     ``site_secret``: the site's secret file (``--site-secret``); ``log``: a file that gets the process's output
-    (default: none kept)."""
+    (default: none kept); ``queue_messages``: that bound instead of the open limits' (``--queue-messages``)."""
 
     def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None,
                  lease_ttl: float | None = None, tables_per_address: int | None = None,
-                 site_secret: str | None = None, log: str | None = None) -> None:
+                 site_secret: str | None = None, log: str | None = None, queue_messages: int | None = None) -> None:
         self.site_secret = site_secret
+        self.queue_messages = queue_messages or OPEN_LIMITS.queue_messages
         self.log = log
         self.port = port or free_port()
         self.tables_per_address = tables_per_address or OPEN_LIMITS.tables_per_address
@@ -110,7 +111,7 @@ class ServerProcess:
                 f"tables_per_minute={OPEN_LIMITS.tables_per_minute}, table_burst={OPEN_LIMITS.table_burst}, "
                 f"sockets_per_table={OPEN_LIMITS.sockets_per_table}, "
                 f"messages_per_second={OPEN_LIMITS.messages_per_second}, "
-                f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={OPEN_LIMITS.queue_messages}, "
+                f"message_burst={OPEN_LIMITS.message_burst}, queue_messages={self.queue_messages}, "
                 f"connections_per_address={OPEN_LIMITS.connections_per_address}, "
                 f"site={self.lease_ttl is not None}, lease_ttl={self.lease_ttl or 6.0}, "
                 "site_secret=None if sys.argv[4] == '' else __import__('pathlib').Path(sys.argv[4]))")

@@ -14,9 +14,10 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from motley.server.play.analyses import AnalysisRefused
 from motley.server.play.table import Table
 from motley.server.web.context import Context, Web
-from motley.server.web.lookup import live_table
+from motley.server.web.lookup import ended_table
 from motley.server.web.refusals import refusals
 
 SEAT_WORDS = "the seat asked for is not a seat of the table"
@@ -29,10 +30,11 @@ async def analysable(web: Web, table_id: str, seat: int) -> Table:
     """The finished table ``table_id``, whose ``seat`` may be analysed.
 
     Raises:
-        AnalysisRefused: for a match not over (409) or a seat it does not have (400). NoSuchTable, StoreError,
-            OwnedElsewhere: as :func:`~motley.server.web.lookup.live_table`.
+        AnalysisRefused: for a match not over (409, on every process of a site:
+            :func:`~motley.server.web.lookup.ended_table`) or a seat it does not have (400). NoSuchTable,
+            StoreError: as :func:`~motley.server.web.lookup.live_table`.
     """
-    live = await live_table(web.service, table_id)
+    live = await ended_table(web.service, table_id, AnalysisRefused.not_over)
     web.service.analyses.check(live.table, seat)
     return live.table
 

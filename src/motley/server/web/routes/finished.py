@@ -25,7 +25,7 @@ from motley.server.play import replays
 from motley.server.play.messages import ReplayStep
 from motley.server.play.table import Table
 from motley.server.web.context import Context, Web
-from motley.server.web.lookup import live_table
+from motley.server.web.lookup import ended_table
 from motley.server.web.reading import client_address
 from motley.server.web.refusals import BuildsBusy, NotFinished, refusals
 
@@ -71,10 +71,11 @@ async def finished_table(web: Web, table_id: str) -> Table:
     """The finished table ``table_id``.
 
     Raises:
-        NotFinished: while its match is played, or for a table cancelled before its end. NoSuchTable, StoreError,
-            OwnedElsewhere: as :func:`~motley.server.web.lookup.live_table`.
+        NotFinished: while its match is played (on every process of a site:
+            :func:`~motley.server.web.lookup.ended_table`), or for a table cancelled before its end. NoSuchTable,
+            StoreError: as :func:`~motley.server.web.lookup.live_table`.
     """
-    live = await live_table(web.service, table_id)
+    live = await ended_table(web.service, table_id)
     table = live.table
     if not table.state.is_terminal() and live.closed:
         raise NotFinished("the table was cancelled before the end of its match; it has no replay")
