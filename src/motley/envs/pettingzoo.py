@@ -181,7 +181,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
         self._mover: str | None = None
         self._legal = _NO_ACTIONS
-        self._legal_list: list[int] = []  # the same as a list (the legality check of illegal="lose")
+        self._legal_list: list[int] = []  # the same as a list (the legality checks of illegal="lose" and env())
         #: The motley State of the current match (None before the first ``reset()``).
         self.game_state: State | None = None
         self.agents: list[str] = []
@@ -469,15 +469,57 @@ class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper): 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """``OrderEnforcingWrapper`` with direct reads of the hot attributes after ``reset()`` (before it, the
-    same AttributeError as the standard wrapper)."""
+    same AttributeError as the standard wrapper), and the common step and observation passed to the bare
+    environment at once.
+
+    ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
+    it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
+    (the legal actions) and forgets the observation it kept, and the bare ``step`` plays it; ``observe`` is the
+    bare one, kept by ``TerminateIllegalWrapper`` for the agent to move as the standard one does. Everything
+    else (before ``reset()``, an action of another type, an illegal or out-of-range one, a finished agent's
+    ``None``) goes through the standard wrappers, one after the other.
+    """
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._view: Any = _NotReset()
+        self._illegal = next((w for w in _chain(env) if isinstance(w, _TerminateIllegal)), None)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self._view = self.env.unwrapped
+
+    def step(self, action: Any) -> None:
+        bare = self._view
+        if type(action) is int and type(bare) is not _NotReset:
+            agent = bare.agent_selection
+            if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
+                illegal = self._illegal
+                if illegal is not None:
+                    illegal._prev_obs = illegal._prev_info = None
+                self._has_updated = True
+                bare.step(action)
+                return
+        super().step(action)
+
+    def observe(self, agent: str) -> ObsDict | None:
+        bare = self._view
+        if type(bare) is _NotReset:
+            return super().observe(agent)  # type: ignore[no-any-return]
+        obs = bare.observe(agent)
+        illegal = self._illegal
+        if illegal is not None and agent == bare.agent_selection:
+            illegal._prev_obs = obs
+            illegal._prev_info = bare.infos.get(agent, {})
+        return obs  # type: ignore[no-any-return]
+
+
+def _chain(env: AECEnv) -> list[AECEnv]:
+    """``env`` and every environment it wraps, outermost first."""
+    found = [env]
+    while hasattr(found[-1], "env"):
+        found.append(found[-1].env)
+    return found
 
 
 for _name in _HOT_ATTRIBUTES:
