@@ -256,7 +256,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
         self._next_turn(self.game_state.is_terminal())
 
-    def observe(self, agent: str) -> ObsDict | npt.NDArray[np.float32]:
+    def observe(self, agent: str) -> Any:  # ObsDict, or the tensor with observation="flat"
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move);
         with ``observation="flat"`` the tensor alone (the mask is in ``infos[agent]["action_mask"]``).
 
@@ -549,16 +549,16 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 return
         super().step(action)
 
-    def observe(self, agent: str) -> ObsDict | None:
+    def observe(self, agent: str) -> Any:
         bare = self._view
         if type(bare) is _NotReset:
-            return super().observe(agent)  # type: ignore[no-any-return]
+            return super().observe(agent)
         obs = bare.observe(agent)
         illegal = self._illegal
         if illegal is not None and agent == bare.agent_selection:
             illegal._prev_obs = obs
             illegal._prev_info = bare.infos.get(agent, {})
-        return obs  # type: ignore[no-any-return]
+        return obs
 
 
 def _chain(env: AECEnv) -> list[AECEnv]:
