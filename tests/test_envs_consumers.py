@@ -9,10 +9,12 @@
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test
 
 from motley.envs.pettingzoo import env, raw_env
 
@@ -71,6 +73,15 @@ def test_flat_observation_and_info_mask_equal_the_dict_ones(game: str) -> None:
         action = int(legal[rng.randrange(len(legal))])
         flat.step(action)
         dict_env.step(action)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("observation", "infos"), [("flat", "lists"), ("dict", "fixed"), ("flat", "fixed")])
+def test_pettingzoo_api_and_seed_tests_pass_with_the_options(game: str, observation: str, infos: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's advisory warnings, as on the default environment
+        api_test(env(game, observation=observation, infos=infos), num_cycles=200)
+    seed_test(lambda: env(game, observation=observation, infos=infos), num_cycles=100)
 
 
 def test_bad_observation_or_infos_option_is_refused() -> None:
