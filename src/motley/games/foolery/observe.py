@@ -215,7 +215,11 @@ def write_tensor(state: FooleryRules, seat: Seat, out: npt.NDArray[np.float32]) 
 class BatchTensors:
     """Foolery's batch observer (``SPEC.batch_observer``, :class:`motley.core.spec.BatchObserver`): each row
     written in place by :func:`write_tensor` (the compiled core's writer where it plays), without a tensor per
-    state; nothing is kept between writes (the compiled writer reads a state in well under a microsecond)."""
+    state; nothing is kept between writes (the compiled writer reads a state in well under a microsecond), so a
+    single-seat environment asks the state itself (``keeps_state``, :func:`motley.envs.tensors.game_observer`)."""
+
+    #: Nothing is kept between writes: with one slot, ``state.observation_tensor`` is as fast.
+    keeps_state = False
 
     def __init__(self, game: Any, slots: int) -> None:
         self.game = game
