@@ -2,6 +2,7 @@
 
 * Tianshou's ``Collector`` (it stacks every step's info into its buffer: ``infos="fixed"``);
 * SuperSuit's observation wrappers (they need a Box observation: ``observation="flat"``, the mask in the info);
+* sb3-contrib's ``MaskablePPO`` on the Gymnasium environment (the ``train`` extra; skipped without it);
 * the options themselves without those libraries: one shape per info key at every step, the flat observation
   and its info mask equal to the Dict ones.
 """
@@ -148,3 +149,27 @@ def test_supersuit_observation_wrappers_run_over_the_flat_observation(game: str)
             legal = np.flatnonzero(info["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
+
+
+@pytest.mark.parametrize("game", ["fool(players=4)", "foolery(players=5)"])
+def test_sb3_contrib_maskable_ppo_learns_and_predicts_legal_actions(game: str) -> None:
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("torch")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from motley.envs.gymnasium import SingleSeatEnv
+
+    torch.set_num_threads(1)
+    e = SingleSeatEnv(game, seat=None, opponents="random")
+    model = MaskablePPO("MlpPolicy", e, n_steps=128, batch_size=64, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [32]})
+    model.learn(total_timesteps=256)  # two rollouts and updates, the masks from e.action_masks()
+    assert model.num_timesteps >= 256
+    obs, _ = e.reset(seed=1)
+    for _ in range(100):
+        action, _ = model.predict(obs, action_masks=e.action_masks(), deterministic=True)
+        assert int(action) in e.state.legal_actions()  # type: ignore[union-attr]
+        obs, _reward, terminated, _, _ = e.step(int(action))
+        if terminated:
+            obs, _ = e.reset()
