@@ -6,7 +6,12 @@ actions) plays ``--eval-matches`` matches against random bots on a fixed list of
 share (matches with a positive return) is recorded with a 95% interval; a uniformly random player on
 the same seeds is the baseline. Figures go to ``<out>/<game>_ppo.json`` / ``.csv`` and the plot to
 ``<out>/<game>_ppo.png``; ``--out`` defaults to the run folder ``runs/maskable_ppo/<game>_<players>p``
-under the current directory (``runs/`` is ignored by git), never into the repository's docs.
+under the current directory (``runs/`` is ignored by git), so a run writes into the repository's docs only
+when asked: the figures in docs/training/ were made with ``--out docs/training`` (the command in
+docs/training/README.md).
+
+How many steps a time budget buys depends on the machine and its load (the training runs in one thread):
+docs/training/README.md gives its run's rate with the machine it ran on.
 
 Needs the ``train`` extra: ``pip install -e ".[train]"`` (sb3-contrib, torch, matplotlib).
 

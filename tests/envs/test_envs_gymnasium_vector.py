@@ -124,3 +124,62 @@ def test_action_space_sample_draws_legal_actions_only(spec: str, workers: int, s
 
 def test_registered_ids_cover_every_game() -> None:
     assert register() == [f"motley/{name}-v0" for name in motley.registered_games()]
+
+
+def masked_softmax_sample(infos: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """What a policy head does: logits, -inf outside the mask, softmax, a draw; raises on NaN probabilities."""
+    mask = infos["action_mask"].astype(bool)
+    logits = np.where(mask, rng.normal(size=mask.shape), -np.inf)
+    with np.errstate(invalid="ignore"):
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+    if np.isnan(probs).any():
+        raise FloatingPointError("a row of the mask is all 0")
+    return np.array([rng.choice(len(p), p=p) for p in probs])
+
+
+def _play_through_match_ends(envs: gymnasium.vector.VectorEnv, matches: int) -> int:
+    """Step with a masked softmax until ``matches`` matches ended; every action drawn is legal or ignored."""
+    _, infos = envs.reset(seed=8)
+    rng = np.random.default_rng(8)
+    ended = steps = 0
+    while ended < matches:
+        actions = masked_softmax_sample(infos, rng)
+        legal = infos["num_legal"] > 0
+        assert all(a in infos["legal"][i].actions for i, a in enumerate(actions) if legal[i])
+        _, _, terminations, _, infos = envs.step(actions)
+        ended += int(terminations.sum())
+        steps += 1
+        assert steps < 5000, "the matches did not end"
+    return ended
+
+
+def test_make_vec_with_final_mask_ones_never_gives_an_all_zero_mask() -> None:
+    envs = gymnasium.make_vec("motley/fools_errand-v0", num_envs=3, vectorization_mode="sync", final_mask="ones")
+    try:
+        assert _play_through_match_ends(envs, 4) >= 4
+    finally:
+        envs.close()
+
+
+def test_make_vec_with_same_step_autoreset_never_gives_an_all_zero_mask() -> None:
+    envs = gymnasium.make_vec("motley/fools_errand-v0", num_envs=3, vectorization_mode="sync",
+                              vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP})
+    try:
+        assert _play_through_match_ends(envs, 4) >= 4
+    finally:
+        envs.close()
+
+
+def test_make_vec_default_gives_the_empty_final_mask_it_documents() -> None:
+    envs = gymnasium.make_vec("motley/fools_errand-v0", num_envs=3, vectorization_mode="sync")
+    try:
+        with pytest.raises(FloatingPointError):
+            _play_through_match_ends(envs, 4)
+    finally:
+        envs.close()
+
+
+def test_final_mask_is_checked() -> None:
+    with pytest.raises(ValueError, match="final_mask"):
+        gymnasium.make("motley/fool-v0", final_mask="some")

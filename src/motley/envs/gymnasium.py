@@ -39,6 +39,21 @@ and ``infos["num_legal"]`` (8,), and ``infos["legal"]`` an object array of the 8
 (the legal lists are ragged, so they are the one key Gymnasium keeps as objects rather than padding
 them to a bound: Foolery has 25,741 action ids and hundreds of legal ones in an exchange).
 
+**At the end of a match under** ``gymnasium.make_vec``: Gymnasium's vector environments autoreset in the
+*next-step* mode by default (``AutoresetMode.NEXT_STEP``): the step that ends a match returns its last
+observation and info, whose ``action_mask`` is all 0 (the learner has no move), and the actions given at the
+next step are ignored for that env while it resets. A policy that draws from the mask then meets an empty
+mask: ``rng.choice(np.flatnonzero(mask))`` raises and a masked softmax gives NaN. Two ways out:
+
+* ``final_mask="ones"``: the final step's ``action_mask`` is all 1 (any action; the vector environment ignores
+  it), so every row of ``infos["action_mask"]`` has a legal entry; ``legal`` and ``num_legal`` stay empty and
+  0, and :meth:`SingleSeatEnv.action_masks` stays all False;
+* same-step autoreset: ``gymnasium.make_vec(..., vector_kwargs={"autoreset_mode":
+  gymnasium.vector.AutoresetMode.SAME_STEP})`` returns the next match's first observation and info at once
+  (the final ones in ``infos["final_obs"]`` and ``infos["final_info"]``), so no step carries the empty mask.
+
+motley's own batch stepper (:mod:`motley.envs.vector`) always autoresets in the same step.
+
 Nothing in an observation or ``info`` depends on a card hidden from the learner, and no seed is handed
 out (the match seed deals every hand). ``privileged=True`` adds ``info["match_seed"]`` (int), the seed of
 the match (``game.new_initial_state(seed=...)`` rebuilds it): for logging and replays, never a policy's input.
@@ -125,11 +140,13 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         illegal_reward: reward of an illegal action in ``"lose"`` mode.
         privileged: also put the match seed in ``info["match_seed"]`` (it reveals every hidden card).
         render_mode: None or ``"ansi"`` (``render()`` returns the learner's observation as JSON text).
+        final_mask: ``"zeros"`` (the final step's ``info["action_mask"]`` all 0) or ``"ones"`` (all 1, for
+            Gymnasium's next-step autoreset; see the module docstring).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
         motley.OptionError: for an unknown game or option.
         motley.MotleyError: for an unknown bot spec.
-        ValueError: for a bad seat, a wrong number of opponent specs or a bad mode.
+        ValueError: for a bad seat, a wrong number of opponent specs, a bad mode or a bad ``final_mask``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (as gymnasium declares it)
@@ -137,7 +154,7 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
     def __init__(self, game: Game | str, seat: int | None = 0,
                  opponents: str | Sequence[str] = "random", illegal: str = "lose",
                  illegal_reward: float = -1.0, render_mode: str | None = None, privileged: bool = False,
-                 **params: Any) -> None:
+                 final_mask: str = "zeros", **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
         n = self.game.num_players
@@ -148,6 +165,9 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
             raise ValueError(f"{self.game.name} with {n} players needs {n - 1} opponent specs; got {len(specs)}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise'; got {illegal!r}")
+        if final_mask not in ("zeros", "ones"):
+            raise ValueError(f"final_mask must be 'zeros' or 'ones'; got {final_mask!r}")
+        self.final_mask = final_mask
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         self.opponent_specs = specs
@@ -214,6 +234,8 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
                 raise IllegalMoveError(action, state.why_illegal(a))
             info = self._info()
             info["illegal_action"] = True
+            if self.final_mask == "ones":
+                info["action_mask"] = np.ones(self._num_actions, dtype=np.int8)
             self.state = None  # the episode is over; step() needs a reset now
             return self._observation(state), self.illegal_reward, True, False, info
         state.apply_action(a)
@@ -274,8 +296,11 @@ class SingleSeatEnv(gym.Env[Obs, np.int64]):
         assert state is not None
         legal = (np.array(state.legal_actions(), dtype=np.int64)
                  if not state.is_terminal() and state.current_player() == self.seat else _NO_ACTIONS)
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        mask[legal] = 1
+        if self.final_mask == "ones" and state.is_terminal():
+            mask = np.ones(self._num_actions, dtype=np.int8)
+        else:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+            mask[legal] = 1
         legal.setflags(write=False)
         features = self._features.take(legal, axis=0)
         features.setflags(write=False)

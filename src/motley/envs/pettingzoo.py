@@ -32,6 +32,22 @@ and no seed is handed out (the match seed deals every hand). ``privileged=True``
 it) for every agent: for logging and replays, never a policy's input. ``state()`` is privileged in the same
 sense: it holds every seat's own cards.
 
+Observation and info options (for libraries that need one shape everywhere):
+
+* ``observation="flat"``: the observation is the tensor alone (``observation_space(agent)`` a ``Box``), and the
+  mask moves to ``infos[agent]["action_mask"]`` (int8, the same values), as PettingZoo's classic games do for a
+  non-Dict observation and as ``TerminateIllegalWrapper`` reads it; SuperSuit's observation wrappers
+  (``dtype_v0``, ``normalize_obs_v0``, ``frame_stack_v1``, ``pad_observations_v0``, ...) accept it.
+* ``infos="fixed"``: every key of an agent's info has one shape at every step: ``"illegal_action"`` (bool, True
+  only for the offender of ``illegal="lose"``), ``"match_seed"`` with ``privileged=True`` and ``"action_mask"``
+  with ``observation="flat"``; the variable-length ``"legal_actions"`` and ``"action_features"`` are left out
+  (``action_features(agent)`` still gives the latter). Tianshou's ``Collector`` stacks infos into its buffer and
+  needs it: ``tianshou.env.PettingZooEnv(env("fool", players=4, infos="fixed"))``.
+
+The mask is ``int8`` (what Gymnasium's ``Discrete.sample(mask=)`` takes); ``mask.view(np.bool_)`` is a ``bool``
+view of it at no cost. To draw a legal action, ``info["legal_actions"]`` (the ids, already made) is cheaper
+than scanning the mask: ``np.flatnonzero`` reads every entry of it (25,741 in Foolery; docs/speed.md).
+
 Rewards (``reward=``):
 
 * ``"match"`` (default): 0 until the match ends, then ``state.returns()`` (per seat, in [-1, 1]).
@@ -125,10 +141,14 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: None, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
         illegal: ``"raise"`` or ``"lose"`` (see the module docstring).
         privileged: also put the match seed in every agent's ``infos`` (it reveals every hidden card).
+        observation: ``"dict"`` (the tensor and the mask in a Dict) or ``"flat"`` (the tensor alone, a Box; the
+            mask in ``infos[agent]["action_mask"]``), see "Observation and info options" in the module docstring.
+        infos: ``"lists"`` (the legal ids and their features in the infos) or ``"fixed"`` (every info key of one
+            shape at every step, for buffers that stack infos such as Tianshou's).
         params: game options when ``game`` is a name, e.g. ``players=5``.
     Raises:
         motley.OptionError: for an unknown game or option.
-        ValueError: for a bad ``reward``, ``render_mode`` or ``illegal``.
+        ValueError: for a bad ``reward``, ``render_mode``, ``illegal``, ``observation`` or ``infos``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1,  # noqa: RUF012
@@ -136,7 +156,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: Game | str, reward: str = "match", deal_weight: float = 0.1,
                  render_mode: str | None = None, illegal: str = "raise", privileged: bool = False,
-                 **params: Any) -> None:
+                 observation: str = "dict", infos: str = "lists", **params: Any) -> None:
         super().__init__()
         self.game = as_game(game, **params)
         if reward not in ("match", "deal"):
@@ -146,6 +166,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal must be 'raise' or 'lose'; got {illegal!r}")
         self.illegal = illegal
+        if observation not in ("dict", "flat"):
+            raise ValueError(f"observation must be 'dict' or 'flat'; got {observation!r}")
+        if infos not in ("lists", "fixed"):
+            raise ValueError(f"infos must be 'lists' or 'fixed'; got {infos!r}")
+        self.flat = observation == "flat"
+        self.fixed_infos = infos == "fixed"
         self.privileged = bool(privileged)
         self.metadata = {**self.metadata, "name": f"motley_{self.game.name}_v0"}
         self.reward_mode = reward
@@ -156,11 +182,10 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._num_actions = self.game.num_distinct_actions()
         shape = self.game.observation_tensor_shape()
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": spaces.Box(low=-1.0, high=1.0, shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8),
-            })
+        tensor_space = spaces.Box(low=-1.0, high=1.0, shape=shape, dtype=np.float32)
+        mask_space = spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8)
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            agent: tensor_space if self.flat else spaces.Dict({"observation": tensor_space, "action_mask": mask_space})
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: _ActionSpace(self._num_actions) for agent in self.possible_agents}
@@ -174,14 +199,19 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._observation_shape = shape
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
+        self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._no_mask.setflags(write=False)
+        idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
+            "legal_actions": _NO_ACTIONS, "action_features": no_features}
+        if self.flat:
+            idle["action_mask"] = self._no_mask
         #: The info of each agent while it is not to move (made once; treat infos as read-only).
-        self._idle: dict[str, dict[str, Any]] = {
-            agent: {"legal_actions": _NO_ACTIONS, "action_features": no_features} for agent in self.possible_agents}
-        self._observed: dict[str, ObsDict] = {}
+        self._idle: dict[str, dict[str, Any]] = {agent: dict(idle) for agent in self.possible_agents}
+        self._observed: dict[str, ObsDict | npt.NDArray[np.float32]] = {}
         self._paid = False  # did the last step pay any reward (so that rewards must be set back to 0)?
         self._mover: str | None = None
         self._legal = _NO_ACTIONS
-        self._legal_list: list[int] = []  # the same as a list (the legality check of illegal="lose")
+        self._legal_list: list[int] = []  # the same as a list (the legality checks of illegal="lose" and env())
         #: The motley State of the current match (None before the first ``reset()``).
         self.game_state: State | None = None
         self.agents: list[str] = []
@@ -226,11 +256,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
         self._next_turn(self.game_state.is_terminal())
 
-    def observe(self, agent: str) -> ObsDict:
-        """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move).
+    def observe(self, agent: str) -> Any:  # ObsDict, or the tensor with observation="flat"
+        """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent`` (mask all 0 unless to move);
+        with ``observation="flat"`` the tensor alone (the mask is in ``infos[agent]["action_mask"]``).
 
-        The dict is computed once per agent and position: later calls until the next ``step()`` or
-        ``reset()`` return the same dict; its arrays are read-only.
+        The observation is computed once per agent and position: later calls until the next ``step()`` or
+        ``reset()`` return the same object; its arrays are read-only.
 
         Raises:
             RuntimeError: before the first ``reset()``.
@@ -241,9 +272,6 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         if state is None:
             raise RuntimeError(_NOT_RESET)
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if agent == self._mover:
-            mask[self._legal] = 1
         seat = self._seat[agent]
         if self._observer is None:
             tensor = state.observation_tensor(seat)
@@ -251,10 +279,21 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             tensor = np.empty(self._observation_shape, dtype=np.float32)
             self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
         tensor.setflags(write=False)
-        mask.setflags(write=False)
-        obs: ObsDict = {"observation": tensor, "action_mask": mask}
+        if self.flat:
+            self._observed[agent] = tensor
+            return tensor
+        obs: ObsDict = {"observation": tensor, "action_mask": self._mask(agent)}
         self._observed[agent] = obs
         return obs
+
+    def _mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
+        if agent != self._mover:
+            return self._no_mask
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask[self._legal] = 1
+        mask.setflags(write=False)
+        return mask
 
     def action_features(self, agent: str) -> npt.NDArray[np.float32]:
         """Features of ``agent``'s legal actions: float32 of shape (num_legal, F), row ``i`` the features of
@@ -266,8 +305,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             KeyError: for an unknown agent.
         """
         self._require_state()
-        features: npt.NDArray[np.float32] = self.infos[agent]["action_features"]
-        return features
+        if agent not in self._seat:
+            raise KeyError(agent)
+        if not self.fixed_infos:
+            features: npt.NDArray[np.float32] = self.infos[agent]["action_features"]
+            return features
+        return self._features.take(self._legal if agent == self._mover else _NO_ACTIONS, axis=0)
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state: every seat's observation tensor, seat 0's first, in one float32 vector.
@@ -345,10 +388,14 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._mover = agent
         self._legal_list = state.legal_actions()
         legal = self._legal = np.array(self._legal_list, dtype=np.int64)
-        features = self._features.take(legal, axis=0)
-        info = {"legal_actions": legal, "action_features": features}
-        if self.privileged:
-            info["match_seed"] = self._idle[agent]["match_seed"]
+        if self.fixed_infos:
+            info = dict(self._idle[agent])
+        else:
+            info = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+            if self.privileged:
+                info["match_seed"] = self._idle[agent]["match_seed"]
+        if self.flat:
+            info["action_mask"] = self._mask(agent)
         self.infos[agent] = info
 
     def _lose(self, agent: str) -> None:
@@ -469,15 +516,57 @@ class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper): 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """``OrderEnforcingWrapper`` with direct reads of the hot attributes after ``reset()`` (before it, the
-    same AttributeError as the standard wrapper)."""
+    same AttributeError as the standard wrapper), and the common step and observation passed to the bare
+    environment at once.
+
+    ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
+    it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
+    (the legal actions) and forgets the observation it kept, and the bare ``step`` plays it; ``observe`` is the
+    bare one, kept by ``TerminateIllegalWrapper`` for the agent to move as the standard one does. Everything
+    else (before ``reset()``, an action of another type, an illegal or out-of-range one, a finished agent's
+    ``None``) goes through the standard wrappers, one after the other.
+    """
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._view: Any = _NotReset()
+        self._illegal = next((w for w in _chain(env) if isinstance(w, _TerminateIllegal)), None)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self._view = self.env.unwrapped
+
+    def step(self, action: Any) -> None:
+        bare = self._view
+        if type(action) is int and type(bare) is not _NotReset:
+            agent = bare.agent_selection
+            if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
+                illegal = self._illegal
+                if illegal is not None:
+                    illegal._prev_obs = illegal._prev_info = None
+                self._has_updated = True
+                bare.step(action)
+                return
+        super().step(action)
+
+    def observe(self, agent: str) -> Any:
+        bare = self._view
+        if type(bare) is _NotReset:
+            return super().observe(agent)
+        obs = bare.observe(agent)
+        illegal = self._illegal
+        if illegal is not None and agent == bare.agent_selection:
+            illegal._prev_obs = obs
+            illegal._prev_info = bare.infos.get(agent, {})
+        return obs
+
+
+def _chain(env: AECEnv) -> list[AECEnv]:
+    """``env`` and every environment it wraps, outermost first."""
+    found = [env]
+    while hasattr(found[-1], "env"):
+        found.append(found[-1].env)
+    return found
 
 
 for _name in _HOT_ATTRIBUTES:

@@ -38,9 +38,15 @@ class EachState:
 
 
 def game_observer(game: Game, slots: int) -> BatchObserver | None:
-    """The game's own batch observer for ``slots`` slots (``GameSpec.batch_observer``), or None."""
+    """The game's own batch observer for ``slots`` slots (``GameSpec.batch_observer``), or None.
+
+    None also for one slot when the observer keeps nothing between writes (its class sets ``keeps_state =
+    False``): ``state.observation_tensor(seat)`` then gives the same bytes one call shorter (the single-seat
+    environments' path)."""
     factory = game_spec(game.name).batch_observer
-    return None if factory is None else factory(game, slots)
+    if factory is None or (slots == 1 and getattr(factory, "keeps_state", True) is False):
+        return None
+    return factory(game, slots)
 
 
 def batch_observer(game: Game, slots: int) -> BatchObserver:

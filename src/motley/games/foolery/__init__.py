@@ -58,6 +58,7 @@ SPEC = register_spec(GameSpec(
     card_info=cards.card_info,
     end_reason=facts.end_reason,
     tensor_layout=observe.tensor_layout,
+    batch_observer=observe.BatchTensors,
     how_to_play=views.HOW_TO_PLAY,
     summary=views.SUMMARY,
     usual_players=5,

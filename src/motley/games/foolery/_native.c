@@ -50,11 +50,13 @@ typedef unsigned __int128 u128;
 /* ---- what install() reads ------------------------------------------------------------------------ */
 enum {
     S_HANDS, S_SIZES, S_PHASE, S_TO_MOVE, S_TOP, S_TOP_SEAT, S_PLAYED, S_LOG, S_LEGAL, S_FIVES, S_NEXT,
-    S_LOCKED, S_HISTORY, S_GAME, S_PLACES, S_NEXT_PLACE, S_COUNT
+    S_LOCKED, S_HISTORY, S_GAME, S_PLACES, S_NEXT_PLACE, S_TITLES, S_TOTALS, S_DEALER, S_HAND_NUMBER, S_GAVE,
+    S_RECEIVED, S_COUNT
 };
 static const char *SLOT_NAMES[S_COUNT] = {
     "hands", "sizes", "phase", "to_move", "top", "top_seat", "played", "log", "_legal", "_fives", "_next",
-    "_locked", "_history", "game", "places", "next_place"};
+    "_locked", "_history", "game", "places", "next_place", "titles", "totals", "dealer", "hand_number", "gave",
+    "received"};
 static Py_ssize_t slot_offset[S_COUNT];
 
 static int num_actions = 0;
@@ -78,12 +80,13 @@ static const int PAIR_INDEX[16] = {-1, -1, -1, 0, -1, 1, 2, -1, -1, 3, 4, -1, 5,
 static struct {
     PyObject *game;
     int skip_rule, locks_out, trump_variation, ace_high, any_trump;
+    long hands_total;
     PyObject *seats_after, *next_holding;
-} opts = {NULL, 0, 0, 0, 0, 0, NULL, NULL};
+} opts = {NULL, 0, 0, 0, 0, 0, 0, NULL, NULL};
 
 static PyObject *py_legal_actions = NULL, *py_apply_action = NULL, *py_apply = NULL;
 static PyObject *s_ace_high, *s_any_trump, *s_end_hand, *s_trump_variation, *s_skip_rule,
-    *s_locks_out, *s_seats_after, *s_next_holding;
+    *s_locks_out, *s_seats_after, *s_next_holding, *s_hands_total;
 
 /* ---- slots and numbers ----------------------------------------------------------------------------- */
 static inline PyObject *
@@ -289,6 +292,17 @@ read_flag(PyObject *game, PyObject *name, int *out)
     return *out < 0 ? -1 : 0;
 }
 
+static int
+read_game_long(PyObject *game, PyObject *name, long *out)
+{
+    PyObject *v = PyObject_GetAttr(game, name);
+    if (v == NULL)
+        return -1;
+    int r = read_long(v, out);
+    Py_DECREF(v);
+    return r;
+}
+
 /* The options of the state's game (read once per game object). 0, or -1 with an error. */
 static int
 load_options(PyObject *self)
@@ -302,7 +316,8 @@ load_options(PyObject *self)
     if (after == NULL || holding == NULL || !PyTuple_Check(after) || !PyTuple_Check(holding)
         || read_flag(game, s_skip_rule, &opts.skip_rule) < 0 || read_flag(game, s_locks_out, &opts.locks_out) < 0
         || read_flag(game, s_trump_variation, &opts.trump_variation) < 0
-        || read_flag(game, s_ace_high, &opts.ace_high) < 0 || read_flag(game, s_any_trump, &opts.any_trump) < 0) {
+        || read_flag(game, s_ace_high, &opts.ace_high) < 0 || read_flag(game, s_any_trump, &opts.any_trump) < 0
+        || read_game_long(game, s_hands_total, &opts.hands_total) < 0) {
         Py_XDECREF(after);
         Py_XDECREF(holding);
         Py_CLEAR(opts.game);
@@ -1050,6 +1065,202 @@ is_terminal(PyObject *self, PyObject *Py_UNUSED(ignored))
     return PyBool_FromLong(phase == PHASE_OVER);
 }
 
+/* ---- the observation tensor ------------------------------------------------------------------------- */
+#define CARD_BLOCKS 5
+#define TENSOR_CARDS 78
+#define SEAT_FIELDS 13
+#define NUM_TITLES 5
+
+/* Bits of a list of card ids (a seat's gave or received list) into a u128. 0, or -1 with an error. */
+static int
+cards_mask(PyObject *list, u128 *out)
+{
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "a Foolery state's exchange records must be lists");
+        return -1;
+    }
+    u128 m = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        long c;
+        if (read_long(PyList_GET_ITEM(list, i), &c) < 0)
+            return -1;
+        if (c < 0 || c >= TENSOR_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a Foolery card id is 0..77");
+            return -1;
+        }
+        m |= (u128)1 << c;
+    }
+    *out = m;
+    return 0;
+}
+
+static inline void
+write_bits(float *out, u128 m)
+{
+    for (int c = 0; c < TENSOR_CARDS; c++)
+        out[c] = (float)((m >> c) & 1);
+}
+
+/* The seats that passed in this trick (observe: FooleryRules.passed): the passes logged since the last trick or
+ * stuck event; 0 once the match is over. -1 with an error. */
+static long
+passed_seats(PyObject *self, long phase)
+{
+    if (phase == PHASE_OVER)
+        return 0;
+    PyObject *log = get_slot(self, S_LOG);
+    if (log == NULL)
+        return -1;
+    if (!PyList_Check(log)) {
+        PyErr_SetString(PyExc_TypeError, "a Foolery state's log must be a list");
+        return -1;
+    }
+    long passed = 0;
+    for (Py_ssize_t i = PyList_GET_SIZE(log) - 1; i >= 0; i--) {
+        PyObject *ev = PyList_GET_ITEM(log, i);
+        long kind, seat;
+        if (!PyTuple_Check(ev) || PyTuple_GET_SIZE(ev) != 3) {
+            PyErr_SetString(PyExc_TypeError, "a Foolery log event is a (kind, seat, value) tuple");
+            return -1;
+        }
+        if (read_long(PyTuple_GET_ITEM(ev, 0), &kind) < 0)
+            return -1;
+        if (kind == 1) {  /* EV_PASS */
+            if (read_long(PyTuple_GET_ITEM(ev, 1), &seat) < 0)
+                return -1;
+            if (seat >= 0 && seat < MAX_SEATS)
+                passed |= 1L << seat;
+        } else if (kind == EV_TRICK || kind == EV_STUCK) {
+            break;
+        }
+    }
+    return passed;
+}
+
+/* Write the tensor of observe.observation_tensor (the Python reference, observe.reference_tensor) of seat
+ * into out, value for value: every division in double, then rounded to float32 as NumPy does. 0, or -1 with an
+ * error. */
+static int
+fill_tensor(PyObject *self, long seat, long n, float *out)
+{
+    long phase, to_move, top, top_seat, dealer, hand_number;
+    PyObject *hands = get_slot(self, S_HANDS), *sizes = get_slot(self, S_SIZES), *places = get_slot(self, S_PLACES);
+    PyObject *titles = get_slot(self, S_TITLES), *totals = get_slot(self, S_TOTALS);
+    PyObject *gave = get_slot(self, S_GAVE), *received = get_slot(self, S_RECEIVED);
+    PyObject *played_obj = get_slot(self, S_PLAYED);
+    if (hands == NULL || sizes == NULL || places == NULL || titles == NULL || totals == NULL || gave == NULL
+        || received == NULL || played_obj == NULL || slot_long(self, S_PHASE, &phase) < 0
+        || slot_long(self, S_TO_MOVE, &to_move) < 0 || slot_long(self, S_TOP, &top) < 0
+        || slot_long(self, S_TOP_SEAT, &top_seat) < 0 || slot_long(self, S_DEALER, &dealer) < 0
+        || slot_long(self, S_HAND_NUMBER, &hand_number) < 0 || load_options(self) < 0)
+        return -1;
+    if (!PyList_Check(hands) || !PyList_Check(gave) || !PyList_Check(received) || PyList_GET_SIZE(hands) != n
+        || PyList_GET_SIZE(gave) != n || PyList_GET_SIZE(received) != n) {
+        PyErr_SetString(PyExc_IndexError, "a Foolery state's seat lists do not match its seats");
+        return -1;
+    }
+    if (top >= num_actions || phase < 0 || phase > PHASE_OVER) {
+        PyErr_SetString(PyExc_ValueError, "a Foolery state with a top play or phase out of range");
+        return -1;
+    }
+    u128 hand, played, gave_mask, received_mask;
+    if (to_u128(PyList_GET_ITEM(hands, seat), &hand) < 0 || to_u128(played_obj, &played) < 0
+        || cards_mask(PyList_GET_ITEM(gave, seat), &gave_mask) < 0
+        || cards_mask(PyList_GET_ITEM(received, seat), &received_mask) < 0)
+        return -1;
+    long passed = passed_seats(self, phase);
+    if (passed < 0)
+        return -1;
+    write_bits(out, hand);
+    write_bits(out + TENSOR_CARDS, played);
+    write_bits(out + 2 * TENSOR_CARDS, top >= 0 ? a_mask[top] : 0);
+    write_bits(out + 3 * TENSOR_CARDS, gave_mask);
+    write_bits(out + 4 * TENSOR_CARDS, received_mask);
+    float *p = out + CARD_BLOCKS * TENSOR_CARDS;
+    long mover = phase == PHASE_OVER ? -1 : to_move;  /* current_player(): TERMINAL when over */
+    for (long i = 0; i < n; i++) {
+        long q = (seat + i) % n, size, place, title;
+        if (list_long(sizes, q, &size) < 0 || list_long(places, q, &place) < 0 || list_long(titles, q, &title) < 0)
+            return -1;
+        if (title < -1 || title >= NUM_TITLES) {
+            PyErr_SetString(PyExc_ValueError, "a Foolery title out of range");
+            return -1;
+        }
+        p[0] = (float)((double)size / 28.0);
+        p[1] = place >= 0 ? 1.0f : 0.0f;
+        p[2] = place >= 0 ? (float)((double)place / (double)(n - 1)) : 0.0f;
+        for (int k = 0; k <= NUM_TITLES; k++)
+            p[3 + k] = k == title + 1 ? 1.0f : 0.0f;
+        p[9] = (passed >> q) & 1 ? 1.0f : 0.0f;
+        p[10] = top_seat == q ? 1.0f : 0.0f;
+        p[11] = mover == q ? 1.0f : 0.0f;
+        p[12] = dealer == q ? 1.0f : 0.0f;
+        p += SEAT_FIELDS;
+    }
+    double scale = 2.0 * (double)n * (double)n;
+    for (long i = 0; i < n; i++) {
+        long total;
+        if (list_long(totals, (seat + i) % n, &total) < 0)
+            return -1;
+        double v = (double)total / scale;
+        *p++ = (float)(v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v);
+    }
+    for (long k = 0; k < 3; k++)
+        *p++ = k == phase ? 1.0f : 0.0f;
+    if (opts.hands_total) {
+        double v = (double)hand_number / (double)opts.hands_total;
+        *p++ = (float)(v < 1.0 ? v : 1.0);
+    } else {
+        *p++ = 1.0f;
+    }
+    int kind = 0;
+    if (top >= 0)
+        kind = a_kind[top] == K_NORMAL ? a_size[top] : a_kind[top] == K_FIVE ? 5 : 5 + a_size[top];
+    for (int k = 0; k < 9; k++)
+        p[k] = k == kind ? 1.0f : 0.0f;
+    p += 9;
+    *p = top >= 0 ? (float)((double)(opts.ace_high ? str_ace_high : a_str)[top] / 80.0) : 0.0f;
+    return 0;
+}
+
+/* _write_tensor(seat, out) -> bool: the observation tensor of seat written into out (a writable, C-contiguous
+ * float32 buffer of the tensor's length); False, writing nothing, for a seat that is no int of 0..N-1 (the
+ * caller raises the game's own error). */
+static PyObject *
+write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_write_tensor(seat, out) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *sizes = get_slot(self, S_SIZES);
+    if (sizes == NULL)
+        return NULL;
+    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
+        return NULL;
+    }
+    long n = (long)PyList_GET_SIZE(sizes), seat;
+    if (!PyLong_CheckExact(args[0]) || read_long(args[0], &seat) < 0 || seat < 0 || seat >= n) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    Py_ssize_t length = CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+    if (view.format == NULL || strcmp(view.format, "f") != 0 || view.itemsize != 4 || view.len != 4 * length) {
+        PyErr_Format(PyExc_ValueError, "_write_tensor: out must be float32 of %zd values", length);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int r = fill_tensor(self, seat, n, (float *)view.buf);
+    PyBuffer_Release(&view);
+    if (r < 0)
+        return NULL;
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef state_methods[] = {
     {"legal_actions", legal_actions, METH_NOARGS,
      "Legal action ids, sorted (cached until the next move); the compiled FooleryRules.legal_actions."},
@@ -1058,6 +1269,10 @@ static PyMethodDef state_methods[] = {
      "Raises:\n    InvalidMoveError, IllegalMoveError: as FooleryRules.apply_action; the state is unchanged."},
     {"_apply", apply_, METH_O, "Apply a legal action (FooleryRules._apply), compiled."},
     {"is_terminal", is_terminal, METH_NOARGS, "Whether the match is over."},
+    {"_write_tensor", (PyCFunction)(void (*)(void))write_tensor, METH_FASTCALL,
+     "_write_tensor(seat, out) -> bool: seat's observation tensor (observe.observation_tensor) written into out, a\n"
+     "writable C-contiguous float32 buffer of its length; False, writing nothing, for a seat that is no int 0..N-1.\n\n"
+     "Raises:\n    ValueError: for an out of another type or length."},
     {NULL, NULL, 0, NULL}};
 
 /* ---- install ------------------------------------------------------------------------------------------ */
@@ -1334,6 +1549,7 @@ PyInit__native(void)
     INTERN(s_locks_out, "locks_out")
     INTERN(s_seats_after, "seats_after")
     INTERN(s_next_holding, "next_holding")
+    INTERN(s_hands_total, "hands_total")
 #undef INTERN
     return m;
 }

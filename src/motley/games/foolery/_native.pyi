@@ -6,7 +6,10 @@ from typing import Any
 
 def install(cls: type, tables: Mapping[str, Any], /) -> dict[str, Callable[..., Any]]:
     """The compiled ``legal_actions``, ``apply_action``, ``_apply`` and ``is_terminal`` of the state class ``cls``
-    (method descriptors bound to it), reading its slots; ``tables``: the action tables of ``moves.py``.
+    (method descriptors bound to it), reading its slots; ``tables``: the action tables of ``moves.py``. Also
+    ``_write_tensor(seat, out) -> bool``: ``observe.observation_tensor`` of ``seat`` written into ``out`` (a
+    writable C-contiguous float32 buffer of its length; ValueError otherwise), False and nothing written for a
+    seat that is no ``int`` of 0..N-1.
 
     Raises:
         TypeError, ValueError: for a class without the slots, or a missing table. RuntimeError: installed twice.

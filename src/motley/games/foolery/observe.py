@@ -10,7 +10,7 @@ a state (a new one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, NotRequired
 
@@ -242,9 +242,81 @@ def observation(state: FooleryRules, seat: Seat) -> FooleryObservation:
     }
 
 
+#: The compiled core's tensor writer (``FooleryRules._write_tensor``, ``_native.c``) when it plays, else None:
+#: ``write(state, seat, out) -> bool`` fills ``out`` with :func:`reference_tensor`'s values, byte for byte.
+_NATIVE_WRITE: Callable[[FooleryRules, int, npt.NDArray[np.float32]], bool] | None = getattr(
+    FooleryRules, "_write_tensor", None)
+
+
 def observation_tensor(state: FooleryRules, seat: Seat) -> npt.NDArray[np.float32]:
     """float32 vector of ``tensor_size(N)`` from ``seat``'s point of view: the pieces of :func:`tensor_layout`
     (table in docs/observation_tensors.md), the card sets at once, then the pieces from ``seats`` on in order.
+
+    Written by the compiled core when it plays (``_native.c``), else by :func:`reference_tensor`: the same
+    bytes (tests/envs/test_envs_fast_tensors.py).
+
+    Raises:
+        motley.MotleyError: for a seat that is not a seat of the game.
+    """
+    write = _NATIVE_WRITE
+    if write is None:
+        return reference_tensor(state, seat)
+    out = np.empty(_seats_offset(len(state.sizes))[0], dtype=np.float32)
+    if not write(state, seat, out):  # not an int of 0..N-1: the game's own error, or a NumPy integer seat
+        state.check_seat(seat)
+        write(state, int(seat), out)
+    return out
+
+
+def write_tensor(state: FooleryRules, seat: Seat, out: npt.NDArray[np.float32]) -> None:
+    """Write :func:`observation_tensor` of ``seat`` into ``out`` (a writable C-contiguous float32 vector of
+    ``tensor_size(N)``) without allocating: the batch observer's and the environments' path.
+
+    Raises:
+        motley.MotleyError: for a seat that is not a seat of the game.
+        ValueError: for an ``out`` of another dtype, layout or length.
+    """
+    write = _NATIVE_WRITE
+    if write is not None and write(state, seat, out):
+        return
+    if write is None:
+        if out.dtype != np.float32 or out.shape != (_seats_offset(state.game.num_players)[0],):
+            raise ValueError(f"out must be float32 of shape ({_seats_offset(state.game.num_players)[0]},)")
+        out[...] = reference_tensor(state, seat)
+        return
+    state.check_seat(seat)
+    write(state, int(seat), out)
+
+
+class BatchTensors:
+    """Foolery's batch observer (``SPEC.batch_observer``, :class:`motley.core.spec.BatchObserver`): each row
+    written in place by :func:`write_tensor` (the compiled core's writer where it plays), without a tensor per
+    state; nothing is kept between writes (the compiled writer reads a state in well under a microsecond), so a
+    single-seat environment asks the state itself (``keeps_state``, :func:`motley.envs.tensors.game_observer`)."""
+
+    #: Nothing is kept between writes: with one slot, ``state.observation_tensor`` is as fast.
+    keeps_state = False
+
+    def __init__(self, game: Any, slots: int) -> None:
+        self.game = game
+        self.slots = slots
+
+    def write(self, states: Sequence[Any], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
+        """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (``out`` C-contiguous).
+
+        Raises:
+            motley.MotleyError: for a seat that is not a seat of the game.
+        """
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            write_tensor(state, seat, out[i])
+
+
+def reference_tensor(state: FooleryRules, seat: Seat) -> npt.NDArray[np.float32]:
+    """:func:`observation_tensor` computed in Python from the state's fields: the definition the compiled
+    writer is tested against, and the path without the compiled core.
+
+    Raises:
+        motley.MotleyError: for a seat that is not a seat of the game.
     """
     state.check_seat(seat)
     n = state.game.num_players
