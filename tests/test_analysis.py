@@ -26,6 +26,7 @@ from motley.bots.analysis import (
     analyse_record,
     decision_at,
     decisions,
+    evaluate,
     searcher_spec,
 )
 from motley.bots.best import best_spec
@@ -236,6 +237,10 @@ def test_a_mark_rests_on_a_search_again_of_the_moves_that_decide_it() -> None:
     assert blunder["mark_on"] == "win" and blunder["cost"]["win"] - Z * blunder["cost"]["win_se"] > INACCURACY
     assert blunder["why"].startswith("A mistake in win chance: you played green 3: it wins the deal ")
     assert f"green 11 wins {_pct(rows['G11']['win'])}" in blunder["why"]
+    game = state.game
+    unchecked = evaluate(game, decision_at(state, 0, state.string_to_action("G3")), searcher_spec(game, 200), 0,
+                         check=False)  # as a hint searches: nothing is marked, so nothing is searched again
+    assert unchecked["checked"] is None and unchecked["mark"] is None and unchecked["moves"][0]["move"] == "G11"
 
 
 def test_only_a_decision_that_may_be_marked_is_searched_again(fool_record: str) -> None:

@@ -345,10 +345,10 @@ def _batch_se(values: Sequence[float]) -> float:
     return math.sqrt(sum((m - centre) ** 2 for m in means) / (BATCHES - 1) / BATCHES)
 
 
-def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict[str, Any]:
+def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: bool = True) -> dict[str, Any]:
     """The analysis of one decision (module docstring) by the ISMCTS ``spec`` with ``random.Random(seed)``: the
-    search of every move, then, where the decision may be marked, the re-search of the moves that decide the mark
-    (:func:`_check`).
+    search of every move, then, where the decision may be marked (and ``check``: a hint, which marks nothing,
+    skips it), the re-search of the moves that decide the mark (:func:`_check`).
 
     Returns:
         ``{"index", "deal", "number", "deal_number", "actor", "played", "played_words", "choice", "choice_words",
@@ -368,7 +368,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict
     rows.sort(key=lambda r: (-r["visits"], -r["win"]))
     by_action = {r["action"]: r for r in rows}
     checked = None
-    if choice != decision.played and _may_be_marked(by_action[choice], by_action[decision.played], spread):
+    if check and choice != decision.played and _may_be_marked(by_action[choice], by_action[decision.played], spread):
         others = [r["action"] for r in rows if r["action"] != decision.played][:CHECK_MOVES]
         rounds, estimates = _check(game, decision, spec, seed, [decision.played, *others], spread)
         budget = _check_budget(spec)
@@ -663,7 +663,7 @@ def hint(game: Game, decision: Decision, simulations: int, seed: int | str) -> d
     Raises:
         MotleyError: for ``simulations`` below 1, or a game without search support.
     """
-    result = evaluate(game, decision, searcher_spec(game, simulations), seed)
+    result = evaluate(game, decision, searcher_spec(game, simulations), seed, check=False)
     best = next(row for row in result["moves"] if row["move"] == result["choice"])
     runner = next((row for row in result["moves"] if row is not best and row["visits"]), None)  # most visited next
     why = (f"{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals consistent "
