@@ -126,8 +126,10 @@ def confirmed(result: dict[str, Any], win: float, points: float, mistake: bool =
     return win_ok if on == "win" else points_ok if on == "points" else win_ok or points_ok
 
 
-def measure(game_text: str, lineup: list[str], simulations: int, marks: int, matches: int, base: int) -> Tally:
-    """The counts of one game (module docstring)."""
+def measure(game_text: str, lineup: list[str], simulations: int, marks: int, matches: int, base: int,
+            partial: str | None = None) -> Tally:
+    """The counts of one game (module docstring); with ``partial``, the figures so far written there (JSON) after
+    each match, for a run stopped before its end."""
     game = motley.load_game(game_text)
     spec, deep = searcher_spec(game, simulations), searcher_spec(game, 10 * simulations)
     tally = Tally(game_text)
@@ -157,12 +159,15 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 tally.confirmed += confirmed(first, win, points)
                 tally.mistake_confirmed += first["mark"] == "mistake" and confirmed(first, win, points, True)
         print(f"  {game_text} match {match}: {tally.decisions} decisions, {tally.marked} marked", flush=True)
+        if partial:
+            with open(partial, "w", encoding="utf-8") as stream:
+                json.dump(summary(tally), stream, indent=1)
     return tally
 
 
-def report(t: Tally) -> dict[str, Any]:
-    """Print and return one game's figures."""
-    rows = {
+def summary(t: Tally) -> dict[str, Any]:
+    """One game's figures (module docstring) as shares with their 95% intervals."""
+    return {"game": t.game, **asdict(t), "shares": {
         "marked again at another seed": share(t.marked_again, t.marked),
         "mistakes marked a mistake again": share(t.mistake_again, t.mistakes),
         "confirmed at 10x the budget": share(t.confirmed, t.marked),
@@ -173,11 +178,16 @@ def report(t: Tally) -> dict[str, Any]:
         "coverage, moves re-searched before a mark": share(*t.covered_checked),
         "coverage, thin moves": share(*t.covered_thin),
         "seconds per decision": f"{t.seconds / max(t.decisions, 1):.3f}",
-    }
+    }}
+
+
+def report(t: Tally) -> dict[str, Any]:
+    """Print and return one game's figures."""
+    out = summary(t)
     print(f"\n{t.game}: {t.decisions} decisions, {t.marked} marked ({t.mistakes} mistakes)")
-    for key, value in rows.items():
+    for key, value in out["shares"].items():
         print(f"  {key:<42} {value}")
-    return {"game": t.game, **asdict(t), "shares": rows}
+    return out
 
 
 def main() -> None:
@@ -188,12 +198,14 @@ def main() -> None:
     parser.add_argument("--marks", type=int, default=35, help="marked decisions per game to reach")
     parser.add_argument("--matches", type=int, default=40, help="matches per game at most")
     parser.add_argument("--base", type=int, default=1000, help="the first match's seed")
-    parser.add_argument("--json", default=None, help="write the figures here")
+    parser.add_argument("--json", default=None, help="write the figures here (and the figures so far after each "
+                                                     "match, to PATH.partial)")
     args = parser.parse_args()
     lineup = args.lineup.split(",")
     total, out = Tally("all games"), []
     for game in args.games:
-        tally = measure(game, lineup, args.simulations, args.marks, args.matches, args.base)
+        tally = measure(game, lineup, args.simulations, args.marks, args.matches, args.base,
+                        args.json and f"{args.json}.partial")
         out.append(report(tally))
         total.add(tally)
     out.append(report(total))
