@@ -20,6 +20,7 @@ from motley.bots.analysis import (
     _Estimate,
     _move_row,
     _pct,
+    _rival,
     _Tally,
     _verdict,
     analyse_decision,
@@ -323,3 +324,17 @@ def test_the_command_reads_at_80_columns_and_piped(tmp_path: Path) -> None:
     assert "…" not in done.stdout and "-0%" not in done.stdout
     assert "winning the deal" in done.stdout and "sampled deals per decision" in done.stdout
     assert "ismcts(" not in done.stdout and "Accuracy" in done.stdout
+
+
+def test_the_move_that_may_make_a_mark_is_found_whatever_the_search_chose() -> None:
+    """A search indifferent between moves (the deal won whatever is played) picks one by its visits; a move that
+    wins as often and scores more points is still searched again, and one that wins less often never is."""
+    def row(action: int, visits: int, win: float, points: float) -> dict[str, object]:
+        return {"action": action, "visits": visits, "win": win, "points": points}
+
+    played = row(0, 250, 1.0, 2.0)
+    assert _rival([played, row(1, 250, 1.0, 6.0)], played, 2.0) == 1  # the played move was the search's choice
+    assert _rival([played, row(1, 250, 0.8, 9.0)], played, 2.0) is None  # more points but wins less often
+    assert _rival([played, row(1, 250, 1.0, 2.1)], played, 2.0) is None  # under the points threshold
+    thin = row(0, 3, 0.0, 0.0)
+    assert _rival([row(1, 480, 0.4, 1.0), row(2, 17, 0.1, 0.0), thin], thin, 2.0) == 1

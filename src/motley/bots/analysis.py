@@ -352,10 +352,11 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
 
     Returns:
         ``{"index", "deal", "number", "deal_number", "actor", "played", "played_words", "choice", "choice_words",
-        "moves": [per legal move: "move", "words", "action", "visits", "win", "win_low", "win_high", "win_se",
-        "points", "points_se", "value", "enough", "checked"], most visited first, "cost": {"win", "win_se",
-        "points", "points_se", "points_sd"}, "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" |
-        "points", "checked": None | {"rounds", "simulations"}, "why"}``.
+        "as_good": [moves re-searched as good as the choice within the noise], "moves": [per legal move: "move",
+        "words", "action", "visits", "win", "win_low", "win_high", "win_se", "points", "points_se", "value",
+        "enough", "checked"], most visited first, "cost": {"win", "win_se", "points", "points_se", "points_sd"},
+        "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" | "points", "checked": None | {"rounds",
+        "simulations"}, "why"}``.
     Raises:
         MotleyError: for a spec that is not ISMCTS, or a game without search support.
     """
@@ -368,34 +369,51 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     rows.sort(key=lambda r: (-r["visits"], -r["win"]))
     by_action = {r["action"]: r for r in rows}
     checked = None
-    if check and choice != decision.played and _may_be_marked(by_action[choice], by_action[decision.played], spread):
-        others = [r["action"] for r in rows if r["action"] != decision.played][:CHECK_MOVES]
-        rounds, estimates = _check(game, decision, spec, seed, [decision.played, *others], spread)
+    rival = _rival(rows, by_action[decision.played], spread) if check else None
+    if rival is not None:
+        others = list(dict.fromkeys([rival, *(r["action"] for r in rows if r["action"] != decision.played)]))
+        rounds, estimates = _check(game, decision, spec, seed, [decision.played, *others[:CHECK_MOVES]], spread)
         budget = _check_budget(spec)
         for action, estimate in estimates.items():
             by_action[action].update(estimate.row(rounds * budget))
         rows.sort(key=lambda r: (-r["visits"], -r["win"]))
         checked = {"rounds": rounds, "simulations": budget}
         choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread)
+        key = "points" if mark_on == "points" else "win"
+        as_good = [by_action[m]["move"] for m in estimates
+                   if m not in (choice, decision.played) and _within_noise(estimates, choice, m, key)]
     else:
         cost = _Cost.between(by_action[choice], by_action[decision.played])
         mark = mark_on = None
+        as_good = []
     best, played = by_action[choice], by_action[decision.played]
     return {"index": decision.index, "deal": decision.deal, "number": decision.number,
             "deal_number": decision.deal_number, "actor": decision.actor,
             "played": played["move"], "played_words": played["words"],
-            "choice": best["move"], "choice_words": best["words"], "moves": rows,
+            "choice": best["move"], "choice_words": best["words"], "as_good": as_good, "moves": rows,
             "cost": {"win": round(cost.win, 4), "win_se": round(cost.win_se, 4), "points": round(cost.points, 3),
                      "points_se": round(cost.points_se, 3), "points_sd": round(spread, 3)},
-            "mark": mark, "mark_on": mark_on, "checked": checked, "why": _why(best, played, mark, mark_on)}
+            "mark": mark, "mark_on": mark_on, "checked": checked,
+            "why": _why(best, played, mark, mark_on, [by_action[decision.legal[decision.names.index(m)]]["words"]
+                                                      for m in as_good])}
 
 
-def _may_be_marked(best: dict[str, Any], played: dict[str, Any], spread: float) -> bool:
-    """Whether a decision may be marked, by the first search: the search's choice ``best`` is not the ``played``
-    move and a cost reaches its inaccuracy threshold (only these decisions are searched again, so the others cost
-    what they cost before)."""
-    cost = _Cost.between(best, played)
-    return cost.win >= INACCURACY or (spread > 0 and cost.points >= POINTS_INACCURACY * spread)
+def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> int | None:
+    """The move that may make the decision a mark, by the first search: of the other moves, the one that wins the
+    deal the most more often than the ``played`` one, by at least :data:`INACCURACY`, or else the one that scores
+    the most more points while winning at least as often, by at least :data:`POINTS_INACCURACY` standard
+    deviations; None when there is none (the decision is not searched again, so it costs what the first search
+    costs). Not the search's choice: a search indifferent between moves (a deal won or lost whatever is played)
+    picks one by its visits."""
+    others = [r for r in rows if r is not played and r["visits"]]
+    win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
+    if win is not None and win["win"] - played["win"] >= INACCURACY:
+        return int(win["action"])
+    level = [r for r in others if r["win"] >= played["win"]]
+    rich = max(level, key=lambda r: (r["points"], r["win"]), default=None)
+    if rich is not None and spread > 0 and rich["points"] - played["points"] >= POINTS_INACCURACY * spread:
+        return int(rich["action"])
+    return None
 
 
 @dataclass(frozen=True)
@@ -469,7 +487,8 @@ def _check_budget(spec: str) -> int:
 
 def _check(game: Game, decision: Decision, spec: str, seed: int | str, moves: Sequence[int],
            spread: float) -> tuple[int, dict[int, _Estimate]]:
-    """The re-search of ``moves`` (the played one first): in each round every move is searched alone (every
+    """The re-search of ``moves`` (the played one first; then the rival, :func:`_rival`, and the first search's most
+    visited): in each round every move is searched alone (every
     iteration begins with it, :attr:`ISMCTSBot.root_move`) by a fresh searcher with :func:`_check_budget` iterations
     and the round's generator (``"{seed}:check:{round}"``, the same for every move), from :data:`CHECK_ROUNDS` rounds
     until :data:`CHECK_MAX_ROUNDS`, stopping once every cost of a better move (:func:`_verdict`) lies out of its
@@ -514,6 +533,12 @@ def _settled(estimates: dict[int, _Estimate], played: int, spread: float) -> boo
     return True
 
 
+def _within_noise(estimates: dict[int, _Estimate], best: int, other: int, key: str) -> bool:
+    """Whether ``other`` re-searched falls short of ``best`` in ``key`` by no more than its noise: as good."""
+    cost, se = _paired(estimates, best, other, key)
+    return cost - Z * se <= 0.0
+
+
 def _verdict(estimates: dict[int, _Estimate], played: int,
              spread: float) -> tuple[int, str | None, str | None, _Cost]:
     """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search.
@@ -552,8 +577,10 @@ def _points_spread(tallies: Iterable[_Tally]) -> float:
     return math.sqrt(max(0.0, (points2 - points * points / n) / (n - 1)))
 
 
-def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on: str | None) -> str:
-    """One sentence a player reads: the move played and what it wins, against the move called best."""
+def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on: str | None,
+         as_good: Sequence[str] = ()) -> str:
+    """One sentence a player reads: the move played and what it wins, against the move called best (and the moves
+    ``as_good``, in words, as good within the search's noise)."""
     you = f"you played {played['words']}: it wins the deal {_pct(played['win'])} of the time"
     if best is played:
         return f"Y{you[1:]} ({_signed(played['points'])} points on average), as well as any move the search found."
@@ -566,7 +593,8 @@ def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on
         return (f"{verdict}{you} and scores {_signed(played['points'])} points in the deal on average; "
                 f"{best['words']} scores {_signed(best['points'])} and wins {_pct(best['win'])}.")
     tail = "" if mark else " (too close to call a mistake)" if best["win"] > played["win"] else ""
-    return f"{verdict or 'Y'}{you[len(verdict) == 0:]}; {best['words']} wins {_pct(best['win'])}{tail}."
+    also = f" ({' or '.join(as_good)}, as good)" if as_good else ""
+    return f"{verdict or 'Y'}{you[len(verdict) == 0:]}; {best['words']}{also} wins {_pct(best['win'])}{tail}."
 
 
 def _pct(share: float) -> str:
