@@ -15,7 +15,8 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
   standard deviations of points; either for a mark that does not say) at least the inaccuracy threshold; and of
   the mistakes, the share whose deeper cost is at least the mistake threshold;
 * **same best**: of the decisions marked at the first seed, the share whose move called best (``choice``) is the same
-  at the second seed; and of all decisions, the share whose ``choice`` is the same (the search's stability);
+  at the second seed, and the share where the two seeds' moves called best or as good (``as_good``) meet; and of
+  all decisions, the share whose ``choice`` is the same (the search's stability);
 * **coverage**: of every move shown in both runs with at least 2 iterations in each, the share whose two estimates
   of the win chance differ by at most 1.96 of their combined standard errors (0.95 when honest), for the moves the
   analysis says were searched enough (``enough``; all moves for an analysis without the field) and, apart, for
@@ -60,6 +61,7 @@ class Tally:
     confirmed: int = 0
     mistake_confirmed: int = 0
     best_same_marked: int = 0
+    best_as_good_marked: int = 0
     best_same_all: int = 0
     covered: list[int] = field(default_factory=lambda: [0, 0])  # [inside, moves] of the moves searched enough
     covered_thin: list[int] = field(default_factory=lambda: [0, 0])
@@ -152,6 +154,8 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 tally.marked += 1
                 tally.marked_again += second["mark"] is not None
                 tally.best_same_marked += first["choice"] == second["choice"]
+                called = {first["choice"], *first.get("as_good", [])}
+                tally.best_as_good_marked += bool(called & {second["choice"], *second.get("as_good", [])})
                 if first["mark"] == "mistake":
                     tally.mistakes += 1
                     tally.mistake_again += second["mark"] == "mistake"
@@ -173,6 +177,7 @@ def summary(t: Tally) -> dict[str, Any]:
         "confirmed at 10x the budget": share(t.confirmed, t.marked),
         "mistakes confirmed as mistakes at 10x": share(t.mistake_confirmed, t.mistakes),
         "same best at another seed (marked)": share(t.best_same_marked, t.marked),
+        "best, or one called as good, shared (marked)": share(t.best_as_good_marked, t.marked),
         "same best at another seed (all)": share(t.best_same_all, t.decisions),
         "coverage, moves searched enough": share(*t.covered),
         "coverage, moves re-searched before a mark": share(*t.covered_checked),
