@@ -73,8 +73,9 @@ def print_analysis(game: Any, result: dict[str, Any]) -> None:
     searcher = result.get("searcher_words") or result["searcher"]
     console.print(f"[bold]{escape(game.title)}[/], seat {result['seat']}: reviewed by {escape(searcher)}, "
                   f"seed {result['seed']}.")
-    console.print("\"wins\": the chance of winning the deal the move was made in (not the whole match), by the "
-                  "search; \"±\": its 95% margin; \"?\": too few sampled deals to judge.")
+    console.print("\"#\": the seat's own move number; \"wins\": the chance of winning the deal the move was made "
+                  "in (not the whole match), by the search; \"±\": its 95% margin; \"?\": too few sampled deals to "
+                  "judge.")
     own = own_actors(result["decisions"])
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     for name, justify in (("#", "right"), ("deal", "right"), ("played", "left"), ("wins", "right"),
