@@ -25,10 +25,12 @@ fewer than :data:`THIN` iterations is "not searched enough" (``enough`` False): 
 another seed would move it, so it is shown as such and never judged on.
 
 Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
-win chance and in points. Where the first search's choice (its most visited move, the one ``best`` plays) is not the
-move played and a cost reaches its inaccuracy threshold, the decision may be marked, and before it is, the moves that
-decide the mark are searched again (:func:`_check`): the played move and the :data:`CHECK_MOVES` most visited others,
-each alone (every iteration begins with it) with half the budget per round, from :data:`CHECK_ROUNDS` rounds until
+win chance and in points. Where by the first search another move wins the deal more often than the move played by
+:data:`INACCURACY`, or scores more points by :data:`POINTS_INACCURACY` standard deviations while winning as often
+(:func:`_rival`; not the search's choice, its most visited move, which is a coin toss where the search is
+indifferent), the decision may be marked, and before it is, the moves that decide the mark are searched again
+(:func:`_check`): the played move and :data:`CHECK_MOVES` others (that rival, the first search's most visited), each
+alone (every iteration begins with it) with half the budget per round, from :data:`CHECK_ROUNDS` rounds until
 each cost is out of its noise on one side of its threshold or :data:`CHECK_MAX_ROUNDS` rounds are run. Their
 estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed error
 itself). The move called best is then the one of the highest win chance (``choice``), and the decision is marked
