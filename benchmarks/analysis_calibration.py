@@ -1,7 +1,9 @@
 """Calibration of the analysis's win chance: over decisions of bot and random matches of each game, the win chance
 the analysis gives the move played, binned against whether the seat then won the deal.
 
-For each game and each lineup (``heuristic``: the heuristic at every seat; ``random``: random play), ``--matches``
+For each game and each lineup (``heuristic``: the heuristic at every seat; ``random``: random play; a mixed table
+as its bots joined by ``+``, dealt to the seats in order and shifted by one seat per match, such as
+``ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random``: :data:`MIXED`), ``--matches``
 matches are played from seeds 0, 1, ...; in each, up to ``--per-match`` decisions with more than one legal move
 (drawn at random among all the seats' decisions, the same for a seed) are analysed at ``--simulations`` per decision
 (default: the analysis's budget) by :func:`motley.bots.analysis.evaluate`. The outcome of a decision is the seat's
@@ -21,6 +23,8 @@ diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --matches 60 --plot calib.png
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "fool(players=5,rounds=1)" \
+        --lineups "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random" --matches 40
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from motley.core.play import play_match
 BINS = 10
 GAMES = ("fools_errand", "fool(players=5,rounds=1)", "foolery(players=5,hands=1)")
 LINEUPS = ("heuristic", "random")
+#: Mixed tables (the issue's): two searchers, two heuristics and a random player; the bots of a lineup joined by "+".
+MIXED = "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random"
 
 
 @dataclass
@@ -132,7 +138,8 @@ def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulat
     spec = with_options(searcher_spec(game, simulations), options)
     result = Calibration(game_text, lineup)
     for seed in range(matches):
-        final = play_match(game, [make_bot(lineup, game) for _ in range(game.num_players)], seed)
+        bots = lineup.split("+")
+        final = play_match(game, [make_bot(bots[(s + seed) % len(bots)], game) for s in range(game.num_players)], seed)
         record = motley.records.dump(final)
         wins = deal_wins(record)
         found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat)[1]]
@@ -192,7 +199,8 @@ def plot(results: Sequence[Calibration], path: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description="calibration of the analysis's win chance")
     parser.add_argument("games", nargs="*", default=list(GAMES))
-    parser.add_argument("--lineups", default=",".join(LINEUPS), help="bots at every seat, comma-separated")
+    parser.add_argument("--lineups", default=",".join(LINEUPS),
+                        help="lineups, comma-separated: a bot at every seat, or bots joined by + dealt round the seats")
     parser.add_argument("--matches", type=int, default=20, help="matches per game and lineup")
     parser.add_argument("--per-match", type=int, default=5, help="decisions analysed per match (at most)")
     parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS)

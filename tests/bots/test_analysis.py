@@ -13,12 +13,21 @@ from typer.testing import CliRunner
 import motley
 from motley.bots import make_bot
 from motley.bots.analysis import (
+    CHECK_ROUNDS,
+    INACCURACY,
+    THIN,
+    Z,
+    _Estimate,
     _move_row,
+    _pct,
+    _rival,
     _Tally,
+    _verdict,
     analyse_decision,
     analyse_record,
     decision_at,
     decisions,
+    evaluate,
     searcher_spec,
 )
 from motley.bots.best import best_spec
@@ -115,7 +124,10 @@ def test_forced_moves_are_not_analysed(fool_record: str) -> None:
     assert [d["index"] for d in analysis["decisions"]] == free
     assert analysis["summary"]["decisions"] == len(free)
     for d in analysis["decisions"]:
-        assert len(d["moves"]) > 1 and sum(m["visits"] for m in d["moves"]) == SIMS
+        first = [m for m in d["moves"] if not m["checked"]]  # the first search's; the re-searched ones each alone
+        again = [m for m in d["moves"] if m["checked"]]
+        assert len(d["moves"]) > 1 and (sum(m["visits"] for m in first) == SIMS if d["checked"] is None else again)
+        assert all(m["visits"] == d["checked"]["rounds"] * d["checked"]["simulations"] for m in again)
         assert all(0.0 <= m["win_low"] <= m["win"] <= m["win_high"] <= 1.0 for m in d["moves"])
 
 
@@ -210,3 +222,119 @@ def test_the_noise_of_a_move_widens_when_its_iterations_drift() -> None:
     assert drifting["win"] == mixed["win"] == 0.5 and drifting["points"] == mixed["points"] == 5.0
     assert drifting["win_se"] > 2 * mixed["win_se"] and drifting["points_se"] > 2 * mixed["points_se"]
     assert drifting["win_high"] - drifting["win_low"] > 2 * (mixed["win_high"] - mixed["win_low"])
+
+
+def test_a_mark_rests_on_a_search_again_of_the_moves_that_decide_it() -> None:
+    """Before the known blunder is marked, the played move and the best ones are searched again, each alone, over
+    several rounds; the mark says it is on the win chance and its cost is out of its noise above the threshold."""
+    state = motley.load_game("fool(players=4,rounds=1)").new_initial_state(seed=3)
+    for move in BLUNDER_MOVES:
+        state.apply_action(state.string_to_action(move))
+    blunder = analyse_decision(state, 0, state.string_to_action("G3"), simulations=200, seed=0)
+    assert blunder["checked"] is not None and blunder["checked"]["rounds"] >= CHECK_ROUNDS
+    rows = {m["move"]: m for m in blunder["moves"]}
+    assert rows["G3"]["checked"] and rows["G11"]["checked"]
+    assert rows["G3"]["visits"] == blunder["checked"]["rounds"] * blunder["checked"]["simulations"]
+    assert blunder["mark_on"] == "win" and blunder["cost"]["win"] - Z * blunder["cost"]["win_se"] > INACCURACY
+    assert blunder["why"].startswith("A mistake in win chance: you played green 3: it wins the deal ")
+    assert f"green 11 wins {_pct(rows['G11']['win'])}" in blunder["why"]
+    game = state.game
+    unchecked = evaluate(game, decision_at(state, 0, state.string_to_action("G3")), searcher_spec(game, 200), 0,
+                         check=False)  # as a hint searches: nothing is marked, so nothing is searched again
+    assert unchecked["checked"] is None and unchecked["mark"] is None and unchecked["moves"][0]["move"] == "G11"
+
+
+def test_only_a_decision_that_may_be_marked_is_searched_again(fool_record: str) -> None:
+    analysis = analyse_record(fool_record, 1, simulations=SIMS)
+    for d in analysis["decisions"]:
+        if d["mark"] is not None:
+            assert d["checked"] is not None and d["mark_on"] in ("win", "points")
+        if d["checked"] is None:
+            assert d["mark"] is None and d["mark_on"] is None
+            assert not any(m["checked"] for m in d["moves"])
+
+
+def _estimate(win: float, points: float) -> _Estimate:
+    estimate = _Estimate()
+    estimate.win, estimate.win_se = [win] * 4, [0.01] * 4
+    estimate.points, estimate.points_se = [points] * 4, [0.1] * 4
+    return estimate
+
+
+def test_a_move_with_the_higher_win_chance_is_never_called_a_mistake() -> None:
+    """The played move (0) wins more often than the other (1) but scores fewer points: no mark; a move that wins
+    as often with more points marks it on points, saying so; one that wins more often marks it on the win chance."""
+    choice, mark, on, _ = _verdict({0: _estimate(0.9, 1.0), 1: _estimate(0.6, 9.0)}, 0, 2.0)
+    assert (choice, mark, on) == (0, None, None)
+    choice, mark, on, cost = _verdict({0: _estimate(0.5, 1.0), 1: _estimate(0.5, 9.0)}, 0, 2.0)
+    assert (choice, mark, on) == (1, "mistake", "points") and cost.points == 8.0
+    choice, mark, on, cost = _verdict({0: _estimate(0.3, 9.0), 1: _estimate(0.6, 1.0)}, 0, 2.0)
+    assert (choice, mark, on) == (1, "mistake", "win") and cost.win == pytest.approx(0.3)
+
+
+def test_decisions_are_numbered_as_the_seat_s_own_moves(fool_record: str) -> None:
+    game, found = decisions(fool_record, 3)
+    record = motley.records.read(fool_record)
+    state = game.new_initial_state(seed=record.seed)
+    own = []
+    for index, (_, move) in enumerate(record.moves):
+        if state.current_player() == 3:
+            own.append(index)
+        state.apply_action(state.string_to_action(move))
+    assert [d.number for d in found] == [own.index(d.index) + 1 for d in found]
+    assert [d.deal_number for d in found] == [d.number for d in found]  # one deal: the same count
+
+
+def test_who_made_each_move_comes_from_the_record_or_the_caller(fool_record: str) -> None:
+    data = json.loads(fool_record)
+    for number, move in enumerate(data["moves"]):
+        move["actor"] = "timer" if number % 2 else "seat"
+    _, found = decisions(json.dumps(data), 3)
+    assert {d.actor for d in found} <= {"timer", "seat"}
+    assert all(d.actor == ("timer" if d.index % 2 else "seat") for d in found)
+    with pytest.raises(motley.MotleyError, match="actors"):
+        decisions(fool_record, 3, ["seat"])
+
+
+def test_a_thinly_searched_move_is_not_called_searched_enough() -> None:
+    game = motley.load_game("fool(players=4,rounds=1)")
+    state = game.new_initial_state(seed=1)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    decision = decision_at(state, state.current_player(), state.legal_actions()[0])
+    for n, enough in ((THIN - 1, False), (THIN, True)):
+        tally = _Tally()
+        for k in range(n):
+            tally.n += 1
+            tally.win += k % 2
+            tally.wins.append(k % 2)
+            tally.gains.append(0.0)
+        assert _move_row(game, decision, decision.legal[0], tally, 0.0, 5.0)["enough"] is enough
+
+
+def test_the_command_reads_at_80_columns_and_piped(tmp_path: Path) -> None:
+    """Nothing cut short ("mist…"), no line over 80 columns, no "-0%", the win chance said to be the deal's and
+    the searcher named in words."""
+    path = tmp_path / "match.json"
+    path.write_text(_record("fool(players=4,rounds=1)", 6, "random"), encoding="utf-8")
+    done = runner.invoke(app, ["analyse", str(path), "--seat", "2", "--simulations", "60"], env={"COLUMNS": "80"})
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert "…" not in done.stdout and "-0%" not in done.stdout
+    assert "winning the deal" in done.stdout and "sampled deals per decision" in done.stdout
+    assert "ismcts(" not in done.stdout and "Accuracy" in done.stdout
+
+
+def test_the_move_that_may_make_a_mark_is_found_whatever_the_search_chose() -> None:
+    """A search indifferent between moves (the deal won whatever is played) picks one by its visits; a move that
+    wins as often and scores more points is still searched again, and one that wins less often never is."""
+    def row(action: int, visits: int, win: float, points: float) -> dict[str, object]:
+        return {"action": action, "visits": visits, "win": win, "points": points}
+
+    played = row(0, 250, 1.0, 2.0)
+    assert _rival([played, row(1, 250, 1.0, 6.0)], played, 2.0) == 1  # the played move was the search's choice
+    assert _rival([played, row(1, 250, 0.8, 9.0)], played, 2.0) is None  # more points but wins less often
+    assert _rival([played, row(1, 250, 1.0, 2.1)], played, 2.0) is None  # under the points threshold
+    thin = row(0, 3, 0.0, 0.0)
+    assert _rival([row(1, 480, 0.4, 1.0), row(2, 17, 0.1, 0.0), thin], thin, 2.0) == 1

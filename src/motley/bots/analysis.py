@@ -20,16 +20,33 @@ search's estimates from the iterations that began with it:
 Noise. Each win chance comes with a 95% interval (the Agresti-Coull interval of a share from the move's iterations),
 each points estimate with its standard error. Neither takes the iterations as independent draws only: consecutive
 iterations share much (the inference chain's worlds, the tree as it learns), so each error is the larger of the
-independent one and the batch-means one (:data:`BATCHES` consecutive batches of the move's iterations). Analysed
-twice with other seeds, the two estimates of a win chance differ by less than 1.96 of their combined standard errors
-92-98% of the time, of points 85-95%, where 95% is meant (docs/reports/README.md#the-noise-of-the-estimates). The
-**cost** of the move played is the estimate of the search's choice (its most visited move, the one ``best`` plays)
-minus the estimate of the move played, in win chance and in points. A decision is **marked** ("inaccuracy",
-"mistake") only when a cost passes its threshold *and* lies out of the noise (the cost less 1.96 standard errors of
-the difference is above 0): the cost in win chance against :data:`INACCURACY`, :data:`MISTAKE`; the cost in points
-against :data:`POINTS_INACCURACY`, :data:`POINTS_MISTAKE` standard deviations of the seat's deal points over the
-decision's iterations (a seat with no chance of winning the deal can still throw points away); the graver mark
-counts.
+independent one and the batch-means one (:data:`BATCHES` consecutive batches of the move's iterations). A move with
+fewer than :data:`THIN` iterations is "not searched enough" (``enough`` False): its interval leaves out how much
+another seed would move it, so it is shown as such and never judged on.
+
+Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
+win chance and in points. Where by the first search another move wins the deal more often than the move played by
+:data:`INACCURACY`, or scores more points by :data:`POINTS_INACCURACY` standard deviations while winning as often
+(:func:`_rival`; not the search's choice, its most visited move, which is a coin toss where the search is
+indifferent), the decision may be marked, and before it is, the moves that decide the mark are searched again
+(:func:`_check`): the played move and :data:`CHECK_MOVES` others (that rival, the first search's most visited), each
+alone (every iteration begins with it) with half the budget per round, from :data:`CHECK_ROUNDS` rounds until
+each cost is out of its noise on one side of its threshold or :data:`CHECK_MAX_ROUNDS` rounds are run. Their
+estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed error
+itself). The move called best is then the one of the highest win chance (``choice``), and the decision is marked
+("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less 1.96 standard errors is above
+:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, against the move of the most points among those that
+win the deal at least as often as the one played, when the cost in points less 1.96 standard errors is above
+:data:`POINTS_INACCURACY` standard deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a
+seat with no chance of winning the deal can still throw points away). A move with the higher win chance is never
+marked. The other decisions cost what the first search costs. ``benchmarks/analysis_marks.py`` measures whether the
+marks hold at another seed and at ten times the budget.
+
+Words. Each decision says who made it (``actor``: the player, or a stand-in bot or a timer, from the server's record)
+and where it was in the seat's own moves (``number`` in the match, ``deal_number`` in the deal), and one sentence
+(``why``) a player reads: "You played green 12: it wins the deal 13% of the time; green 19 wins 25%". The summary
+counts the player's own decisions only, with the accuracy (the share not marked) and the win chance and points lost
+per decision.
 
 Determinism. Decision ``i`` of a record is searched with ``random.Random("{seed}:{i}")`` by a fresh searcher, so
 the analysis is the same for a seed whatever the number of processes. Inputs are plain data (picklable) and the
@@ -46,19 +63,20 @@ import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from motley.bots.best import BEST_DEFAULT, best_spec
 from motley.bots.ismcts import ISMCTSBot, Node
 from motley.bots.spec import BotSpec, parse_bot_spec
-from motley.core import Game, MotleyError, Observation, State, records
+from motley.core import Game, MotleyError, Observation, State, jsonsafe, records
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
-__all__ = ["BATCHES", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE",
-           "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
-           "move_words", "searcher_spec", "summarise"]
+__all__ = ["BATCHES", "CHECK_MAX_ROUNDS", "CHECK_MOVES", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY",
+           "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Decision", "analyse_decision", "analyse_record",
+           "assemble", "decision_at", "decisions", "evaluate", "hint", "move_words", "searcher_spec",
+           "searcher_words", "summarise"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
@@ -78,6 +96,15 @@ Z = 1.96
 PRIOR = 2.0
 #: Consecutive batches of a move's iterations whose means give its batch-means standard error (``_batch_se``).
 BATCHES = 5
+#: Iterations below which a move is "not searched enough" (``enough`` False): its estimates are too thin to judge
+#: and its interval too narrow (the between-seed error of so few iterations is not known).
+THIN = 30
+#: The moves re-searched before a mark besides the played one: the first search's most visited.
+CHECK_MOVES = 2
+#: Rounds of the re-search before a mark: at least, and at most (each round searches every re-searched move alone
+#: with half the decision's budget).
+CHECK_ROUNDS = 3
+CHECK_MAX_ROUNDS = 6
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -95,6 +122,11 @@ class Decision:
         played: the action the record played; ``names``: each legal action's move string.
         so_far: each seat's score gain in the deal before the decision (game points, public): a deal's win is
             judged on the whole deal's gains (in The Fool's Errand, a match of one deal, the score piles so far).
+        number: the seat's own move number in the match (its 1st, 2nd... move, forced ones counted), from 1.
+        deal_number: the seat's own move number in the deal, from 1.
+        actor: who made the move for the seat: ``"seat"`` (the player), ``"bot"`` (a bot's seat, or a bot standing
+            in), ``"timer"`` (the move a timer made), ``"away"`` (a stand-in for a player away): the server's record
+            of who acted; ``"seat"`` where the record does not say.
     """
 
     index: int
@@ -104,6 +136,9 @@ class Decision:
     played: int
     names: tuple[str, ...]
     so_far: tuple[int, ...]
+    number: int = 1
+    deal_number: int = 1
+    actor: str = "seat"
 
 
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
@@ -148,30 +183,46 @@ def move_words(game: Game, move: str) -> str:
     return " ".join(out)
 
 
-def decisions(text: str, seat: int) -> tuple[Game, list[Decision]]:
+def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tuple[Game, list[Decision]]:
     """The decisions of ``seat`` in a record (JSON text, :mod:`motley.core.records`) with more than one legal move.
+
+    ``actors`` gives who made each move of the record (:attr:`Decision.actor`; the server's record of a table keeps
+    it); by default each move object's ``"actor"`` field where the record has one, else ``"seat"``.
 
     Raises:
         RecordError: for a record that does not replay (:func:`motley.core.records.load`).
-        MotleyError: for a seat the game does not have.
+        MotleyError: for a seat the game does not have, or ``actors`` not one per move.
     """
     final = records.load(text)
     final.check_seat(seat)
     record = records.read(text)
+    if actors is None:
+        actors = _recorded_actors(text)
+    if len(actors) != len(record.moves):
+        raise MotleyError(f"actors must name who made each of the {len(record.moves)} moves; got {len(actors)}")
     game = record.game
     state = game.new_initial_state(seed=record.seed, deal=record.deal)
     deal, start = 0, [0] * game.num_players  # the scores the current deal started from
+    number = deal_number = 0
     found: list[Decision] = []
     for index, (_, move) in enumerate(record.moves):
         action = state.string_to_action(move)
         if state.current_player() == seat:
+            number, deal_number = number + 1, deal_number + 1
             legal = state.legal_actions()
             if len(legal) > 1:
-                found.append(decision_at(state, seat, action, index, start))
+                found.append(replace(decision_at(state, seat, action, index, start), number=number,
+                                     deal_number=deal_number, actor=str(actors[index])))
         state.apply_action(action)
         if state.deal_number() != deal:
-            deal, start = state.deal_number(), state.scores()
+            deal, start, deal_number = state.deal_number(), state.scores(), 0
     return game, found
+
+
+def _recorded_actors(text: str) -> list[str]:
+    """Each move's ``"actor"`` field of a record (JSON text already read), ``"seat"`` where it has none."""
+    moves = jsonsafe.loads(text).get("moves") or []
+    return [str(m.get("actor") or "seat") if isinstance(m, dict) else "seat" for m in moves]
 
 
 def decision_at(state: State, seat: int, played: int, index: int = 0,
@@ -277,7 +328,7 @@ def _move_row(game: Game, decision: Decision, action: int, tally: _Tally | None,
             "win": round(win, 4), "win_low": round(max(0.0, centre - half), 4),
             "win_high": round(min(1.0, centre + half), 4),
             "win_se": round(win_se, 4), "points": round(points, 3),
-            "points_se": round(points_se, 3), "value": round(value, 4)}
+            "points_se": round(points_se, 3), "value": round(value, 4), "enough": n >= THIN, "checked": False}
 
 
 def _batch_se(values: Sequence[float]) -> float:
@@ -296,14 +347,18 @@ def _batch_se(values: Sequence[float]) -> float:
     return math.sqrt(sum((m - centre) ** 2 for m in means) / (BATCHES - 1) / BATCHES)
 
 
-def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict[str, Any]:
-    """The analysis of one decision (module docstring) by the ISMCTS ``spec`` with ``random.Random(seed)``.
+def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: bool = True) -> dict[str, Any]:
+    """The analysis of one decision (module docstring) by the ISMCTS ``spec`` with ``random.Random(seed)``: the
+    search of every move, then, where the decision may be marked (and ``check``: a hint, which marks nothing,
+    skips it), the re-search of the moves that decide the mark (:func:`_check`).
 
     Returns:
-        ``{"index", "deal", "played", "played_words", "choice", "choice_words", "moves": [per legal move: "move",
-        "words", "action", "visits", "win", "win_low", "win_high", "win_se", "points", "points_se", "value"], most
-        visited first, "cost": {"win", "win_se", "points", "points_se", "points_sd"}, "mark": None | "inaccuracy" |
-        "mistake", "why"}``.
+        ``{"index", "deal", "number", "deal_number", "actor", "played", "played_words", "choice", "choice_words",
+        "as_good": [moves re-searched as good as the choice within the noise], "moves": [per legal move: "move",
+        "words", "action", "visits", "win", "win_low", "win_high", "win_se", "points", "points_se", "value",
+        "enough", "checked"], most visited first, "cost": {"win", "win_se", "points", "points_se", "points_sd"},
+        "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" | "points", "checked": None | {"rounds",
+        "simulations"}, "why"}``.
     Raises:
         MotleyError: for a spec that is not ISMCTS, or a game without search support.
     """
@@ -315,20 +370,203 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str) -> dict
     rows = [_move_row(game, decision, a, searcher.tallies.get(a), values.get(a, 0.0), spread) for a in decision.legal]
     rows.sort(key=lambda r: (-r["visits"], -r["win"]))
     by_action = {r["action"]: r for r in rows}
+    checked = None
+    rival = _rival(rows, by_action[decision.played], spread) if check else None
+    if rival is not None:
+        others = list(dict.fromkeys([rival, *(r["action"] for r in rows if r["action"] != decision.played)]))
+        rounds, estimates = _check(game, decision, spec, seed, [decision.played, *others[:CHECK_MOVES]], spread)
+        budget = _check_budget(spec)
+        for action, estimate in estimates.items():
+            by_action[action].update(estimate.row(rounds * budget))
+        rows.sort(key=lambda r: (-r["visits"], -r["win"]))
+        checked = {"rounds": rounds, "simulations": budget}
+        choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread)
+        key = "points" if mark_on == "points" else "win"
+        as_good = [by_action[m]["move"] for m in estimates
+                   if m not in (choice, decision.played) and _within_noise(estimates, choice, m, key)]
+    else:
+        cost = _Cost.between(by_action[choice], by_action[decision.played])
+        mark = mark_on = None
+        as_good = []
     best, played = by_action[choice], by_action[decision.played]
-    cost = best["win"] - played["win"]
-    cost_se = math.hypot(best["win_se"], played["win_se"])
-    points = best["points"] - played["points"]
-    points_se = math.hypot(best["points_se"], played["points_se"])
-    mark = None
-    if choice != decision.played:
-        mark = _worse(_mark(cost, cost_se, INACCURACY, MISTAKE),
-                      _mark(points, points_se, POINTS_INACCURACY * spread, POINTS_MISTAKE * spread))
-    return {"index": decision.index, "deal": decision.deal, "played": played["move"], "played_words": played["words"],
-            "choice": best["move"], "choice_words": best["words"], "moves": rows,
-            "cost": {"win": round(cost, 4), "win_se": round(cost_se, 4), "points": round(points, 3),
-                     "points_se": round(points_se, 3), "points_sd": round(spread, 3)},
-            "mark": mark, "why": _why(best, played, mark)}
+    return {"index": decision.index, "deal": decision.deal, "number": decision.number,
+            "deal_number": decision.deal_number, "actor": decision.actor,
+            "played": played["move"], "played_words": played["words"],
+            "choice": best["move"], "choice_words": best["words"], "as_good": as_good, "moves": rows,
+            "cost": {"win": round(cost.win, 4), "win_se": round(cost.win_se, 4), "points": round(cost.points, 3),
+                     "points_se": round(cost.points_se, 3), "points_sd": round(spread, 3)},
+            "mark": mark, "mark_on": mark_on, "checked": checked,
+            "why": _why(best, played, mark, mark_on, [by_action[decision.legal[decision.names.index(m)]]["words"]
+                                                      for m in as_good])}
+
+
+def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> int | None:
+    """The move that may make the decision a mark, by the first search: of the other moves, the one that wins the
+    deal the most more often than the ``played`` one, by at least :data:`INACCURACY`, or else the one that scores
+    the most more points while winning at least as often, by at least :data:`POINTS_INACCURACY` standard
+    deviations; None when there is none (the decision is not searched again, so it costs what the first search
+    costs). Not the search's choice: a search indifferent between moves (a deal won or lost whatever is played)
+    picks one by its visits."""
+    others = [r for r in rows if r is not played and r["visits"]]
+    win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
+    if win is not None and win["win"] - played["win"] >= INACCURACY:
+        return int(win["action"])
+    level = [r for r in others if r["win"] >= played["win"]]
+    rich = max(level, key=lambda r: (r["points"], r["win"]), default=None)
+    if rich is not None and spread > 0 and rich["points"] - played["points"] >= POINTS_INACCURACY * spread:
+        return int(rich["action"])
+    return None
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """A cost (the better move's estimate less the played one's) in win chance and points, with standard errors."""
+
+    win: float
+    win_se: float
+    points: float
+    points_se: float
+
+    @staticmethod
+    def between(best: dict[str, Any], played: dict[str, Any]) -> _Cost:
+        """The cost of two moves' rows searched together (their errors taken as independent)."""
+        return _Cost(best["win"] - played["win"], math.hypot(best["win_se"], played["win_se"]),
+                     best["points"] - played["points"], math.hypot(best["points_se"], played["points_se"]))
+
+
+class _Estimate:
+    """One move's re-search (:func:`_check`): per round, its win share and mean points, each with its batch-means
+    and independent-draw error."""
+
+    __slots__ = ("points", "points_se", "win", "win_se")
+
+    def __init__(self) -> None:
+        self.win: list[float] = []
+        self.win_se: list[float] = []
+        self.points: list[float] = []
+        self.points_se: list[float] = []
+
+    def add(self, tally: _Tally) -> None:
+        """One round's iterations."""
+        n = max(tally.n, 1)
+        mean = tally.points / n
+        self.win.append(tally.win / n)
+        self.points.append(mean)
+        self.win_se.append(max(_share_interval(tally.win, tally.n)[1], _batch_se(tally.wins)))
+        spread = max(0.0, tally.points2 / n - mean * mean)
+        self.points_se.append(max(math.sqrt(spread / n), _batch_se(tally.gains)))
+
+    def mean(self, key: str) -> tuple[float, float]:
+        """The mean over the rounds of ``"win"`` or ``"points"`` and its standard error (:func:`_combined_se`)."""
+        values, errors = getattr(self, key), getattr(self, f"{key}_se")
+        return sum(values) / len(values), _combined_se(values, errors)
+
+    def row(self, visits: int) -> dict[str, Any]:
+        """The fields of the move's row the re-search replaces."""
+        win, win_se = self.mean("win")
+        points, points_se = self.mean("points")
+        return {"visits": visits, "win": round(win, 4), "win_low": round(max(0.0, win - Z * win_se), 4),
+                "win_high": round(min(1.0, win + Z * win_se), 4), "win_se": round(win_se, 4),
+                "points": round(points, 3), "points_se": round(points_se, 3), "enough": True, "checked": True}
+
+
+def _combined_se(values: Sequence[float], errors: Sequence[float]) -> float:
+    """The standard error of the mean of independent runs' ``values``: the larger of the one from the runs' own
+    errors and the one from their spread (the between-seed error itself, once there are 3 runs)."""
+    rounds = len(values)
+    within = math.sqrt(sum(e * e for e in errors)) / rounds
+    if rounds < 3:
+        return within
+    centre = sum(values) / rounds
+    between = math.sqrt(sum((v - centre) ** 2 for v in values) / (rounds - 1) / rounds)
+    return max(within, between)
+
+
+def _check_budget(spec: str) -> int:
+    """Iterations of one move's re-search in one round: half the decision's budget, at least 20."""
+    return max(20, int(parse_bot_spec(spec).resolved()["simulations"]) // 2)
+
+
+def _check(game: Game, decision: Decision, spec: str, seed: int | str, moves: Sequence[int],
+           spread: float) -> tuple[int, dict[int, _Estimate]]:
+    """The re-search of ``moves`` (the played one first; then the rival, :func:`_rival`, and the first search's most
+    visited): in each round every move is searched alone (every
+    iteration begins with it, :attr:`ISMCTSBot.root_move`) by a fresh searcher with :func:`_check_budget` iterations
+    and the round's generator (``"{seed}:check:{round}"``, the same for every move), from :data:`CHECK_ROUNDS` rounds
+    until :data:`CHECK_MAX_ROUNDS`, stopping once every cost of a better move (:func:`_verdict`) lies out of its
+    noise on one side of the inaccuracy threshold. Returns the rounds run and each move's estimate."""
+    options = dict(parse_bot_spec(spec).resolved())
+    options["simulations"] = _check_budget(spec)
+    estimates = {m: _Estimate() for m in moves}
+    rounds = 0
+    while rounds < CHECK_MAX_ROUNDS:
+        for move in moves:
+            searcher = _AnalysisSearch(game, **options)
+            searcher.so_far, searcher.root_move = decision.so_far, move
+            searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
+            estimates[move].add(searcher.tallies.get(move) or _Tally())
+        rounds += 1
+        if rounds >= CHECK_ROUNDS and _settled(estimates, decision.played, spread):
+            break
+    return rounds, estimates
+
+
+def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str) -> tuple[float, float]:
+    """The cost in ``key`` of ``played`` against ``better`` over the rounds (each round's difference: the two moves
+    were searched from the same generator) and its standard error (:func:`_combined_se`)."""
+    a, b = estimates[better], estimates[played]
+    diffs = [x - y for x, y in zip(getattr(a, key), getattr(b, key), strict=True)]
+    errors = [math.hypot(x, y) for x, y in zip(getattr(a, f"{key}_se"), getattr(b, f"{key}_se"), strict=True)]
+    return sum(diffs) / len(diffs), _combined_se(diffs, errors)
+
+
+def _settled(estimates: dict[int, _Estimate], played: int, spread: float) -> bool:
+    """Whether every cost of the played move against another re-searched one is out of its noise on one side of
+    its inaccuracy threshold (win chance; points where the other move wins the deal at least as often)."""
+    for move in estimates:
+        if move == played:
+            continue
+        for key, threshold in (("win", INACCURACY), ("points", POINTS_INACCURACY * spread)):
+            if threshold <= 0:
+                continue
+            cost, se = _paired(estimates, move, played, key)
+            if cost - Z * se <= threshold <= cost + Z * se:
+                return False
+    return True
+
+
+def _within_noise(estimates: dict[int, _Estimate], best: int, other: int, key: str) -> bool:
+    """Whether ``other`` re-searched falls short of ``best`` in ``key`` by no more than its noise: as good."""
+    cost, se = _paired(estimates, best, other, key)
+    return cost - Z * se <= 0.0
+
+
+def _verdict(estimates: dict[int, _Estimate], played: int,
+             spread: float) -> tuple[int, str | None, str | None, _Cost]:
+    """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search.
+
+    The best is the move of the highest win chance. A win-chance mark needs the cost's lower 95% bound above
+    :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a points mark, only where no win-chance
+    mark is, is against the move of the most points among those that win the deal at least as often as the played
+    one, with the cost's lower bound above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
+    the move of the higher win chance is never marked, and each mark says what it is on."""
+    def cost_of(move: int) -> _Cost:
+        return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
+
+    win = {m: e.mean("win")[0] for m, e in estimates.items()}
+    points = {m: e.mean("points")[0] for m, e in estimates.items()}
+    best = max(estimates, key=lambda m: (win[m], points[m], m == played))
+    if best == played:
+        return played, None, None, _Cost(0.0, 0.0, 0.0, 0.0)
+    cost = cost_of(best)
+    if cost.win - Z * cost.win_se > INACCURACY:
+        return best, "mistake" if cost.win >= MISTAKE else "inaccuracy", "win", cost
+    rivals = [m for m in estimates if m != played and win[m] >= win[played]]
+    richest = max(rivals, key=lambda m: (points[m], win[m]))
+    richer = cost_of(richest)
+    if spread > 0 and richer.points - Z * richer.points_se > POINTS_INACCURACY * spread:
+        return richest, "mistake" if richer.points >= POINTS_MISTAKE * spread else "inaccuracy", "points", richer
+    return best, None, None, cost
 
 
 def _points_spread(tallies: Iterable[_Tally]) -> float:
@@ -341,30 +579,35 @@ def _points_spread(tallies: Iterable[_Tally]) -> float:
     return math.sqrt(max(0.0, (points2 - points * points / n) / (n - 1)))
 
 
-def _mark(cost: float, cost_se: float, inaccuracy: float, mistake: float) -> str | None:
-    """``"mistake"``, ``"inaccuracy"`` or None for a cost, its standard error and the thresholds (module
-    docstring): None unless the cost less :data:`Z` standard errors is above 0."""
-    if cost - Z * cost_se <= 0.0 or inaccuracy <= 0.0:
-        return None
-    if cost >= mistake:
-        return "mistake"
-    return "inaccuracy" if cost >= inaccuracy else None
-
-
-def _worse(first: str | None, second: str | None) -> str | None:
-    """The graver of two marks."""
-    return "mistake" if "mistake" in (first, second) else first or second
-
-
-def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None) -> str:
-    """One sentence from the search's statistics on the move played against the search's choice."""
+def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on: str | None,
+         as_good: Sequence[str] = ()) -> str:
+    """One sentence a player reads: the move played and what it wins, against the move called best (and the moves
+    ``as_good``, in words, as good within the search's noise)."""
+    you = f"you played {played['words']}: it wins the deal {_pct(played['win'])} of the time"
     if best is played:
-        return (f"{best['words']} is the search's choice: it won the deal in {best['win']:.0%} of "
-                f"{best['visits']} sampled deals consistent with what the seat had seen.")
-    verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark}: " if mark else ""
-    return (f"{verdict}{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals "
-            f"consistent with what the seat had seen ({best['points']:+.1f} points); {played['words']} in "
-            f"{played['win']:.0%} of {played['visits']} ({played['points']:+.1f} points).")
+        return f"Y{you[1:]} ({_signed(played['points'])} points on average), as well as any move the search found."
+    if not played["enough"]:
+        return (f"Y{you[1:]}, by too few sampled deals ({played['visits']}) to judge; {best['words']} wins "
+                f"{_pct(best['win'])}.")
+    on = "in points" if mark_on == "points" else "in win chance"
+    verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark} {on}: " if mark else ""
+    if mark_on == "points":
+        return (f"{verdict}{you} and scores {_signed(played['points'])} points in the deal on average; "
+                f"{best['words']} scores {_signed(best['points'])} and wins {_pct(best['win'])}.")
+    tail = "" if mark else " (too close to call a mistake)" if best["win"] > played["win"] else ""
+    also = f" ({' or '.join(as_good)}, as good)" if as_good else ""
+    return f"{verdict or 'Y'}{you[len(verdict) == 0:]}; {best['words']}{also} wins {_pct(best['win'])}{tail}."
+
+
+def _pct(share: float) -> str:
+    """A share as a whole percentage, never ``"-0%"``."""
+    return f"{round(share * 100) + 0:d}%"
+
+
+def _signed(points: float) -> str:
+    """Points with their sign and one decimal, never ``"-0.0"``."""
+    text = f"{points:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
 
 
 def analyse_decision(state: State, seat: int, played: int, simulations: int | None = None,
@@ -385,7 +628,8 @@ def _job(args: tuple[Game, Decision, str, str]) -> dict[str, Any]:
 
 
 def analyse_record(text: str, seat: int, simulations: int | None = None, seed: int = 0,
-                   progress: Progress | None = None, workers: int = 1) -> dict[str, Any]:
+                   progress: Progress | None = None, workers: int = 1,
+                   actors: Sequence[str] | None = None) -> dict[str, Any]:
     """The analysis of ``seat``'s decisions in a record (module docstring).
 
     Args:
@@ -395,6 +639,7 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
         seed: the analysis's seed (same record, seat, simulations and seed: same analysis).
         progress: called with ``(done, total)`` after each decision (and ``(0, total)`` first).
         workers: processes (1: this one; the result does not depend on it).
+        actors: who made each move of the record (:func:`decisions`).
     Returns:
         JSON-able: ``{"format", "game", "seat", "searcher", "simulations", "seed", "estimates" (what each figure
         is), "thresholds", "decisions": [:func:`evaluate` per decision, in order], "summary": {"decisions",
@@ -406,7 +651,7 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise MotleyError(f"workers must be a whole number of at least 1; got {workers!r}")
-    game, found = decisions(text, seat)
+    game, found = decisions(text, seat, actors)
     spec = searcher_spec(game, simulations)
     jobs = [(game, d, spec, f"{seed}:{d.index}") for d in found]
     if progress is not None:
@@ -431,7 +676,7 @@ def assemble(game: Game, seat: int, spec: str, seed: int, results: Sequence[dict
     """The result of :func:`analyse_record` from its parts: the analysed ``game``, ``seat``, the searcher's
     ``spec`` (:func:`searcher_spec`), the ``seed`` and each decision's :func:`evaluate` (seeded ``"{seed}:{index}"``),
     in order; for a caller that runs the decisions elsewhere (the server's worker processes)."""
-    return {"format": FORMAT, "game": str(game), "seat": seat, "searcher": spec,
+    return {"format": FORMAT, "game": str(game), "seat": seat, "searcher": spec, "searcher_words": searcher_words(spec),
             "simulations": parse_bot_spec(spec).resolved()["simulations"], "seed": seed,
             "estimates": _ESTIMATES, "thresholds": _THRESHOLDS, "decisions": list(results),
             "summary": summarise(results)}
@@ -448,7 +693,7 @@ def hint(game: Game, decision: Decision, simulations: int, seed: int | str) -> d
     Raises:
         MotleyError: for ``simulations`` below 1, or a game without search support.
     """
-    result = evaluate(game, decision, searcher_spec(game, simulations), seed)
+    result = evaluate(game, decision, searcher_spec(game, simulations), seed, check=False)
     best = next(row for row in result["moves"] if row["move"] == result["choice"])
     runner = next((row for row in result["moves"] if row is not best and row["visits"]), None)  # most visited next
     why = (f"{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals consistent "
@@ -478,11 +723,39 @@ _ESTIMATES = {
 
 
 def summarise(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The per-seat summary of analysed decisions: reviewed, agreed with the search's choice, marked, and the
-    costs of the marked ones added (win chance, points)."""
-    marked = [r for r in results if r["mark"] is not None]
-    return {"decisions": len(results), "agreed": sum(1 for r in results if r["played"] == r["choice"]),
+    """The per-seat summary of analysed decisions, of the player's own only (:func:`own_actors`): reviewed, agreed
+    with the move called best, marked; the accuracy (the share not marked) and the win chance and points lost per
+    decision (the marked decisions' costs over all the reviewed ones: an average, as chess sites give); the marked
+    costs added up (``win_lost``, ``points_lost``, kept for readers of the first format); and ``stand_in``, the
+    decisions a stand-in bot or a timer made for the player, left out of every other figure."""
+    own = own_actors(results)
+    mine = [r for r in results if r.get("actor", "seat") in own]
+    marked = [r for r in mine if r["mark"] is not None]
+    count = len(mine)
+    win_lost = sum(r["cost"]["win"] for r in marked)
+    points_lost = sum(r["cost"]["points"] for r in marked)
+    return {"decisions": count, "agreed": sum(1 for r in mine if r["played"] == r["choice"]),
             "inaccuracies": sum(1 for r in marked if r["mark"] == "inaccuracy"),
             "mistakes": sum(1 for r in marked if r["mark"] == "mistake"), "marked": len(marked),
-            "win_lost": round(sum(r["cost"]["win"] for r in marked), 4),
-            "points_lost": round(sum(r["cost"]["points"] for r in marked), 3)}
+            "win_lost": round(win_lost, 4), "points_lost": round(points_lost, 3),
+            "accuracy": round(1 - len(marked) / count, 4) if count else None,
+            "win_lost_per_decision": round(win_lost / count, 4) if count else None,
+            "points_lost_per_decision": round(points_lost / count, 3) if count else None,
+            "stand_in": len(results) - count}
+
+
+def own_actors(results: Sequence[dict[str, Any]]) -> frozenset[str]:
+    """Whose moves are the seat's own: the player's (``"seat"``), or a bot's at a bot's seat (no move of the player)."""
+    if any(r.get("actor", "seat") == "seat" for r in results):
+        return frozenset({"seat"})
+    return frozenset({"bot"})
+
+
+def searcher_words(spec: str) -> str:
+    """The analysis's searcher in words: ``"a search of 500 sampled deals per decision (ISMCTS), reading the other
+    seats' hidden cards from their play"``."""
+    options = parse_bot_spec(spec).resolved()
+    words = f"a search of {options['simulations']} sampled deals per decision (ISMCTS)"
+    if _infers(dict(options)):
+        words += ", reading the other seats' hidden cards from their play"
+    return words

@@ -138,6 +138,9 @@ class ISMCTSBot(Bot):
         self._last: list[dict[str, Any]] = []
         self._root = Node(-1)  # the tree of the last decision
         self.last_iterations = 0
+        #: A move every iteration begins with (None: the root's moves are chosen by UCB1, as in play): the
+        #: analysis's re-search of one move (:mod:`motley.bots.analysis`).
+        self.root_move: int | None = None
 
     def act(self, observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
@@ -197,6 +200,11 @@ class ISMCTSBot(Bot):
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
+        if self.root_move is not None:
+            node = root.children.get(self.root_move) or root.children.setdefault(self.root_move, Node(observer))
+            node.avail += 1
+            apply_legal(self.root_move)
+            path.append(node)
         while not is_terminal() and deal_number() == deal:
             if me >= 0 and current_player() != me:
                 apply_legal(model_move(world, rng))

@@ -62,39 +62,88 @@ def analyse(
 
 
 def print_analysis(game: Any, result: dict[str, Any]) -> None:
-    """The analysis as a Rich table (one row per decision), the reasons of the marked decisions and the summary."""
+    """The analysis in a narrow layout that reads at 80 columns and when piped: one row per decision (the seat's own
+    move number, the deal, the move played and the move called best with the deal's win chance of each), the
+    reasons of the marked decisions in sentences, and the summary."""
+    from rich import box
     from rich.table import Table
 
-    console.print(f"[bold]{escape(game.title)}[/] — {escape(result['game'])}: seat {result['seat']}, searched by "
-                  f"{escape(result['searcher'])}, seed {result['seed']}")
-    table = Table(title="Win chance of the deal (95% interval) and expected points of the deal, by the search")
-    for name, justify in (("move", "right"), ("deal", "right"), ("played", "left"), ("win", "right"),
-                          ("points", "right"), ("search's choice", "left"), ("win", "right"), ("points", "right"),
-                          ("cost", "right"), ("mark", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    from motley.bots.analysis import own_actors
+
+    searcher = result.get("searcher_words") or result["searcher"]
+    console.print(f"[bold]{escape(game.title)}[/], seat {result['seat']}: reviewed by {escape(searcher)}, "
+                  f"seed {result['seed']}.")
+    console.print("\"#\": the seat's own move number; \"wins\": the chance of winning the deal the move was made "
+                  "in (not the whole match), by the search; \"±\": its 95% margin; \"?\": too few sampled deals to "
+                  "judge.")
+    own = own_actors(result["decisions"])
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for name, justify in (("#", "right"), ("deal", "right"), ("played", "left"), ("wins", "right"),
+                          ("best found", "left"), ("wins", "right"), ("mark", "left")):
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for d in result["decisions"]:
         rows = {r["move"]: r for r in d["moves"]}
         played, best = rows[d["played"]], rows[d["choice"]]
-        table.add_row(str(d["index"] + 1), str(d["deal"] + 1), escape(d["played_words"]), _win(played),
-                      f"{played['points']:+.1f}", escape(d["choice_words"]), _win(best), f"{best['points']:+.1f}",
-                      f"{d['cost']['win']:+.0%} / {d['cost']['points']:+.1f}", _MARK_STYLE.get(d["mark"] or "", ""))
+        same = d["played"] == d["choice"]
+        table.add_row(str(d.get("number", d["index"] + 1)), str(d["deal"] + 1), escape(d["played_words"]),
+                      _win(played), "(the same)" if same else escape(d["choice_words"]), "" if same else _win(best),
+                      _mark(d, own))
     console.print(table)
     for d in result["decisions"]:
-        if d["mark"] is not None:
-            console.print(f"move {d['index'] + 1}: {escape(d['why'])}", soft_wrap=True)
-    s = result["summary"]
-    console.print(f"Seat {result['seat']}: {s['decisions']} decisions reviewed, {s['agreed']} as the search chose; "
-                  f"{s['marked']} marked ({_count(s['mistakes'], 'mistake')}, "
-                  f"{_count(s['inaccuracies'], 'inaccuracy', 'inaccuracies')}), which cost "
-                  f"{s['win_lost']:.0%} win chance and {s['points_lost']:.1f} points by the estimate.",
-                  soft_wrap=True)
+        if d["mark"] is not None and d.get("actor", "seat") in own:
+            console.print(f"{_when(d)}: {escape(d['why'])}")
+    console.print(_summary(result))
 
 
 def _win(row: dict[str, Any]) -> str:
-    """A move's win chance with its 95% interval: ``"42% (35-49)"``."""
-    return f"{row['win']:.0%} ({row['win_low'] * 100:.0f}-{row['win_high'] * 100:.0f})"
+    """A move's win chance of the deal with its 95% margin: ``"42% ±7"``, or ``"3% ?"`` when searched too little."""
+    if not row.get("enough", True):
+        return f"{_pct(row['win'])} ?"
+    margin = round(100 * max(row["win_high"] - row["win"], row["win"] - row["win_low"]))
+    return f"{_pct(row['win'])} ±{margin}"
 
 
+def _pct(share: float) -> str:
+    """A share as a whole percentage, never ``"-0%"``."""
+    return f"{round(100 * share) + 0:d}%"
+
+
+def _mark(d: dict[str, Any], own: frozenset[str]) -> str:
+    """The mark column: the mark and what it is on, or whose move it was when not the player's."""
+    actor = d.get("actor", "seat")
+    if actor not in own:
+        return {"timer": "timer's move", "away": "stand-in's move"}.get(actor, "bot's move")
+    if d["mark"] is None:
+        return ""
+    on = " (points)" if d.get("mark_on") == "points" else " (win)" if d.get("mark_on") == "win" else ""
+    return _MARK_STYLE[d["mark"]] + on
+
+
+def _when(d: dict[str, Any]) -> str:
+    """Where a decision was: ``"Deal 2, your 3rd move (move 14 of the match)"``."""
+    if "number" not in d:
+        return f"Move {d['index'] + 1}"
+    return f"Deal {d['deal'] + 1}, your {_ordinal(d['deal_number'])} move (move {d['index'] + 1} of the match)"
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _summary(result: dict[str, Any]) -> str:
+    """The seat's summary in words: counts, accuracy, what is lost per decision, the stand-in's decisions."""
+    s = result["summary"]
+    text = (f"Seat {result['seat']}: {s['decisions']} decisions reviewed, {s['agreed']} as good as the best found; "
+            f"{_count(s['mistakes'], 'mistake')}, {_count(s['inaccuracies'], 'inaccuracy', 'inaccuracies')}.")
+    if s.get("accuracy") is not None:
+        text += (f" Accuracy {_pct(s['accuracy'])} (decisions not marked); lost per decision on average: "
+                 f"{_pct(s['win_lost_per_decision'])} of the deal's win chance and "
+                 f"{abs(s['points_lost_per_decision']):.1f} points.")
+    if s.get("stand_in"):
+        text += f" {_count(s['stand_in'], 'decision')} made by a stand-in bot or a timer left out."
+    return text
 def _count(n: int, one: str, many: str = "") -> str:
     """``"1 mistake"``, ``"2 mistakes"``."""
     return f"{n} {one if n == 1 else many or one + 's'}"

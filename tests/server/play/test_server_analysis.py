@@ -5,6 +5,7 @@ restarts), bounded per table and on the server (429 beyond)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -17,6 +18,8 @@ import pytest
 from motley.bots.analysis import analyse_record
 from motley.core import records
 from motley.server.play.analyses import SEED, AnalysisBusy
+from motley.server.play.bodies import table_request
+from motley.server.play.requests import new_record
 from motley.server.play.service import Service
 from motley.server.play.table import Table
 from motley.server.play.thinking import Lane, Thinkers
@@ -196,3 +199,42 @@ def test_the_analysis_routes_refuse_a_match_in_play_a_bad_seat_and_beyond_the_bo
             threading.Event().wait(0.1)
         assert now["status"] == "done" and now["result"]["seat"] == 2 and "summary" in now["result"]
         assert httpx.post(f"{server.base}/api/tables/{done_id}/analysis?seat=2").status_code == 200
+
+
+def test_moves_a_stand_in_or_a_timer_made_are_shown_as_such_and_left_out_of_the_seat_s_figures(tmp_path: Path) -> None:
+    """The store keeps who made each move (the player, a bot standing in while the player was away, a timer): the
+    analysis says so of each decision and counts only the player's own in the seat's summary."""
+    storage = Storage(f"sqlite:///{tmp_path / 'actors.db'}")
+    record = new_record(table_request(FOUR), Settings(bot_delay=0.0), 5)
+    storage.create_table(record)
+    table = Table(record)
+    rng = random.Random(5)
+    turns = 0
+    while not table.state.is_terminal():
+        seat = table.state.current_player()
+        actor = "seat"
+        if seat == 1:
+            turns += 1
+            actor = ("away", "timer", "seat")[turns % 3]
+        move = table.prepare(seat, rng.choice(table.state.legal_actions()), actor)
+        storage.add_move(record.id, move.number, seat, move.text, actor)
+        table.apply(move)
+    storage.finish(record.id, {"scores": table.state.scores()})
+    storage.close()
+
+    async def run() -> dict[str, Any]:
+        service = service_over(tmp_path / "actors.db")
+        try:
+            live = await finished_table(service, record.id)
+            await service.analyses.start(live, 1)
+            return await wait_done(service, live, 1)
+        finally:
+            await service.close()
+
+    result = asyncio.run(run())["result"]
+    actors = [d["actor"] for d in result["decisions"]]
+    assert {"away", "timer", "seat"} <= set(actors), actors
+    mine = [d for d in result["decisions"] if d["actor"] == "seat"]
+    assert result["summary"]["decisions"] == len(mine)
+    assert result["summary"]["stand_in"] == len(actors) - len(mine) > 0
+    assert result["summary"]["marked"] == sum(1 for d in mine if d["mark"] is not None)

@@ -151,13 +151,15 @@ class Analyses:
         self.failed.pop((table.id, seat), None)
         job = self.jobs[table.id] = Job(table.id, seat)
         text = records.dump(table.state)
-        job.task = asyncio.get_running_loop().create_task(self._run(job, text))
+        actors = [actor for _, _, actor in table.record.moves]  # who made each move: the player, a bot, a timer
+        job.task = asyncio.get_running_loop().create_task(self._run(job, text, actors))
         return job.status()
 
-    async def _run(self, job: Job, text: str) -> None:
-        """Analyse, store, and forget the job (a failure is kept in :attr:`failed` and logged)."""
+    async def _run(self, job: Job, text: str, actors: list[str]) -> None:
+        """Analyse, store, and forget the job (a failure is kept in :attr:`failed` and logged). ``actors``: who made
+        each move (the moves a stand-in bot or a timer made are shown as such and left out of the seat's figures)."""
         try:
-            game, found = await asyncio.to_thread(decisions, text, job.seat)
+            game, found = await asyncio.to_thread(decisions, text, job.seat, actors)
             spec = searcher_spec(game, self.simulations)
             job.total = len(found)
             results: list[dict[str, Any]] = []
