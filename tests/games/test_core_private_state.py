@@ -16,7 +16,7 @@ from pathlib import Path
 from motley.core import State
 from motley.core.search import SearchState
 
-GAMES = Path(__file__).resolve().parent.parent / "src" / "motley" / "games"
+GAMES = Path(__file__).resolve().parents[2] / "src" / "motley" / "games"
 
 
 def private_slots() -> set[str]:
