@@ -8,7 +8,7 @@ import asyncio
 import random
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,25 +50,23 @@ class ThreadThinkers(Thinkers):
     def __init__(self) -> None:
         super().__init__(2)
         self.calls: list[tuple[str, int]] = []
-        self.lanes: list[Lane] = []
+        self.lanes_used: list[Lane] = []
         self.gate = threading.Event()
         self.gate.set()
-
-    def _executor(self, lane: Lane = "live") -> Any:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.workers)  # type: ignore[assignment]
-        return self._pool
+        self.pool = ThreadPoolExecutor(self.workers)
 
     async def run(self, what: str, fn: Callable[..., R], *args: Any, lane: Lane = "live") -> R:
         def job() -> R:
             self.calls.append((getattr(fn, "__name__", str(fn)), threading.get_ident()))
-            self.lanes.append(lane)
+            self.lanes_used.append(lane)
             self.gate.wait(10)
             return fn(*args)
 
-        async with self._slots:
-            pool: Executor = self._executor()
-            return await asyncio.get_running_loop().run_in_executor(pool, job)
+        async with self.lanes["live"].slots:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def service_over(path: Path, thinkers: Thinkers | None = None, limit: int = 2) -> Service:
@@ -112,7 +110,7 @@ def test_an_analysis_runs_in_the_workers_once_and_is_stored(tmp_path: Path) -> N
             assert done["status"] == "done" and done["done"] == done["total"] == len(expected["decisions"])
             assert done["result"] == expected, "the same analysis as motley analyse's for the seat and seed"
             searched = [thread for name, thread in thinkers.calls if name == "evaluate"]
-            assert set(thinkers.lanes) == {"background"}, "beside the play, never in the live bots' lane"
+            assert set(thinkers.lanes_used) == {"background"}, "beside the play, never in the live bots' lane"
             assert len(searched) == len(expected["decisions"]), "each decision searched once, in the workers"
             assert loop_thread not in searched, "never on the event loop's thread"
             again = await service.analyses.start(table, 1)

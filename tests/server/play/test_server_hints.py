@@ -65,12 +65,12 @@ class ThreadThinkers(Thinkers):
     def __init__(self) -> None:
         super().__init__(1)
         self.calls: list[tuple[str, int]] = []
-        self.lanes: list[Lane] = []
+        self.lanes_used: list[Lane] = []
 
     async def run(self, what: str, fn: Callable[..., R], *args: Any, lane: Lane = "live") -> R:
         def job() -> R:
             self.calls.append((getattr(fn, "__name__", str(fn)), threading.get_ident()))
-            self.lanes.append(lane)
+            self.lanes_used.append(lane)
             return fn(*args)
 
         with ThreadPoolExecutor(1) as pool:
@@ -132,7 +132,7 @@ def test_a_hint_on_the_persons_turn_once_per_decision_counted_and_stored() -> No
         assert answer["why"].endswith(".") and "sampled deals" in answer["why"]
         assert set(answer["cards"]) <= set(answer["move"].upper().split())
         assert [name for name, _ in thinkers.calls] == ["hint"], "searched in the worker pool"
-        assert thinkers.lanes == ["background"], "beside the play, never in the live bots' lane"
+        assert thinkers.lanes_used == ["background"], "beside the play, never in the live bots' lane"
         assert thinkers.calls[0][1] != threading.get_ident(), "never on the event loop's thread"
         assert hints(other) == [] and hints(spectator) == [], "the hint goes to the person alone"
         await live.submit(person, HINT)

@@ -104,7 +104,7 @@ def test_a_bot_table_of_a_service_searches_in_its_worker_pool() -> None:
         live = await service.create(table_request(bots("fools_errand", 2, ismcts)), seed=3)
         await asyncio.wait_for(service.tasks[live.id], timeout=120)
         assert live.table.state.is_terminal()
-        assert service.thinkers._pool is not None, "the searches ran in the worker processes"
+        assert service.thinkers.lanes["live"].pool is not None, "the searches ran in the worker processes"
         assert all(e.actor == "bot" for e in live.table.log)
         await service.close()
 
@@ -118,7 +118,7 @@ def test_a_table_of_the_strongest_bots_plays_them_in_the_worker_pool() -> None:
         assert [s.bot for s in live.table.seats] == ["best", "best"]
         await asyncio.wait_for(service.tasks[live.id], timeout=300)
         assert live.table.state.is_terminal()
-        assert service.thinkers._pool is not None, "best searches, so it thinks in the worker processes"
+        assert service.thinkers.lanes["live"].pool is not None, "best searches, so it thinks in the worker processes"
         await service.close()
 
     asyncio.run(body())

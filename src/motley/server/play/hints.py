@@ -35,32 +35,24 @@ HINT_SIMULATIONS = DEFAULT_SIMULATIONS
 
 
 class HintDesk:
-    """The hints of one table: how many each seat used (:attr:`used`) and the version each seat last asked at
-    (:attr:`asked`), from the stored seats (``Seat.hints``, ``Seat.hinted_at``); a table stored before seats kept
-    them takes the counts of its result (``used``)."""
+    """The hints of one table, kept on its seats (``Seat.hints``: how many each seat had; ``Seat.hinted_at``: the
+    version it last had one at), so their stored form carries them; a table stored before seats kept them takes the
+    counts of its result (``used``)."""
 
     def __init__(self, seats: Sequence[Seat], used: list[int] | None = None) -> None:
-        self.used = [seat.hints for seat in seats]
-        if not any(self.used) and used is not None and len(used) == len(seats):
-            self.used = list(used)
-        self.asked: dict[int, int] = {i: seat.hinted_at for i, seat in enumerate(seats) if seat.hinted_at is not None}
+        self.seats = seats
+        if not any(seat.hints for seat in seats) and used is not None and len(used) == len(seats):
+            for seat, count in zip(seats, used, strict=True):
+                seat.hints = count
 
-    def undo(self, seat: int, asked: int | None) -> None:
-        """Take back the hint just counted for ``seat`` (its count could not be stored); ``asked``: the version
-        it had last asked at before."""
-        self.used[seat] -= 1
-        if asked is None:
-            self.asked.pop(seat, None)
-        else:
-            self.asked[seat] = asked
+    @property
+    def used(self) -> list[int]:
+        """How many hints each seat had."""
+        return [seat.hints for seat in self.seats]
 
-    def write(self, seats: Sequence[Seat]) -> None:
-        """Copy the counts and the versions asked at into ``seats`` (their stored form carries them)."""
-        for i, seat in enumerate(seats):
-            seat.hints, seat.hinted_at = self.used[i], self.asked.get(i)
-
-    def take(self, on: bool, state: State, version: int, seat: int | None) -> None:
-        """Count a hint for ``seat`` at ``version`` if it may have one now.
+    def take(self, on: bool, state: State, version: int, seat: int | None) -> int | None:
+        """Count a hint for ``seat`` at ``version`` if it may have one now; returns the version of the seat's hint
+        before (None: none), for :meth:`undo`.
 
         Raises:
             protocol.ProtocolError: ``hints_off`` (``on`` False: the table was made without hints), ``spectator``,
@@ -75,10 +67,19 @@ class HintDesk:
             raise protocol.ProtocolError("over", "the game is over")
         if state.current_player() != seat:
             raise protocol.ProtocolError("not_your_turn", "A hint is for your own turn; it is not yours now.")
-        if self.asked.get(seat) == version:
+        counted = self.seats[seat]
+        if counted.hinted_at == version:
             raise protocol.ProtocolError("hint_used", "You have had the hint for this decision already.")
-        self.asked[seat] = version
-        self.used[seat] += 1
+        before, counted.hinted_at = counted.hinted_at, version
+        counted.hints += 1
+        return before
+
+    def undo(self, seat: int, before: int | None) -> None:
+        """Take back the hint just counted for ``seat`` (its count could not be stored); ``before``: what
+        :meth:`take` returned."""
+        counted = self.seats[seat]
+        counted.hints -= 1
+        counted.hinted_at = before
 
 
 def hint_args(state: State, seat: int, seed: str) -> tuple[Any, ...]:

@@ -412,16 +412,13 @@ class LiveTable(Seating, Driver):
         if conn.seat is not None:
             self._live_only(conn)
         version = table.version
-        before = self.hints.asked.get(conn.seat) if conn.seat is not None else None
-        self.hints.take(table.settings.hints, state, version, conn.seat)
+        before = self.hints.take(table.settings.hints, state, version, conn.seat)
         assert conn.seat is not None
         seat = conn.seat
-        self.hints.write(table.seats)
         try:
             await self.store_seats()  # counted before it is given: a restart or a takeover forgets neither
         except StoreError:
             self.hints.undo(seat, before)
-            self.hints.write(table.seats)
             raise protocol.ProtocolError("not_stored", "Your hint could not be stored, so it was not given; "
                                          "try again.") from None
         self.broadcast()

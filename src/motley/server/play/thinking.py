@@ -76,6 +76,30 @@ def _background_worker(parent: int) -> None:
         os.nice(BACKGROUND_NICE - os.nice(0))
 
 
+class _Lane:
+    """One lane's worker processes: at most ``size`` jobs at once (:attr:`slots`), in a pool of ``size`` spawned
+    processes, each started by ``initializer(parent pid)``; the pool is started on first use (:meth:`executor`) and
+    replaced after :meth:`discard`."""
+
+    def __init__(self, size: int, initializer: Callable[[int], None]) -> None:
+        self.size = size
+        self.initializer = initializer
+        self.slots = asyncio.Semaphore(size)
+        self.pool: ProcessPoolExecutor | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
+            self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=self.initializer, initargs=(os.getpid(),))
+        return self.pool
+
+    def discard(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
 class Thinkers:
     """At most ``workers`` bot searches at once, each in a worker process of the live lane, and at most
     ``background`` analyses and hints at once in worker processes of their own, at the lowest CPU priority (both
@@ -90,24 +114,10 @@ class Thinkers:
         if self.workers < 1 or background < 1:
             raise MotleyError("searches at once must be at least 1")
         self.background = background
-        self._slots = asyncio.Semaphore(self.workers)
-        self._background_slots = asyncio.Semaphore(background)
-        self._pool: ProcessPoolExecutor | None = None
-        self._background_pool: ProcessPoolExecutor | None = None
+        self.lanes: dict[Lane, _Lane] = {"live": _Lane(self.workers, exit_with_parent),
+                                         "background": _Lane(background, _background_worker)}
+        #: Searches of the live lane under way.
         self.running = 0
-
-    def _executor(self, lane: Lane = "live") -> ProcessPoolExecutor:
-        # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
-        spawn = multiprocessing.get_context("spawn")
-        if lane == "background":
-            if self._background_pool is None:
-                self._background_pool = ProcessPoolExecutor(self.background, mp_context=spawn,
-                                                            initializer=_background_worker, initargs=(os.getpid(),))
-            return self._background_pool
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=spawn, initializer=exit_with_parent,
-                                             initargs=(os.getpid(),))
-        return self._pool
 
     async def choose(self, game: str, params: dict[str, Any], spec: str, observation: Observation,
                      legal: Sequence[int], seed: str) -> int:
@@ -127,28 +137,19 @@ class Thinkers:
         Raises:
             MotleyError: if the worker died (the lane's pool is then replaced); whatever ``fn`` raised.
         """
+        chosen = self.lanes[lane]
         live = lane == "live"
-        async with self._slots if live else self._background_slots:
+        async with chosen.slots:
             self.running += live
             try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor(lane), fn, *args)
+                return await asyncio.get_running_loop().run_in_executor(chosen.executor(), fn, *args)
             except BrokenProcessPool as exc:
-                self._discard(lane)
+                chosen.discard()
                 raise MotleyError(f"the worker thinking for {what} died: {exc}") from None
             finally:
                 self.running -= live
 
-    def _discard(self, lane: Lane = "live") -> None:
-        pool = self._pool if lane == "live" else self._background_pool
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-        if lane == "live":
-            self._pool = None
-        else:
-            self._background_pool = None
-
     def close(self) -> None:
         """Stop the workers of both lanes (a search under way is abandoned)."""
-        self._discard("live")
-        self._discard("background")
+        for lane in self.lanes.values():
+            lane.discard()
