@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from motley.cli.main import app as cli_app
+from motley.server.play.bodies import table_request
 from motley.server.play.limits import Limits, TableGate, TablesRefused
 from motley.server.play.live import LiveTable
 from motley.server.play.service import Service
@@ -256,3 +257,29 @@ def test_serve_has_options_for_the_rate_of_tables_and_refuses_a_bad_one(tmp_path
         refused = CliRunner().invoke(cli_app, ["serve", "--db", db, *args])
         assert refused.exit_code == 2 and "must be a positive" in refused.output, (args, refused.output)
     assert not (tmp_path / "never.db").exists()
+
+
+# ---- where the seeds come from -------------------------------------------------------------------------------
+def test_tables_and_rematches_take_their_seeds_from_the_services_source(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'seeds.db'}"
+    storage = Storage(url)
+    old, (ann, _bob) = stored_finished(storage, seed=5)
+    storage.close()
+    drawn = iter([123_456_789, 987_654_321])
+
+    async def body() -> None:
+        service = Service(Storage(url), Settings(bot_delay=0.0), seeds=lambda: next(drawn))
+        try:
+            made = await service.create(table_request(HUMANS))
+            assert made.table.record.seed == 123_456_789
+            given = await service.create(table_request(HUMANS), seed=42)  # a caller's seed wins over the source
+            assert given.table.record.seed == 42
+            live = await service.get(old)
+            assert live is not None
+            rematch = await service.rematch(live, ann)
+            assert rematch.table.record.seed == 987_654_321
+        finally:
+            await service.close()
+
+    asyncio.run(body())
+    assert Service(Storage("sqlite://"), Settings()).seed() is None, "by default each table draws its own seed"

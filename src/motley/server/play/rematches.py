@@ -32,6 +32,9 @@ class Maker(Protocol):
     def live(self, table: Table) -> LiveTable:
         """A live table over ``table``, not started."""
 
+    def seed(self) -> int | None:
+        """A new table's seed (None: the table draws its own)."""
+
     async def make(self, live: LiveTable, client: str | None,
                    stored: Callable[[Creator | None], Awaitable[bool]]) -> bool:
         """Admit, claim and store the new table ``live``; returns whether this one was made."""
@@ -79,7 +82,7 @@ class Rematches:
             if offer is not None:
                 return await self._offered(live, offer, seats)
             plan = rematch_plan(live.table, seats)
-            record = rematch_record(live.table, self.service.defaults, plan)
+            record = rematch_record(live.table, self.service.defaults, plan, self.service.seed())
             new = self.service.live(Table(record))
             made: dict[str, Any] = {}  # the offer stored: this one, or one made meanwhile at another copy
 

@@ -83,12 +83,14 @@ def rematch_plan(table: Table, seats: list[RematchSeat] | None) -> list[dict[str
     return plan
 
 
-def rematch_record(table: Table, defaults: Settings, plan: list[dict[str, Any]] | None = None) -> TableRecord:
+def rematch_record(table: Table, defaults: Settings, plan: list[dict[str, Any]] | None = None,
+                   seed: int | None = None) -> TableRecord:
     """A new table record for the rematch of ``table``: the same game and options, settings (the bots wait for
     the people again, even if Start was pressed at the old table), and the seats of ``plan``
     (:func:`rematch_plan`; None: everyone where they sat): each person with their name (or the one given) and
     open flag, each bot seat the bot asked for or, with none asked, the old seat's bot (``from``) as it was;
-    fresh tokens, id and seed. Bots are named by their kind and new seat (:func:`bot_names`).
+    fresh tokens and id, and ``seed`` (None: drawn, as :func:`new_record` does). Bots are named by their kind
+    and new seat (:func:`bot_names`).
 
     Raises:
         MotleyError: naming the bad field (a bot the game does not have, a strength out of range), or if the
@@ -101,7 +103,7 @@ def rematch_record(table: Table, defaults: Settings, plan: list[dict[str, Any]] 
         "game": table.game.name, "options": dict(table.game.params), "seats": seats,
         **{k: v for k, v in table.settings.as_dict().items() if v is not None or k in NULLABLE},
         "wait_for_people": defaults.wait_for_people})
-    record = new_record(request, defaults)
+    record = new_record(request, defaults, seed)
     for stored, entry in zip(record.seats, plan, strict=True):
         if entry["kind"] == "bot" and "bot" not in entry and entry["from"] is not None \
                 and old[entry["from"]].kind == "bot":

@@ -89,6 +89,8 @@ class Service:
     ``membership``: which tables this process may drive, the log each one writes through, the news of the other
     processes' lobbies (:class:`~motley.server.play.membership.Membership`); default
     :class:`~motley.server.play.membership.Alone`, the one process of its store, which drives every table.
+    ``seeds``: draws each new table's seed, rematches' too (None: :class:`random.SystemRandom`; tests give a
+    seeded generator so that their deals are the same at every run).
 
     A table has one copy in memory however many requests and sockets ask for it: the running ones (and the
     finished ones for :data:`FINISHED_TTL` after their match) in :attr:`tables`, the finished ones loaded
@@ -99,8 +101,10 @@ class Service:
     def __init__(self, storage: TableStorage, defaults: Settings, thinkers: Thinkers | None = None, *,
                  idle_close: float | None = IDLE_CLOSE, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, limits: Limits | None = None,
-                 membership: Membership | None = None) -> None:
+                 membership: Membership | None = None, seeds: Callable[[], int] | None = None) -> None:
         self.store = Store(storage)
+        #: Where new tables' seeds come from (None: :class:`random.SystemRandom`, a fresh one each table).
+        self.seeds = seeds
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
         self.idle_close = idle_close
@@ -119,6 +123,10 @@ class Service:
         self.rematches = Rematches(self)
         self.membership: Membership = membership if membership is not None else Alone()
         self.membership.serve(self)
+
+    def seed(self) -> int | None:
+        """A new table's seed from :attr:`seeds` (None: let the table draw its own)."""
+        return None if self.seeds is None else self.seeds()
 
     async def resume(self) -> int:
         """Take this process's unfinished tables at its start (:meth:`Membership.resume`: alone, every one; else
@@ -194,7 +202,7 @@ class Service:
             MotleyError: naming the bad field of ``request``. TablesRefused: if ``client`` may not create a table
                 now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
-        record = new_record(request, self.defaults, seed)
+        record = new_record(request, self.defaults, self.seed() if seed is None else seed)
         live = self.live(Table(record))
 
         async def stored(creator: Creator | None) -> bool:

@@ -13,7 +13,7 @@ import contextlib
 import gc
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -197,7 +197,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
                bot_delay: float = 0.8, limits: Limits | None = None, allow_origins: Iterable[str] = (),
                searches: int | None = None, idle_close: float | None = IDLE_CLOSE, pace: float = 0.7,
                summary_wait: float | None = 30.0, host: str = "127.0.0.1", port: int = 8000,
-               allow_hosts: Iterable[str] = (), site: Site | None = None) -> FastAPI:
+               allow_hosts: Iterable[str] = (), site: Site | None = None,
+               seeds: Callable[[], int] | None = None) -> FastAPI:
     """The web app over the store at ``db`` (a SQLAlchemy URL); the defaults (seconds; ``move_time`` None =
     no move timer) apply to new tables. ``limits``: what one client may cost (None: :class:`Limits`'
     defaults); ``host``, ``port``: the address the server is bound to (its default origins and host names
@@ -213,6 +214,7 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     only under their lease, orphans taken over, the lobby and handed-over leases kept through the site's news,
     :func:`~motley.server.site.news.open_news`; docs/scaling.md; with a ``secret``, internal requests must be
     signed: :class:`~motley.server.site.signing.SignedChannel`); None: the one process of its store.
+    ``seeds``: where new tables' seeds come from (None: :class:`random.SystemRandom`; for tests, :class:`Service`).
     ``app.state.service`` is the :class:`Service`.
 
     On start it serves at once and resumes every unfinished table in the background (a table asked for
@@ -227,7 +229,8 @@ def create_app(db: str = "sqlite:///motley.db", move_time: float | None = None, 
     thinkers = Thinkers(searches)
     defaults = Settings(move_time, grace, bot_delay, pace=pace, summary_wait=summary_wait)
     membership: Membership = Alone() if site is None else SiteMembership(site, open_news(db))
-    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, membership=membership)
+    service = Service(Storage(db), defaults, thinkers, idle_close=idle_close, limits=limits, membership=membership,
+                      seeds=seeds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
