@@ -5,12 +5,14 @@ protected methods it gives games for that (``_set_history``, ``_extend_history``
 
 The walk reads every module under ``src/motley/games`` with ``ast``: an attribute of any object named as one of the
 private slots of :class:`motley.core.State` or :class:`motley.core.search.SearchState` (``x._history``), or such a
-name as a string (``getattr(x, "_history")``), fails with its file and line.
+name as a string (``getattr(x, "_history")``), fails with its file and line. The compiled cores (``*.c`` under the
+games) reach slots only by name, as strings that ``install`` looks up: such a string naming a private slot fails too.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from motley.core import State
@@ -46,6 +48,27 @@ def test_the_walk_finds_an_append_to_the_private_history() -> None:
     assert touches("def f(self):\n    self._history.append(3)\n", names) == [(2, "_history")]
     assert touches("getattr(state, '_history')\n", names) == [(1, "_history")]
     assert touches("self._extend_history([1])\nself.history()\n", names) == []
+
+
+def c_strings(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """Each line of C ``source`` holding a string literal that is exactly one of ``names``, with the name."""
+    return [(source.count("\n", 0, m.start()) + 1, m.group(1)) for m in re.finditer(r'"([A-Za-z_]\w*)"', source)
+            if m.group(1) in names]
+
+
+def test_the_walk_finds_a_slot_named_in_compiled_code() -> None:
+    names = private_slots()
+    assert c_strings('static const char *SLOTS[] = {"_legal",\n "_history", "game"};', names) == [(2, "_history")]
+    assert c_strings('PyErr_SetString(e, "the _history list");', names) == []
+
+
+def test_no_compiled_core_names_the_core_states_private_data() -> None:
+    names = private_slots()
+    sources = sorted(GAMES.rglob("*.c"))
+    assert sources, "Foolery's compiled core is among the games' sources"
+    found = [f"{path.relative_to(GAMES.parent)}:{line}: {name}"
+             for path in sources for line, name in c_strings(path.read_text(encoding="utf-8"), names)]
+    assert not found, "compiled cores must leave the core's private slots to the core:\n" + "\n".join(found)
 
 
 def test_no_game_touches_the_core_states_private_data() -> None:

@@ -167,7 +167,7 @@ def test_illegal_moves_are_refused_alike_and_change_nothing() -> None:
                 after.pop("_legal")
                 assert after == before
             action = sorted(legal)[rng.randrange(len(legal))]
-            native.apply_action(np.int64(action))  # type: ignore[arg-type]  # another integer type: converted, as by the Python engine
+            native.apply_action(np.int64(action))  # type: ignore[arg-type]  # another integer type: converted, as by the core
             python.apply_action(action)
             assert snapshot(native) == snapshot(python)
 

@@ -1,4 +1,4 @@
-/* The compiled core of Foolery's rules: legal_actions, apply_action, _apply and is_terminal of
+/* The compiled core of Foolery's rules: legal_actions, _is_legal, _apply and is_terminal of
  * FooleryRules (rules.py), and the shuffle and deal of its shuffle_deal, written against the plain CPython C API.
  *
  * The state stays where the Python engine keeps it: the slots of FooleryRules (hands as Python ints, the
@@ -50,12 +50,12 @@ typedef unsigned __int128 u128;
 /* ---- what install() reads ------------------------------------------------------------------------ */
 enum {
     S_HANDS, S_SIZES, S_PHASE, S_TO_MOVE, S_TOP, S_TOP_SEAT, S_PLAYED, S_LOG, S_LEGAL, S_FIVES, S_NEXT,
-    S_LOCKED, S_HISTORY, S_GAME, S_PLACES, S_NEXT_PLACE, S_TITLES, S_TOTALS, S_DEALER, S_HAND_NUMBER, S_GAVE,
+    S_LOCKED, S_GAME, S_PLACES, S_NEXT_PLACE, S_TITLES, S_TOTALS, S_DEALER, S_HAND_NUMBER, S_GAVE,
     S_RECEIVED, S_COUNT
 };
 static const char *SLOT_NAMES[S_COUNT] = {
     "hands", "sizes", "phase", "to_move", "top", "top_seat", "played", "log", "_legal", "_fives", "_next",
-    "_locked", "_history", "game", "places", "next_place", "titles", "totals", "dealer", "hand_number", "gave",
+    "_locked", "game", "places", "next_place", "titles", "totals", "dealer", "hand_number", "gave",
     "received"};
 static Py_ssize_t slot_offset[S_COUNT];
 
@@ -84,7 +84,7 @@ static struct {
     PyObject *seats_after, *next_holding;
 } opts = {NULL, 0, 0, 0, 0, 0, 0, NULL, NULL};
 
-static PyObject *py_legal_actions = NULL, *py_apply_action = NULL, *py_apply = NULL;
+static PyObject *py_legal_actions = NULL, *py_apply = NULL;
 static PyObject *s_ace_high, *s_any_trump, *s_end_hand, *s_trump_variation, *s_skip_rule,
     *s_locks_out, *s_seats_after, *s_next_holding, *s_hands_total;
 
@@ -1011,49 +1011,52 @@ apply_(PyObject *self, PyObject *action)
     Py_RETURN_NONE;
 }
 
-static PyObject *
-apply_action(PyObject *self, PyObject *action)
+/* Is action (an int) in the cached legal list? 1, 0, or -1 with an error. */
+static int
+legal_now(PyObject *self, PyObject *action)
 {
     long a;
-    if (PyLong_CheckExact(action)) {
-        if (read_long(action, &a) < 0) {
-            PyErr_Clear();
-            a = -1;
-        }
-        PyObject *legal = a < 0 || a >= num_actions ? NULL : cached_legal(self);
-        if (legal == NULL && PyErr_Occurred())
-            return NULL;
-        int found = 0;
-        if (legal != NULL) {
-            PyObject *seq = PySequence_Fast(legal, "a Foolery legal list");
-            Py_DECREF(legal);
-            if (seq == NULL)
-                return NULL;
-            PyObject **items = PySequence_Fast_ITEMS(seq);
-            Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-            PyObject *want = action_obj[a];
-            for (Py_ssize_t i = 0; i < len && !found; i++)  /* the lists built here hold action_obj's ints */
-                found = items[i] == want || items[i] == action;
-            for (Py_ssize_t i = 0; i < len && !found; i++) {  /* a list the Python engine built */
-                long v;
-                if (PyLong_Check(items[i]) && read_long(items[i], &v) == 0)
-                    found = v == a;
-                else
-                    PyErr_Clear();
-            }
-            Py_DECREF(seq);
-        }
-        if (found) {
-            if (apply_legal_action(self, a, action) < 0)
-                return NULL;
-            PyObject *history = get_slot(self, S_HISTORY);
-            if (history == NULL || PyList_Append(history, action) < 0)
-                return NULL;
-            Py_RETURN_NONE;
-        }
+    if (read_long(action, &a) < 0) {
+        PyErr_Clear();
+        return 0;
     }
-    /* another integer type, or not legal: the Python method converts, or raises with the reason */
-    return PyObject_CallFunctionObjArgs(py_apply_action, self, action, NULL);
+    if (a < 0 || a >= num_actions)
+        return 0;
+    PyObject *legal = cached_legal(self);
+    if (legal == NULL)
+        return -1;
+    PyObject *seq = PySequence_Fast(legal, "a Foolery legal list");
+    Py_DECREF(legal);
+    if (seq == NULL)
+        return -1;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    PyObject *want = action_obj[a];
+    int found = 0;
+    for (Py_ssize_t i = 0; i < len && !found; i++)  /* the lists built here hold action_obj's ints */
+        found = items[i] == want || items[i] == action;
+    for (Py_ssize_t i = 0; i < len && !found; i++) {  /* a list the Python engine built */
+        long v;
+        if (PyLong_Check(items[i]) && read_long(items[i], &v) == 0)
+            found = v == a;
+        else
+            PyErr_Clear();
+    }
+    Py_DECREF(seq);
+    return found;
+}
+
+/* _is_legal(action) -> bool: the core's State.apply_action asks this once per move, then calls _apply and
+ * records the move itself (the history is the core's, never written here). */
+static PyObject *
+is_legal(PyObject *self, PyObject *action)
+{
+    if (!PyLong_Check(action))
+        Py_RETURN_FALSE;
+    int found = legal_now(self, action);
+    if (found < 0)
+        return NULL;
+    return PyBool_FromLong(found);
 }
 
 static PyObject *
@@ -1264,9 +1267,8 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef state_methods[] = {
     {"legal_actions", legal_actions, METH_NOARGS,
      "Legal action ids, sorted (cached until the next move); the compiled FooleryRules.legal_actions."},
-    {"apply_action", apply_action, METH_O,
-     "Play action for the player to move, checked against the cached legal list (FooleryRules.apply_action).\n\n"
-     "Raises:\n    InvalidMoveError, IllegalMoveError: as FooleryRules.apply_action; the state is unchanged."},
+    {"_is_legal", is_legal, METH_O,
+     "Is action legal now? Read from the cached legal list (FooleryRules._is_legal), compiled."},
     {"_apply", apply_, METH_O, "Apply a legal action (FooleryRules._apply), compiled."},
     {"is_terminal", is_terminal, METH_NOARGS, "Whether the match is over."},
     {"_write_tensor", (PyCFunction)(void (*)(void))write_tensor, METH_FASTCALL,
@@ -1417,10 +1419,9 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
     pass_events = PyDict_GetItemString(tables, "PASS_EVENTS");
     pass_only = PyDict_GetItemString(tables, "PASS_ONLY");
     py_legal_actions = PyObject_GetAttrString(cls, "legal_actions");
-    py_apply_action = PyObject_GetAttrString(cls, "apply_action");
     py_apply = PyObject_GetAttrString(cls, "_apply");
     if (pass_events == NULL || !PyTuple_Check(pass_events) || PyTuple_GET_SIZE(pass_events) < MAX_SEATS
-        || pass_only == NULL || py_legal_actions == NULL || py_apply_action == NULL || py_apply == NULL) {
+        || pass_only == NULL || py_legal_actions == NULL || py_apply == NULL) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "install: PASS_EVENTS (8 events) and PASS_ONLY are needed");
         goto fail;
@@ -1531,7 +1532,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "motley.games.foolery._native",
-    "The compiled core of Foolery's rules (legal_actions, apply_action, _apply, is_terminal); see rules.py.", -1,
+    "The compiled core of Foolery's rules (legal_actions, _is_legal, _apply, is_terminal); see rules.py.", -1,
     module_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC
