@@ -49,7 +49,7 @@ def test_the_schema_names_every_message_and_observation() -> None:
     defs = _document()["$defs"]
     server = {ref["$ref"].rpartition("/")[2] for ref in defs["ServerMessage"]["anyOf"]}
     assert server == {"StateMessage", "SeatsMessage", "WhyMessage", "ErrorMessage", "PongMessage", "HintMessage",
-                      "RematchMessage", "RematchDeclinedMessage"}
+                      "RematchMessage", "RematchDeclinedMessage", "ChatMessage", "ChatLogMessage"}
     assert set(OBSERVATIONS.values()) <= set(defs)
     assert defs["StateMessage"]["additionalProperties"] is False
     declarations = (schema.DIRECTORY / schema.TYPES_FILE).read_text(encoding="utf-8")

@@ -55,6 +55,8 @@ class TableRequest(BaseModel):
                                                            "continue; 0: no wait; null: without limit")
     hints: StrictBool | None = Field(None, description="a friendly table: each person may ask for the strongest "
                                                        "bot's choice, once per decision (default false)")
+    spectator_chat: StrictBool | None = Field(None, description="spectators may write in the table's chat too "
+                                                                "(the seats always may; default false)")
 
     @model_validator(mode="before")
     @classmethod

@@ -38,6 +38,7 @@ from typing import Any, Protocol, cast
 from motley.bots import Bot
 from motley.core import MotleyError
 from motley.server.play import protocol
+from motley.server.play.chat import TableChat
 from motley.server.play.driver import Driver, Summary
 from motley.server.play.hints import HintDesk, forced_hint, hint, hint_args
 from motley.server.play.messages import (
@@ -51,7 +52,7 @@ from motley.server.play.presence import SEATS_INTERVAL, Connection, Presence, Se
 from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.store.records import Seat, SeatRefused, new_token
-from motley.server.store.writer import MoveRow, StoreError
+from motley.server.store.writer import MoveRow, Store, StoreError
 
 __all__ = ["SEAT_TRIES", "STORE_RETRY", "Connection", "LiveTable", "Offer", "Presence", "Summary", "TableLog"]
 
@@ -112,7 +113,8 @@ class LiveTable(Seating, Driver):
     """
 
     def __init__(self, table: Table, store: TableLog, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time, thinkers: Thinkers | None = None) -> None:
+                 wall: Callable[[], float] = time.time, thinkers: Thinkers | None = None,
+                 chat_store: Store | None = None) -> None:
         self.table = table
         self.store = store
         self.clock = clock
@@ -146,6 +148,8 @@ class LiveTable(Seating, Driver):
         self._opening: set[int] = set()
         #: The hints each seat had (a table with ``Settings.hints``; :mod:`motley.server.play.hints`).
         self.hints = HintDesk(table.seats, (table.record.result or {}).get("hints"))
+        #: What the people at the table said (:mod:`motley.server.play.chat`; kept in ``chat_store``).
+        self.chat = TableChat(table.id, chat_store, wall, clock)
 
     @property
     def id(self) -> str:
@@ -333,6 +337,9 @@ class LiveTable(Seating, Driver):
             if msg.kind == "hint":
                 await self.hint(conn)
                 return
+            if msg.kind == "chat":
+                await self.say(conn, msg.text or "")
+                return
             if conn.seat is None:
                 raise protocol.ProtocolError("spectator", "spectators cannot move" if msg.kind == "move"
                                              else "spectators do not hold up the table")
@@ -350,6 +357,25 @@ class LiveTable(Seating, Driver):
                                      "the move could not be stored, so it was not played; try again"))
         except protocol.ProtocolError as exc:
             conn.send(protocol.error(self.table.version, exc.code, exc.message, exc.reason))
+
+    async def say(self, conn: Connection, text: str) -> None:
+        """``conn`` says ``text`` (cleaned by the protocol) at the table's chat: stored, then sent to every viewer.
+
+        Raises:
+            protocol.ProtocolError: ``chat_off`` for a spectator at a table without ``spectator_chat``,
+                ``chat_limited`` beyond the connection's rate, ``not_stored`` if the line could not be stored
+                (nobody is sent it).
+        """
+        if conn.seat is None and not self.table.settings.spectator_chat:
+            raise protocol.ProtocolError("chat_off", "at this table only the players write in the chat")
+        name = "Spectator" if conn.seat is None else self.table.seats[conn.seat].name
+        try:
+            message = await self.chat.say(conn, conn.seat, name, text)
+        except StoreError:
+            raise protocol.ProtocolError("not_stored", "Your message could not be stored, so nobody saw it; "
+                                         "try again.") from None
+        for viewer in self.viewers():
+            viewer.send(message)
 
     async def play(self, move: Move) -> None:
         """Store ``move``, then apply it and tell every viewer. The caller holds :attr:`lock` and made

@@ -2,8 +2,9 @@
 
 Server -> client (:data:`ServerMessage`, one JSON object per text message; :mod:`.protocol` says when each is sent):
 :class:`StateMessage` after every change, :class:`SeatsMessage` when people come and go, :class:`WhyMessage`,
-:class:`HintMessage`, :class:`PongMessage`, :class:`ErrorMessage`, and a rematch's :class:`RematchMessage` and
-:class:`RematchDeclinedMessage`. Client -> server (:data:`ClientMessageJSON`): what :func:`.protocol.parse` accepts
+:class:`HintMessage`, :class:`PongMessage`, :class:`ErrorMessage`, a rematch's :class:`RematchMessage` and
+:class:`RematchDeclinedMessage`, and the table's chat: :class:`ChatMessage` and, on connecting,
+:class:`ChatLogMessage`. Client -> server (:data:`ClientMessageJSON`): what :func:`.protocol.parse` accepts
 (it checks the raw text itself, for the exact refusals it gives; these types say what it accepts). A state
 message's ``observation`` is the viewer's own (the ``TypedDict`` each game's ``observe`` module declares and
 returns, ``GameSpec.observation_type``; the schema's ``GameObservation`` is any of them), or the public view (the
@@ -99,6 +100,7 @@ class TableSettings(TypedDict):
     pace: float | None
     summary_wait: float | None
     hints: bool
+    spectator_chat: bool
 
 
 class StateMessage(SharedState):
@@ -214,9 +216,34 @@ class RematchDeclinedMessage(TypedDict):
     name: str
 
 
+class ChatLine(TypedDict):
+    """One message of a table's chat: its ``number`` at the table (from 1), the writer's ``seat`` (None: a
+    spectator) and ``name``, the ``text`` (plain text, at most 200 characters, no control characters) and ``at``
+    (seconds since the epoch)."""
+
+    number: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class ChatMessage(ChatLine):
+    """Someone at the table said something (:mod:`.chat`)."""
+
+    type: Literal["chat"]
+
+
+class ChatLogMessage(TypedDict):
+    """The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state."""
+
+    type: Literal["chat_log"]
+    lines: list[ChatLine]
+
+
 #: Every message the server sends on a table's WebSocket.
 ServerMessage = (StateMessage | SeatsMessage | WhyMessage | ErrorMessage | PongMessage | HintMessage | RematchMessage
-                 | RematchDeclinedMessage)
+                 | RematchDeclinedMessage | ChatMessage | ChatLogMessage)
 
 
 # ---- the client's messages ----------------------------------------------------------------------------------------
@@ -253,8 +280,16 @@ class BareMessage(TypedDict):
     type: Literal["ping", "start", "continue", "claim", "hint"]
 
 
+class ChatSay(TypedDict):
+    """Say ``text`` at the table's chat (a seat; a spectator where the table lets spectators write): plain text of
+    at most 200 characters."""
+
+    type: Literal["chat"]
+    text: str
+
+
 #: Every message a client may send on a table's WebSocket.
-ClientMessageJSON = MoveByAction | MoveByText | WhyQuestion | BareMessage
+ClientMessageJSON = MoveByAction | MoveByText | WhyQuestion | BareMessage | ChatSay
 
 
 # ---- HTTP answers the pages read ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
     {"type": "claim"}                                   # play the seat from this connection (tab) from now on
     {"type": "hint"}                                    # the strongest bot's choice for my decision (a table
                                                         # with hints; see motley.server.play.hints)
+    {"type": "chat", "text": "well played"}             # say something at the table (motley.server.play.chat)
 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
@@ -24,11 +25,15 @@ is legal now; else ``words``: the reason in words, without rule ids, and ``rules
 changes; an ``illegal`` one has ``words`` and ``rules`` too), ``{"type": "pong", "version"}``, ``{"type": "hint",
 "version", "seat", "action", "move", "cards", "words", "why"}`` answering a ``hint`` (:mod:`.hints`), and
 the table's
-own news: ``seats``, ``rematch`` and ``rematch_declined`` (see :mod:`motley.server.play.live`). Error codes:
+own news: ``seats``, ``rematch`` and ``rematch_declined`` (see :mod:`motley.server.play.live`), and its chat:
+``{"type": "chat", "number", "seat", "name", "text", "at"}`` to every viewer when someone says something, and
+``{"type": "chat_log", "lines"}`` once on connecting (:mod:`motley.server.play.chat`). Error codes:
 ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``, ``closed`` (the table was cancelled before its
 end, the message says why), ``elsewhere`` (the seat is played from another
 connection: a ``claim`` makes this one its live page), ``over``, ``not_your_turn``, ``stale``, ``illegal``,
 ``hints_off`` and ``hint_used`` (a ``hint`` at a table without hints, or a second one for the same decision),
+``chat_off`` (a spectator's ``chat`` at a table that lets only its seats write), ``chat_limited`` (more chat than
+:data:`motley.server.play.chat.CHAT_RATE` allows: wait),
 ``not_stored`` (the store refused the move, so it
 was not played; sending it again may work) and ``rate_limited`` (the socket sent more messages than its
 rate, ``Limits.messages_per_second`` with bursts of ``Limits.message_burst``: the message was not handled;
@@ -43,6 +48,7 @@ the server closes the socket. A client that does not read its messages is closed
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +57,12 @@ from motley.server.play.messages import ErrorMessage
 
 MAX_MESSAGE = 4096
 MAX_MOVE_TEXT = 200
+#: The longest chat message, in characters.
+MAX_CHAT = 200
+#: The Unicode categories a chat message may not hold (control, format, surrogate, private use, unassigned, line
+#: and paragraph separators); the zero-width joiner that composes emoji (:data:`ZWJ`) stays.
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+ZWJ = "\u200d"
 #: A rule id as the rules files write them: ``FY-R3``, ``FL-D12``, ``FE-T10``.
 RULE_ID = re.compile(r"\b[A-Z]{2}-[A-Z]\d+\b")
 #: The messages without fields but their type.
@@ -87,13 +99,15 @@ def reason_words(reason: str | None) -> tuple[str | None, list[str]]:
 
 @dataclass(frozen=True)
 class ClientMessage:
-    """A checked client message: ``kind`` is ``"move"``, ``"why"`` (with ``move``), or one of :data:`BARE`."""
+    """A checked client message: ``kind`` is ``"move"``, ``"why"`` (with ``move``), ``"chat"`` (with ``text``,
+    cleaned: :func:`chat_text`), or one of :data:`BARE`."""
 
     kind: str
     version: int | None = None
     action: int | None = None
     move: str | None = None
     seat: int | None = None
+    text: str | None = None
 
 
 def _whole(value: Any) -> bool:
@@ -126,8 +140,10 @@ def parse(text: Any) -> ClientMessage:
         if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
             raise ProtocolError("malformed", f"'move' must be a string of at most {MAX_MOVE_TEXT} characters")
         return ClientMessage("why", move=text)
+    if kind == "chat":
+        return ClientMessage("chat", text=chat_text(data.get("text")))
     if kind != "move":
-        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move', 'why', "
+        raise ProtocolError("malformed", f"unknown message type {kind!r}; the types are 'move', 'why', 'chat', "
                                          + ", ".join(f"'{b}'" for b in BARE[:-1]) + f" and '{BARE[-1]}'")
     version = data.get("version")
     if not _whole(version):
@@ -143,6 +159,24 @@ def parse(text: Any) -> ClientMessage:
     if move is not None and (not isinstance(move, str) or len(move) > MAX_MOVE_TEXT):
         raise ProtocolError("malformed", f"'move' must be a string of at most {MAX_MOVE_TEXT} characters")
     return ClientMessage("move", version=version, action=action, move=move, seat=seat)
+
+
+def chat_text(text: Any) -> str:
+    """A chat message's text as it is kept and shown: control and format characters (line breaks, bidirectional
+    overrides, zero-width joiners) become spaces, runs of spaces one, and the ends are trimmed.
+
+    Raises:
+        ProtocolError: ``malformed`` for a ``text`` that is not a string or is empty once cleaned; ``too_large``
+            for one longer than :data:`MAX_CHAT` characters once cleaned.
+    """
+    if not isinstance(text, str):
+        raise ProtocolError("malformed", "a chat message needs 'text': a string")
+    cleaned = " ".join("".join(" " if c != ZWJ and unicodedata.category(c) in HIDDEN else c for c in text).split())
+    if not cleaned:
+        raise ProtocolError("malformed", "a chat message needs some text")
+    if len(cleaned) > MAX_CHAT:
+        raise ProtocolError("too_large", f"a chat message of {len(cleaned)} characters; the limit is {MAX_CHAT}")
+    return cleaned
 
 
 def error(version: int, code: str, message: str, reason: str | None = None) -> ErrorMessage:

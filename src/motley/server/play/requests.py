@@ -173,23 +173,22 @@ def bot_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _settings(request: TableRequest, defaults: Settings) -> Settings:
     """The table's settings: the request's ``move_time`` (null: no timer), ``grace``, ``bot_delay``, ``pace``,
-    ``summary_wait`` (null: without limit), ``wait_for_people`` and ``hints`` where it gave them, else ``defaults``.
+    ``summary_wait`` (null: without limit), ``wait_for_people``, ``hints`` and ``spectator_chat`` where it gave them,
+    else ``defaults``.
 
     Raises:
         MotleyError: for a timer given as null (but those of :data:`NULLABLE`) or outside its range
-            (:data:`TIMERS`), or ``wait_for_people`` or ``hints`` given as null.
+            (:data:`TIMERS`), or ``wait_for_people``, ``hints`` or ``spectator_chat`` given as null.
     """
     given = request.model_fields_set
     settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people,
-                        defaults.pace, defaults.summary_wait, defaults.hints)
-    if "wait_for_people" in given:
-        if request.wait_for_people is None:
-            raise MotleyError("'wait_for_people' must be true or false")
-        settings.wait_for_people = request.wait_for_people
-    if "hints" in given:
-        if request.hints is None:
-            raise MotleyError("'hints' must be true or false")
-        settings.hints = request.hints
+                        defaults.pace, defaults.summary_wait, defaults.hints, defaults.spectator_chat)
+    for key in ("wait_for_people", "hints", "spectator_chat"):
+        if key in given:
+            value = getattr(request, key)
+            if value is None:
+                raise MotleyError(f"'{key}' must be true or false")
+            setattr(settings, key, value)
     for key, low, high in TIMERS:
         value = getattr(request, key) if key in given else getattr(settings, key)
         if value is None and key in NULLABLE:

@@ -89,8 +89,7 @@ class Service:
     ``membership``: which tables this process may drive, the log each one writes through, the news of the other
     processes' lobbies (:class:`~motley.server.play.membership.Membership`); default
     :class:`~motley.server.play.membership.Alone`, the one process of its store, which drives every table.
-    ``seeds``: draws each new table's seed, rematches' too (None: :class:`random.SystemRandom`; tests give a
-    seeded generator so that their deals are the same at every run).
+    ``seeds``: draws new tables' seeds (None: :class:`random.SystemRandom`; tests give a seeded generator).
 
     A table has one copy in memory however many requests and sockets ask for it: the running ones (and the
     finished ones for :data:`FINISHED_TTL` after their match) in :attr:`tables`, the finished ones loaded
@@ -103,7 +102,6 @@ class Service:
                  wall: Callable[[], float] = time.time, limits: Limits | None = None,
                  membership: Membership | None = None, seeds: Callable[[], int] | None = None) -> None:
         self.store = Store(storage)
-        #: Where new tables' seeds come from (None: :class:`random.SystemRandom`, a fresh one each table).
         self.seeds = seeds
         self.defaults = defaults
         self.thinkers = thinkers or Thinkers()
@@ -149,7 +147,8 @@ class Service:
 
     def live(self, table: Table) -> LiveTable:
         """A live table over ``table``, writing through the log its membership gives it (:meth:`Membership.log`)."""
-        return LiveTable(table, self.membership.log(table.id), self.clock, self.wall, thinkers=self.thinkers)
+        return LiveTable(table, self.membership.log(table.id), self.clock, self.wall, thinkers=self.thinkers,
+                         chat_store=self.store)
 
     def start(self, live: LiveTable) -> None:
         """Start the table's driver task; once the match is over the table leaves memory (it stays stored) and its

@@ -59,7 +59,8 @@ class Settings:
     before the setting existed). ``summary_wait``: how
     long the end of a deal waits for the people to read its summary (0: not at all; None: without limit).
     ``hints``: a friendly table: each person may ask for the strongest bot's choice, once per decision
-    (:mod:`motley.server.play.hints`); off unless chosen when the table is made. A
+    (:mod:`motley.server.play.hints`); off unless chosen when the table is made. ``spectator_chat``: spectators
+    may write in the table's chat too (the seats always may; everyone reads it; :mod:`motley.server.play.chat`). A
     table stored before a setting existed takes it from :data:`STORED_BEFORE` (see :class:`Table`)."""
 
     move_time: float | None = None
@@ -69,12 +70,13 @@ class Settings:
     pace: float | None = 0.7
     summary_wait: float | None = 30.0
     hints: bool = False
+    spectator_chat: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
         return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
                 "wait_for_people": self.wait_for_people, "pace": self.pace, "summary_wait": self.summary_wait,
-                "hints": self.hints}
+                "hints": self.hints, "spectator_chat": self.spectator_chat}
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The tables of the store, as SQLAlchemy sees them (the migrations, :mod:`motley.server.store.migrations`, make
-them): a table's header and its moves, the analyses of finished matches, and the site's rows (leases, the creation
-buckets of client addresses, the processes' addresses; docs/scaling.md)."""
+them): a table's header and its moves, its chat, the analyses of finished matches, and the site's rows (leases,
+the creation buckets of client addresses, the processes' addresses; docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,17 @@ analyses_t = Table(
     Column("seed", BigInteger, nullable=False),
     Column("result", Text, nullable=False),  # the JSON of motley.bots.analysis.analyse_record's result
     Column("created", Float, nullable=False),
+)
+
+chat_t = Table(
+    "motley_chat", metadata,
+    # what the people at a table said (motley.server.play.chat), migration 0007
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 1, 2, ... at each table
+    Column("seat", Integer, nullable=True),  # the writer's seat; null: a spectator
+    Column("name", String(80), nullable=False),  # the writer's name when it was said
+    Column("text", String(400), nullable=False),
+    Column("at", Float, nullable=False),  # seconds since the epoch
 )
 
 #: A table's move numbers are unique: the database itself refuses a move stored twice.

@@ -42,6 +42,7 @@ from sqlalchemy.pool import StaticPool
 from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server.store import counters, migrations
+from motley.server.store.chat import ChatRows
 from motley.server.store.leases import Lease, LeaseRows, new_owner
 from motley.server.store.records import TableRecord
 from motley.server.store.schema import analyses_t, buckets_t, metadata, moves_t, tables_t
@@ -98,7 +99,7 @@ def store_url(db: str) -> URL:
     return url
 
 
-class Storage(LeaseRows):
+class Storage(LeaseRows, ChatRows):
     """The event-log store (the server's :class:`~motley.server.store.writer.TableStorage`). ``url``: a SQLAlchemy URL
     or a SQLite file path (see :func:`store_url`: ``sqlite:///motley.db``, ``postgresql://...``). Opening it
     brings its schema to the newest revision (:func:`motley.server.store.migrations.upgrade`).

@@ -88,6 +88,13 @@ class TableStorage(Protocol):
     def rematch(self, table_id: str) -> dict[str, Any] | None:
         """The rematch offered at a table, ``{"table", "offered_by", "plan"}``, or None."""
 
+    def add_chat_line(self, table_id: str, line: dict[str, Any]) -> None:
+        """Store one chat line of a table (:class:`~motley.server.store.chat.ChatRows`); refused if its number is
+        stored already."""
+
+    def chat_lines(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+
     def save_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> dict[str, Any]:
         """Store the analysis of ``seat``'s decisions at a finished table unless one is stored already; returns the
         stored one (this, or the earlier)."""

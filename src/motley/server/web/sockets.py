@@ -171,6 +171,10 @@ async def _serve(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None
     assert conn.task is not None
     connection: Connection = conn
     live.attach(connection)
+    try:
+        connection.send(await live.chat.log_message())
+    except StoreError:  # the chat is shown from the next line said on; the table itself is served
+        log.warning("table %s: its chat could not be read", live.id)
     reader = asyncio.create_task(_read(ws, live, conn))
     try:
         await asyncio.wait((reader, conn.task), return_when=asyncio.FIRST_COMPLETED)

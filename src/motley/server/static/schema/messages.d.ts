@@ -9,7 +9,49 @@ export interface BareMessage {
   type: "ping" | "start" | "continue" | "claim" | "hint";
 }
 
-export type ClientMessage = MoveByAction | MoveByText | WhyQuestion | BareMessage;
+/**
+ * One message of a table's chat: its ``number`` at the table (from 1), the writer's ``seat`` (None: a
+ * spectator) and ``name``, the ``text`` (plain text, at most 200 characters, no control characters) and ``at``
+ * (seconds since the epoch).
+ */
+export interface ChatLine {
+  number: number;
+  seat: number | null;
+  name: string;
+  text: string;
+  at: number;
+}
+
+/**
+ * The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state.
+ */
+export interface ChatLogMessage {
+  type: "chat_log";
+  lines: Array<ChatLine>;
+}
+
+/**
+ * Someone at the table said something (:mod:`.chat`).
+ */
+export interface ChatMessage {
+  number: number;
+  seat: number | null;
+  name: string;
+  text: string;
+  at: number;
+  type: "chat";
+}
+
+/**
+ * Say ``text`` at the table's chat (a seat; a spectator where the table lets spectators write): plain text of
+ * at most 200 characters.
+ */
+export interface ChatSay {
+  type: "chat";
+  text: string;
+}
+
+export type ClientMessage = MoveByAction | MoveByText | WhyQuestion | BareMessage | ChatSay;
 
 /**
  * A person declines the seat a rematch offered them: token is that seat link's token.
@@ -486,7 +528,7 @@ export interface SeatsMessage {
   seats: Array<SeatInfo>;
 }
 
-export type ServerMessage = StateMessage | SeatsMessage | WhyMessage | ErrorMessage | PongMessage | HintMessage | RematchMessage | RematchDeclinedMessage;
+export type ServerMessage = StateMessage | SeatsMessage | WhyMessage | ErrorMessage | PongMessage | HintMessage | RematchMessage | RematchDeclinedMessage | ChatMessage | ChatLogMessage;
 
 /**
  * A line of a replay's score sheet: the round or hand, the step it ends at, and the totals then.
@@ -602,6 +644,10 @@ export interface TableRequest {
    * a friendly table: each person may ask for the strongest bot's choice, once per decision (default false)
    */
   hints?: boolean | null;
+  /**
+   * spectators may write in the table's chat too (the seats always may; default false)
+   */
+  spectator_chat?: boolean | null;
 }
 
 /**
@@ -615,6 +661,7 @@ export interface TableSettings {
   pace: number | null;
   summary_wait: number | null;
   hints: boolean;
+  spectator_chat: boolean;
 }
 
 /**
