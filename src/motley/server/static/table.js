@@ -11,6 +11,7 @@
 import { html, render, useEffect, useErrorBoundary, useLayoutEffect, useState } from "/static/vendor/preact-htm.js";
 import { Card, Face, S, SETTINGS_KEY, TrickView, cardInfo, cardWords, joinNames, nameOf, ordinal, plural,
          seatAngle } from "/static/parts.js";
+import { ChatPanel, chat, chatReceived, chatRefused } from "/static/chat.js";
 
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
@@ -24,6 +25,8 @@ let deadlineAt = null;
 let summaryAt = null;   // when the server's deal summary goes on by itself (ms), or null
 let knownDeal = null;   // the deal counter of the last message (a deal that ends while the page is open: a dialog)
 let before = null;      // where the moving things were before this draw (see motion below)
+/** @type {import("/static/schema/messages").TableSettings | null} */
+let tableSettings = null;  // the table's settings (the first message of a connection)
 /** Rule ids in a reason: "(FY-R3)", "(FE-R2, FE-R4)". */
 const RULE_IDS = /\s*\((?:[A-Z]{1,3}-[A-Z]?\d+[a-z]?(?:,\s*)?)+\)/g;
 
@@ -425,6 +428,7 @@ async function onState(msg) {
   S.msg = msg;
   noteDeal(msg, prev);
   if (msg.params) S.params = msg.params;  // the table's options: in the first message of a connection
+  if (msg.settings) tableSettings = msg.settings;  // and its settings
   if (msg.settings) S.tableSettings = msg.settings;  // and its settings (pace, bot delay, timers)
   if (fresh) { S.selected = []; S.hint = ""; if (S.advice && S.advice.version !== msg.version) S.advice = null; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
@@ -496,6 +500,7 @@ function HintsUsed() {
 
 /** @param {import("/static/schema/messages").ErrorMessage} msg */
 function onError(msg) {
+  if (msg.code === "chat_off" || msg.code === "chat_limited") { chatRefused(msg.message); redraw(); return; }
   S.advising = null;  // a hint asked for and refused may be asked again (the server says why)
   const {text, rules} = reasonWords(msg);
   S.error = text || msg.message;
@@ -526,7 +531,10 @@ function connect() {
     else if (msg.type === "hint") onHint(msg);
     else if (msg.type === "rematch") { S.rematch = msg; if (S.dialog === "closed-end") S.dialog = "end"; redraw(); }
     else if (msg.type === "rematch_declined") { S.declined = [...S.declined, msg.name || nameOf(msg.seat)]; redraw(); }
-    else if (msg.type === "error") onError(msg);
+    else if (msg.type === "chat" || msg.type === "chat_log") {
+      chatReceived(msg, S.panel === "chat", S.msg ? S.msg.seat : null);
+      redraw();
+    } else if (msg.type === "error") onError(msg);
   };
   ws.onclose = () => {
     S.conn = stopped ? "closed" : "reconnecting";
@@ -918,8 +926,14 @@ function Toolbar() {
   const msg = S.msg;
   return html`<nav class="toolbar" aria-label="Table tools">${S.view.lastTrick ? btn("last", "Last trick") : null}
     ${btn("sheet", "Score sheet")}${btn("help", "Help")}${btn("settings", "Settings")}
+    ${btn("chat", chat.unread && S.panel !== "chat" ? `Chat (${chat.unread} new)` : "Chat")}
     ${msg.terminal && S.dialog === "closed-end" ? html`<button type="button" class="secondary"
       onClick=${() => { S.dialog = "end"; redraw(); }}>Result</button>` : null}</nav>`;
+}
+
+/** Whether this table lets spectators write in its chat (its settings, from the first message). */
+function chatOpenToAll() {
+  return !!(tableSettings && tableSettings.spectator_chat);
 }
 
 function Log() {
@@ -951,6 +965,8 @@ function App() {
     ${S.panel === "sheet" ? html`<${ScoreSheet} />` : null}
     ${S.panel === "help" ? html`<${Help} />` : null}
     ${S.panel === "settings" ? html`<${Settings} />` : null}
+    ${S.panel === "chat" ? html`<${ChatPanel} me=${msg.seat} canWrite=${msg.seat !== null || chatOpenToAll()} redraw=${redraw}
+      send=${(text) => { if (!ws || ws.readyState !== WebSocket.OPEN) return false; sendRaw({type: "chat", text}); return true; }} />` : null}
     <details class="panel log-panel"><summary>Log</summary><${Log} /></details>
   </main>
   <div class="dock">${msg.seat !== null ? html`<${Hand} />` : html`<${SpectatorDock} />`}</div>`;
