@@ -73,7 +73,7 @@ def test_two_people_and_a_spectator_chat(server: ServerThread, browser: Browser,
     bob.get_by_role("button", name="Mute Ann").click()
     expect(bob.get_by_role("log", name="Messages")).not_to_contain_text("hello")
     expect(bob.get_by_text("1 message from muted people hidden.")).to_be_visible()
-    expect(watcher.get_by_role("log", name="Messages")).to_contain_text("hello"), "muting is the reader's own"
+    expect(watcher.get_by_role("log", name="Messages")).to_contain_text("hello")  # muting is the reader's own
 
     watcher.get_by_role("button", name="Chat").click()  # the panel shut: lines said now are counted
     ann.get_by_role("textbox", name="Message").fill("anyone watching?")
@@ -84,7 +84,7 @@ def test_two_people_and_a_spectator_chat(server: ServerThread, browser: Browser,
     bob.get_by_role("button", name="Chat").click()
     log = bob.get_by_role("log", name="Messages")
     expect(log).to_contain_text("You: Good luck")
-    expect(log).not_to_contain_text("anyone watching"), "Ann stays muted after a reload"
+    expect(log).not_to_contain_text("anyone watching")  # Ann stays muted after a reload
     bob.get_by_role("button", name="Hear Ann").click()
     expect(log).to_contain_text("Ann: anyone watching?")
     for page in (ann, bob, watcher):
