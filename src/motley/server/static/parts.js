@@ -198,7 +198,7 @@ export function TrickOnTable({plays, trickKey}) {
   return html`<div class=${`table-trick${held ? " held" : ""}`} data-trick=${trickKey}>
     ${plays.map((p, k) => {
       const a = seatAngle(p.seat);
-      const style = {left: `${50 + 30 * Math.cos(a)}%`, top: `${46 + 30 * Math.sin(a)}%`, zIndex: k + 1};
+      const style = {"--cos": Math.cos(a).toFixed(4), "--sin": Math.sin(a).toFixed(4), zIndex: k + 1};  // style.css places it
       return html`<div class=${`tplay${p.mark ? " " + p.mark : ""}`} style=${style} data-seat=${p.seat}
           key=${`${trickKey}:${p.seat}:${k}`}>
         <span class="cards">${(p.cards || [p.card]).map((c, j) => html`<${Card} code=${c} mark=${p.mark}
@@ -206,4 +206,34 @@ export function TrickOnTable({plays, trickKey}) {
         <span class="who">${nameOf(p.seat)}${p.note ? html`<span class="note">, ${p.note}</span>` : null}</span></div>`;
     })}
   </div>`;
+}
+
+// ---- the hand's rows -------------------------------------------------------------------------------
+/** The narrowest part of a hand card a tap must reach (px), and the part wanted where the count allows. */
+export const TAP_MIN = 32;
+export const TAP_WANTED = 44;
+
+/**
+ * The hand in rows: as few rows (at most 3) as give each card a visible part of TAP_WANTED px, else of TAP_MIN,
+ * for the hand's width on this screen (the last drawn hand's, else the window's). Each row is a slice of ``cards``.
+ * @template T
+ * @param {T[]} cards
+ * @returns {T[][]}
+ */
+export function handRows(cards) {
+  const n = cards.length;
+  const drawn = document.querySelector(".hand");
+  const width = drawn && drawn.clientWidth > 0 ? drawn.clientWidth : Math.max(200, window.innerWidth - 24);
+  const cardWidth = (rows) => {  // the card width style.css gives a hand of that many rows on this screen
+    const probe = drawn ? getComputedStyle(drawn).getPropertyValue(`--cw-${rows}`) : "";
+    return parseFloat(probe) || (rows === 1 ? 56 : 48);
+  };
+  const visible = (rows) => {
+    const per = Math.ceil(n / rows);
+    return per <= 1 ? Infinity : Math.min(cardWidth(rows), (width - cardWidth(rows)) / (per - 1));
+  };
+  const fit = (need) => [1, 2, 3].find((r) => visible(r) >= Math.min(need, cardWidth(r)) || n <= r);
+  const rows = fit(TAP_WANTED) || fit(TAP_MIN) || 3;
+  const per = Math.ceil(n / rows);
+  return Array.from({length: rows}, (_, k) => cards.slice(k * per, (k + 1) * per)).filter((row) => row.length);
 }

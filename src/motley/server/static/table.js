@@ -9,7 +9,7 @@
 // of a deal and of the match are dialogs over the table; nothing is inserted above the hand during play.
 // Every viewer is drawn from what its own message holds: a spectator's has no hand, no exchange of its own.
 import { html, render, useEffect, useErrorBoundary, useLayoutEffect, useState } from "/static/vendor/preact-htm.js";
-import { Card, Face, S, SETTINGS_KEY, TrickView, cardInfo, cardWords, joinNames, nameOf, ordinal, plural,
+import { Card, Face, S, SETTINGS_KEY, TrickView, cardInfo, cardWords, handRows, joinNames, nameOf, ordinal, plural,
          seatAngle } from "/static/parts.js";
 import { ChatPanel, chat, chatReceived, chatRefused } from "/static/chat.js";
 
@@ -624,7 +624,7 @@ function Hand() {
   const anyCardMove = mine && msg.legal.some((m) => m.cards.length);
   const ready = giving ? codes.length && !reason : !!move;
   const sorted = handCodes(hand);
-  const rows = sorted.length > 13 ? [sorted.slice(0, Math.ceil(sorted.length / 2)), sorted.slice(Math.ceil(sorted.length / 2))] : [sorted];
+  const rows = handRows(sorted);
   const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   const hinted = mine ? hintedIndices(hand) : [];
   const advice = mine && S.advice && S.advice.version === msg.version ? S.advice : null;

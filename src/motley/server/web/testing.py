@@ -56,6 +56,44 @@ def wait_until_up(base: str, timeout: float = 20.0) -> None:
     raise TimeoutError(f"server at {base} did not start")
 
 
+#: Does the table page fit its screen now? A script for ``page.evaluate`` (Playwright) answering ``{"centre",
+#: "labels", "trick", "tap", "upper"}``: whether a trick card covers the centre text (the round, the lead), whether a
+#: card covers a trick's name label, whether a play of the trick is off the screen or under the docked hand, the
+#: narrowest visible width of a hand card (px; the part the next card leaves), and the smallest share of an
+#: upper-row card a tap reaches (two or three rows). Used by the browser tests and ``benchmarks/table_fit.py``.
+TABLE_FIT = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => [e, e.getBoundingClientRect()]);
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const head = document.querySelector('.center-head');
+  const cards = boxes('.table-trick .card');
+  const centre = head ? cards.some(([, r]) => meets(r, head.getBoundingClientRect())) : false;
+  const labels = boxes('.table-trick .who').some(([e, r]) => {
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return r.width > 0 && !!hit && !!hit.closest('.card');
+  });
+  const dock = document.querySelector('.dock');
+  const dockTop = dock ? dock.getBoundingClientRect().top : innerHeight;
+  const dockLeft = dock ? dock.getBoundingClientRect().left : 0;
+  const trick = boxes('.table-trick .tplay').some(([, r]) => r.top < 0 || r.left < 0 || r.right > innerWidth
+    || r.bottom > innerHeight || (r.bottom > dockTop && r.right > dockLeft));
+  let tap = Infinity;
+  for (const row of document.querySelectorAll('.hand-row')) {
+    const cs = [...row.children].map((c) => c.getBoundingClientRect());
+    cs.forEach((r, k) => {
+      tap = Math.min(tap, k + 1 < cs.length ? Math.min(r.width, cs[k + 1].left - r.left) : r.width); });
+  }
+  let upper = 1;
+  const rows = document.querySelectorAll('.hand-row');
+  if (rows.length > 1) for (const c of rows[0].children) {
+    const r = c.getBoundingClientRect(); let hit = 0, all = 0;
+    const right = c.nextElementSibling ? Math.min(r.right, c.nextElementSibling.getBoundingClientRect().left) : r.right;
+    for (let x = r.left + 2; x < right - 1; x += 4) for (let y = r.top + 2; y < r.bottom - 1; y += 4) {
+      all += 1; const e = document.elementFromPoint(x, y); if (e && c.contains(e)) hit += 1; }
+    if (all) upper = Math.min(upper, hit / all);
+  }
+  return {centre, labels, trick, tap: tap === Infinity ? null : Math.round(tap), upper: Math.round(upper * 100) / 100};
+}"""
+
 #: The seed of the generator that draws a :class:`ServerThread`'s table seeds.
 TEST_SEEDS = 20261128
 
