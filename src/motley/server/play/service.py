@@ -190,19 +190,22 @@ class Service:
             if not kept.viewers():
                 del self.kept[table_id]
 
-    async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None
-                     ) -> LiveTable:
+    async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None,
+                     owner: str | None = None) -> LiveTable:
         """A new table from a lobby request (see :func:`~motley.server.play.requests.new_record`), stored and started.
 
         ``seed``: for tests and tools calling this in Python only (the web never passes one): the match's
         seed; None (always, from the web) draws it with :class:`random.SystemRandom`. ``client``: the address
-        of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python callers).
+        of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python callers). ``owner``:
+        the digest of the asking browser's key (:func:`~motley.server.play.owners.owner_of`), stored with the
+        table, by which that browser lists (:meth:`owned`) and cancels it; None: no browser owns it.
 
         Raises:
             MotleyError: naming the bad field of ``request``. TablesRefused: if ``client`` may not create a table
                 now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
         record = new_record(request, self.defaults, self.seed() if seed is None else seed)
+        record.owner = owner
         live = self.live(Table(record))
 
         async def stored(creator: Creator | None) -> bool:
@@ -370,6 +373,22 @@ class Service:
             live.store.save_seats(live.id, [s.stored() for s in table.seats])
             raise
         return claimed
+
+    async def owned(self, owner: str) -> list[LiveTable]:
+        """The unfinished tables made by the browser whose key's digest is ``owner``, newest first, wherever they
+        are driven (the store knows them all; one driven by another process of the site is a copy,
+        :meth:`copy_of`).
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        found = []
+        for table_id in await self.store.call(self.store.storage.owned, owner):
+            live = await self.copy_of(table_id)
+            if live is not None and live.table.record.owner == owner and not live.closed \
+                    and not live.table.state.is_terminal():
+                found.append(live)
+        return found
 
     async def listed_finished(self) -> list[dict[str, Any]]:
         """The finished tables the lobby lists: the newest finished tables in the store (read or kept by the
