@@ -96,9 +96,9 @@ def test_a_person_at_the_table_may_cancel_it_by_their_seat_link(server: ServerTh
     assert record.status_code == 409, "a cancelled table has no record"
 
 
-@pytest.mark.parametrize(("headers", "status", "words"), [({}, 400, "X-Motley-Key header"),
-                                                          ({"X-Motley-Key": "short"}, 422, "X-Motley-Key"),
-                                                          ({"X-Motley-Key": "a" * 30 + "/" + "b" * 10}, 422, "pattern")])
+@pytest.mark.parametrize(("headers", "status", "words"),
+                         [({}, 400, "X-Motley-Key header"), ({"X-Motley-Key": "short"}, 422, "X-Motley-Key"),
+                          ({"X-Motley-Key": "a" * 30 + "/" + "b" * 10}, 422, "pattern")])
 def test_a_missing_or_malformed_key_is_refused(server: ServerThread, headers: dict[str, str], status: int,
                                                words: str) -> None:
     client = httpx.Client(base_url=server.base, timeout=10)
