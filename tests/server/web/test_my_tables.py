@@ -112,3 +112,18 @@ def test_a_missing_or_malformed_key_is_refused(server: ServerThread, headers: di
     for body in ({}, {"key": "short"}, {"key": new_key(), "seat": 0}):
         refused = client.post(f"/api/tables/{table_id}/cancel", json=body)
         assert refused.status_code == 400 and refusal_of(refused)["code"] == "bad_request", body
+
+
+def test_the_winner_of_a_join_sits_under_their_name_and_the_loser_is_told(server: ServerThread) -> None:
+    client = httpx.Client(base_url=server.base, timeout=10)
+    table_id = make(client, None).json()["id"]
+    won = client.post(f"/api/tables/{table_id}/join", params={"name": "  Cleo  "})
+    assert won.status_code == 200, won.text
+    assert won.json()["seat"] == 1
+    line = next(t for t in client.get("/api/tables").json() if t["id"] == table_id)
+    assert line["names"] == ["Ann", "Cleo"] and line["free_seats"] == 0
+    lost = client.post(f"/api/tables/{table_id}/join", params={"name": "Dee"})
+    assert lost.status_code == 409 and refusal_of(lost)["code"] == "seat_refused"
+    assert next(t for t in client.get("/api/tables").json() if t["id"] == table_id)["names"] == ["Ann", "Cleo"]
+    long = client.post(f"/api/tables/{table_id}/join", params={"name": "x" * 31})
+    assert long.status_code == 422 and refusal_of(long)["code"] == "invalid_request"

@@ -352,10 +352,11 @@ class Service:
             self.membership.publish("taken", rebuilt.id)
         return rebuilt
 
-    async def join(self, live: LiveTable, seat: int | None = None) -> int:
-        """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one) and
-        store the seats before answering (a refused write is tried again, :meth:`LiveTable.store_seats`); returns
-        the seat, whose fresh token (:meth:`Table.claim`) is now its only one.
+    async def join(self, live: LiveTable, seat: int | None = None, name: str | None = None) -> int:
+        """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one), named
+        ``name`` (None or blank: the seat keeps its name), and store the seats before answering (a refused write
+        is tried again, :meth:`LiveTable.store_seats`); returns the seat, whose fresh token (:meth:`Table.claim`)
+        is now its only one. The table's viewers are sent the new name.
 
         Raises:
             SeatRefused: saying why (the match is over, the seat is by invitation, already claimed, ...);
@@ -364,7 +365,7 @@ class Service:
         """
         table = live.table
         before = [replace(s) for s in table.seats]
-        claimed = table.claim(seat)
+        claimed = table.claim(seat, name)
         try:
             await live.store_seats()
         except StoreError:
@@ -372,6 +373,8 @@ class Service:
             # a first connection stored meanwhile wrote the claim too: write the seats as they are again
             live.store.save_seats(live.id, [s.stored() for s in table.seats])
             raise
+        if table.seats[claimed].name != before[claimed].name:
+            live.broadcast()
         return claimed
 
     async def owned(self, owner: str) -> list[LiveTable]:
