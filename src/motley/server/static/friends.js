@@ -5,7 +5,7 @@
 // numbered from 1, as at the table. What was typed is kept while the player count changes. A module of the
 // first page (lobby.js opens it: openFriends, and wires it once: wireFriends).
 import { $, el } from "/static/dom.js";
-import { keepMyName, lobby, myName, postTable, rememberMade, showError } from "/static/lobby_parts.js";
+import { keepMyName, lobby, myName, postTable, rememberMade, showError, showRefusal, unfinishedOffer } from "/static/lobby_parts.js";
 
 /** What the lobby does for this screen: ``back`` shows the screen the address names, ``made`` redraws the tables
  * after a table was made. */
@@ -279,9 +279,15 @@ function showDiffers() {
 async function createTable(ev) {
   ev.preventDefault();
   showError("");
+  const status = $("create-status");
+  status.textContent = "";
+  status.classList.remove("refused");
   const game = FRIENDS.game;
   let options;
-  try { options = readOptions(); } catch (e) { showError("an option is not valid JSON: " + e.message); return; }
+  try { options = readOptions(); } catch (e) {
+    showRefusal({message: "an option is not valid JSON: " + e.message, code: "bad_request"}, status, "create");
+    return;
+  }
   const body = {game: game.name, players: playerCount(), options, seats: seatRequests(), ...readTimers().fields};
   $("create-button").disabled = true;
   try {
@@ -290,7 +296,11 @@ async function createTable(ev) {
     showCreated(data);
     hooks.made();
   } catch (e) {
-    showError(e.message);
+    const more = e.code === "too_many_tables" ? await unfinishedOffer(() => {
+      status.textContent = "A table was cancelled: press Create table again.";
+      hooks.made();
+    }) : [];
+    showRefusal(e, status, "create", more);
   } finally {
     $("create-button").disabled = false;
   }
