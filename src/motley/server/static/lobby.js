@@ -213,8 +213,11 @@ async function fetchTables() {
   } catch (e) { return null; }
 }
 
-async function loadTables(ready) {
-  const [tables, owned] = await Promise.all([ready || fetchTables(), fetchMine()]);
+/** Draw the tables: ``ready`` (the lobby's list) and ``readyOwned`` (this browser's, the server's list) where
+ * fetched already, else fetched now. */
+async function loadTables(ready, readyOwned) {
+  const [tables, owned] = await Promise.all([ready || fetchTables(),
+                                             readyOwned === undefined ? fetchMine() : readyOwned]);
   if (!tables) return;
   renderMine(new Map(tables.map((t) => [t.id, t])), owned);
   if (joining && document.querySelector(".join-form")) return;  // not redrawn under a Join form being filled
@@ -239,14 +242,14 @@ function route() {
 
 /** The games, the server's defaults and the tables, fetched together; the page is shown once all are drawn. */
 async function init() {
-  const [games, defaults, tables] = await Promise.all([
+  const [games, defaults, tables, owned] = await Promise.all([
     fetch("/api/games").then((r) => r.json()), fetch("/api/defaults").then((r) => r.json()).catch(() => null),
-    fetchTables()]);
+    fetchTables(), fetchMine()]);
   lobby.games = games;
   if (defaults) lobby.defaults = defaults;
   renderGames();
   enablePlay();
-  loadTables(tables || []);
+  await loadTables(tables || [], owned);
   window.addEventListener("hashchange", route);
   route();
   setInterval(() => loadTables(), 5000);
