@@ -189,7 +189,14 @@ def test_the_first_dealer_is_chosen_by_seats_from_1_and_sent_from_0(server: Serv
     page.locator("#table-options > summary").click()
     dealer = page.get_by_role("combobox", name="First dealer")
     words = dealer.locator("option").all_inner_texts()
-    assert words[:4] == ["random (rules default)", "Seat 1", "Seat 2", "Seat 3"], words
+    assert words == ["random (rules default)"] + [f"Seat {n}" for n in range(1, 9)], words
+    offered = "[...document.querySelector('select[name=first_dealer]').options].filter((o) => !o.disabled)" \
+              ".map((o) => o.text)"
+    assert page.evaluate(offered) == ["random (rules default)"] + [f"Seat {n}" for n in range(1, 6)], "5 players"
+    dealer.select_option(label="Seat 5")
+    page.get_by_role("combobox", name="Number of players").select_option("4")
+    expect(dealer).to_have_value('"random"')  # no seat 5 at 4 players: back to the rules' default
+    assert page.evaluate(offered)[-1] == "Seat 4"
     dealer.select_option(label="Seat 3")
     expect(page.locator("#differs")).to_contain_text("First dealer: Seat 3")
     with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:

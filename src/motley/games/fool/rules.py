@@ -221,7 +221,7 @@ class FoolGameRules(Game):
                choices=("shared", "most_bonuses"), label="Tie for the top",
                choice_labels={"shared": "share the win", "most_bonuses": "most +10 bonuses wins"}),
         _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number from 0 (FL-D7)",
-                      choices=SEAT_CHOICES, label="First dealer", choice_labels=SEAT_WORDS),
+                      choices=SEAT_CHOICES, label="First dealer", choice_labels=SEAT_WORDS, seats=True),
         Option("rounds", 0, "0 = play the match to its end (FL-R14); N = stop after N rounds", kind="int",
                minimum=0, served=(0, 100), label="Rounds (0: whole match)"),
     )

@@ -156,9 +156,11 @@ function optionInput(o) {
     input = el("select", {name: o.name});
     o.choices.forEach((c, i) => {
       const words = o.choice_labels[i] + (JSON.stringify(c) === JSON.stringify(o.default) ? " (rules default)" : "");
-      input.append(el("option", {value: JSON.stringify(c), text: words}));
+      const option = el("option", {value: JSON.stringify(c), text: words});
+      if (o.seats && typeof c === "number") option.dataset.seat = String(c);  // a seat from 0, worded from 1
+      input.append(option);
     });
-    input.value = JSON.stringify(o.default);
+    input.value = input.dataset.default = JSON.stringify(o.default);
   } else if (o.kind === "bool") {
     input = el("input", {type: "checkbox", name: o.name});
     input.checked = !!o.default;
@@ -204,6 +206,19 @@ function renderOptions(game) {
   $("match-options").replaceChildren(...grouped(true));
   $("options").replaceChildren(...grouped(false));
   $("match-options").closest("fieldset").hidden = !match.size;
+  limitSeats();
+}
+
+/** An option naming a seat offers the seats of the chosen player count only (a seat chosen beyond it goes back to
+ * the rules' default). */
+function limitSeats() {
+  for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#table-options select.option"))) {
+    for (const option of select.options) {
+      if (option.dataset.seat === undefined) continue;
+      option.hidden = option.disabled = Number(option.dataset.seat) >= playerCount();
+      if (option.disabled && option.selected) select.value = select.dataset.default;
+    }
+  }
 }
 
 function optionValue(input, o) {
@@ -350,7 +365,7 @@ function showCreated(data) {
 /** Wire the screen's controls once; ``given``: the lobby's hooks (see ``hooks``). */
 export function wireFriends(given) {
   hooks = given;
-  $("players").addEventListener("change", () => { renderSeats(); showDiffers(); });
+  $("players").addEventListener("change", () => { renderSeats(); limitSeats(); showDiffers(); });
   $("create").addEventListener("submit", createTable);
   $("table-options").addEventListener("input", showDiffers);
   $("table-options").addEventListener("change", showDiffers);
