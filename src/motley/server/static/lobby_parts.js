@@ -103,9 +103,9 @@ let toastTimer = 0;
  * ``seconds`` given. */
 export function showError(text, more = [], seconds = 0) {
   clearTimeout(toastTimer);
+  $("toast").hidden = !text;  // shown before its words are put in, so that they are announced as an alert
   $("error").textContent = text;
   $("toast-more").replaceChildren(...more);
-  $("toast").hidden = !text;
   if (text && seconds) toastTimer = setTimeout(() => showError(""), seconds * 1000);
 }
 

@@ -124,16 +124,26 @@ KeyHeader = Annotated[str | None, Header(alias=KEY_HEADER, pattern=f"^{KEY.patte
                                                      "draws once and keeps")]
 
 
-def owner_in(key: str | None, required: bool = True, where: str = KEY_HEADER) -> str | None:
+def owner_in(key: str | None, where: str = KEY_HEADER) -> str | None:
     """The digest of the browser key ``key`` (:func:`~motley.server.play.owners.owner_of`), sent in ``where`` (the
-    :data:`KEY_HEADER` header, or a body's field); None: not sent, allowed unless ``required``.
+    :data:`KEY_HEADER` header, or a body's field); None: none was sent.
 
     Raises:
-        BadRequest: for a key that is missing (when ``required``) or malformed.
+        BadRequest: for a malformed key.
     """
     if key is None:
-        if required:
-            raise BadRequest(f"send the browser's key in the {KEY_HEADER} header (the page draws it once and keeps it)")
         return None
     with as_bad_request(f"{where}: "):
         return owner_of(key)
+
+
+def owner_required(key: str | None) -> str:
+    """The digest of the browser key ``key`` sent in the :data:`KEY_HEADER` header (:func:`owner_in`).
+
+    Raises:
+        BadRequest: for a key that is missing or malformed.
+    """
+    owner = owner_in(key)
+    if owner is None:
+        raise BadRequest(f"send the browser's key in the {KEY_HEADER} header (the page draws it once and keeps it)")
+    return owner

@@ -23,7 +23,7 @@ from motley.server.play import bodies
 from motley.server.play.live import LiveTable
 from motley.server.web.context import Context
 from motley.server.web.lookup import seat_table
-from motley.server.web.reading import SMALL_REQUEST, KeyHeader, json_of, owner_in, shaped
+from motley.server.web.reading import SMALL_REQUEST, KeyHeader, json_of, owner_in, owner_required, shaped
 from motley.server.web.refusals import BadRequest, NotYours, TableOver, refusals
 from motley.server.web.routes.tables import table_summary
 
@@ -40,8 +40,7 @@ def owned_line(live: LiveTable) -> dict[str, Any]:
 
 @router.get("/api/my-tables", responses=refusals(400, 503, e400="no browser key, or a malformed one"))
 async def api_my_tables(web: Context, key: KeyHeader = None) -> list[dict[str, Any]]:
-    owner = owner_in(key)
-    assert owner is not None
+    owner = owner_required(key)
     return [owned_line(live) for live in await web.service.owned(owner)]
 
 
@@ -56,7 +55,7 @@ async def api_cancel(table_id: str, request: Request, web: Context) -> dict[str,
                    'token}')
     if asked.key is None and asked.token is None:
         raise BadRequest('a cancel request names the browser key ("key") or a seat link\'s token ("token")')
-    owner = owner_in(asked.key, required=False, where="'key'")
+    owner = owner_in(asked.key, where="'key'")
     table = live.table
     seat = None if asked.token is None else table.seat_of_token(asked.token)
     mine = owner is not None and table.record.owner is not None and hmac.compare_digest(owner, table.record.owner)

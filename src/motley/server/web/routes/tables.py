@@ -73,7 +73,7 @@ async def api_tables(web: Context) -> list[dict[str, Any]]:
                                      "the answer names the field"))
 async def api_create(request: Request, web: Context, key: KeyHeader = None) -> JSONResponse:
     limits = web.limits
-    owner = owner_in(key, required=False)
+    owner = owner_in(key)
     spec = await json_of(request, "the table request", limits.request_bytes, REQUEST_DEPTH)
     table_request = shaped(bodies.TableRequest, spec)
     with as_bad_request():
