@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from motley.server.play.bodies import table_request
-from motley.server.play.owners import owner_of
+from motley.server.play.owners import owned, owner_of
 from motley.server.play.service import Service
 from tests.server.site.test_server_site import PEOPLE, with_pair
 
@@ -23,10 +23,10 @@ def test_a_browsers_tables_made_through_one_process_are_listed_by_the_other(stor
         await a.create(table_request(PEOPLE), seed=7, owner=stranger)
         await a.create(table_request(PEOPLE), seed=8)
         for process in (a, b):
-            assert [t.id for t in await process.owned(owner)] == [second.id, first.id], "newest first"
+            assert [t.id for t in await owned(process, owner)] == [second.id, first.id], "newest first"
         assert first.id not in b.tables, "listed from the store, not driven by B"
         await a.cancel(first, "cancelled by the person who made it")
-        assert [t.id for t in await b.owned(owner)] == [second.id]
+        assert [t.id for t in await owned(b, owner)] == [second.id]
 
     with_pair(store_url, body)
 

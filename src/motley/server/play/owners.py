@@ -15,6 +15,8 @@ import hashlib
 import re
 
 from motley.core import MotleyError
+from motley.server.play.live import LiveTable
+from motley.server.play.service import Service
 
 #: A browser key: 22 to 128 URL-safe characters (the page draws 32 random bytes, 43 characters in base64url).
 KEY = re.compile(r"[A-Za-z0-9_-]{22,128}")
@@ -29,3 +31,20 @@ def owner_of(key: str) -> str:
     if not KEY.fullmatch(key):
         raise MotleyError("the browser key must be 22 to 128 URL-safe characters (A-Z, a-z, 0-9, _ and -)")
     return hashlib.sha256(key.encode("ascii")).hexdigest()
+
+
+async def owned(service: Service, owner: str) -> list[LiveTable]:
+    """The unfinished tables of ``service`` made by the browser whose key's digest is ``owner`` (:func:`owner_of`),
+    newest first, wherever they are driven (the store knows them all; one another process of the site drives is a
+    copy, ``Service.copy_of``).
+
+    Raises:
+        StoreError: if the store cannot be read.
+    """
+    found = []
+    for table_id in await service.store.call(service.store.storage.owned, owner):
+        live = await service.copy_of(table_id)
+        if live is not None and live.table.record.owner == owner and not live.closed \
+                and not live.table.state.is_terminal():
+            found.append(live)
+    return found

@@ -194,18 +194,15 @@ class Service:
                      owner: str | None = None) -> LiveTable:
         """A new table from a lobby request (see :func:`~motley.server.play.requests.new_record`), stored and started.
 
-        ``seed``: for tests and tools calling this in Python only (the web never passes one): the match's
-        seed; None (always, from the web) draws it with :class:`random.SystemRandom`. ``client``: the address
-        of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python callers). ``owner``:
-        the digest of the asking browser's key (:func:`~motley.server.play.owners.owner_of`), stored with the
-        table, by which that browser lists (:meth:`owned`) and cancels it; None: no browser owns it.
+        ``seed``: for tests and tools in Python only: the match's seed (None, always from the web: drawn).
+        ``client``: the address of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python
+        callers). ``owner``: the digest of the browser key that owns the table (:mod:`.owners`; None: none).
 
         Raises:
             MotleyError: naming the bad field of ``request``. TablesRefused: if ``client`` may not create a table
                 now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
-        record = new_record(request, self.defaults, self.seed() if seed is None else seed)
-        record.owner = owner
+        record = new_record(request, self.defaults, self.seed() if seed is None else seed, owner)
         live = self.live(Table(record))
 
         async def stored(creator: Creator | None) -> bool:
@@ -353,10 +350,8 @@ class Service:
         return rebuilt
 
     async def join(self, live: LiveTable, seat: int | None = None, name: str | None = None) -> int:
-        """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one), named
-        ``name`` (None or blank: the seat keeps its name), and store the seats before answering (a refused write
-        is tried again, :meth:`LiveTable.store_seats`); returns the seat, whose fresh token (:meth:`Table.claim`)
-        is now its only one. The table's viewers are sent the new name.
+        """Claim an open seat of ``live`` (``seat``, or None: the first open one) named ``name`` (:meth:`Table.claim`),
+        store the seats (:meth:`LiveTable.store_seats`) and answer the seat, whose fresh token is now its only one.
 
         Raises:
             SeatRefused: saying why (the match is over, the seat is by invitation, already claimed, ...);
@@ -373,25 +368,8 @@ class Service:
             # a first connection stored meanwhile wrote the claim too: write the seats as they are again
             live.store.save_seats(live.id, [s.stored() for s in table.seats])
             raise
-        if table.seats[claimed].name != before[claimed].name:
-            live.broadcast()
+        live.broadcast()  # the viewers see the seat taken, under its new name
         return claimed
-
-    async def owned(self, owner: str) -> list[LiveTable]:
-        """The unfinished tables made by the browser whose key's digest is ``owner``, newest first, wherever they
-        are driven (the store knows them all; one driven by another process of the site is a copy,
-        :meth:`copy_of`).
-
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        found = []
-        for table_id in await self.store.call(self.store.storage.owned, owner):
-            live = await self.copy_of(table_id)
-            if live is not None and live.table.record.owner == owner and not live.closed \
-                    and not live.table.state.is_terminal():
-                found.append(live)
-        return found
 
     async def listed_finished(self) -> list[dict[str, Any]]:
         """The finished tables the lobby lists: the newest finished tables in the store (read or kept by the

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request
 
 from motley.server.play import bodies
 from motley.server.play.live import LiveTable
+from motley.server.play.owners import owned
 from motley.server.web.context import Context
 from motley.server.web.lookup import seat_table
 from motley.server.web.reading import SMALL_REQUEST, KeyHeader, json_of, owner_in, owner_required, shaped
@@ -41,7 +42,7 @@ def owned_line(live: LiveTable) -> dict[str, Any]:
 @router.get("/api/my-tables", responses=refusals(400, 503, e400="no browser key, or a malformed one"))
 async def api_my_tables(web: Context, key: KeyHeader = None) -> list[dict[str, Any]]:
     owner = owner_required(key)
-    return [owned_line(live) for live in await web.service.owned(owner)]
+    return [owned_line(live) for live in await owned(web.service, owner)]
 
 
 @router.post("/api/tables/{table_id}/cancel", openapi_extra={"requestBody": bodies.schema(bodies.CancelRequest)},
