@@ -280,6 +280,22 @@ def test_first_dealer_option() -> None:
     assert len(dealers) > 1
 
 
+def test_first_dealer_names_seats_from_1_for_people_and_keeps_its_value() -> None:
+    """FL-D7: the ``first_dealer`` choices a person reads count seats from 1 ("Seat 3"), as the table and the lobby
+    number them, while the value chosen stays the seat's number from 0 (Seat 3 is seat 2, who deals first and
+    so has seat 3 lead); a seat beyond the table is refused in both numberings."""
+    from motley.core.registry import game_class
+
+    option = next(o for o in game_class("fool").options if o.name == "first_dealer").describe()
+    words = dict(zip(map(str, option["choices"]), option["choice_labels"], strict=True))
+    assert words["random"] == "random"
+    assert all(words[str(seat)] == f"Seat {seat + 1}" for seat in range(8))
+    game = motley.load_game("fool", players=5, first_dealer=option["choices"][option["choice_labels"].index("Seat 3")])
+    assert game.params["first_dealer"] == 2 and game.new_initial_state(seed=3).current_player() == 3
+    with pytest.raises(motley.OptionError, match=r"seat 0\.\.3 \(Seat 1 to Seat 4 at 4 players\); got 5 \(Seat 6\)"):
+        motley.load_game("fool", players=4, first_dealer=5)
+
+
 def test_fl_r12_several_go_out_and_final_fool_takes_the_disc() -> None:
     """FL-R12, FL-R13: all go out in the final trick; its Fool scores 0 and holds the disc; W1 in hand is -5."""
     state = position([["G5"], ["G3"], ["G9"], ["G2"]], leader=0, rounds=1)

@@ -80,19 +80,23 @@ def games(as_json: JsonOpt = False) -> None:
         console.print(f"[bold]{game['name']}[/]: {escape(game['title'])} "
                       f"({game['min_players']}-{game['max_players']} players)")
         for option in game["options"]:
-            choices = f" [{'|'.join(map(str, option['choices']))}]" if option["choices"] else ""
+            said = [str(c) if str(c) == words else f"{c} ({words})"
+                    for c, words in zip(option["choices"], option["choice_labels"], strict=True)]
+            choices = f" [{'|'.join(said)}]" if said else ""
             console.print(escape(f"  {option['name']} = {option['default']!s}{choices}: {option['doc']}"))
 
 
 def game_listing(name: str) -> dict[str, Any]:
     """One game of ``motley games``: ``name``, ``title``, ``min_players``, ``max_players`` and ``options`` (each
-    ``name``, ``default``, ``kind``, ``choices``, ``minimum``, ``maximum``, ``doc``), JSON-able."""
+    ``name``, ``default``, ``kind``, ``choices``, ``choice_labels`` (the words for each choice, seats from 1),
+    ``minimum``, ``maximum``, ``doc``), JSON-able."""
     from motley.core.registry import game_class
 
     cls = game_class(name)
     return {"name": name, "title": cls.title, "min_players": cls.min_players, "max_players": cls.max_players,
             "options": [{"name": o.name, "default": o.default, "kind": o.kind, "choices": list(o.choices),
-                         "minimum": o.minimum, "maximum": o.maximum, "doc": o.doc} for o in cls.options]}
+                         "choice_labels": o.describe()["choice_labels"], "minimum": o.minimum,
+                         "maximum": o.maximum, "doc": o.doc} for o in cls.options]}
 
 
 @app.command()

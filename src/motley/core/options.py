@@ -42,6 +42,8 @@ class Option:
         choice_labels: words for each choice (``{"shared": "share the win"}``); a choice without words is
             shown as it is written.
         assumed: the default is an assumption where the rules leave the value open (flagged in the lobby).
+        seats: the option names a seat: its whole-number choices are seat numbers from 0 (their words count from
+            1, "Seat 1"), and a form offers only those of the table's player count.
     """
 
     name: str
@@ -56,18 +58,19 @@ class Option:
     label: str = ""
     choice_labels: Mapping[Any, str] = field(default_factory=dict, compare=False)
     assumed: bool = False
+    seats: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The option for a person choosing it (JSON-able): ``{"name", "label", "doc", "default", "kind",
-        "choices", "choice_labels", "assumed", "minimum", "maximum", "explanation", "rules"}``;
+        "choices", "choice_labels", "assumed", "seats", "minimum", "maximum", "explanation", "rules"}``;
         ``choice_labels[i]`` are the words for ``choices[i]``; ``explanation`` is :attr:`doc` without its rule
         ids, which are listed in ``rules`` (:func:`split_rule_ids`); ``minimum``/``maximum`` are the
         :attr:`served` bounds where there are some (a web table's caps), else the rules' bounds."""
         low, high = self.served if self.served else (self.minimum, self.maximum)
         explanation, rules = split_rule_ids(self.doc)
         return {"name": self.name, "label": self.label or self.name.replace("_", " "), "doc": self.doc,
-                "default": self.default, "kind": self.kind, "assumed": self.assumed, "minimum": low,
-                "maximum": high, "choices": list(self.choices),
+                "default": self.default, "kind": self.kind, "assumed": self.assumed, "seats": self.seats,
+                "minimum": low, "maximum": high, "choices": list(self.choices),
                 "choice_labels": [self.choice_labels.get(c, _format(c)) for c in self.choices],
                 "explanation": explanation, "rules": rules}
 

@@ -453,12 +453,16 @@ def test_an_open_seat_is_joined_from_the_lobby(server: ServerThread, browser: Br
     table_id = invite.split("/table/")[1].split("?")[0]
     joiner = new_page(browser)
     joiner.goto(server.base + "/")
-    joiner.locator(f'#open [data-table="{table_id}"]').get_by_role("button", name="Join (1 open seat)").click()
+    line = joiner.locator(f'#open [data-table="{table_id}"]')
+    line.get_by_role("button", name="Join (1 open seat)").click()
+    line.get_by_role("textbox", name="Your name at The Fool's Errand").fill("Dee")  # a Join asks the name first
+    line.get_by_role("button", name="Take the seat").click()
     joiner.get_by_role("region", name="Your hand").wait_for()
     token = joiner.url.split("token=")[1]
     table: Table = server.app.state.service.tables[table_id].table
     assert table.seat_of_token(token) == 1 and token != invite.split("token=")[1], "a fresh link to seat 1"
     assert table.seats[1].claimed and table.seats[1].ever_connected, "the page plays seat 1"
+    assert table.seats[1].name == "Dee", "under the name the joiner gave"
     joiner.goto(server.base + "/")
     joiner.wait_for_selector(f'#tables [data-table="{table_id}"]', state="attached")
     assert joiner.locator(f'#tables [data-table="{table_id}"] button').count() == 0, "no Join: the seat is taken"

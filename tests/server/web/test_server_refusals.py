@@ -60,6 +60,8 @@ CONTRACT: dict[type[Refusal], tuple[Refusal, int, str, str | None, str | None]] 
                            None),
     web_refusals.NotFinished: (web_refusals.NotFinished(), 409, "not_finished",
                                "the table is still being played; watch it instead", None),
+    web_refusals.NotYours: (web_refusals.NotYours(), 403, "not_yours", web_refusals.NotYours.words, None),
+    web_refusals.TableOver: (web_refusals.TableOver(), 409, "table_over", web_refusals.TableOver.words, None),
     web_refusals.BuildsBusy: (web_refusals.BuildsBusy("this address has 2 replays being built already"), 429,
                               "busy", None, "1"),
 }

@@ -149,8 +149,15 @@ def check_deck_table(value: Any) -> dict[str, dict[str, int]]:
     return table
 
 
+#: The seats an option naming a seat offers: every seat of the largest table (FL-R3: 8 players); the value is the
+#: seat's number from 0, its words count from 1 ("Seat 1"), as every surface numbers seats for people.
+SEAT_CHOICES: tuple[Any, ...] = ("random", *range(8))
+SEAT_WORDS: dict[Any, str] = {"random": "random", **{seat: f"Seat {seat + 1}" for seat in range(8)}}
+
+
 class _SeatOrRandom(Option):
-    """An option taking ``"random"`` or a seat number (``first_dealer``, FL-D7)."""
+    """An option taking ``"random"`` or a seat number from 0 (``first_dealer``, FL-D7), shown to people as
+    "Seat 1".."Seat 8" (:data:`SEAT_WORDS`)."""
 
     def _convert(self, value: Any) -> Any:
         if isinstance(value, bool):
@@ -213,8 +220,8 @@ class FoolGameRules(Game):
         Option("tie_break", "shared", "equal top totals: shared win, or most bonuses (FL-D8)",
                choices=("shared", "most_bonuses"), label="Tie for the top",
                choice_labels={"shared": "share the win", "most_bonuses": "most +10 bonuses wins"}),
-        _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number (FL-D7)",
-                      label="First dealer"),
+        _SeatOrRandom("first_dealer", "random", "first dealer: random, or a seat number from 0 (FL-D7)",
+                      choices=SEAT_CHOICES, label="First dealer", choice_labels=SEAT_WORDS, seats=True),
         Option("rounds", 0, "0 = play the match to its end (FL-R14); N = stop after N rounds", kind="int",
                minimum=0, served=(0, 100), label="Rounds (0: whole match)"),
     )
@@ -224,7 +231,8 @@ class FoolGameRules(Game):
         n = self.num_players
         first = self.params["first_dealer"]
         if first != "random" and not 0 <= first < n:
-            raise OptionError(f"option 'first_dealer' must be 'random' or a seat 0..{n - 1}; got {first!r}")
+            raise OptionError(f"option 'first_dealer' must be 'random' or a seat 0..{n - 1} (Seat 1 to Seat {n} "
+                              f"at {n} players); got {first!r} (Seat {first + 1})")
         entry = self.params["deck_table"][str(n)]
         #: Whether the deck in use is the unverified FL-D1 placeholder.
         self.deck_assumed: bool = entry == DEFAULT_DECK_TABLE[str(n)]

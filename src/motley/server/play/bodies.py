@@ -100,6 +100,16 @@ class DeclineRequest(BaseModel):
     token: Annotated[str, Field(max_length=200)]
 
 
+class CancelRequest(BaseModel):
+    """Cancel an unfinished table, asked by the browser that made it (``key``: its browser key, as sent when it made
+    the table) or by a person at it (``token``: their seat link's token)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: Annotated[str, Field(max_length=200)] | None = None
+    token: Annotated[str, Field(max_length=200)] | None = None
+
+
 class RefusalError(BaseModel):
     """What was refused: ``code``, a short name a program may branch on (``no_table``, ``seat_refused``,
     ``too_fast``, ...: :mod:`motley.server.store.refusals`), and ``message``, what was refused and why, in words (the

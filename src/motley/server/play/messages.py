@@ -296,7 +296,8 @@ ClientMessageJSON = MoveByAction | MoveByText | WhyQuestion | BareMessage | Chat
 class OptionInfo(TypedDict):
     """A game option for a person choosing it (:meth:`motley.core.options.Option.describe`): ``choice_labels[i]``
     are the words for ``choices[i]``; ``explanation`` is ``doc`` without its rule ids, listed in ``rules``;
-    ``minimum``/``maximum``: the bounds a table on this server allows."""
+    ``minimum``/``maximum``: the bounds a table on this server allows; ``seats``: the option names a seat (its
+    whole-number choices are seats from 0, worded from 1; a form offers those of the table's player count)."""
 
     name: str
     label: str
@@ -304,6 +305,7 @@ class OptionInfo(TypedDict):
     default: Any
     kind: str
     assumed: bool
+    seats: bool
     minimum: Any
     maximum: Any
     choices: list[Any]

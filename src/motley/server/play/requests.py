@@ -26,11 +26,13 @@ TIMERS = (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0,
 NULLABLE = ("move_time", "summary_wait")
 
 
-def new_record(request: TableRequest, defaults: Settings, seed: int | None = None) -> TableRecord:
+def new_record(request: TableRequest, defaults: Settings, seed: int | None = None, owner: str | None = None
+               ) -> TableRecord:
     """The record of a new table from a lobby request (tokens and the seed drawn here); fields the request
     did not give take ``defaults``. A request never chooses the seed (whoever knew it could predict every
     hand; :class:`TableRequest` refuses a ``seed`` field): ``seed`` (the argument, for tests and tools in
-    Python only) fixes it; None draws it with :class:`random.SystemRandom`.
+    Python only) fixes it; None draws it with :class:`random.SystemRandom`. ``owner``: the digest of the browser
+    key that owns the table (:attr:`TableRecord.owner`; None: none).
 
     Raises:
         MotleyError: naming the bad field (unknown game or option, a value this server does not serve, a
@@ -45,7 +47,7 @@ def new_record(request: TableRequest, defaults: Settings, seed: int | None = Non
     seats = _seats(request.seats, game, cls.title)
     settings = _settings(request, defaults)
     return TableRecord(id=secrets.token_hex(6), game=request.game, params=game.params, seed=_seed(seed),
-                       seats=seats, settings=settings.as_dict(), created=time.time())
+                       seats=seats, settings=settings.as_dict(), created=time.time(), owner=owner)
 
 
 def rematch_plan(table: Table, seats: list[RematchSeat] | None) -> list[dict[str, Any]]:

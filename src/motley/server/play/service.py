@@ -189,19 +189,19 @@ class Service:
             if not kept.viewers():
                 del self.kept[table_id]
 
-    async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None
-                     ) -> LiveTable:
+    async def create(self, request: TableRequest, seed: int | None = None, *, client: str | None = None,
+                     owner: str | None = None) -> LiveTable:
         """A new table from a lobby request (see :func:`~motley.server.play.requests.new_record`), stored and started.
 
-        ``seed``: for tests and tools calling this in Python only (the web never passes one): the match's
-        seed; None (always, from the web) draws it with :class:`random.SystemRandom`. ``client``: the address
-        of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python callers).
+        ``seed``: for tests and tools in Python only: the match's seed (None, always from the web: drawn).
+        ``client``: the address of the client asking, whose tables :attr:`gate` limits (None: no limit, for Python
+        callers). ``owner``: the digest of the browser key that owns the table (:mod:`.owners`; None: none).
 
         Raises:
             MotleyError: naming the bad field of ``request``. TablesRefused: if ``client`` may not create a table
                 now (:meth:`TableGate.admit`). StoreError: if the store refused the table. Nothing is made then.
         """
-        record = new_record(request, self.defaults, self.seed() if seed is None else seed)
+        record = new_record(request, self.defaults, self.seed() if seed is None else seed, owner)
         live = self.live(Table(record))
 
         async def stored(creator: Creator | None) -> bool:
@@ -348,10 +348,9 @@ class Service:
             self.membership.publish("taken", rebuilt.id)
         return rebuilt
 
-    async def join(self, live: LiveTable, seat: int | None = None) -> int:
-        """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one) and
-        store the seats before answering (a refused write is tried again, :meth:`LiveTable.store_seats`); returns
-        the seat, whose fresh token (:meth:`Table.claim`) is now its only one.
+    async def join(self, live: LiveTable, seat: int | None = None, name: str | None = None) -> int:
+        """Claim an open seat of ``live`` (``seat``, or None: the first open one) named ``name`` (:meth:`Table.claim`),
+        store the seats (:meth:`LiveTable.store_seats`) and answer the seat, whose fresh token is now its only one.
 
         Raises:
             SeatRefused: saying why (the match is over, the seat is by invitation, already claimed, ...);
@@ -360,7 +359,7 @@ class Service:
         """
         table = live.table
         before = [replace(s) for s in table.seats]
-        claimed = table.claim(seat)
+        claimed = table.claim(seat, name)
         try:
             await live.store_seats()
         except StoreError:
@@ -368,6 +367,7 @@ class Service:
             # a first connection stored meanwhile wrote the claim too: write the seats as they are again
             live.store.save_seats(live.id, [s.stored() for s in table.seats])
             raise
+        live.broadcast()  # the viewers see the seat taken, under its new name
         return claimed
 
     async def listed_finished(self) -> list[dict[str, Any]]:

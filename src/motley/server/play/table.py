@@ -180,9 +180,10 @@ class Table:
             return []
         return [i for i, seat in enumerate(self.seats) if seat.refusal() is None]
 
-    def claim(self, seat: int | None = None) -> int:
+    def claim(self, seat: int | None = None, name: str | None = None) -> int:
         """Claim ``seat`` (None: the first open seat) for whoever asked in the lobby: the seat gets a fresh token
-        (the invite link's stops working) and is no longer open; returns the seat. The caller stores the seats.
+        (the invite link's stops working) and is no longer open, and ``name`` (if not blank; at most 30
+        characters, as a new table's seat) as its name; returns the seat. The caller stores the seats.
 
         Raises:
             SeatRefused: saying why (``"the match is over"``, the seat is by invitation, already claimed, a bot's,
@@ -204,6 +205,8 @@ class Table:
             raise SeatRefused(f"seat {seat}: {reason}")
         self.seats[seat].claimed = True
         self.seats[seat].token = new_token()
+        if name is not None and name.strip():
+            self.seats[seat].name = name.strip()[:30]
         return seat
 
     def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None

@@ -5,7 +5,7 @@
 // numbered from 1, as at the table. What was typed is kept while the player count changes. A module of the
 // first page (lobby.js opens it: openFriends, and wires it once: wireFriends).
 import { $, el } from "/static/dom.js";
-import { keepMyName, lobby, myName, postTable, rememberMade, showError } from "/static/lobby_parts.js";
+import { keepMyName, lobby, myName, postTable, rememberMade, showError, showRefusal, unfinishedOffer } from "/static/lobby_parts.js";
 
 /** What the lobby does for this screen: ``back`` shows the screen the address names, ``made`` redraws the tables
  * after a table was made. */
@@ -156,9 +156,11 @@ function optionInput(o) {
     input = el("select", {name: o.name});
     o.choices.forEach((c, i) => {
       const words = o.choice_labels[i] + (JSON.stringify(c) === JSON.stringify(o.default) ? " (rules default)" : "");
-      input.append(el("option", {value: JSON.stringify(c), text: words}));
+      const option = el("option", {value: JSON.stringify(c), text: words});
+      if (o.seats && typeof c === "number") option.dataset.seat = String(c);  // a seat from 0, worded from 1
+      input.append(option);
     });
-    input.value = JSON.stringify(o.default);
+    input.value = input.dataset.default = JSON.stringify(o.default);
   } else if (o.kind === "bool") {
     input = el("input", {type: "checkbox", name: o.name});
     input.checked = !!o.default;
@@ -204,6 +206,19 @@ function renderOptions(game) {
   $("match-options").replaceChildren(...grouped(true));
   $("options").replaceChildren(...grouped(false));
   $("match-options").closest("fieldset").hidden = !match.size;
+  limitSeats();
+}
+
+/** An option naming a seat offers the seats of the chosen player count only (a seat chosen beyond it goes back to
+ * the rules' default). */
+function limitSeats() {
+  for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#table-options select.option"))) {
+    for (const option of select.options) {
+      if (option.dataset.seat === undefined) continue;
+      option.hidden = option.disabled = Number(option.dataset.seat) >= playerCount();
+      if (option.disabled && option.selected) select.value = select.dataset.default;
+    }
+  }
 }
 
 function optionValue(input, o) {
@@ -279,9 +294,15 @@ function showDiffers() {
 async function createTable(ev) {
   ev.preventDefault();
   showError("");
+  const status = $("create-status");
+  status.textContent = "";
+  status.classList.remove("refused");
   const game = FRIENDS.game;
   let options;
-  try { options = readOptions(); } catch (e) { showError("an option is not valid JSON: " + e.message); return; }
+  try { options = readOptions(); } catch (e) {
+    showRefusal({message: "an option is not valid JSON: " + e.message, code: "bad_request"}, status, "create");
+    return;
+  }
   const body = {game: game.name, players: playerCount(), options, seats: seatRequests(), ...readTimers().fields};
   $("create-button").disabled = true;
   try {
@@ -290,7 +311,11 @@ async function createTable(ev) {
     showCreated(data);
     hooks.made();
   } catch (e) {
-    showError(e.message);
+    const more = e.code === "too_many_tables" ? await unfinishedOffer(() => {
+      status.textContent = "A table was cancelled: press Create table again.";
+      hooks.made();
+    }) : [];
+    showRefusal(e, status, "create", more);
   } finally {
     $("create-button").disabled = false;
   }
@@ -340,7 +365,7 @@ function showCreated(data) {
 /** Wire the screen's controls once; ``given``: the lobby's hooks (see ``hooks``). */
 export function wireFriends(given) {
   hooks = given;
-  $("players").addEventListener("change", () => { renderSeats(); showDiffers(); });
+  $("players").addEventListener("change", () => { renderSeats(); limitSeats(); showDiffers(); });
   $("create").addEventListener("submit", createTable);
   $("table-options").addEventListener("input", showDiffers);
   $("table-options").addEventListener("change", showDiffers);

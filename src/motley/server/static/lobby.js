@@ -5,7 +5,8 @@
 // lobby_parts.js.
 import { $, el } from "/static/dom.js";
 import { openFriends, wireFriends } from "/static/friends.js";
-import { forgetLinks, lobby, myName, myTables, postTable, rememberMade, rememberTable, showError } from "/static/lobby_parts.js";
+import { ask, cancelButton, fetchMine, forgetLinks, keepMyName, lobby, myName, myTables, postTable, rememberMade,
+         rememberTable, showError, showRefusal, stateWords, unfinishedOffer, wireToast } from "/static/lobby_parts.js";
 
 // ---- the games ------------------------------------------------------------------------------------------
 
@@ -38,6 +39,7 @@ function capitalized(text) { return text ? text[0].toUpperCase() + text.slice(1)
 async function playWithBots(game, button) {
   const status = button.closest(".game-card").querySelector(".card-status");
   button.disabled = true;
+  status.classList.remove("refused");
   status.textContent = "Making your table...";
   const n = game.usual_players;
   /** @type {import("./schema/messages").SeatRequest[]} */
@@ -48,9 +50,12 @@ async function playWithBots(game, button) {
     rememberMade(data, game);
     location.href = data.seats[0].link;
   } catch (e) {
-    status.textContent = "";
-    showError(e.message);
     button.disabled = false;
+    const more = e.code === "too_many_tables" ? await unfinishedOffer(() => {
+      status.textContent = "A table was cancelled: press Play with bots again.";
+      loadTables();
+    }) : [];
+    showRefusal(e, status, "bots", more);
   }
 }
 
@@ -68,16 +73,54 @@ function forgetTable(id) {
   loadTables();
 }
 
-async function join(id, title) {
-  const r = await fetch(`/api/tables/${id}/join`, {method: "POST"});
-  const data = await r.json().catch(() => ({}));
-  if (r.ok) {
-    rememberTable(id, title, [{seat: data.seat, name: `Seat ${data.seat + 1}`, link: data.link}]);
+/** Take an open seat of table ``t`` under ``name``: off to the seat; the loser of a race for the last seat is
+ * told in view (and beside the form) and offered the open seats left. */
+async function join(t, name, form) {
+  const status = form.querySelector(".row-status");
+  try {
+    const data = await ask(`/api/tables/${t.id}/join?name=${encodeURIComponent(name)}`, {method: "POST"},
+                           "the seat could not be taken");
+    if (name) keepMyName(name);
+    rememberTable(t.id, t.title, [{seat: data.seat, name: name || `Seat ${data.seat + 1}`, link: data.link}]);
     location.href = data.link;
-  } else {
-    showError(data.error?.message || "this table has no open seat any more");
-    loadTables();
+  } catch (e) {
+    form.querySelector("button[type=submit]").disabled = false;
+    const taken = e.code === "seat_refused" || e.code === "no_table";
+    const tables = taken ? await fetchTables() : null;
+    const left = (tables || []).filter((o) => o.id !== t.id && !o.finished && o.free_seats > 0);
+    const more = taken ? (left.length ? [el("p", {text: "Open seats left:"}),
+                                         el("ul", {"class": "offer-tables"}, ...left.map(openLine))]
+                                      : [el("p", {text: "No other seat is open: make your own table with a Play button above."})]) : [];
+    const words = showRefusal(taken ? {message: "that seat was just taken", code: e.code} : e, status, "", more);
+    if (taken) {
+      $("open-note").textContent = words;
+      joining = null;
+      loadTables(tables);
+    }
   }
+}
+
+/** The table whose Join form is open (the list is not redrawn under it meanwhile), or null. */
+let joining = null;
+
+/** Join asks the name first: a small form in place of the button (your name as kept), then "Take the seat". */
+function openJoinForm(t, button) {
+  const name = el("input", {type: "text", "class": "join-name", maxlength: "30", autocomplete: "nickname",
+                            value: myName(), "aria-label": `Your name at ${t.title}`, placeholder: "Your name"});
+  const take = el("button", {type: "submit", text: "Take the seat"});
+  const back = el("button", {type: "button", "class": "secondary small", text: "Not now"});
+  const form = el("form", {"class": "join-form", "aria-label": `Join ${t.title}`},
+                  el("label", {}, "Your name ", name), " ", take, " ", back,
+                  el("span", {"class": "row-status", role: "status"}));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    take.disabled = true;
+    join(t, name.value.trim(), form);
+  });
+  back.addEventListener("click", () => { joining = null; loadTables(); });
+  joining = t.id;
+  button.replaceWith(form);
+  name.focus();
 }
 
 /** "42 s", "5 min", "3 h", "2 days" ago. */
@@ -89,17 +132,10 @@ function ago(seconds) {
   return `${days} ${days === 1 ? "day" : "days"} ago`;
 }
 
-/** Where a table is, in words: finished, waiting for people, or the round being played. */
-function stateWords(t) {
-  if (t.finished) return "finished";
-  if (t.waiting_for > 0) return `waiting for ${t.waiting_for} ${t.waiting_for === 1 ? "person" : "people"}`;
-  return `playing ${t.stage}`;
-}
-
 function joinButton(t) {
   const b = el("button", {type: "button", "class": "secondary",
                           text: `Join (${t.free_seats} open ${t.free_seats === 1 ? "seat" : "seats"})`});
-  b.addEventListener("click", () => join(t.id, t.title));
+  b.addEventListener("click", () => openJoinForm(t, b));
   return b;
 }
 
@@ -118,23 +154,40 @@ function tableRow(t) {
   return tr;
 }
 
-function renderMine(byId) {
+/** "Your tables": the server's list of the unfinished tables this browser made (``owned``, kept in this
+ * browser's list too) merged with the links kept here; an unfinished one may be cancelled, any one forgotten. */
+function renderMine(byId, owned) {
+  for (const t of owned || []) rememberTable(t.id, t.title, t.links);
   const mine = myTables();
   const box = $("mine");
-  if (!mine.length) { box.textContent = "Tables you make or join are kept here, in this browser."; return; }
+  if (!mine.length) {
+    box.textContent = "Tables you make or join are kept here, and the server lists the ones you make to every page " +
+      "of this browser.";
+    return;
+  }
+  const ownedIds = new Set((owned || []).map((t) => t.id));
   const ul = el("ul", {"class": "mine"});
   for (const t of mine) {
-    const live = byId.get(t.id);
+    const live = byId.get(t.id) || (owned || []).find((o) => o.id === t.id);
     const state = live ? stateWords(live) : "closed";
     const li = el("li", {"data-table": t.id}, el("strong", {text: t.title}), ` - ${state} - `);
     if (live && live.finished) li.append(el("a", {href: `/replay/${t.id}`, text: "replay"}), " ");
     for (const l of t.links) {
       li.append(el("a", {href: l.link, "class": "my-seat", text: `${l.name} (seat ${l.seat + 1})`}), " ");
     }
-    const forget = el("button", {type: "button", "class": "secondary small", "aria-label": `Forget ${t.title} table`,
-                                 text: "forget"});
-    forget.addEventListener("click", () => forgetTable(t.id));
-    li.append(forget);
+    if (live && !live.finished && (ownedIds.has(t.id) || t.links.length)) {
+      li.append(cancelButton({...live, title: t.title}, (gone) => {
+        showError(`${gone.title} table cancelled.`, [], 8);
+        loadTables();
+      }), " ");
+    }
+    if (!ownedIds.has(t.id)) {  // a table the server lists as this browser's is cancelled, not forgotten
+      const forget = el("button", {type: "button", "class": "secondary small", "aria-label": `Forget ${t.title} table`,
+                                   text: "forget"});
+      forget.addEventListener("click", () => forgetTable(t.id));
+      li.append(forget);
+    }
+    li.append(el("span", {"class": "row-status", role: "status"}));
     ul.append(li);
   }
   box.replaceChildren(ul);
@@ -144,12 +197,13 @@ function renderMine(byId) {
 function renderOpen(tables) {
   const open = tables.filter((t) => !t.finished && t.free_seats > 0);
   if (!open.length) { $("open").textContent = "No open seats right now. Make a table and invite your friends."; return; }
-  const ul = el("ul", {"class": "open-tables"});
-  for (const t of open) {
-    ul.append(el("li", {"data-table": t.id}, el("strong", {text: t.title}),
-                 ` - ${(t.names || []).join(", ")} - ${stateWords(t)} `, joinButton(t)));
-  }
-  $("open").replaceChildren(ul);
+  $("open").replaceChildren(el("ul", {"class": "open-tables"}, ...open.map(openLine)));
+}
+
+/** An open table's line: its game, who sits there, where it is, and Join. */
+function openLine(t) {
+  return el("li", {"data-table": t.id}, el("strong", {text: t.title}),
+            ` - ${(t.names || []).join(", ")} - ${stateWords(t)} `, joinButton(t));
 }
 
 async function fetchTables() {
@@ -159,10 +213,15 @@ async function fetchTables() {
   } catch (e) { return null; }
 }
 
-async function loadTables(ready) {
-  const tables = ready || await fetchTables();
+/** Draw the tables: ``ready`` (the lobby's list) and ``readyOwned`` (this browser's, the server's list) where
+ * fetched already, else fetched now. */
+async function loadTables(ready, readyOwned) {
+  const [tables, owned] = await Promise.all([ready || fetchTables(),
+                                             readyOwned === undefined ? fetchMine() : readyOwned]);
   if (!tables) return;
-  renderMine(new Map(tables.map((t) => [t.id, t])));
+  renderMine(new Map(tables.map((t) => [t.id, t])), owned);
+  if (joining && document.querySelector(".join-form")) return;  // not redrawn under a Join form being filled
+  joining = null;
   renderOpen(tables);
   const box = $("tables");
   if (!tables.length) { box.textContent = "No tables yet."; return; }
@@ -183,17 +242,18 @@ function route() {
 
 /** The games, the server's defaults and the tables, fetched together; the page is shown once all are drawn. */
 async function init() {
-  const [games, defaults, tables] = await Promise.all([
+  const [games, defaults, tables, owned] = await Promise.all([
     fetch("/api/games").then((r) => r.json()), fetch("/api/defaults").then((r) => r.json()).catch(() => null),
-    fetchTables()]);
+    fetchTables(), fetchMine()]);
   lobby.games = games;
   if (defaults) lobby.defaults = defaults;
   renderGames();
   enablePlay();
-  loadTables(tables || []);
+  await loadTables(tables || [], owned);
   window.addEventListener("hashchange", route);
   route();
   setInterval(() => loadTables(), 5000);
 }
+wireToast();
 wireFriends({back: route, made: () => loadTables()});
 init();

@@ -25,6 +25,8 @@ class TableRecord:
 
     ``created``: wall-clock time (seconds since the epoch) the table was made; ``moved_at``: wall-clock time
     the last move was stored (None: no move, or not known), so the current turn began at :meth:`turn_began`.
+    ``owner``: the digest of the key of the browser that made the table (64 hex digits, ``play.owners``; None: made
+    without one, or before migration 0007), by which that browser finds and cancels its unfinished tables.
     """
 
     id: str
@@ -38,6 +40,7 @@ class TableRecord:
     result: dict[str, Any] | None = None
     moves: list[tuple[int, str, str]] = field(default_factory=list)
     moved_at: float | None = None
+    owner: str | None = None
 
     def turn_began(self) -> float:
         """Wall-clock time (seconds since the epoch) the current turn began: when the last move was stored, or

@@ -24,6 +24,9 @@ tables_t = Table(
     # the client address that created the table (the site mode: its quota is counted here), migration 0006
     Column("created_by", String(64), nullable=True),
     Index("ix_motley_tables_created_by", "created_by", "finished"),
+    # the digest of the key of the browser that made the table (its "your tables" list), migration 0007
+    Column("owner_key", String(64), nullable=True),
+    Index("ix_motley_tables_owner_key", "owner_key", "finished"),
 )
 
 moves_t = Table(

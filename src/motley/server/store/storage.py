@@ -200,7 +200,8 @@ class Storage(LeaseRows, ChatRows):
         conn.execute(insert(tables_t).values(
             id=record.id, game=record.game, params=json.dumps(record.params), seed=record.seed,
             seats=json.dumps(record.seats), settings=json.dumps(record.settings), created=record.created,
-            finished=False, result=None, created_by=None if creator is None else creator.address[:64]))
+            finished=False, result=None, created_by=None if creator is None else creator.address[:64],
+            owner_key=record.owner))
 
     def create_rematch(self, table_id: str, record: TableRecord, offer: dict[str, Any],
                        creator: Creator | None = None) -> dict[str, Any]:
@@ -354,6 +355,15 @@ class Storage(LeaseRows, ChatRows):
                     unreadable.append((str(row.id), f"stored table cannot be read: {exc}"))
         return records
 
+    def owned(self, owner: str, limit: int = 100) -> list[str]:
+        """The ids of the unfinished tables made with the browser key whose digest is ``owner``
+        (:attr:`TableRecord.owner`), newest first, at most ``limit`` (on the index of migration 0007)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.owner_key == owner,
+                                                            tables_t.c.finished.is_(False))
+                                .order_by(tables_t.c.created.desc()).limit(limit)).all()
+        return [str(row.id) for row in rows]
+
     def finished_headers(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest finished tables, headers only: ``{"id", "game", "players", "created", "moves", "names",
         "last_move", "cancelled"}`` (``names``: the seats' names; ``last_move``: wall-clock time of the last
@@ -415,7 +425,7 @@ class Storage(LeaseRows, ChatRows):
         return TableRecord(id=row.id, game=row.game, params=params, seed=int(row.seed), seats=seats,
                            settings=settings, created=row.created, finished=bool(row.finished), result=result,
                            moves=[(int(m.seat), str(m.move), str(m.actor)) for m in moves],
-                           moved_at=float(moves[-1].at) if moves else None)
+                           moved_at=float(moves[-1].at) if moves else None, owner=row.owner_key)
 
     def close(self) -> None:
         """Release the connection pool."""

@@ -123,6 +123,10 @@ class TableStorage(Protocol):
         """Every table (or the unfinished / finished ones), oldest first; an unreadable one is left out and
         ``(table id, reason)`` appended to ``unreadable``."""
 
+    def owned(self, owner: str) -> list[str]:
+        """The ids of the unfinished tables whose ``owner`` (the digest of the creating browser's key,
+        :attr:`TableRecord.owner`) is this one, newest first."""
+
     def finished_headers(self) -> list[dict[str, Any]]:
         """The newest finished tables, headers only (``{"id", "game", "players", "created", "moves", "names",
         "last_move", "cancelled"}``)."""

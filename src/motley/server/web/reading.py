@@ -1,20 +1,22 @@
 """Reading a request: its body (``application/json``, within a size limit), its JSON (guarded: size, depth, number
-length), its shape (a :mod:`~motley.server.play.bodies` model) and the client's address. Each refuses what it cannot
-read with a :class:`~motley.server.store.refusals.Refusal` naming the problem (400, 413, 415)."""
+length), its shape (a :mod:`~motley.server.play.bodies` model), the browser's key (:func:`owner_in`) and the client's
+address. Each refuses what it cannot read with a :class:`~motley.server.store.refusals.Refusal` naming the problem
+(400, 413, 415)."""
 
 from __future__ import annotations
 
 import contextlib
 import hmac
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Request
+from fastapi import Header, Request
 from pydantic import BaseModel
 
 from motley.core import MotleyError, jsonsafe
 from motley.server.play import bodies
 from motley.server.play.limits import Limits
+from motley.server.play.owners import KEY, owner_of
 from motley.server.play.service import Service
 from motley.server.site.leases import FORWARDED_CLIENT, FORWARDED_TO
 from motley.server.store.refusals import Refusal
@@ -111,3 +113,37 @@ def client_address(request: Request, service: Service | None = None) -> str:
             and hmac.compare_digest(proof, member.owner):
         return named
     return request.client.host if request.client is not None else "unknown"
+
+
+#: The header that carries the browser's key (``GET /api/my-tables``, ``POST /api/tables``).
+KEY_HEADER = "X-Motley-Key"
+#: A key in this header, in the OpenAPI schema: one of another shape is refused as a parameter of the wrong type
+#: is (422, its words naming the header).
+KeyHeader = Annotated[str | None, Header(alias=KEY_HEADER, pattern=f"^{KEY.pattern}$",
+                                         description="the browser's key: 22 to 128 URL-safe characters the page "
+                                                     "draws once and keeps")]
+
+
+def owner_in(key: str | None, where: str = KEY_HEADER) -> str | None:
+    """The digest of the browser key ``key`` (:func:`~motley.server.play.owners.owner_of`), sent in ``where`` (the
+    :data:`KEY_HEADER` header, or a body's field); None: none was sent.
+
+    Raises:
+        BadRequest: for a malformed key.
+    """
+    if key is None:
+        return None
+    with as_bad_request(f"{where}: "):
+        return owner_of(key)
+
+
+def owner_required(key: str | None) -> str:
+    """The digest of the browser key ``key`` sent in the :data:`KEY_HEADER` header (:func:`owner_in`).
+
+    Raises:
+        BadRequest: for a key that is missing or malformed.
+    """
+    owner = owner_in(key)
+    if owner is None:
+        raise BadRequest(f"send the browser's key in the {KEY_HEADER} header (the page draws it once and keeps it)")
+    return owner

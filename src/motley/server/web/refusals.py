@@ -9,7 +9,8 @@ answer of a seat request forwarded to the process of the site that drives the ta
 process's, passed on as it came.
 
 The refusals the web room raises itself are here too (:class:`NoSuchTable`, :class:`NotFound`, :class:`BadRequest`,
-:class:`TooLarge`, :class:`NotJson`, :class:`NotFinished`, :class:`BuildsBusy`); the others are raised by the
+:class:`TooLarge`, :class:`NotJson`, :class:`NotFinished`, :class:`NotYours`, :class:`TableOver`,
+:class:`BuildsBusy`); the others are raised by the
 rooms below (the store, the set of tables, the analyses, the site's relay).
 """
 
@@ -103,6 +104,24 @@ class NotFinished(Refusal):
     status = 409
     code = "not_finished"
     words = "the table is still being played; watch it instead"
+
+
+class NotYours(Refusal):
+    """HTTP 403: the table may be cancelled only by the browser that made it (its browser key) or by a person at it
+    (a seat link's token); the request brought neither."""
+
+    status = 403
+    code = "not_yours"
+    words = ("only the browser that made this table, or a person with one of its seat links, may cancel it; "
+             "leave it instead (forget it on your page)")
+
+
+class TableOver(Refusal):
+    """HTTP 409: the table's match is over already, or it was cancelled: there is nothing to cancel."""
+
+    status = 409
+    code = "table_over"
+    words = "this table is over already (finished or cancelled): there is nothing to cancel"
 
 
 class BuildsBusy(Refusal):
@@ -209,12 +228,16 @@ def refusals(*codes: int, **said: str) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a route's error answers: each status in ``codes`` with what it means
     (:data:`REFUSALS`, or the route's own words, ``said["e409"]`` for 409) and its body, the one refusal schema
     (:class:`~motley.server.play.bodies.RefusalBody`). 403, from the Origin check in front of every state-changing
-    route, is plain text; a 400 or 503 may also be the plain-text answer of :data:`BEFORE_ANY_ROUTE`."""
+    route, is plain text (where the route says its own ``e403``, the one refusal body too); a 400 or 503 may
+    also be the plain-text answer of :data:`BEFORE_ANY_ROUTE`."""
     model: type[BaseModel] = bodies.RefusalBody
     answers: dict[int | str, dict[str, Any]] = {}
     for code in codes:
         words = said.get(f"e{code}", REFUSALS[code])
-        if code == 403:
+        if code == 403 and "e403" in said:  # the route's own JSON refusal, or the Origin check's plain text
+            answers[code] = {"description": f"{words}; or {REFUSALS[403]}", "model": model,
+                             "content": dict(PLAIN_TEXT)}
+        elif code == 403:
             answers[code] = {"description": words, "content": dict(PLAIN_TEXT)}
         elif code in BEFORE_ANY_ROUTE:
             answers[code] = {"description": f"{words}; or {BEFORE_ANY_ROUTE[code]}", "model": model,

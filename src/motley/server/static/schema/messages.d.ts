@@ -367,7 +367,8 @@ export interface MoveByText {
 /**
  * A game option for a person choosing it (:meth:`motley.core.options.Option.describe`): ``choice_labels[i]``
  * are the words for ``choices[i]``; ``explanation`` is ``doc`` without its rule ids, listed in ``rules``;
- * ``minimum``/``maximum``: the bounds a table on this server allows.
+ * ``minimum``/``maximum``: the bounds a table on this server allows; ``seats``: the option names a seat (its
+ * whole-number choices are seats from 0, worded from 1; a form offers those of the table's player count).
  */
 export interface OptionInfo {
   name: string;
@@ -376,6 +377,7 @@ export interface OptionInfo {
   default: unknown;
   kind: string;
   assumed: boolean;
+  seats: boolean;
   minimum: unknown;
   maximum: unknown;
   choices: Array<unknown>;

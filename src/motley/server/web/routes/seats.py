@@ -1,5 +1,6 @@
-"""A table's seats: ``POST /api/tables/{id}/join[?seat=N]`` claims an open seat (a fresh link; 409 with the reason
-for a seat by invitation, one already claimed, or a finished match); ``POST /api/tables/{id}/rematch`` with
+"""A table's seats: ``POST /api/tables/{id}/join[?seat=N][&name=...]`` claims an open seat (a fresh link; ``name``,
+at most 30 characters: the joiner's name at the table; 409 with the reason for a seat by invitation, one already
+claimed, or a finished match); ``POST /api/tables/{id}/rematch`` with
 ``{"token", "seats"?}`` (a seat's token; ``seats``: who sits where in the new order and the bots,
 :class:`~motley.server.play.bodies.RematchSeat`) makes the finished table's rematch, once, and stored, whatever
 restarts (same options and settings; by default the same seats, names and bots): it returns ``{"id", **the rematch
@@ -18,9 +19,9 @@ A seat request for a table another process of the site drives is forwarded there
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from motley.server.play import bodies
 from motley.server.web.context import Context
@@ -34,9 +35,10 @@ router = APIRouter()
 @router.post("/api/tables/{table_id}/join",
              responses=refusals(403, 404, 409, 503, e409="the seat cannot be claimed (by invitation, claimed "
                                                          "already, a bot's, the match is over): the answer says why"))
-async def api_join(table_id: str, request: Request, web: Context, seat: int | None = None) -> dict[str, Any]:
+async def api_join(table_id: str, request: Request, web: Context, seat: int | None = None,
+                   name: Annotated[str | None, Query(max_length=30)] = None) -> dict[str, Any]:
     live = await seat_table(web.service, table_id, request)
-    claimed = await web.service.join(live, seat)
+    claimed = await web.service.join(live, seat, name)
     return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
 

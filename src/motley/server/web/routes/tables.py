@@ -1,7 +1,8 @@
 """The tables: ``GET /api/tables`` (the lobby's list: the tables in play here and elsewhere in the site, then the
 newest finished ones) and ``POST /api/tables`` (create one: returns every person seat's invite link, and which seats
-are open). A POST body must be ``application/json`` (415 otherwise) of at most ``Limits.request_bytes`` (413); one
-client address may have ``Limits.tables_per_address`` unfinished tables and create ``Limits.tables_per_minute``
+are open; with the browser's key in ``X-Motley-Key``, the table is that browser's, listed and cancelled by it:
+:mod:`.owned`). A POST body must be ``application/json`` (415 otherwise) of at most ``Limits.request_bytes`` (413);
+one client address may have ``Limits.tables_per_address`` unfinished tables and create ``Limits.tables_per_minute``
 tables a minute, ``Limits.table_burst`` at once, rematches included (429 beyond, the rate's with ``Retry-After``:
 :class:`~motley.server.play.limits.TableGate`).
 
@@ -20,7 +21,15 @@ from motley.core.registry import game_class
 from motley.server.play import bodies, replays
 from motley.server.play.live import LiveTable
 from motley.server.web.context import Context
-from motley.server.web.reading import REQUEST_DEPTH, as_bad_request, client_address, json_of, shaped
+from motley.server.web.reading import (
+    REQUEST_DEPTH,
+    KeyHeader,
+    as_bad_request,
+    client_address,
+    json_of,
+    owner_in,
+    shaped,
+)
 from motley.server.web.refusals import refusals
 
 router = APIRouter()
@@ -62,12 +71,13 @@ async def api_tables(web: Context) -> list[dict[str, Any]]:
              responses=refusals(400, 403, 413, 415, 429, 503,
                                 e400="the request is not well formed, or asks for what the server does not offer: "
                                      "the answer names the field"))
-async def api_create(request: Request, web: Context) -> JSONResponse:
+async def api_create(request: Request, web: Context, key: KeyHeader = None) -> JSONResponse:
     limits = web.limits
+    owner = owner_in(key)
     spec = await json_of(request, "the table request", limits.request_bytes, REQUEST_DEPTH)
     table_request = shaped(bodies.TableRequest, spec)
     with as_bad_request():
-        live = await web.service.create(table_request, client=client_address(request, web.service))
+        live = await web.service.create(table_request, client=client_address(request, web.service), owner=owner)
     table = live.table
     links = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.open,
               "link": f"/table/{table.id}?token={s.token}" if s.token else None} for i, s in enumerate(table.seats)]
