@@ -100,3 +100,19 @@ def test_a_spectator_writes_where_the_table_lets_spectators_write(server: Server
     expect(ann.get_by_role("log", name="Messages")).to_contain_text("Spectator: nice table")
     for page in (ann, watcher):
         page.context.close()
+
+
+def test_the_friends_form_lets_spectators_write(server: ServerThread, browser: Browser) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{server.base}/#friends/fool")
+    page.get_by_role("button", name="Create table").wait_for()
+    page.locator("#table-options > summary").click()
+    box = page.get_by_role("checkbox", name="Spectators may write in the table's chat")
+    expect(box).not_to_be_checked()
+    box.check()
+    expect(page.locator("#differs")).to_contain_text("spectators chat")
+    with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        page.get_by_role("button", name="Create table").click()
+    assert sent.value.post_data_json["spectator_chat"] is True
+    page.context.close()

@@ -250,6 +250,7 @@ function fillTimers() {
   $("bot_delay").value = String(lobby.defaults.bot_delay ?? 0.8);
   $("wait_for_people").checked = lobby.defaults.wait_for_people ?? true;
   $("hints").checked = lobby.defaults.hints ?? false;
+  $("spectator_chat").checked = lobby.defaults.spectator_chat ?? false;
 }
 
 /** The timers that differ from the server's defaults, as request fields, with words for the summary line. */
@@ -271,6 +272,10 @@ function readTimers() {
   if ($("hints").checked !== (lobby.defaults.hints ?? false)) {
     fields.hints = $("hints").checked;
     words.push(fields.hints ? "hints on" : "no hints");
+  }
+  if ($("spectator_chat").checked !== (lobby.defaults.spectator_chat ?? false)) {
+    fields.spectator_chat = $("spectator_chat").checked;
+    words.push(fields.spectator_chat ? "spectators chat" : "only players chat");
   }
   return {fields, words};
 }

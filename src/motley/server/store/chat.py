@@ -1,4 +1,4 @@
-"""The chat of each table in the store (``motley_chat``, migration 0007): :class:`ChatRows` is the part of
+"""The chat of each table in the store (``motley_chat``, migration 0008): :class:`ChatRows` is the part of
 :class:`~motley.server.store.storage.Storage` that keeps it. A line's number is unique at its table, so two writers
 of one table (a process that lost the table's lease and the one that took it) never store two lines as one."""
 

@@ -52,7 +52,7 @@ analyses_t = Table(
 
 chat_t = Table(
     "motley_chat", metadata,
-    # what the people at a table said (motley.server.play.chat), migration 0007
+    # what the people at a table said (motley.server.play.chat), migration 0008
     Column("table_id", String(32), primary_key=True),
     Column("number", Integer, primary_key=True),  # 1, 2, ... at each table
     Column("seat", Integer, nullable=True),  # the writer's seat; null: a spectator
