@@ -114,5 +114,6 @@ def test_the_friends_form_lets_spectators_write(server: ServerThread, browser: B
     expect(page.locator("#differs")).to_contain_text("spectators chat")
     with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
         page.get_by_role("button", name="Create table").click()
-    assert sent.value.post_data_json["spectator_chat"] is True
+    body = sent.value.post_data_json
+    assert body is not None and body["spectator_chat"] is True
     page.context.close()
