@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from motley.games.foolery.cards import CODES
+from motley.games.foolery.rules import FooleryRules
 from motley.server.play.live import LiveTable
 from motley.server.web.testing import ServerThread
 from tests.support import CHROMIUM, needs_chromium
@@ -335,7 +336,8 @@ def test_the_exchange_is_said_to_each_seat_and_only_its_own_cards(server: Server
                                "window.motleyTable.state().observation.phase !== 'exchange'")
     obs0 = live.table.state.observation(0)
     assert obs0["phase"] == "play" and not [e for e in obs0["log"] if e["event"] == "play"], "before the first lead"
-    gave, received = live.table.state.gave, live.table.state.received  # the server's truth, card ids
+    rules = cast("FooleryRules", live.table.state)
+    gave, received = rules.gave, rules.received  # the server's truth, card ids
     exchanged = {CODES[c] for q in range(players) for c in gave[q]}
     for q, page in enumerate(pages):
         page.wait_for_function("() => window.motleyTable.state().observation.phase === 'play'")
@@ -380,7 +382,7 @@ def page_titles(page: Page) -> list[str]:
 
 
 def partner(live: LiveTable, seat: int) -> int:
-    return int(live.table.state.partner_of(seat))
+    return cast("FooleryRules", live.table.state).partner_of(seat)
 
 
 def log_text(page: Page) -> str:

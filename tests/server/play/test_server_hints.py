@@ -267,8 +267,8 @@ def test_a_hint_for_a_give_of_two_cards_rings_both() -> None:
         def kings_give() -> bool:
             obs = state.observation(state.current_player())
             ex = obs["exchange"]
-            return (obs["phase"] == "exchange" and ex["steps"][ex["step_index"]]["rule"] == "any"
-                    and ex["steps"][ex["step_index"]]["cards"] == 2 and ex["step_given"] == 0)
+            return bool(obs["phase"] == "exchange" and ex["steps"][ex["step_index"]]["rule"] == "any"
+                        and ex["steps"][ex["step_index"]]["cards"] == 2 and ex["step_given"] == 0)
 
         while not state.is_terminal() and not kings_give():
             live.table.apply(live.table.prepare(state.current_player(), rng.choice(state.legal_actions()), "seat"))
