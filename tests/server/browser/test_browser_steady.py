@@ -436,3 +436,23 @@ def test_nothing_shifts_during_play_on_a_phone(server: ServerThread, browser: Br
         assert shifts["total"] < 0.01, shifts
     assert not errors_of(page), errors_of(page)
     page.context.close()
+
+
+# ---- hints -------------------------------------------------------------------------------------------------------
+def test_the_hint_counts_of_the_people_are_on_the_table_during_play(server: ServerThread, browser: Browser) -> None:
+    """At a table with hints the dock shows each person's count while the match is played (no bot: bots ask for
+    none), the moment a hint is asked; before any, "Hints on"."""
+    table = create(server, "fool", ["Ann", "Ben"], 2, options={"rounds": 1}, hints=True)
+    ann = open_page(browser, server, table["seats"][0]["link"], PHONE)
+    ben = open_page(browser, server, table["seats"][1]["link"], DESKTOP)
+    expect(ann.locator("#hints-on")).to_have_text("Hints on")
+    autoplay(ben)
+    ann.wait_for_function("() => { const d = window.motleyTable.decision(); return d && d.legal.length > 1; }")
+    ann.get_by_role("button", name="Hint: the strongest bot's choice").click()
+    expect(ann.locator("#hints-on")).to_have_text("Hints: you 1, Ben 0")
+    expect(ben.locator("#hints-on")).to_have_text("Hints: Ann 1, you 0")
+    bots = [s["name"] for s in ann.evaluate("window.motleyTable.state().seats") if s["kind"] == "bot"]
+    assert bots and not [b for b in bots if b in ann.locator("#hints-on").inner_text()]
+    for page in (ann, ben):
+        assert not errors_of(page), errors_of(page)
+        page.context.close()
