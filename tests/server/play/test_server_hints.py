@@ -252,3 +252,36 @@ def test_a_hint_whose_count_cannot_be_stored_is_not_given(monkeypatch: pytest.Mo
         assert len(hints(person)) == 1, "asked again once the store answers, it is given"
 
     asyncio.run(body())
+
+
+def test_a_hint_for_a_give_of_two_cards_rings_both() -> None:
+    """Foolery's King gives any two cards (FY-R13), one card a move: the hint names the whole give, its first
+    card's move and both cards, two different cards of the King's hand (never the Fool)."""
+    async def body() -> None:
+        spec = {"game": "foolery", "players": 4, "options": {"hands": 2}, "summary_wait": 0, "hints": True,
+                "seats": PEOPLE}
+        live = live_table(spec, ThreadThinkers())
+        rng = random.Random(2)
+        state = live.table.state
+
+        def kings_give() -> bool:
+            obs = state.observation(state.current_player())
+            ex = obs["exchange"]
+            return bool(obs["phase"] == "exchange" and ex["steps"][ex["step_index"]]["rule"] == "any"
+                        and ex["steps"][ex["step_index"]]["cards"] == 2 and ex["step_given"] == 0)
+
+        while not state.is_terminal() and not kings_give():
+            live.table.apply(live.table.prepare(state.current_player(), rng.choice(state.legal_actions()), "seat"))
+            state = live.table.state
+        assert not state.is_terminal(), "the second hand starts with the exchange"
+        king = state.current_player()
+        person = Viewer(king)
+        live.attach(person)
+        hand = state.observation(king)["hand"]
+        await live.submit(person, HINT)
+        [answer] = hints(person)
+        assert answer["move"].startswith("give ") and len(answer["cards"]) == 2, answer
+        assert answer["cards"][0] in answer["move"].split() and len(set(answer["cards"])) == 2
+        assert set(answer["cards"]) <= set(hand) and "FOOL" not in answer["cards"]
+
+    asyncio.run(body())

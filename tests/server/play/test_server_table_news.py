@@ -196,7 +196,10 @@ def test_a_summary_without_limit_waits_and_a_table_without_people_does_not() -> 
         live.attach(ann)
         await to_first_summary(live, clock, ann)
         assert ann.last("state")["summary"]["until"] is None and live.next_auto() is None
-        live.detach(ann)  # nobody left to wait for
+        live.detach(ann)  # gone: the summary waits the grace time for a page that comes back, then goes on
+        assert live.summary is not None and live.next_auto() == (clock.now + 30.0, "summary")
+        clock.now += 30.0
+        await live._drive("summary")
         assert live.summary is None and live.next_auto() is not None
         alone, clock2, _ = live_table(bots("fool", 4, rounds=2))
         await play_to(alone, clock2, {}, lambda: alone.summary is not None)
@@ -206,6 +209,26 @@ def test_a_summary_without_limit_waits_and_a_table_without_people_does_not() -> 
         unhurried.attach(ann3)
         await play_to(unhurried, clock3, {0: ann3}, lambda: unhurried.summary is not None)
         assert unhurried.table.state.is_terminal(), "summary_wait 0: no wait"
+
+    run(body)
+
+
+def test_a_page_reloaded_during_the_summary_finds_it_still_shown() -> None:
+    async def body() -> None:
+        live, clock, _ = live_table(PERSON_AND_BOTS, summary_wait=None)
+        ann = Viewer(0)
+        live.attach(ann)
+        await to_first_summary(live, clock, ann)
+        version = live.table.version
+        live.detach(ann)  # the page reloads: its socket closes, and a new one opens a moment later
+        clock.now += 1.0
+        again = Viewer(0)
+        live.attach(again)
+        shown = again.last("state")
+        assert shown["summary"] == {"deal": 1, "waiting": [0], "until": None}, shown["summary"]
+        assert live.table.version == version and live.next_auto() is None, "nothing moved during the reload"
+        await live.submit(again, json.dumps({"type": "continue"}))
+        assert live.summary is None and again.last("state")["summary"] is None
 
     run(body)
 

@@ -66,6 +66,10 @@ class DrivenTable(Protocol):
 
     def summary_until(self) -> float | None: ...
 
+    def summary_next(self) -> float | None: ...
+
+    def _back_by(self, presence: Presence) -> float | None: ...
+
     def summary_holds(self) -> bool: ...
 
     def _settle_summary(self) -> None: ...
@@ -85,11 +89,27 @@ class Driver:
     turn_started: float
 
     def summary_waiting(self: DrivenTable) -> list[int]:
-        """The person seats the summary waits for: connected, and not yet read it (``continue``)."""
+        """The person seats the summary waits for: not yet read it (``continue``), and connected or gone for less
+        than the grace time (a page reloaded during the summary finds it still shown)."""
         if self.summary is None:
             return []
         return [i for i, (seat, presence) in enumerate(zip(self.table.seats, self.presence, strict=True))
-                if seat.kind == "human" and presence.connections and i not in self.summary.read]
+                if seat.kind == "human" and i not in self.summary.read
+                and (presence.connections or self._back_by(presence) is not None)]
+
+    def _back_by(self: DrivenTable, presence: Presence) -> float | None:
+        """Clock time until which a person gone from the table still counts as reading the summary (the grace
+        time after they left), or None: connected, never connected, or gone longer."""
+        if presence.connections or presence.away_since is None:
+            return None
+        end = presence.away_since + self.table.settings.grace
+        return end if self.clock() < end else None
+
+    def summary_next(self: DrivenTable) -> float | None:
+        """Clock time the summary shown must be looked at again: its time runs out, or a person who left while
+        it was shown stops counting as a reader; None: it waits without limit (or none is shown)."""
+        times = [t for t in [self.summary_until()] + [self._back_by(p) for p in self.presence] if t is not None]
+        return min(times) if self.summary is not None and times else None
 
     def summary_until(self: DrivenTable) -> float | None:
         """Clock time the summary shown ends by itself; None: it waits without limit (or none is shown)."""
@@ -146,7 +166,7 @@ class Driver:
         if state.is_terminal() or self.closed:
             return None
         if self.summary is not None:
-            until = self.summary_until()
+            until = self.summary_next()
             return None if until is None else (until, "summary")
         p = state.current_player()
         seat, presence, settings = self.table.seats[p], self.presence[p], self.table.settings

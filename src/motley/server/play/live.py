@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from motley.bots import Bot
-from motley.core import MotleyError
+from motley.core import MotleyError, State
 from motley.server.play import protocol
 from motley.server.play.chat import TableChat
 from motley.server.play.driver import Driver, Summary
@@ -448,19 +448,40 @@ class LiveTable(Seating, Driver):
             raise protocol.ProtocolError("not_stored", "Your hint could not be stored, so it was not given; "
                                          "try again.") from None
         self.broadcast()
-        answer: HintAnswer
-        if len(state.legal_actions()) == 1:
-            answer = forced_hint(state, seat)
-        else:
-            args = hint_args(state, seat, f"{table.record.seed}-hint-{version}")
-            found = (await self.thinkers.run("a hint", hint, *args, lane="background") if self.thinkers is not None
-                     else await asyncio.to_thread(hint, *args))
-            answer = cast(HintAnswer, found)  # motley.bots.analysis.hint's documented keys
+        seed = f"{table.record.seed}-hint-{version}"
+        answer = forced_hint(state, seat) if len(state.legal_actions()) == 1 else await self._search_hint(state, seat,
+                                                                                                      seed)
+        cards = table.spec.move_cards(answer["move"]) + await self._rest_of_give(state, seat, answer, seed)
         if table.version != version or table.state.is_terminal():
             return  # the turn passed while the bot thought: a late hint never arrives
-        message: HintMessage = {"type": "hint", "version": version, "seat": seat,
-                                "cards": table.spec.move_cards(answer["move"]), **answer}
+        message: HintMessage = {"type": "hint", "version": version, "seat": seat, "cards": cards, **answer}
         conn.send(message)
+
+    async def _search_hint(self, state: State, seat: int, seed: str) -> HintAnswer:
+        """The searcher's hint for ``seat`` to move in ``state`` (more than one legal move), in a worker process
+        (a worker thread without :attr:`thinkers`)."""
+        args = hint_args(state, seat, seed)
+        found = (await self.thinkers.run("a hint", hint, *args, lane="background") if self.thinkers is not None
+                 else await asyncio.to_thread(hint, *args))
+        return cast(HintAnswer, found)  # motley.bots.analysis.hint's documented keys
+
+    async def _rest_of_give(self, state: State, seat: int, answer: HintAnswer, seed: str) -> list[str]:
+        """The other cards of a give of several cards the hint begins (a Foolery exchange step, FY-R13: one card
+        a move): on a copy of the state, the searcher's choice for each next card while the seat gives on; []
+        for any other move. The hint rings the whole give."""
+        if not answer["move"].startswith("give "):
+            return []
+        cards: list[str] = []
+        after = state.clone()
+        after.apply_action(answer["action"])
+        while not after.is_terminal() and after.current_player() == seat:
+            legal = after.legal_actions()
+            if not all(after.action_to_string(a).startswith("give ") for a in legal):
+                break
+            action = legal[0] if len(legal) == 1 else (await self._search_hint(after, seat, seed))["action"]
+            cards += self.table.spec.move_cards(after.action_to_string(action))
+            after.apply_action(action)
+        return cards
 
     async def _store_result(self, result: dict[str, Any]) -> None:
         """Mark the table finished in the store (with each seat's hints at a table with hints); a failure is

@@ -28,6 +28,11 @@ const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1
  * @typedef {{count?: number, countWord?: string, discs?: number[], title?: string | null, note?: string}} SeatExtras
  */
 /**
+ * A line the view adds to the log: its words, and how many of the newest log entries came after it (0: it is the
+ * newest).
+ * @typedef {{text: string, after: number}} LogNote
+ */
+/**
  * A score sheet: what a row is ("round", "hand"), and the rows, each a label and the values per seat.
  * @typedef {{label: string, rows: {label: string, values: number[]}[]}} ScoreSheet
  */
@@ -67,6 +72,10 @@ const DEFAULTS = {autoMoves: true, oneClick: true, sortBy: "suit", trickPause: 1
  *   Default: "The deal is over".
  * @property {(obs: O) => ScoreSheet | null} [scoreSheet] the score sheet (the "Score sheet" panel).
  * @property {string[]} [help] paragraphs of how this page is played (the "Help" panel, before the game's rules).
+ * @property {(paragraphs: string[], obs: O, players: number) => string[]} [howToPlay] the game's rules (``/api/games``
+ *   ``how_to_play``) as this table has them (the parts its player count has). Default: the paragraphs as given.
+ * @property {(obs: O) => LogNote[]} [logNotes] lines the view adds to the log from the viewer's own observation.
+ *   Default: none.
  * @property {(prev: StateMessage | null, next: StateMessage, show: (step: StateMessage) => void) => Promise<void>}
  *   [showSteps] show a move one step at a time between two state messages (``show`` draws each step's message);
  *   the page waits for it before drawing ``next``.

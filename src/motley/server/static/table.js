@@ -23,6 +23,9 @@ let redraw = () => {};
 let autoTimer = null;
 let deadlineAt = null;
 let summaryAt = null;   // when the server's deal summary goes on by itself (ms), or null
+let dialogGoesAt = null; // when the deal's dialog closes by itself (ms): nothing waits for this viewer; or null
+/** Seconds a deal's summary stays open for a viewer the table does not wait for (it closes by itself). */
+const SUMMARY_SHOWN = 6;
 let knownDeal = null;   // the deal counter of the last message (a deal that ends while the page is open: a dialog)
 let before = null;      // where the moving things were before this draw (see motion below)
 /** @type {import("/static/schema/messages").TableSettings | null} */
@@ -102,6 +105,7 @@ function sendRaw(data) {
 
 export function send(move, automatic = false) {
   if (!canSend()) return;
+  if (focusInDock()) S.focusHand = true;  // the focused card or button is gone or means another thing now
   S.error = "";
   S.hint = "";
   S.sent = S.msg.version;
@@ -177,6 +181,66 @@ function handCodes(hand) {
   return hand.map((code, i) => ({code, i})).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
 }
 
+// ---- the keyboard: the hand is one tab stop (a roving tab index), arrows move within it ----------------------
+/** Is the keyboard focus in the dock (the hand, its buttons)? */
+function focusInDock() {
+  const el = document.activeElement;
+  return !!el && el !== document.body && !!el.closest(".dock");
+}
+
+/** The hand's cards in the order shown (rows included), as their hand indices. */
+function shownOrder(hand) {
+  return handCodes(hand).map(({i}) => i);
+}
+
+/** The hand index of the card that takes the Tab stop: the one the arrows last moved to, if it is still held
+ * (by its code), else the first card shown. */
+function rovingIndex(hand) {
+  const order = shownOrder(hand);
+  const at = order.find((i) => hand[i] === S.rovingCode);
+  return at !== undefined ? at : order.length ? order[0] : -1;
+}
+
+/** Move the focus within the hand: ``by`` cards along the order shown (no wrap), or to the first / last. */
+function moveFocus(hand, from, by) {
+  const order = shownOrder(hand);
+  if (!order.length) return;
+  const k = order.indexOf(from);
+  const to = by === -Infinity ? 0 : by === Infinity ? order.length - 1 : Math.max(0, Math.min(order.length - 1, (k < 0 ? 0 : k) + by));
+  S.rovingCode = hand[order[to]];
+  const el = /** @type {HTMLElement | null} */ (document.querySelector(`#hand-cards .hand-card[data-i="${order[to]}"]`));
+  if (el) el.focus();
+  redraw();
+}
+
+const ARROWS = {ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity};
+
+/** A key in the hand: the arrows (and Home, End) move between cards; Enter or Space press the card (select it, or
+ * play it where one click plays); P plays (gives) the selection once it is a move; Escape clears it. */
+function handKey(e, hand) {
+  const el = /** @type {HTMLElement} */ (e.target);
+  const at = el.dataset && el.dataset.i !== undefined ? Number(el.dataset.i) : -1;
+  if (e.key in ARROWS) {
+    e.preventDefault();
+    moveFocus(hand, at < 0 ? rovingIndex(hand) : at, at < 0 ? 0 : ARROWS[e.key]);
+  } else if ((e.key === "p" || e.key === "P") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    if (readyToPlay(hand)) playSelected(hand);
+  } else if (e.key === "Escape" && S.selected.length) {
+    e.preventDefault();
+    S.selected = [];
+    redraw();
+  }
+}
+
+/** Is the selection a move to send now (Play, or Give with the cards the step asks)? */
+function readyToPlay(hand) {
+  const msg = S.msg;
+  if (!msg || !isLive() || !msg.legal.length || S.sent === msg.version || summaryWaits(msg)) return false;
+  const codes = S.selected.map((i) => hand[i]);
+  return isGiving() ? codes.length > 0 && !whyNot(codes) : !!matchingMove(codes);
+}
+
 /** A card pressed: select it (or play it with one click), or say why it cannot be used now. */
 function press(i, code, hand) {
   const msg = S.msg;
@@ -244,7 +308,7 @@ function sendQueued() {
   const move = S.msg.legal.find((m) => m.cards.length === 1 && S.queue.includes(m.cards[0]));
   if (!move) { S.queue = []; S.error = "The cards chosen can no longer be given; choose again."; redraw(); return true; }
   S.queue = S.queue.filter((c, k) => k !== S.queue.indexOf(move.cards[0]));
-  send(move, true);
+  send(move);  // the person chose these cards: not an automatic move
   return true;
 }
 
@@ -350,10 +414,19 @@ function summaryWaits(msg) {
   return !!(msg.summary && (msg.summary.waiting || []).length);
 }
 
-/** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it). */
+/** Does the server's summary wait for this page's own Continue? */
+function waitsForMe(msg) {
+  return msg.seat !== null && !!msg.summary && (msg.summary.waiting || []).includes(msg.seat) && isLive();
+}
+
+/** A deal ended while the page was open: show its summary (the server's ``summary`` also opens it, also on a page
+ * loaded while it is shown). A dialog nothing waits for (a spectator's, a seat's that already pressed Continue,
+ * any at a table that does not wait) closes by itself: when the server's summary ends, or ``SUMMARY_SHOWN``
+ * seconds after it opened when the server shows none. */
 /** @param {import("/static/schema/messages").StateMessage} msg @param {import("/static/schema/messages").StateMessage | null} prev */
 function noteDeal(msg, prev) {
   const deal = S.view.dealKey ? S.view.dealKey(msg.observation) : null;
+  const opened = S.dialog;
   if (knownDeal !== null && deal !== null && deal > knownDeal && !msg.terminal) S.dialog = "deal";
   knownDeal = deal;
   // the server's summary is over (everyone pressed Continue, or its time ran out): the table goes on, the dialog goes
@@ -364,7 +437,16 @@ function noteDeal(msg, prev) {
   } else {
     summaryAt = null;
   }
+  if (S.dialog !== "deal" || msg.summary) dialogGoesAt = null;
+  else if (opened !== "deal" || dialogGoesAt === null) dialogGoesAt = Date.now() + SUMMARY_SHOWN * 1000;
   if (msg.terminal && S.dialog !== "closed-end" && S.dialog !== "rematch") S.dialog = "end";
+}
+
+/** Close the deal's dialog whose time is up (nothing waits for it); called every second. */
+function closeDueDialog() {
+  if (dialogGoesAt === null || Date.now() < dialogGoesAt) return;
+  dialogGoesAt = null;
+  if (S.dialog === "deal") S.dialog = null;
 }
 
 function continueDeal() {
@@ -374,6 +456,7 @@ function continueDeal() {
     if (msg.seat !== null && (msg.summary.waiting || []).includes(msg.seat)) sendRaw({type: "continue"});
   }
   S.dialog = null;
+  dialogGoesAt = null;
   redraw();
   autoMove();
 }
@@ -491,11 +574,21 @@ function hintedIndices(hand) {
   return out;
 }
 
-/** "Hints used: Ann 2, Bob 0." at a table with hints, else null. */
+/** The hints badge of the dock at a table with hints: "Hints: Ann 2, Bob 0" (the people's counts; a bot asks for
+ * none), "Hints on" where nobody asked yet. */
+function hintCounts(msg) {
+  const people = msg.seats.filter((s) => s.kind !== "bot").map((s) => s.seat);
+  if (!people.length || !msg.hints.some((n) => n > 0)) return "Hints on";
+  return `Hints: ${people.map((q) => `${q === msg.seat ? "you" : nameOf(q)} ${msg.hints[q]}`).join(", ")}`;
+}
+
+/** "Hints used: Ann 2, Bob 0." (the people; a bot asks for none) at a table with hints, else null. */
 function HintsUsed() {
   const used = S.msg && S.msg.hints;
   if (!used) return null;
-  return html`<p class="hints-used">Hints used: ${used.map((n, q) => `${nameOf(q)} ${n}`).join(", ")}.</p>`;
+  const people = S.msg.seats.filter((s) => s.kind !== "bot").map((s) => s.seat);
+  if (!people.length) return null;
+  return html`<p class="hints-used">Hints used: ${people.map((q) => `${nameOf(q)} ${used[q]}`).join(", ")}.</p>`;
 }
 
 /** @param {import("/static/schema/messages").ErrorMessage} msg */
@@ -574,13 +667,13 @@ function Seat({seat}) {
       <span class=${`dot ${state.split(":")[0]}`} title=${state} aria-label=${state} role="img"></span>
       <span class="seat-name">${nameOf(seat)}${you ? html` <span class="you">(you)</span>` : null}</span></div>
     <div class="seat-facts">
-      ${extra.count !== undefined ? html`<span class="count">${plural(extra.count, "card")}${extra.countWord ? ` ${extra.countWord}` : ""}</span>` : null}
-      <span class="pts">${plural(msg.scores[seat], "pt", "pts")}</span></div>
+      <span class="pts">${plural(msg.scores[seat], "pt", "pts")}</span>
+      ${extra.count !== undefined ? html`<span class="count">${plural(extra.count, "card")}${extra.countWord ? ` ${extra.countWord}` : ""}</span>` : null}</div>
     <div class="seat-marks">
-      ${turn ? html`<span class="turn-mark">to play</span>` : null}
-      ${(extra.discs || []).map((k) => html`<span class="disc" data-flip=${`disc:${k}`} title="holds a Fool disc">Fool</span>`)}
       ${extra.title ? html`<span class="badge">${extra.title}</span>` : null}
-      ${extra.note ? html`<span class="note">${extra.note}</span>` : null}</div>
+      ${(extra.discs || []).map((k) => html`<span class="disc" data-flip=${`disc:${k}`} title="holds a Fool disc">Fool</span>`)}
+      ${extra.note ? html`<span class="note" key=${extra.note}>${extra.note}</span>` : null}</div>
+    ${turn ? html`<span class="turn-mark">to play</span>` : null}
   </section>`;
 }
 
@@ -624,6 +717,7 @@ function Hand() {
   const anyCardMove = mine && msg.legal.some((m) => m.cards.length);
   const ready = giving ? codes.length && !reason : !!move;
   const sorted = handCodes(hand);
+  const roving = rovingIndex(hand);
   const rows = handRows(sorted);
   const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   const hinted = mine ? hintedIndices(hand) : [];
@@ -632,39 +726,50 @@ function Hand() {
   return html`<section class="hand-area" aria-label="Your hand">
     <div class=${`dock-line${advice ? " advised" : ""}`}>
       <div id="status" class=${mine ? "yours" : ""} data-version=${msg.version} role="status">${statusText(msg)}${deadlineWords()}</div>
-      ${msg.hints ? html`<span class="hints-on" title="At this table each person may ask for the strongest bot's choice, once per decision">Hints on</span>` : null}
+      ${msg.hints ? html`<span class="hints-on" id="hints-on" title="At this table each person may ask for the strongest bot's choice, once per decision">${hintCounts(msg)}</span>` : null}
       ${note ? html`<span class="why" role="status" title=${note.rules && note.rules.length ? `Rule ${note.rules.join(", ")}` : ""}>${note.text}</span>` : null}
       ${advice ? html`<span class="advice" role="status" id="advice">Hint: ${advice.why}</span>` : null}
     </div>
     <div class="dock-body">
-      <div class=${`hand rows-${rows.length}${S.view.noHand ? " no-hand" : ""}`} role="group" aria-label="Your cards">
+      <div class=${`hand rows-${rows.length}${S.view.noHand ? " no-hand" : ""}`} role="group" id="hand-cards"
+          aria-label="Your cards" aria-keyshortcuts="ArrowLeft ArrowRight Home End Enter Space P Escape" tabindex="-1"
+          onKeyDown=${(e) => handKey(e, hand)}>
         ${rows.map((row) => html`<div class="hand-row" style=${{"--n": row.length}}>${row.map(({code, i}) =>
-          html`<${HandCard} code=${code} i=${i} hand=${hand} mine=${mine} ready=${ready} hinted=${hinted.includes(i)} />`)}</div>`)}
+          html`<${HandCard} key=${keyOf(hand, i)} code=${code} i=${i} hand=${hand} mine=${mine} roving=${i === roving}
+            hinted=${hinted.includes(i)} />`)}</div>`)}
         ${hand.length === 0 && !S.view.noHand ? html`<span class="muted">no cards in hand</span>` : null}
       </div>
       <div class="controls" id="moves">
         ${!live ? html`<button type="button" class="move primary" onClick=${() => sendRaw({type: "claim"})}>Play here</button>` : null}
+        ${mine && msg.hints ? html`<button type="button" class="move secondary hint-button" disabled=${asked}
+            aria-label=${advice ? "Hint given for this decision" : "Hint: the strongest bot's choice"} onClick=${askHint}>${
+            S.advising === msg.version ? "Thinking..." : "Hint"}</button>` : null}
         ${anyCardMove ? html`<button type="button" class="move primary" disabled=${!ready}
             onClick=${() => playSelected(hand)}>${giving ? "Give" : "Play"}</button>` : null}
         ${commands.map((m) => html`<button type="button" class=${`move${advice && advice.move === m.move ? " hinted" : ""}`} data-move=${m.move}
             onClick=${() => send(m)}>${S.view.moveLabel ? S.view.moveLabel(m.move) : m.move}</button>`)}
-        ${mine && msg.hints ? html`<button type="button" class="move secondary hint-button" disabled=${asked}
-            aria-label=${advice ? "Hint given for this decision" : "Hint: the strongest bot's choice"} onClick=${askHint}>${
-            S.advising === msg.version ? "Thinking..." : "Hint"}</button>` : null}
         ${live && !mine && !anyCardMove ? html`<span class="muted">${msg.terminal ? "no more moves" : "not your turn"}</span>` : null}
       </div>
     </div>
   </section>`;
 }
 
-function HandCard({code, i, hand, mine, ready, hinted}) {
+/** A card's key among its element's siblings: the deal, its code and which copy of that code it is (a card keeps
+ * its element while the hand changes, so the focus never stays on a place that now holds another card; a new deal
+ * is a new hand). */
+function keyOf(hand, i) {
+  const deal = S.view.dealKey ? safe(() => S.view.dealKey(S.msg.observation), "") : "";
+  return `${deal}:${hand[i]}#${hand.slice(0, i).filter((c) => c === hand[i]).length}`;
+}
+
+function HandCard({code, i, hand, mine, roving, hinted}) {
   const info = cardInfo(code);
   const can = mine && usable(code);
   const on = S.selected.includes(i);
   return html`<button type="button" class=${`card hand-card suit-${info.suit}${on ? " selected" : ""}${can ? " playable" : ""}${mine && !can ? " unplayable" : ""}${hinted ? " hinted" : ""}`}
-    data-card=${code} aria-label=${hinted ? `${info.name} (the hint)` : info.name} aria-pressed=${on ? "true" : "false"}
-    aria-disabled=${can ? "false" : "true"} onClick=${() => press(i, code, hand)}
-    onKeyDown=${(e) => { if (e.key === "Enter" && ready) { e.preventDefault(); playSelected(hand); } }}><${Face} code=${code} /></button>`;
+    data-card=${code} data-i=${i} tabindex=${roving ? 0 : -1} aria-label=${hinted ? `${info.name} (the hint)` : info.name}
+    aria-pressed=${on ? "true" : "false"} aria-disabled=${can ? "false" : "true"}
+    onFocus=${() => { S.rovingCode = code; }} onClick=${() => press(i, code, hand)}><${Face} code=${code} /></button>`;
 }
 
 function deadlineWords() {
@@ -704,14 +809,16 @@ function DealSummary() {
   const msg = S.msg;
   const waiting = msg.summary ? msg.summary.waiting || [] : [];
   const left = summaryAt === null ? null : Math.max(0, Math.round((summaryAt - Date.now()) / 1000));
-  const mineToPress = msg.seat !== null && waiting.includes(msg.seat) && isLive();
+  const mineToPress = waitsForMe(msg);
   const others = waiting.filter((q) => q !== msg.seat);
+  const closing = dialogGoesAt === null ? null : Math.max(0, Math.round((dialogGoesAt - Date.now()) / 1000));
   return html`<${Dialog} label="End of the deal" id="deal-summary">
     ${S.view.Summary ? html`<${S.view.Summary} obs=${msg.observation} />` : html`<h2>The deal is over</h2>`}
     ${others.length ? html`<p class="muted">Waiting for ${joinNames(others.map(nameOf))} to continue.</p>` : null}
     ${left !== null ? html`<p class="muted">The next deal starts by itself in ${plural(left, "second")}.</p>` : null}
+    ${closing !== null ? html`<p class="muted">The table goes on; this closes by itself in ${plural(closing, "second")}.</p>` : null}
     <div class="dialog-buttons"><button type="button" class="primary" onClick=${continueDeal}>
-      ${mineToPress || !msg.summary ? "Continue" : "Close"}</button>
+      ${mineToPress ? "Continue" : "Close"}</button>
       <button type="button" class="secondary" onClick=${() => { S.panel = "sheet"; continueDeal(); }}>Score sheet</button></div>
     <${HintsUsed} />
   </${Dialog}>`;
@@ -897,12 +1004,18 @@ function optionWords(o) {
   return typeof value === "object" ? "as set for this table" : String(value);
 }
 
+/** The game's rules as this table has them (the view's ``howToPlay``, else as given). */
+function howToPlay(paragraphs) {
+  const own = S.view.howToPlay;
+  return own ? safe(() => own(paragraphs, S.msg.observation, S.msg.seats.length), paragraphs) : paragraphs;
+}
+
 function Help() {
   const g = S.gameInfo;
   return html`<section class="panel" aria-label="How to play" id="help"><h2>How to play ${S.msg.title}</h2>
     ${g && g.summary ? html`<p class="game-summary">${g.summary}</p>` : null}
     ${g && g.at_a_glance ? html`<p class="muted">${capitalise(g.at_a_glance)}</p>` : null}
-    ${(g ? g.how_to_play : []).map((p) => html`<p>${p}</p>`)}
+    ${howToPlay(g ? g.how_to_play : []).map((p) => html`<p>${p}</p>`)}
     ${(S.view.help || []).map((p) => html`<p>${p}</p>`)}
     ${g ? html`<h3>This table's options</h3><ul>${g.options.map((o) => html`<li><b>${o.label}</b>: ${optionWords(o)}
       <span class="muted"> (${o.explanation})</span></li>`)}</ul>` : null}</section>`;
@@ -937,15 +1050,21 @@ function chatOpenToAll() {
 }
 
 function Log() {
-  const entries = S.msg.log.slice().reverse();
-  return html`<ol id="log" reversed>${entries.map((e) => html`<li class="entry" value=${e.n}>${logWords(e)}</li>`)}</ol>`;
+  const log = S.msg.log;
+  const notes = S.view.logNotes ? safe(() => S.view.logNotes(S.msg.observation), []) : [];
+  const items = log.map((e) => html`<li class="entry" value=${e.n}>${logWords(e)}</li>`);
+  for (const note of notes.slice().sort((a, b) => a.after - b.after)) {  // from the newest: each index stays right
+    if (note.after > log.length) continue;  // older than the log shown
+    items.splice(log.length - note.after, 0, html`<li class="entry note">${note.text}</li>`);
+  }
+  return html`<ol id="log" reversed>${items.reverse()}</ol>`;
 }
 
 function App() {
   const [, setTick] = useState(0);
   useEffect(() => { redraw = () => { snapshot(); setTick((t) => t + 1); }; }, []);
-  useEffect(() => { const t = setInterval(() => redraw(), 1000); return () => clearInterval(t); }, []);
-  useLayoutEffect(() => animate());
+  useEffect(() => { const t = setInterval(() => { closeDueDialog(); redraw(); }, 1000); return () => clearInterval(t); }, []);
+  useLayoutEffect(() => { animate(); settleFocus(); });
   const msg = S.msg;
   const who = msg ? (msg.seat === null ? "Watching" : `You are ${nameOf(msg.seat)}`) : "";
   const header = html`<header><h1 id="title">${msg ? msg.title : "motley"}</h1>
@@ -970,6 +1089,17 @@ function App() {
     <details class="panel log-panel"><summary>Log</summary><${Log} /></details>
   </main>
   <div class="dock">${msg.seat !== null ? html`<${Hand} />` : html`<${SpectatorDock} />`}</div>`;
+}
+
+/** After a move made from the dock (or one that took the focused card away): the focus goes to the hand as a
+ * whole (the group, not a card), where a stray Space or Enter plays nothing and an arrow enters the hand. */
+function settleFocus() {
+  const lost = !!S.focusedEl && !S.focusedEl.isConnected;  // the focused card left the hand (a move made for us)
+  S.focusedEl = focusInDock() ? document.activeElement : null;
+  if (!S.focusHand && !lost) return;
+  S.focusHand = false;
+  const group = /** @type {HTMLElement | null} */ (document.getElementById("hand-cards"));
+  if (group && group.offsetParent !== null) { group.focus({preventScroll: true}); S.focusedEl = group; }
 }
 
 // For tests and the console: the last state and a raw send.

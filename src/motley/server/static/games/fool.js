@@ -74,13 +74,13 @@ const view = {
   Center({obs, held}) {
     const title = `Round ${obs.round_number}, trick ${obs.tricks.length + (held ? 0 : 1)}`;
     if (held) {
-      return html`<div class="center-head"><h2>${title}</h2><p class="trick-line">${held.trick.caption}</p></div>
+      return html`<div class="center-head"><h2>${title}</h2><p class="trick-line" key=${held.trick.caption}>${held.trick.caption}</p></div>
         <${TrickOnTable} plays=${held.trick.plays} trickKey=${`done:${held.key}`} />`;
     }
     const best = obs.trick.winning;
     const plays = obs.trick.plays.map((p, k) => ({seat: p.seat, card: p.card, mark: p.seat === best ? "winner" : "",
       note: [k === 0 ? "led" : "", p.seat === best ? "to beat" : ""].filter(Boolean).join(", ")}));
-    return html`<div class="center-head"><h2>${title}</h2><p class="trick-line">${trickLine(obs)}</p></div>
+    return html`<div class="center-head"><h2>${title}</h2><p class="trick-line" key=${trickLine(obs)}>${trickLine(obs)}</p></div>
       <${TrickOnTable} plays=${plays} trickKey=${trickCount(obs)} />`;
   },
   Summary({obs}) {
