@@ -221,15 +221,20 @@ export function TrickOnTable({plays, trickKey}) {
 /** The narrowest part of a hand card a tap must reach (px), and the part wanted where the count allows. */
 export const TAP_MIN = 32;
 export const TAP_WANTED = 44;
+/** The most rows the hand had in the current deal (handRows). */
+let rowsOfDeal = {deal: /** @type {number | null} */ (null), rows: 1};
 
 /**
  * The hand in rows: as few rows (at most 3) as give each card a visible part of TAP_WANTED px, else of TAP_MIN,
  * for the hand's width on this screen (the last drawn hand's, else the window's). Each row is a slice of ``cards``.
+ * Within one deal (``deal``: its counter) the rows never become fewer, so the docked hand keeps its height while
+ * cards are played: nothing above it moves.
  * @template T
  * @param {T[]} cards
+ * @param {number | null} deal
  * @returns {T[][]}
  */
-export function handRows(cards) {
+export function handRows(cards, deal = null) {
   const n = cards.length;
   const drawn = document.querySelector(".hand");
   const width = drawn && drawn.clientWidth > 0 ? drawn.clientWidth : Math.max(200, window.innerWidth - 24);
@@ -242,7 +247,9 @@ export function handRows(cards) {
     return per <= 1 ? Infinity : Math.min(cardWidth(rows), (width - cardWidth(rows)) / (per - 1));
   };
   const fit = (need) => [1, 2, 3].find((r) => visible(r) >= Math.min(need, cardWidth(r)) || n <= r);
-  const rows = fit(TAP_WANTED) || fit(TAP_MIN) || 3;
+  let rows = fit(TAP_WANTED) || fit(TAP_MIN) || 3;
+  if (deal !== null && rowsOfDeal.deal === deal && n > 0) rows = Math.min(Math.max(rows, rowsOfDeal.rows), n);
+  if (deal !== null && n > 0) rowsOfDeal = {deal, rows: Math.max(rows, rowsOfDeal.deal === deal ? rowsOfDeal.rows : 0)};
   const per = Math.ceil(n / rows);
   return Array.from({length: rows}, (_, k) => cards.slice(k * per, (k + 1) * per)).filter((row) => row.length);
 }

@@ -718,7 +718,7 @@ function Hand() {
   const ready = giving ? codes.length && !reason : !!move;
   const sorted = handCodes(hand);
   const roving = rovingIndex(hand);
-  const rows = handRows(sorted);
+  const rows = handRows(sorted, knownDeal);
   const note = reason ? reason : S.hint ? {text: S.hint, rules: S.hintRules || []} : null;
   const hinted = mine ? hintedIndices(hand) : [];
   const advice = mine && S.advice && S.advice.version === msg.version ? S.advice : null;
