@@ -24,7 +24,8 @@ from tests.support import CHROMIUM, needs_chromium
 pytestmark = needs_chromium
 
 if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
-    from playwright.sync_api import Browser, BrowserContext, Page, Position, ViewportSize, WebSocket, expect
+    from playwright.sync_api import (Browser, BrowserContext, Page, Position, ViewportSize, WebSocket, WebSocketRoute,
+                                     expect)
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -160,6 +161,39 @@ def test_a_move_tapped_offline_is_kept_and_sent_once_when_back(server: ServerThr
     expect(ann.locator("#conn")).to_have_text("connected")
     expect(ann.locator("#error")).to_have_text("")
     print(f"network back -> move acknowledged: {took:.2f} s")
+    context.close()
+
+
+def test_a_socket_gone_silent_is_noticed_and_its_move_sent_again_once(server: ServerThread,
+                                                                      browser: Browser) -> None:
+    _, (link,) = make_table(server, 1)
+    sockets: list[WebSocketRoute] = []
+    silent = {"on": False}  # the first socket drops everything both ways (a network that died without a word)
+
+    def route(ws: WebSocketRoute) -> None:
+        first = not sockets
+        sockets.append(ws)
+        to_server = ws.connect_to_server()
+        ws.on_message(lambda m: None if first and silent["on"] else to_server.send(m))
+        to_server.on_message(lambda m: None if first and silent["on"] else ws.send(m))
+
+    context = browser.new_context(viewport=DESKTOP)
+    ann = context.new_page()
+    ann.set_default_timeout(20_000)
+    ann.route_web_socket(re.compile(r"/ws/"), route)
+    ann.goto(link)
+    pending = my_turn(ann)
+    silent["on"] = True
+    move = next(m for m in pending["legal"] if len(m["cards"]) == 1)
+    tap(ann, move)  # sent on the silent socket: lost
+    expect(ann.locator("#conn")).to_have_text("Connection lost, reconnecting...", timeout=12_000)  # a ping unanswered
+    ann.wait_for_function(f"() => window.motleyTable.state().log.some(e => e.n === {pending['version'] + 1})",
+                          timeout=15_000)
+    assert len(sockets) == 2, "one new socket"
+    entry = next(e for e in state(ann)["log"] if e["n"] == pending["version"] + 1)
+    assert entry["seat"] == 0 and entry["actor"] == "seat" and entry["move"] == move["move"]
+    expect(ann.locator("#conn")).to_have_text("connected")
+    expect(ann.locator("#error")).to_have_text("")
     context.close()
 
 

@@ -19,7 +19,7 @@ import { S, nameOf, plural } from "/static/parts.js";
 /** @typedef {import("/static/schema/messages").LogLine} LogLine */
 
 /** Seconds between pings while nothing else is heard, and seconds a ping waits for its answer. */
-const PING_EVERY = 5, PONG_WITHIN = 4;
+const PING_EVERY = 4, PONG_WITHIN = 3;
 /** The log's actors that are a person's stand-in (motley.server.play.table.Move). */
 const STAND_IN = ["timer", "away", "idle"];
 
