@@ -24,8 +24,16 @@ from tests.support import CHROMIUM, needs_chromium
 pytestmark = needs_chromium
 
 if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
-    from playwright.sync_api import (Browser, BrowserContext, Page, Position, ViewportSize, WebSocket, WebSocketRoute,
-                                     expect)
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        Page,
+        Position,
+        ViewportSize,
+        WebSocket,
+        WebSocketRoute,
+        expect,
+    )
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
