@@ -57,6 +57,9 @@ class TableRequest(BaseModel):
                                                        "bot's choice, once per decision (default false)")
     spectator_chat: StrictBool | None = Field(None, description="spectators may write in the table's chat too "
                                                                 "(the seats always may; default false)")
+    expiries_to_stand_in: StrictInt | None = Field(None, description="after this many move timers in a row ran out "
+                                                   "on a person (1..20), their stand-in plays for them until they "
+                                                   "move or are back; null: never")
 
     @model_validator(mode="before")
     @classmethod

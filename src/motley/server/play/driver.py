@@ -23,7 +23,7 @@ from motley.server.play.table import Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.play.web_bots import is_fast
 
-__all__ = ["DrivenTable", "Driver", "Summary"]
+__all__ = ["DrivenTable", "Driver", "Summary", "expiries"]
 
 
 @dataclass
@@ -34,6 +34,18 @@ class Summary:
     deal: int
     started: float
     read: set[int] = field(default_factory=set)
+
+
+def expiries(table: Table) -> list[int]:
+    """Each seat's move timers that ran out in a row at the end of ``table``'s log (:attr:`Presence.expiries`, as
+    :meth:`Driver.count_expiry` counts them), so a table loaded again (after a restart) goes on as it was."""
+    counts = [0] * len(table.seats)
+    for entry in table.log:
+        if entry.actor == "seat":
+            counts[entry.seat] = 0
+        elif entry.actor in ("timer", "idle"):
+            counts[entry.seat] += 1
+    return counts
 
 
 class DrivenTable(Protocol):
@@ -77,6 +89,8 @@ class DrivenTable(Protocol):
     def next_auto(self) -> tuple[float, str] | None: ...
 
     def bot_for(self, seat: int) -> Bot: ...
+
+    def is_idle(self, seat: int) -> bool: ...
 
     async def _play_auto(self, seat: int, version: int, action: int, actor: str) -> None: ...
 
@@ -160,7 +174,8 @@ class Driver:
     def next_auto(self: DrivenTable) -> tuple[float, str] | None:
         """When (clock time) and why the driver should act next: ``"bot"``; ``"forced"`` (a forced move, at
         the table's ``pace``, a bot's at most its ``bot_delay``, once no person is waited for); ``"timer"``;
-        ``"away"``; ``"summary"`` (the end of the summary shown). None if never (a summary that waits without
+        ``"away"``; ``"idle"`` (a person's stand-in after expiries in a row, :meth:`Seating.is_idle`, at ``bot_delay``);
+        ``"summary"`` (the end of the summary shown). None if never (a summary that waits without
         limit holds everything)."""
         state = self.table.state
         if state.is_terminal() or self.closed:
@@ -183,10 +198,21 @@ class Driver:
                 options.append((start + settings.move_time, "timer"))
             if seat.ever_connected and not presence.connections and presence.away_since is not None:
                 options.append((max(presence.away_since + settings.grace, start + settings.bot_delay), "away"))
+            if seat.kind == "human" and self.is_idle(p):
+                options.append((start + settings.bot_delay, "idle"))
         if not options:
             return None
         when, reason = min(options)
         return max(when, self.retry_at), reason
+
+    def count_expiry(self: DrivenTable, move: Move) -> None:
+        """Count the move timers that ran out in a row on ``move``'s seat (:attr:`Presence.expiries`): a move of
+        the person's own ends the row; one their stand-in made for a timer (or while idle) adds to it."""
+        presence = self.presence[move.seat]
+        if move.actor == "seat":
+            presence.expiries = 0
+        elif move.actor in ("timer", "idle"):
+            presence.expiries += 1
 
     def bot_for(self: DrivenTable, seat: int) -> Bot:
         """The bot that plays ``seat`` (its own, or a human seat's stand-in), made once."""

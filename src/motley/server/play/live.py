@@ -39,7 +39,7 @@ from motley.bots import Bot
 from motley.core import MotleyError, State
 from motley.server.play import protocol
 from motley.server.play.chat import TableChat
-from motley.server.play.driver import Driver, Summary
+from motley.server.play.driver import Driver, Summary, expiries
 from motley.server.play.hints import HintDesk, forced_hint, hint, hint_args
 from motley.server.play.messages import (
     HintAnswer,
@@ -121,8 +121,9 @@ class LiveTable(Seating, Driver):
         self.wall = wall
         self.thinkers = thinkers
         now = clock()
-        self.presence = [Presence(away_since=now if seat.kind == "human" and seat.ever_connected else None)
-                         for seat in table.seats]
+        self.presence = [Presence(away_since=now if seat.kind == "human" and seat.ever_connected else None,
+                                  expiries=count)
+                         for seat, count in zip(table.seats, expiries(table), strict=True)]
         self.spectators: list[Connection] = []
         self.bots: dict[int, Bot] = {}
         self.rng = random.Random(table.record.seed)
@@ -179,17 +180,26 @@ class LiveTable(Seating, Driver):
             await asyncio.sleep(STORE_RETRY)
 
     def shared(self) -> SharedState:
-        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left, or None, and
-        None while a summary waits; ``waiting_for``: :meth:`waiting_for`; ``summary``: :meth:`summary_info`)."""
+        """The viewer-independent part of a ``state`` message now (``deadline``: seconds left to a person's move,
+        or None: no timer, a summary waits, or a bot plays this turn: a bot seat's, an away or idle person's stand-in;
+        ``waiting_for``: :meth:`waiting_for`; ``summary``: :meth:`summary_info`)."""
         move_time = self.table.settings.move_time
         summary = self.summary_info()
-        deadline = (max(0.0, self.turn_started + move_time - self.clock()) if move_time and summary is None
-                    else None)
+        deadline = (max(0.0, self.turn_started + move_time - self.clock())
+                    if move_time and summary is None and self._person_plays() else None)
         shared = self.table.shared(self.seat_info(), deadline)
         shared["waiting_for"] = self.waiting_for()
         shared["summary"] = summary
         shared["hints"] = list(self.hints.used) if self.table.settings.hints else None
         return shared
+
+    def _person_plays(self) -> bool:
+        """Is the turn a person's own (not a bot seat's, nor an away or idle person's, whose stand-in plays)?"""
+        state = self.table.state
+        if state.is_terminal():
+            return False
+        p = state.current_player()
+        return self.table.seats[p].kind == "human" and not self.is_away(p) and not self.is_idle(p)
 
     # ---- waiting for people, rematches ---------------------------------------------------------
     def waiting_for(self) -> list[int]:
@@ -329,6 +339,10 @@ class LiveTable(Seating, Driver):
             if msg.kind == "claim":
                 self.claim(conn)
                 return
+            if msg.kind == "back":
+                self._live_only(conn)
+                self.back(conn)
+                return
             if msg.kind == "why":
                 if conn.seat is None:
                     raise protocol.ProtocolError("spectator", "spectators cannot move")
@@ -416,6 +430,7 @@ class LiveTable(Seating, Driver):
         ``deal_number`` moved on), unless the table does not wait (``summary_wait`` 0). A person who moves while
         a summary is shown has read it."""
         state = self.table.state
+        self.count_expiry(move)
         if self.summary is not None and move.actor == "seat":
             self.summary.read.add(move.seat)
         if not state.is_terminal() and state.deal_number() != deal and self.table.settings.summary_wait != 0:

@@ -28,7 +28,12 @@ from motley.core import Observation
 # ---- the parts of a state message ---------------------------------------------------------------------------------
 class SeatInfo(TypedDict):
     """Public facts about a seat (never a token): its name, ``kind`` (``human`` or ``bot``), its bot (bot seats
-    only), and whether its person is connected or away (gone longer than the grace time)."""
+    only), whether its person is connected or away (gone longer than the grace time: the stand-in plays for them);
+    a person seat's ``stand_in`` (the kind of the bot that plays for them when they cannot, e.g. ``heuristic``);
+    ``grace_left``: seconds before the stand-in takes over from a person who lost the connection (None: connected,
+    away already, or never connected); ``idle``: the person let the move timer run out
+    ``Settings.expiries_to_stand_in`` times in a row, so the stand-in plays for them until they move or say they
+    are back."""
 
     seat: int
     name: str
@@ -36,6 +41,9 @@ class SeatInfo(TypedDict):
     bot: str | None
     connected: bool
     away: bool
+    stand_in: str | None
+    grace_left: float | None
+    idle: bool
 
 
 class LegalMove(TypedDict):
@@ -50,8 +58,8 @@ class LegalMove(TypedDict):
 
 class LogLine(TypedDict):
     """A log entry as its viewer may read it: its number, the seat, who made it (``seat``: the person, ``bot``,
-    ``timer`` or ``away``: the seat's stand-in), the move (None when hidden from the viewer), and whether it was the
-    seat's only legal move."""
+    ``forced``, or the person's stand-in: ``timer``, ``away`` or ``idle``), the move (None when hidden from the
+    viewer), and whether it was the seat's only legal move."""
 
     n: int
     seat: int
@@ -101,6 +109,7 @@ class TableSettings(TypedDict):
     summary_wait: float | None
     hints: bool
     spectator_chat: bool
+    expiries_to_stand_in: int | None
 
 
 class StateMessage(SharedState):
@@ -275,9 +284,10 @@ class WhyQuestion(TypedDict):
 
 class BareMessage(TypedDict):
     """``ping`` (answered by ``pong``), ``start`` (bots stop waiting for people), ``continue`` (the summary was
-    read), ``claim`` (play the seat from this page) or ``hint`` (the strongest bot's choice for my decision)."""
+    read), ``claim`` (play the seat from this page), ``hint`` (the strongest bot's choice for my decision) or
+    ``back`` (I am back: my stand-in stops playing for me after my move timer ran out, ``SeatInfo.idle``)."""
 
-    type: Literal["ping", "start", "continue", "claim", "hint"]
+    type: Literal["ping", "start", "continue", "claim", "hint", "back"]
 
 
 class ChatSay(TypedDict):

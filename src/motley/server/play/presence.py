@@ -54,6 +54,9 @@ class Presence:
     connections: list[Connection] = field(default_factory=list)
     away_since: float | None = None
     live: Connection | None = None
+    #: The seat's moves in a row that its stand-in made because the move timer ran out (``"timer"``, ``"idle"``);
+    #: from :attr:`Settings.expiries_to_stand_in` on, the stand-in plays for the person (:meth:`Seating.is_idle`).
+    expiries: int = 0
 
 
 class _Offer(Protocol):
@@ -126,6 +129,10 @@ class SeatedTable(Protocol):
     def viewers(self) -> list[Connection]: ...
 
     def is_away(self, seat: int) -> bool: ...
+
+    def is_idle(self, seat: int) -> bool: ...
+
+    def grace_left(self, seat: int) -> float | None: ...
 
     def seat_info(self) -> list[SeatInfo]: ...
 
@@ -201,6 +208,8 @@ class Seating:
             self.spectators.append(conn)
         else:
             seat = self.presence[conn.seat]
+            if not seat.connections:  # the person is back: their stand-in stops playing for them
+                seat.expiries = 0
             seat.connections.append(conn)
             seat.away_since = None
             before, seat.live = seat.live, conn  # the newest connection plays
@@ -286,6 +295,8 @@ class Seating:
                 seat.connections.remove(conn)
             if not seat.connections:
                 seat.away_since = self.clock()
+                if self.table.seats[conn.seat].ever_connected:  # the seats say so once the grace time is over
+                    asyncio.get_running_loop().call_later(self.table.settings.grace + 0.05, self._seats_changed)
             if seat.live is conn:  # the newest page left of the seat plays now
                 seat.live = seat.connections[-1] if seat.connections else None
                 if seat.live is not None:
@@ -310,10 +321,42 @@ class Seating:
         return (s.kind == "human" and s.ever_connected and not p.connections
                 and p.away_since is not None and self.clock() - p.away_since >= self.table.settings.grace)
 
+    def is_idle(self: SeatedTable, seat: int) -> bool:
+        """Does ``seat``'s stand-in play for its person because the move timer ran out on them
+        ``Settings.expiries_to_stand_in`` times in a row (until they move, say they are back or reconnect)?"""
+        limit = self.table.settings.expiries_to_stand_in
+        return (limit is not None and self.table.seats[seat].kind == "human"
+                and self.presence[seat].expiries >= limit)
+
+    def grace_left(self: SeatedTable, seat: int) -> float | None:
+        """Seconds before the stand-in takes over from ``seat``'s person, who lost the connection (:meth:`is_away`
+        from then on); None if they are connected, away already, or never connected."""
+        p, s = self.presence[seat], self.table.seats[seat]
+        if s.kind != "human" or not s.ever_connected or p.connections or p.away_since is None:
+            return None
+        left = p.away_since + self.table.settings.grace - self.clock()
+        return left if left > 0 else None
+
+    def back(self: SeatedTable, conn: Connection) -> None:
+        """The person of ``conn``'s seat is back (``back``): their stand-in stops playing for them
+        (:meth:`is_idle`); every viewer is told.
+
+        Raises:
+            protocol.ProtocolError: ``spectator`` for a spectator's connection.
+        """
+        if conn.seat is None:
+            raise protocol.ProtocolError("spectator", "spectators have no seat to come back to")
+        if self.presence[conn.seat].expiries:
+            self.presence[conn.seat].expiries = 0
+            self.broadcast()
+            self._wake()
+
     def seat_info(self: SeatedTable) -> list[SeatInfo]:
-        """Public facts about every seat, with who is connected and who is away (never a token)."""
-        return self.table.seat_info([bool(p.connections) for p in self.presence],
-                                    [self.is_away(i) for i in range(len(self.presence))])
+        """Public facts about every seat, with who is connected, who is away, how long before the stand-in takes
+        over from who lost the connection, and who is idle (never a token)."""
+        seats = range(len(self.presence))
+        return self.table.seat_info([bool(p.connections) for p in self.presence], [self.is_away(i) for i in seats],
+                                    [self.grace_left(i) for i in seats], [self.is_idle(i) for i in seats])
 
     def _seats_changed(self: SeatedTable) -> None:
         """Someone connected or left: one ``seats`` message goes to every viewer on a later turn of the event

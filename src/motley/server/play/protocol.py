@@ -12,6 +12,8 @@ Client -> server (one JSON object per text message, at most :data:`MAX_MESSAGE` 
     {"type": "hint"}                                    # the strongest bot's choice for my decision (a table
                                                         # with hints; see motley.server.play.hints)
     {"type": "chat", "text": "well played"}             # say something at the table (motley.server.play.chat)
+    {"type": "back"}                                    # I am back: my stand-in stops playing for me (after my
+                                                        # move timer ran out, SeatInfo.idle)
 
 ``version`` is the table's state version (moves applied) the move was made at; a move made at an older
 version is stale and refused. An optional ``"seat"`` must be the connection's own seat.
@@ -66,7 +68,7 @@ ZWJ = "\u200d"
 #: A rule id as the rules files write them: ``FY-R3``, ``FL-D12``, ``FE-T10``.
 RULE_ID = re.compile(r"\b[A-Z]{2}-[A-Z]\d+\b")
 #: The messages without fields but their type.
-BARE = ("ping", "start", "continue", "claim", "hint")
+BARE = ("ping", "start", "continue", "claim", "hint", "back")
 #: Deepest nesting and longest number (in digits) a client message may hold.
 MAX_DEPTH = 8
 MAX_DIGITS = 30

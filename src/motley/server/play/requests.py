@@ -22,8 +22,11 @@ from motley.server.store.records import Seat, Settings, TableRecord, new_token
 #: The settings a request may give: (name, least, most seconds).
 TIMERS = (("move_time", 1.0, 3600.0), ("grace", 0.0, 3600.0), ("bot_delay", 0.0, 10.0), ("pace", 0.0, 10.0),
           ("summary_wait", 0.0, 3600.0))
-#: The settings that may be null: no move timer; a summary that waits without limit.
-NULLABLE = ("move_time", "summary_wait")
+#: The settings that may be null: no move timer; a summary that waits without limit; a seat never handed to its
+#: stand-in for expiries.
+NULLABLE = ("move_time", "summary_wait", "expiries_to_stand_in")
+#: The most move timers in a row a table may let run out before the stand-in plays (``expiries_to_stand_in``).
+MAX_EXPIRIES = 20
 
 
 def new_record(request: TableRequest, defaults: Settings, seed: int | None = None, owner: str | None = None
@@ -175,16 +178,23 @@ def bot_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _settings(request: TableRequest, defaults: Settings) -> Settings:
     """The table's settings: the request's ``move_time`` (null: no timer), ``grace``, ``bot_delay``, ``pace``,
-    ``summary_wait`` (null: without limit), ``wait_for_people``, ``hints`` and ``spectator_chat`` where it gave them,
-    else ``defaults``.
+    ``summary_wait`` (null: without limit), ``wait_for_people``, ``hints``, ``spectator_chat`` and
+    ``expiries_to_stand_in`` (null: never) where it gave them, else ``defaults``.
 
     Raises:
         MotleyError: for a timer given as null (but those of :data:`NULLABLE`) or outside its range
-            (:data:`TIMERS`), or ``wait_for_people``, ``hints`` or ``spectator_chat`` given as null.
+            (:data:`TIMERS`), ``wait_for_people``, ``hints`` or ``spectator_chat`` given as null, or
+            ``expiries_to_stand_in`` outside 1..:data:`MAX_EXPIRIES`.
     """
     given = request.model_fields_set
     settings = Settings(defaults.move_time, defaults.grace, defaults.bot_delay, defaults.wait_for_people,
-                        defaults.pace, defaults.summary_wait, defaults.hints, defaults.spectator_chat)
+                        defaults.pace, defaults.summary_wait, defaults.hints, defaults.spectator_chat,
+                        defaults.expiries_to_stand_in)
+    if "expiries_to_stand_in" in given:
+        expiries = request.expiries_to_stand_in
+        if expiries is not None and not 1 <= expiries <= MAX_EXPIRIES:
+            raise MotleyError(f"'expiries_to_stand_in' must be a whole number in 1..{MAX_EXPIRIES}, or null (never)")
+        settings.expiries_to_stand_in = expiries
     for key in ("wait_for_people", "hints", "spectator_chat"):
         if key in given:
             value = getattr(request, key)

@@ -32,6 +32,7 @@ from motley.server.play.messages import (
     StateMessage,
     WhyMessage,
 )
+from motley.server.play.web_bots import kind_of
 from motley.server.store.records import STORED_BEFORE, Seat, SeatRefused, Settings, TableRecord, new_token
 
 #: Log entries sent in a ``state`` message (the newest).
@@ -78,7 +79,9 @@ class LogEntry:
 class Move:
     """A checked move, not applied yet: ``seat`` plays ``action`` at table version ``version``; ``text``: its move
     string (what is stored and logged) and ``cards``: the card codes in it (``GameSpec.move_cards``), both derived
-    once from the action; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"timer"`` or ``"away"``."""
+    once from the action; ``actor`` is ``"seat"`` (the person), ``"bot"``, ``"forced"``, or the person's stand-in:
+    ``"timer"`` (their move timer ran out), ``"away"`` (disconnected past the grace time) or ``"idle"`` (after
+    ``Settings.expiries_to_stand_in`` expiries in a row)."""
 
     version: int
     seat: int
@@ -209,11 +212,16 @@ class Table:
             self.seats[seat].name = name.strip()[:30]
         return seat
 
-    def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None
+    def seat_info(self, connected: Sequence[bool] | None = None, away: Sequence[bool] | None = None,
+                  grace_left: Sequence[float | None] | None = None, idle: Sequence[bool] | None = None
                   ) -> list[SeatInfo]:
-        """Public facts about every seat (never a token); ``connected`` / ``away`` per seat (default: no)."""
+        """Public facts about every seat (never a token); per seat (default: no, None): ``connected``, ``away``,
+        ``grace_left`` (seconds before a disconnected person's stand-in takes over) and ``idle`` (their stand-in
+        plays after expiries in a row); ``stand_in``: the kind of a person seat's stand-in bot."""
         return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot if s.kind == "bot" else None,
-                 "connected": bool(connected and connected[i]), "away": bool(away and away[i])}
+                 "connected": bool(connected and connected[i]), "away": bool(away and away[i]),
+                 "stand_in": kind_of(s.bot) if s.kind == "human" else None,
+                 "grace_left": grace_left[i] if grace_left else None, "idle": bool(idle and idle[i])}
                 for i, s in enumerate(self.seats)]
 
     # ---- messages ---------------------------------------------------------------------------

@@ -12,12 +12,16 @@ import { html, render, useEffect, useErrorBoundary, useLayoutEffect, useState } 
 import { Card, Face, S, SETTINGS_KEY, TrickView, cardInfo, cardWords, handRows, joinNames, nameOf, ordinal, plural,
          seatAngle } from "/static/parts.js";
 import { ChatPanel, chat, chatReceived, chatRefused } from "/static/chat.js";
+import { IdleBar, PlayedNote, PresenceNotes, SeatConn, browserOnline, connWords, downSentence, keepMove, link, linkClosed,
+         linkHeard, linkOpened, notePlayed, noteSeats, pendingRefused, seatPresence, settlePending, standInTurn,
+         turnSentence, watchLink } from "/static/presence.js";
 
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
 let ws = null;
 let inOrder = Promise.resolve();
 let retry = 500;
+let retryTimer = null;
 let stopped = false;
 let redraw = () => {};
 let autoTimer = null;
@@ -40,12 +44,6 @@ export function setSetting(key, value) {
 }
 
 // ---- people -------------------------------------------------------------------------------------
-function presence(info) {
-  if (info.kind === "bot") return "bot";
-  if (info.away) return "away: a bot plays";
-  return info.connected ? "online" : "offline";
-}
-
 /** Is this page the seat's live page (the contract's "live"; absent: an older server, always live)? */
 function isLive() {
   return !S.msg || S.msg.live !== false;
@@ -104,13 +102,15 @@ function sendRaw(data) {
 }
 
 export function send(move, automatic = false) {
-  if (!canSend()) return;
+  if (!S.msg || S.sent === S.msg.version || !isLive()) return;
   if (focusInDock()) S.focusHand = true;  // the focused card or button is gone or means another thing now
+  const up = canSend() && link.up;  // else the move is kept, and sent once the connection is back
   S.error = "";
   S.hint = "";
   S.sent = S.msg.version;
   if (automatic) S.autoSent.add(S.msg.version + 1);
-  sendRaw({type: "move", version: S.msg.version, action: move.action});
+  keepMove(S.msg.version, move, up ? ws : null);
+  if (up) sendRaw({type: "move", version: S.msg.version, action: move.action});
   S.selected = [];
   redraw();
 }
@@ -497,7 +497,7 @@ async function fetchGame(game) {
 }
 
 /** @param {import("/static/schema/messages").StateMessage} msg */
-async function onState(msg) {
+async function onState(msg, socket) {
   await loadGame(msg.game);
   const wasMine = S.msg && S.msg.legal.length > 0;
   const fresh = !S.msg || S.msg.version !== msg.version;
@@ -515,6 +515,9 @@ async function onState(msg) {
   if (msg.settings) S.tableSettings = msg.settings;  // and its settings (pace, bot delay, timers)
   if (fresh) { S.selected = []; S.hint = ""; if (S.advice && S.advice.version !== msg.version) S.advice = null; }
   deadlineAt = msg.deadline === null || msg.deadline === undefined ? null : Date.now() + msg.deadline * 1000;
+  noteSeats(msg.seats);
+  notePlayed(msg);
+  if (socket === ws) settlePending(msg, socket, sendRaw);
   const mine = msg.legal.length > 0 && isLive();
   document.title = `${mine ? "\u25CF Your turn - " : ""}${msg.title} - motley`;
   if (mine && !wasMine && S.settings.sound) beep();
@@ -602,6 +605,7 @@ function onError(msg) {
     S.error = `It is not your turn: ${nameOf(S.msg.current_player)} plays now.`;
   }
   S.errorRules = rules;
+  if (msg.code !== "rate_limited") pendingRefused();
   if (S.msg && S.sent === S.msg.version) S.manual = S.msg.version;  // refused: the person decides this one
   S.sent = null;
   S.queue = [];
@@ -613,13 +617,17 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams();
   if (token) q.set("token", token);
-  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}?${q}`);
-  ws.onopen = () => { S.conn = "connected"; retry = 500; redraw(); };
-  ws.onmessage = (ev) => {
+  clearTimeout(retryTimer);
+  const socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}?${q}`);
+  ws = socket;
+  socket.onopen = () => { if (ws !== socket) return; S.conn = "connected"; retry = 500; linkOpened(); redraw(); };
+  socket.onmessage = (ev) => {
+    if (ws !== socket) return;  // a socket given up on (presence.js): its late messages are not read
+    linkHeard();
     /** @type {import("/static/schema/messages").ServerMessage} */
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") inOrder = inOrder.then(() => onState(msg));  // one at a time, in arrival order
-    else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; redraw(); }
+    if (msg.type === "state") inOrder = inOrder.then(() => onState(msg, socket));  // one at a time, in arrival order
+    else if (msg.type === "seats" && S.msg) { S.msg = {...S.msg, seats: msg.seats}; noteSeats(msg.seats); redraw(); }
     else if (msg.type === "why") onWhy(msg);
     else if (msg.type === "hint") onHint(msg);
     else if (msg.type === "rematch") { S.rematch = msg; if (S.dialog === "closed-end") S.dialog = "end"; redraw(); }
@@ -629,22 +637,44 @@ function connect() {
       redraw();
     } else if (msg.type === "error") onError(msg);
   };
-  ws.onclose = () => {
+  socket.onclose = () => {
+    if (ws !== socket) return;
+    linkClosed();
     S.conn = stopped ? "closed" : "reconnecting";
     redraw();
-    if (!stopped) { setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); }
+    if (!stopped) later();
   };
+}
+
+/** Try again after the backoff; while the browser is offline, its "online" event reconnects (presence.js). */
+function later() {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => { if (browserOnline()) connect(); else later(); }, retry);
+  retry = Math.min(retry * 2, 8000);
+}
+
+/** The connection is given up on (offline, or a ping unanswered): the socket is closed, the page says so. */
+function dropSocket() {
+  const socket = ws;
+  ws = null;
+  if (socket) socket.close();
+  linkClosed();
+  if (!stopped) { S.conn = "reconnecting"; later(); }
 }
 
 // ---- the status line ------------------------------------------------------------------------------
 function statusText(msg) {
   if (msg.terminal) return "The match is over.";
+  const down = downSentence();
+  if (down) return down;
   if (!isLive()) return "This seat is open in another tab.";
   if ((msg.waiting_for || []).length) return `Waiting for ${joinNames(msg.waiting_for.map(nameOf))} to arrive`;
   if (summaryWaits(msg)) {
     const who = msg.summary.waiting.map((q) => (q === msg.seat ? "you" : nameOf(q)));
     return `Waiting for ${joinNames(who)} to continue`;
   }
+  const standIn = turnSentence(msg);
+  if (standIn) return standIn;
   if (msg.legal.length) return "Your turn";
   if (msg.seat === msg.current_player) return "Your turn (sending...)";
   return msg.current_player >= 0 ? `${nameOf(msg.current_player)} to play` : "";
@@ -658,14 +688,15 @@ function Seat({seat}) {
   const extra = S.view.seatExtras ? safe(() => S.view.seatExtras(msg.observation, seat), {}) : {};
   const a = seatAngle(seat);
   const where = {left: `${50 + 44 * Math.cos(a)}%`, top: `${50 + 41 * Math.sin(a)}%`};
-  const state = presence(info);
+  const state = seatPresence(info);
   const you = msg.seat === seat;
   const label = `${nameOf(seat)}${you ? " (you)" : ""}${turn ? ", to play" : ""}`;
   return html`<section class=${`seat${turn ? " turn" : ""}${you ? " me" : ""}`} style=${where}
       aria-label=${label} data-seat=${seat}>
     <div class="seat-head">
-      <span class=${`dot ${state.split(":")[0]}`} title=${state} aria-label=${state} role="img"></span>
+      <span class=${`dot ${state.kind}`} aria-hidden="true"></span>
       <span class="seat-name">${nameOf(seat)}${you ? html` <span class="you">(you)</span>` : null}</span></div>
+    <${SeatConn} info=${info} />
     <div class="seat-facts">
       <span class="pts">${plural(msg.scores[seat], "pt", "pts")}</span>
       ${extra.count !== undefined ? html`<span class="count">${plural(extra.count, "card")}${extra.countWord ? ` ${extra.countWord}` : ""}</span>` : null}</div>
@@ -773,7 +804,7 @@ function HandCard({code, i, hand, mine, roving, hinted}) {
 }
 
 function deadlineWords() {
-  if (deadlineAt === null || S.msg.terminal) return "";
+  if (deadlineAt === null || S.msg.terminal || standInTurn(S.msg) || downSentence()) return "";
   return ` - ${Math.max(0, Math.round((deadlineAt - Date.now()) / 1000))}s left`;
 }
 
@@ -1069,7 +1100,7 @@ function App() {
   const who = msg ? (msg.seat === null ? "Watching" : `You are ${nameOf(msg.seat)}`) : "";
   const header = html`<header><h1 id="title">${msg ? msg.title : "motley"}</h1>
     <span id="who">${who}</span>
-    <span id="conn" class=${`conn ${S.conn}`}>${S.conn}</span><a href="/">Lobby</a></header>`;
+    <span id="conn" class=${`conn ${link.up || S.conn === "closed" ? S.conn : "reconnecting"}`}>${connWords(S.conn)}</span><a href="/">Lobby</a></header>`;
   if (!msg || !S.view) return html`${header}<main><p>Connecting to the table...</p>
     <div id="error" role="alert">${S.error}</div></main>`;
   const dialog = msg.terminal ? (S.dialog === "rematch" ? html`<${RematchEditor} />` : S.dialog === "end" ? html`<${MatchOver} />` : null)
@@ -1077,6 +1108,9 @@ function App() {
   return html`${header}<main class="table-main">
     <div id="error" role="alert">${S.error ? html`<span title=${(S.errorRules || []).length ? `Rule ${S.errorRules.join(", ")}` : ""}>${S.error}</span>` : null}</div>
     ${S.viewError ? html`<p id="view-error" class="view-error" role="alert">${S.viewError}</p>` : null}
+    <${PresenceNotes} msg=${msg} />
+    <${PlayedNote} msg=${msg} describe=${logWords} redraw=${redraw} />
+    <${IdleBar} msg=${msg} back=${() => sendRaw({type: "back"})} />
     <${Board} />
     ${dialog}
     <${Toolbar} />
@@ -1125,3 +1159,5 @@ function decision() {
 document.body.classList.add("table");
 render(html`<${App} />`, document.getElementById("app"));
 connect();
+watchLink({reconnect: () => { if (!ws || ws.readyState !== WebSocket.OPEN || !link.up) { dropSocket(); connect(); } },
+           drop: dropSocket, ping: () => sendRaw({type: "ping"}), redraw: () => redraw()});

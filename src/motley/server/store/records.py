@@ -50,7 +50,8 @@ class TableRecord:
 
 #: The settings of a table stored before a setting existed, so it behaves as it did: its bots did not wait for
 #: the people, a person's forced move waited for the person, and the end of a deal did not wait.
-STORED_BEFORE = {"wait_for_people": False, "pace": None, "summary_wait": 0.0}
+#: A table stored before ``expiries_to_stand_in`` existed never hands a seat to its stand-in for expiries.
+STORED_BEFORE = {"wait_for_people": False, "pace": None, "summary_wait": 0.0, "expiries_to_stand_in": None}
 
 
 @dataclass
@@ -63,7 +64,9 @@ class Settings:
     long the end of a deal waits for the people to read its summary (0: not at all; None: without limit).
     ``hints``: a friendly table: each person may ask for the strongest bot's choice, once per decision
     (:mod:`motley.server.play.hints`); off unless chosen when the table is made. ``spectator_chat``: spectators
-    may write in the table's chat too (the seats always may; everyone reads it; :mod:`motley.server.play.chat`). A
+    may write in the table's chat too (the seats always may; everyone reads it; :mod:`motley.server.play.chat`).
+    ``expiries_to_stand_in``: after this many move timers in a row ran out on a person, their stand-in plays for
+    them (at ``bot_delay``, not at the end of each timer) until they move or say they are back (None: never). A
     table stored before a setting existed takes it from :data:`STORED_BEFORE` (see :class:`Table`)."""
 
     move_time: float | None = None
@@ -74,12 +77,14 @@ class Settings:
     summary_wait: float | None = 30.0
     hints: bool = False
     spectator_chat: bool = False
+    expiries_to_stand_in: int | None = 2
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, as stored."""
         return {"move_time": self.move_time, "grace": self.grace, "bot_delay": self.bot_delay,
                 "wait_for_people": self.wait_for_people, "pace": self.pace, "summary_wait": self.summary_wait,
-                "hints": self.hints, "spectator_chat": self.spectator_chat}
+                "hints": self.hints, "spectator_chat": self.spectator_chat,
+                "expiries_to_stand_in": self.expiries_to_stand_in}
 
 
 @dataclass

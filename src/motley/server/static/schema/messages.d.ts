@@ -3,10 +3,11 @@
 
 /**
  * ``ping`` (answered by ``pong``), ``start`` (bots stop waiting for people), ``continue`` (the summary was
- * read), ``claim`` (play the seat from this page) or ``hint`` (the strongest bot's choice for my decision).
+ * read), ``claim`` (play the seat from this page), ``hint`` (the strongest bot's choice for my decision) or
+ * ``back`` (I am back: my stand-in stops playing for me after my move timer ran out, ``SeatInfo.idle``).
  */
 export interface BareMessage {
-  type: "ping" | "start" | "continue" | "claim" | "hint";
+  type: "ping" | "start" | "continue" | "claim" | "hint" | "back";
 }
 
 /**
@@ -332,8 +333,8 @@ export interface LegalMove {
 
 /**
  * A log entry as its viewer may read it: its number, the seat, who made it (``seat``: the person, ``bot``,
- * ``timer`` or ``away``: the seat's stand-in), the move (None when hidden from the viewer), and whether it was the
- * seat's only legal move.
+ * ``forced``, or the person's stand-in: ``timer``, ``away`` or ``idle``), the move (None when hidden from the
+ * viewer), and whether it was the seat's only legal move.
  */
 export interface LogLine {
   n: number;
@@ -497,7 +498,12 @@ export interface ReplayStep {
 
 /**
  * Public facts about a seat (never a token): its name, ``kind`` (``human`` or ``bot``), its bot (bot seats
- * only), and whether its person is connected or away (gone longer than the grace time).
+ * only), whether its person is connected or away (gone longer than the grace time: the stand-in plays for them);
+ * a person seat's ``stand_in`` (the kind of the bot that plays for them when they cannot, e.g. ``heuristic``);
+ * ``grace_left``: seconds before the stand-in takes over from a person who lost the connection (None: connected,
+ * away already, or never connected); ``idle``: the person let the move timer run out
+ * ``Settings.expiries_to_stand_in`` times in a row, so the stand-in plays for them until they move or say they
+ * are back.
  */
 export interface SeatInfo {
   seat: number;
@@ -506,6 +512,9 @@ export interface SeatInfo {
   bot: string | null;
   connected: boolean;
   away: boolean;
+  stand_in: string | null;
+  grace_left: number | null;
+  idle: boolean;
 }
 
 /**
@@ -650,6 +659,10 @@ export interface TableRequest {
    * spectators may write in the table's chat too (the seats always may; default false)
    */
   spectator_chat?: boolean | null;
+  /**
+   * after this many move timers in a row ran out on a person (1..20), their stand-in plays for them until they move or are back; null: never
+   */
+  expiries_to_stand_in?: number | null;
 }
 
 /**
@@ -664,6 +677,7 @@ export interface TableSettings {
   summary_wait: number | null;
   hints: boolean;
   spectator_chat: boolean;
+  expiries_to_stand_in: number | null;
 }
 
 /**
