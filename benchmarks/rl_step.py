@@ -187,9 +187,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU time per row")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--games", default="foolery,fool", help="the games to time, of foolery and fool")
+    parser.add_argument("--rows", default="", help="time only the rows whose names start with one of these "
+                        "(comma-separated; the engine row is always timed, the base of the ratios)")
     args = parser.parse_args()
+    wanted = tuple(name for name in args.rows.split(",") if name)
     rows: list[dict[str, Any]] = []
     for spec, peers in GAMES.items():
+        if spec.split("(")[0] not in args.games.split(","):
+            continue
         mine: list[tuple[str, Runner | None]] = [
             ("engine", engine(spec, "")), ("engine+tensor", engine(spec, "tensor")),
             ("engine+obs", engine(spec, "both")),
@@ -200,7 +206,7 @@ def main() -> None:
             for system, peer in peers]
         group: list[dict[str, Any]] = []
         for system, runner in mine + theirs:
-            if runner is None:
+            if runner is None or (wanted and system != "engine" and not system.startswith(wanted)):
                 continue
             decisions, games, cpu = runner(args.seconds)
             group.append({"game": spec, "system": system, "decisions_per_s": decisions / cpu,

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from motley.core.tensors import TensorLayout
 from motley.games.fool.cards import COLOUR, W1, W
-from motley.games.fool.observe import H, tensor_layout
+from motley.games.fool.observe import H, observation_tensor, tensor_layout
 
 if TYPE_CHECKING:
     from motley.core.game import Game, State
@@ -324,3 +324,70 @@ class BatchTensors:
         view[base + layout.over] = float(state.done)
         view[base + layout.deck_assumed] = float(game.deck_assumed)
         view[base + layout.two_fools] = float(game.num_fools == 2)
+
+
+class StateTensors:
+    """``FoolState.observation_tensor``: the tensors of single states, kept up to date move by move.
+
+    A few slots of a :class:`BatchTensors` (:attr:`SLOTS`) hold the states whose tensors were asked for more
+    than once, each slot brought up to its state's position at every call (a few element writes per card
+    played since, as in the batch) and read in the seat's relative order by one gather (``ndarray.take``, a
+    new array). A state seen for the first time after its round's first trick is read from scratch
+    (``observe.observation_tensor``, the reference: cheaper than a slot's rebuild once cards were played), so
+    a search asking once for each of many short-lived copies pays no rebuild; the second call for the same
+    state object, or the first in a round's first trick (a new deal: an environment's reset), takes a slot
+    (the one used least recently). Byte for byte ``observe.observation_tensor`` either way.
+
+    Not shared between threads (``Fool.state_tensors`` keeps one per thread).
+
+    Args:
+        game: the :class:`~motley.games.fool.game.Fool` game the states belong to.
+    """
+
+    #: The states kept up to date at once (an environment's state, a few more for callers alternating).
+    SLOTS = 4
+
+    def __init__(self, game: Game) -> None:
+        self.tensors = tensors = BatchTensors(game, self.SLOTS)
+        self.n = game.num_players
+        self.slots = tensors.slots
+        self.sync = tensors._sync
+        self.take: Any = tensors.flat.take
+        index = tensors.layout.index
+        #: ``places[i][seat]``: intp, the places in the batch's flat array of slot i's tensor for ``seat``.
+        self.places = [[index[seat] + slot.base for seat in range(self.n)] for slot in tensors.slots]
+        #: Slot numbers by ``id`` of the state they hold (checked against ``_Slot.state``, which keeps it alive).
+        self.where: dict[int, int] = {}
+        self.used = list(range(self.SLOTS))  # slot numbers, the least recently used first
+        self.once: object = None  # the last state read from scratch
+
+    def tensor(self, state: FoolState, seat: int) -> npt.NDArray[np.float32]:
+        """``state.observation_tensor(seat)``: float32 (``observe.tensor_size(n)``,), a new array.
+
+        Raises:
+            motley.MotleyError: for a seat that is not one of the game's.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            seat = int(seat)
+        i = self.where.get(id(state))
+        if i is None or self.slots[i].state is not state:
+            if state is not self.once and state.tricks:  # first sight past a first trick: from scratch
+                self.once = state
+                return observation_tensor(state, seat)
+            i = self._adopt(state)
+        elif self.used[-1] != i:
+            self.used.remove(i)
+            self.used.append(i)
+        self.sync(self.slots[i], state)
+        tensor: npt.NDArray[np.float32] = self.take(self.places[i][seat], None, None, "wrap")  # in range: no check
+        return tensor
+
+    def _adopt(self, state: FoolState) -> int:
+        """Give ``state`` the least recently used slot (its row is rebuilt at the next sync); its number."""
+        self.once = None
+        i = self.used.pop(0)
+        self.used.append(i)
+        self.where.pop(id(self.slots[i].state), None)
+        self.where[id(state)] = i
+        return i
