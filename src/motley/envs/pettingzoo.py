@@ -353,6 +353,11 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self.illegal == "lose" and action not in self._legal_list and 0 <= action < self._num_actions:
             self._lose(agent)
             return
+        self._play(state, agent, action)
+
+    def _play(self, state: State, agent: str, action: int) -> None:
+        """``step`` of an ``int`` action by ``agent``, the agent to move and still playing: checked by the
+        state (``apply_action``), then the rewards and the next turn."""
         state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
@@ -545,9 +550,18 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                 if illegal is not None:
                     illegal._prev_obs = illegal._prev_info = None
                 self._has_updated = True
-                bare.step(action)
+                bare._play(bare.game_state, agent, action)
                 return
         super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` read from the bare environment at once (``observe`` as :meth:`observe`)."""
+        bare = self._view
+        if type(bare) is _NotReset:
+            return super().last(observe)  # type: ignore[no-any-return]  # the standard wrapper's error
+        agent = bare.agent_selection
+        return (self.observe(agent) if observe else None, bare._cumulative_rewards[agent],
+                bare.terminations[agent], bare.truncations[agent], bare.infos[agent])
 
     def observe(self, agent: str) -> Any:
         bare = self._view

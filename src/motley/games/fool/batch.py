@@ -110,9 +110,9 @@ class _Slot:
     the voids and W1 cards played this round per seat, and the row's places in the batch's flat array
     (``base`` its start; ``hand`` ... ``tricks_done_at`` the start of the pieces it updates, ``_Layout``'s)."""
 
-    __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
-                 "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at", "voids",
-                 "voids_at", "w1_played")
+    __slots__ = ("base", "done", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt",
+                 "out", "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at",
+                 "voids", "voids_at", "w1_played")
 
     def __init__(self, layout: _Layout, base: int) -> None:
         self.base = base
@@ -124,6 +124,7 @@ class _Slot:
         self.tricks: Any = None
         self.trick: Any = None
         self.nt = self.k = 0
+        self.done = False  # the row was read from a finished match (which never changes again)
         self.lead = self.move = self.leader = -1
         self.out: tuple[int, ...] = ()
         self.voids: list[int] = []
@@ -137,6 +138,10 @@ class BatchTensors:
         game: the :class:`~motley.games.fool.rules.Fool` game the states belong to.
         slots: the number of slots (>= 1).
     """
+
+    #: A single state's own ``observation_tensor`` keeps its tensor up to date itself (:class:`StateTensors`,
+    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``).
+    one_slot_from_state = True
 
     def __init__(self, game: Game, slots: int) -> None:
         self.game: Fool = cast("Fool", game)
@@ -194,12 +199,22 @@ class BatchTensors:
     # ---- one slot ---------------------------------------------------------------------------
     def _sync(self, slot: _Slot, state: FoolState) -> None:
         """Bring ``slot``'s absolute row up to ``state``."""
+        trick = state.trick
+        if trick is slot.trick and state is slot.state:  # the trick read before (a new trick is a new list)
+            k = slot.k
+            if len(trick) == k:  # no card played since
+                return
+            if len(trick) > k:
+                self._plays(slot, state, trick[k:], state.lead, True)
+                slot.k = len(trick)
+                self._turn(slot, state)
+                return
         tricks = state.tricks
         nt = len(tricks)
-        trick = state.trick
         k = slot.k
         if state is not slot.state or tricks is not slot.tricks or state.done:
-            self._rebuild(slot, state)
+            if not (slot.done and state is slot.state):  # a finished match is read once
+                self._rebuild(slot, state)
             return
         view = self.view
         if nt == slot.nt:
@@ -233,6 +248,11 @@ class BatchTensors:
                 slot.leader = leader
             slot.nt, slot.trick = nt, trick
         slot.k = len(trick)
+        self._turn(slot, state)
+
+    def _turn(self, slot: _Slot, state: FoolState) -> None:
+        """Write ``state``'s lead colour and seat to move into ``slot``'s row where they changed."""
+        view = self.view
         lead = state.lead
         if lead != slot.lead:
             if slot.lead >= 0:
@@ -285,7 +305,7 @@ class BatchTensors:
         base = slot.base
         self.flat[base:base + layout.size] = 0.0
         view = self.view
-        slot.state, slot.tricks = state, state.tricks
+        slot.state, slot.tricks, slot.done = state, state.tricks, state.done
         slot.voids, slot.w1_played = [0] * n, [0] * n
         for s, hand in enumerate(state.hands):
             at = slot.hand + s * H
