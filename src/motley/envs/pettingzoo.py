@@ -200,6 +200,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.reward_mode = reward
         self.deal_weight = float(deal_weight)
         self.render_mode = render_mode
+        #: The mover's info is the legal ids and their features alone (no option adds to it).
+        self._plain_infos = not (self.flat or self.fixed_infos or self.privileged)
         n = self.game.num_players
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -411,11 +413,15 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if over:
             self._mover, self._legal, self._legal_list = None, _NO_ACTIONS, []
             return
-        state = self._require_state()
+        state = self.game_state
+        assert state is not None  # a turn follows reset()
         agent = self.agent_selection = self.possible_agents[state.current_player()]
         self._mover = agent
         self._legal_list = state.legal_actions()
         legal = self._legal = np.array(self._legal_list, dtype=np.int64)
+        if self._plain_infos:
+            self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+            return
         if self.fixed_infos:
             info = dict(self._idle[agent])
         else:
