@@ -538,18 +538,6 @@ class FoolRules(SearchState):
             legal = self._compute_legal()
         return list(legal)
 
-    def apply_action(self, action: Action) -> None:
-        """``State.apply_action`` (checked, then played), the check read from the cached legal list (FL-R6,
-        FL-R7); anything but a legal int goes through ``State.apply_action``, which raises."""
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        if type(action) is not int or action not in legal:
-            super().apply_action(action)
-            return
-        self._apply(action)
-        self._history.append(action)
-
     def _is_legal(self, action: Action) -> bool:
         """Is card ``action`` playable now (FL-R6, FL-R7), read from the cached legal list."""
         legal = self._legal
