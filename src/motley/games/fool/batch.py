@@ -352,11 +352,11 @@ class StateTensors:
     A few slots of a :class:`BatchTensors` (:attr:`SLOTS`) hold the states whose tensors were asked for more
     than once, each slot brought up to its state's position at every call (a few element writes per card
     played since, as in the batch) and read in the seat's relative order by one gather (``ndarray.take``, a
-    new array). A state seen for the first time after its round's first trick is read from scratch
-    (``observe.observation_tensor``, the reference: cheaper than a slot's rebuild once cards were played), so
-    a search asking once for each of many short-lived copies pays no rebuild; the second call for the same
-    state object, or the first in a round's first trick (a new deal: an environment's reset), takes a slot
-    (the one used least recently). Byte for byte ``observe.observation_tensor`` either way.
+    new array). A state seen for the first time is read from scratch (``observe.observation_tensor``, the
+    reference: cheaper than a slot's rebuild), so a search or a batch of many states asking once for each pays
+    no rebuild; the second call for the same state object takes a slot (the one used least recently), and so
+    does the first in a round's first trick when that slot holds nothing or a finished match (an environment's
+    new match: little to read). Byte for byte ``observe.observation_tensor`` either way.
 
     Not shared between threads (``Fool.state_tensors`` keeps one per thread).
 
@@ -392,7 +392,7 @@ class StateTensors:
             seat = int(seat)
         i = self.where.get(id(state))
         if i is None or self.slots[i].state is not state:
-            if state is not self.once and state.tricks:  # first sight past a first trick: from scratch
+            if state is not self.once and (state.tricks or not self._spare()):  # first sight: from scratch
                 self.once = state
                 return observation_tensor(state, seat)
             i = self._adopt(state)
@@ -402,6 +402,11 @@ class StateTensors:
         self.sync(self.slots[i], state)
         tensor: npt.NDArray[np.float32] = self.take(self.places[i][seat], None, None, "wrap")  # in range: no check
         return tensor
+
+    def _spare(self) -> bool:
+        """Does the least recently used slot hold no state, or a finished match (nothing to keep)?"""
+        held = self.slots[self.used[0]].state
+        return held is None or bool(held.done)
 
     def _adopt(self, state: FoolState) -> int:
         """Give ``state`` the least recently used slot (its row is rebuilt at the next sync); its number."""
