@@ -251,3 +251,21 @@ def test_an_action_mask_converted_or_changed_scans_as_numpy_does() -> None:
         for axis_got, axis_expected in zip(got, np.nonzero(expected), strict=True):
             assert np.array_equal(axis_got, axis_expected)
     assert np.array_equal(np.flatnonzero(mask), np.flatnonzero(plain))
+
+
+def test_agent_iter_enforces_order_as_the_standard_wrapper_does() -> None:
+    """``env()``'s own ``agent_iter`` (read from the bare environment) refuses what PettingZoo's refuses."""
+    from pettingzoo.utils import wrappers
+
+    for e in (env("fool", players=4, illegal="raise"),
+              wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env("fool", players=4)))):
+        with pytest.raises(AssertionError, match="reset"):
+            e.agent_iter()
+        e.reset(seed=1)
+        agents = iter(e.agent_iter())
+        first = next(agents)
+        with pytest.raises(AssertionError, match="step"):
+            next(agents)  # no step() in between
+        e.step(int(e.last()[4]["legal_actions"][0]))
+        assert next(agents) == e.agent_selection != first
+        assert list(e.agent_iter(max_iter=0)) == []

@@ -104,6 +104,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from motley.core import Game, InvalidMoveError, State
 from motley.core.features import action_feature_table
@@ -225,6 +227,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
         self._no_mask = _new_mask(self._num_actions)
+        self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
         self._no_mask.setflags(write=False)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
@@ -315,7 +318,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
         if agent != self._mover:
             return self._no_mask
-        mask = _new_mask(self._num_actions)
+        mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
         mask[self._legal] = 1
         mask.setflags(write=False)
         return mask
@@ -566,6 +569,12 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         self._view: Any = _NotReset()
         self._illegal = next((w for w in _chain(env) if isinstance(w, _TerminateIllegal)), None)
 
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderIterable:
+        """``OrderEnforcingWrapper.agent_iter``, its iterator reading the bare environment at once."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderIterable(self, max_iter)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self._view = self.env.unwrapped
@@ -602,6 +611,29 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             illegal._prev_obs = obs
             illegal._prev_info = bare.infos.get(agent, {})
         return obs
+
+
+class _OrderIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """``AECOrderEnforcingIterator`` (the agent to move until the match is over, ``step()`` required between two)
+    with the agents and the agent to move read from the bare environment at once."""
+
+    def __next__(self) -> str:
+        env = self.env
+        bare = env._view
+        if not bare.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # PettingZoo's check
+        env._has_updated = False
+        agent: str = bare.agent_selection
+        return agent
+
+
+class _OrderIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    """``AECOrderEnforcingIterable`` of :class:`_OrderIterator`."""
+
+    def __iter__(self) -> _OrderIterator:
+        return _OrderIterator(self.env, self.max_iter)
 
 
 def _chain(env: AECEnv) -> list[AECEnv]:
