@@ -30,7 +30,7 @@ from motley.games.fool.observe import H, observation_tensor, tensor_layout
 
 if TYPE_CHECKING:
     from motley.core.game import Game, State
-    from motley.games.fool.game import Fool, FoolState
+    from motley.games.fool.rules import FoolGameRules, FoolRules
 
 
 def _w1_sums(count: int) -> list[float]:
@@ -144,7 +144,7 @@ class BatchTensors:
     one_slot_from_state = True
 
     def __init__(self, game: Game, slots: int) -> None:
-        self.game: Fool = cast("Fool", game)
+        self.game: FoolGameRules = cast("FoolGameRules", game)
         n = self.n = game.num_players
         self.layout = layout = _Layout(n)
         self.rows = np.zeros((slots, layout.size), dtype=np.float32)
@@ -178,7 +178,7 @@ class BatchTensors:
         n = self.n
         sync = self._sync
         slots = self.slots
-        for i, state in enumerate(cast("Sequence[FoolState]", states)):
+        for i, state in enumerate(cast("Sequence[FoolRules]", states)):
             seat = seats[i]
             if type(seat) is not int or not 0 <= seat < n:
                 state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
@@ -197,7 +197,7 @@ class BatchTensors:
         out[:, at:] = np.take(self.flat, self.small_places[seat_index, ids])
 
     # ---- one slot ---------------------------------------------------------------------------
-    def _sync(self, slot: _Slot, state: FoolState) -> None:
+    def _sync(self, slot: _Slot, state: FoolRules) -> None:
         """Bring ``slot``'s absolute row up to ``state``."""
         trick = state.trick
         if trick is slot.trick and state is slot.state:  # the trick read before (a new trick is a new list)
@@ -250,7 +250,7 @@ class BatchTensors:
         slot.k = len(trick)
         self._turn(slot, state)
 
-    def _turn(self, slot: _Slot, state: FoolState) -> None:
+    def _turn(self, slot: _Slot, state: FoolRules) -> None:
         """Write ``state``'s lead colour and seat to move into ``slot``'s row where they changed."""
         view = self.view
         lead = state.lead
@@ -266,7 +266,7 @@ class BatchTensors:
             view[slot.move_at + move] = 1.0
             slot.move = move
 
-    def _plays(self, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int, current: bool) -> None:
+    def _plays(self, slot: _Slot, state: FoolRules, plays: Sequence[int], lead: int, current: bool) -> None:
         """Write ``plays`` (``seat << 7 | card``, one trick's, whose lead colour is ``lead``): hands, played
         blocks (both copies), hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks
         (both copies) when ``current`` (the trick still on the table)."""
@@ -297,7 +297,7 @@ class BatchTensors:
                     view[place] = view[place + twice] = W1_SUM[1]
             view[slot.sizes + p] = sizes[p] / 12.0
 
-    def _rebuild(self, slot: _Slot, state: FoolState) -> None:
+    def _rebuild(self, slot: _Slot, state: FoolRules) -> None:
         """Write ``slot``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
         game = self.game
         n = self.n
@@ -381,7 +381,7 @@ class StateTensors:
         self.used = list(range(self.SLOTS))  # slot numbers, the least recently used first
         self.once: object = None  # the last state read from scratch
 
-    def tensor(self, state: FoolState, seat: int) -> npt.NDArray[np.float32]:
+    def tensor(self, state: FoolRules, seat: int) -> npt.NDArray[np.float32]:
         """``state.observation_tensor(seat)``: float32 (``observe.tensor_size(n)``,), a new array.
 
         Raises:
@@ -408,7 +408,7 @@ class StateTensors:
         held = self.slots[self.used[0]].state
         return held is None or bool(held.done)
 
-    def _adopt(self, state: FoolState) -> int:
+    def _adopt(self, state: FoolRules) -> int:
         """Give ``state`` the least recently used slot (its row is rebuilt at the next sync); its number."""
         self.once = None
         i = self.used.pop(0)
