@@ -209,3 +209,63 @@ def test_wrapped_env_reads_its_attributes_as_the_standard_wrappers_do() -> None:
     space, standard = e.action_space("player_0"), spaces.Discrete(e.game.num_distinct_actions())
     for value in (0, 5, space.n - 1, space.n, -1, True, np.int64(3), np.int8(-2), 3.0, "1", None, np.array([2])):
         assert space.contains(value) == standard.contains(value), value
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_the_mask_is_int8_and_scans_as_the_legal_ids(name: str, players: int) -> None:
+    """The mask stays the ``int8`` array ``Discrete.sample(mask=)`` takes, and every NumPy scan of it (which goes
+    through ``ActionMask.nonzero``) finds exactly the legal ids, for the mover and for the others."""
+    e = env(name, players=players)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    space = e.action_space(e.agent_selection)
+    for _ in range(60):
+        obs, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            break
+        for agent in e.agents:
+            mask = e.observe(agent)["action_mask"]
+            assert isinstance(mask, np.ndarray) and mask.dtype == np.int8 and mask.shape == (space.n,)
+            legal = info["legal_actions"] if agent == e.agent_selection else np.zeros(0, dtype=np.int64)
+            plain = np.asarray(mask).view(np.ndarray)
+            reference = np.array([i for i, v in enumerate(plain.tolist()) if v], dtype=np.intp)  # no NumPy scan
+            assert np.array_equal(reference, legal)
+            assert np.array_equal(np.flatnonzero(mask), legal)
+            assert np.array_equal(np.nonzero(mask)[0], legal) and np.array_equal(np.where(mask)[0], legal)
+            assert np.array_equal(np.argwhere(mask).ravel(), legal)
+        assert space.sample(mask=obs["action_mask"]) in info["legal_actions"]
+        e.step(int(info["legal_actions"][rng.randrange(len(info["legal_actions"]))]))
+
+
+def test_an_action_mask_converted_or_changed_scans_as_numpy_does() -> None:
+    """Results NumPy makes from a mask keep its class; their scans still agree with NumPy's own."""
+    e = env("fool", players=4)
+    e.reset(seed=1)
+    mask = e.last()[0]["action_mask"]
+    plain = mask.view(np.ndarray)
+    for derived in (mask.astype(np.int16), mask.astype(np.float32), mask * 3, -mask, mask[::2],
+                    np.stack([mask, mask]), mask.reshape(4, -1) if mask.size % 4 == 0 else mask[None]):
+        expected = np.asarray(derived).view(np.ndarray)
+        got = np.nonzero(derived)
+        assert len(got) == len(np.nonzero(expected))
+        for axis_got, axis_expected in zip(got, np.nonzero(expected), strict=True):
+            assert np.array_equal(axis_got, axis_expected)
+    assert np.array_equal(np.flatnonzero(mask), np.flatnonzero(plain))
+
+
+def test_agent_iter_enforces_order_as_the_standard_wrapper_does() -> None:
+    """``env()``'s own ``agent_iter`` (read from the bare environment) refuses what PettingZoo's refuses."""
+    from pettingzoo.utils import wrappers
+
+    for e in (env("fool", players=4, illegal="raise"),
+              wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env("fool", players=4)))):
+        with pytest.raises(AssertionError, match="reset"):
+            e.agent_iter()
+        e.reset(seed=1)
+        agents = iter(e.agent_iter())
+        first = next(agents)
+        with pytest.raises(AssertionError, match="step"):
+            next(agents)  # no step() in between
+        e.step(int(e.last()[4]["legal_actions"][0]))
+        assert next(agents) == e.agent_selection != first
+        assert list(e.agent_iter(max_iter=0)) == []

@@ -3,13 +3,13 @@
 Random matches are stepped in many slots at once, each slot moved forward by a random number of plays between
 two writes (0: the same state again; several: a trick or a round ended in between), seen from a random seat,
 and now and then handed another match, a clone or a finished match; every row must equal
-``state.observation_tensor(seat)`` byte for byte.
+``observe.observation_tensor(state, seat)`` (the reference, from scratch) byte for byte.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -17,6 +17,8 @@ import pytest
 import motley
 from motley.core import MotleyError, State
 from motley.core.registry import game_spec
+from motley.games.fool import observe
+from motley.games.fool.game import FoolState
 from tests.support import play_random
 
 #: 60 cards at 5 players, six W1 and no blue (FL-R3 deals 12 each); and 60 with no W1 at all.
@@ -44,7 +46,7 @@ def _check(observer: Any, states: list[State], seats: list[int]) -> None:
     out = np.full((len(states), states[0].game.observation_tensor_shape()[0]), np.nan, dtype=np.float32)
     observer.write(states, seats, out)
     for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
-        expected = state.observation_tensor(seat)
+        expected = observe.observation_tensor(cast("FoolState", state), seat)  # the reference, from scratch
         assert out[i].tobytes() == expected.tobytes(), (i, seat, np.flatnonzero(out[i] != expected))
 
 

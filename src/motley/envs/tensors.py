@@ -41,10 +41,12 @@ def game_observer(game: Game, slots: int) -> BatchObserver | None:
     """The game's own batch observer for ``slots`` slots (``GameSpec.batch_observer``), or None.
 
     None also for one slot when the observer keeps nothing between writes (its class sets ``keeps_state =
-    False``): ``state.observation_tensor(seat)`` then gives the same bytes one call shorter (the single-seat
+    False``) or the state's own ``observation_tensor`` keeps its tensor up to date itself (``one_slot_from_state
+    = True``): ``state.observation_tensor(seat)`` then gives the same bytes one call shorter (the single-seat
     environments' path)."""
     factory = game_spec(game.name).batch_observer
-    if factory is None or (slots == 1 and getattr(factory, "keeps_state", True) is False):
+    if factory is None or (slots == 1 and (getattr(factory, "keeps_state", True) is False
+                                           or getattr(factory, "one_slot_from_state", False) is True)):
         return None
     return factory(game, slots)
 

@@ -26,11 +26,11 @@ import numpy.typing as npt
 
 from motley.core.tensors import TensorLayout
 from motley.games.fool.cards import COLOUR, W1, W
-from motley.games.fool.observe import H, tensor_layout
+from motley.games.fool.observe import H, observation_tensor, tensor_layout
 
 if TYPE_CHECKING:
     from motley.core.game import Game, State
-    from motley.games.fool.game import Fool, FoolState
+    from motley.games.fool.rules import FoolGameRules, FoolRules
 
 
 def _w1_sums(count: int) -> list[float]:
@@ -110,9 +110,9 @@ class _Slot:
     the voids and W1 cards played this round per seat, and the row's places in the batch's flat array
     (``base`` its start; ``hand`` ... ``tricks_done_at`` the start of the pieces it updates, ``_Layout``'s)."""
 
-    __slots__ = ("base", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt", "out",
-                 "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at", "voids",
-                 "voids_at", "w1_played")
+    __slots__ = ("base", "done", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt",
+                 "out", "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at",
+                 "voids", "voids_at", "w1_played")
 
     def __init__(self, layout: _Layout, base: int) -> None:
         self.base = base
@@ -124,6 +124,7 @@ class _Slot:
         self.tricks: Any = None
         self.trick: Any = None
         self.nt = self.k = 0
+        self.done = False  # the row was read from a finished match (which never changes again)
         self.lead = self.move = self.leader = -1
         self.out: tuple[int, ...] = ()
         self.voids: list[int] = []
@@ -138,8 +139,12 @@ class BatchTensors:
         slots: the number of slots (>= 1).
     """
 
+    #: A single state's own ``observation_tensor`` keeps its tensor up to date itself (:class:`StateTensors`,
+    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``).
+    one_slot_from_state = True
+
     def __init__(self, game: Game, slots: int) -> None:
-        self.game: Fool = cast("Fool", game)
+        self.game: FoolGameRules = cast("FoolGameRules", game)
         n = self.n = game.num_players
         self.layout = layout = _Layout(n)
         self.rows = np.zeros((slots, layout.size), dtype=np.float32)
@@ -173,7 +178,7 @@ class BatchTensors:
         n = self.n
         sync = self._sync
         slots = self.slots
-        for i, state in enumerate(cast("Sequence[FoolState]", states)):
+        for i, state in enumerate(cast("Sequence[FoolRules]", states)):
             seat = seats[i]
             if type(seat) is not int or not 0 <= seat < n:
                 state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
@@ -192,14 +197,24 @@ class BatchTensors:
         out[:, at:] = np.take(self.flat, self.small_places[seat_index, ids])
 
     # ---- one slot ---------------------------------------------------------------------------
-    def _sync(self, slot: _Slot, state: FoolState) -> None:
+    def _sync(self, slot: _Slot, state: FoolRules) -> None:
         """Bring ``slot``'s absolute row up to ``state``."""
+        trick = state.trick
+        if trick is slot.trick and state is slot.state:  # the trick read before (a new trick is a new list)
+            k = slot.k
+            if len(trick) == k:  # no card played since
+                return
+            if len(trick) > k:
+                self._plays(slot, state, trick[k:], state.lead, True)
+                slot.k = len(trick)
+                self._turn(slot, state)
+                return
         tricks = state.tricks
         nt = len(tricks)
-        trick = state.trick
         k = slot.k
         if state is not slot.state or tricks is not slot.tricks or state.done:
-            self._rebuild(slot, state)
+            if not (slot.done and state is slot.state):  # a finished match is read once
+                self._rebuild(slot, state)
             return
         view = self.view
         if nt == slot.nt:
@@ -233,6 +248,11 @@ class BatchTensors:
                 slot.leader = leader
             slot.nt, slot.trick = nt, trick
         slot.k = len(trick)
+        self._turn(slot, state)
+
+    def _turn(self, slot: _Slot, state: FoolRules) -> None:
+        """Write ``state``'s lead colour and seat to move into ``slot``'s row where they changed."""
+        view = self.view
         lead = state.lead
         if lead != slot.lead:
             if slot.lead >= 0:
@@ -246,7 +266,7 @@ class BatchTensors:
             view[slot.move_at + move] = 1.0
             slot.move = move
 
-    def _plays(self, slot: _Slot, state: FoolState, plays: Sequence[int], lead: int, current: bool) -> None:
+    def _plays(self, slot: _Slot, state: FoolRules, plays: Sequence[int], lead: int, current: bool) -> None:
         """Write ``plays`` (``seat << 7 | card``, one trick's, whose lead colour is ``lead``): hands, played
         blocks (both copies), hand sizes, voids (FL-R6: a non-1 card off the lead colour), and the trick blocks
         (both copies) when ``current`` (the trick still on the table)."""
@@ -277,7 +297,7 @@ class BatchTensors:
                     view[place] = view[place + twice] = W1_SUM[1]
             view[slot.sizes + p] = sizes[p] / 12.0
 
-    def _rebuild(self, slot: _Slot, state: FoolState) -> None:
+    def _rebuild(self, slot: _Slot, state: FoolRules) -> None:
         """Write ``slot``'s whole row from ``state`` (``observe.observation_tensor``'s fields, absolute)."""
         game = self.game
         n = self.n
@@ -285,7 +305,7 @@ class BatchTensors:
         base = slot.base
         self.flat[base:base + layout.size] = 0.0
         view = self.view
-        slot.state, slot.tricks = state, state.tricks
+        slot.state, slot.tricks, slot.done = state, state.tricks, state.done
         slot.voids, slot.w1_played = [0] * n, [0] * n
         for s, hand in enumerate(state.hands):
             at = slot.hand + s * H
@@ -324,3 +344,75 @@ class BatchTensors:
         view[base + layout.over] = float(state.done)
         view[base + layout.deck_assumed] = float(game.deck_assumed)
         view[base + layout.two_fools] = float(game.num_fools == 2)
+
+
+class StateTensors:
+    """``FoolState.observation_tensor``: the tensors of single states, kept up to date move by move.
+
+    A few slots of a :class:`BatchTensors` (:attr:`SLOTS`) hold the states whose tensors were asked for more
+    than once, each slot brought up to its state's position at every call (a few element writes per card
+    played since, as in the batch) and read in the seat's relative order by one gather (``ndarray.take``, a
+    new array). A state seen for the first time is read from scratch (``observe.observation_tensor``, the
+    reference: cheaper than a slot's rebuild), so a search or a batch of many states asking once for each pays
+    no rebuild; the second call for the same state object takes a slot (the one used least recently), and so
+    does the first in a round's first trick when that slot holds nothing or a finished match (an environment's
+    new match: little to read). Byte for byte ``observe.observation_tensor`` either way.
+
+    Not shared between threads (``Fool.state_tensors`` keeps one per thread).
+
+    Args:
+        game: the :class:`~motley.games.fool.game.Fool` game the states belong to.
+    """
+
+    #: The states kept up to date at once (an environment's state, a few more for callers alternating).
+    SLOTS = 4
+
+    def __init__(self, game: Game) -> None:
+        self.tensors = tensors = BatchTensors(game, self.SLOTS)
+        self.n = game.num_players
+        self.slots = tensors.slots
+        self.sync = tensors._sync
+        self.take: Any = tensors.flat.take
+        index = tensors.layout.index
+        #: ``places[i][seat]``: intp, the places in the batch's flat array of slot i's tensor for ``seat``.
+        self.places = [[index[seat] + slot.base for seat in range(self.n)] for slot in tensors.slots]
+        #: Slot numbers by ``id`` of the state they hold (checked against ``_Slot.state``, which keeps it alive).
+        self.where: dict[int, int] = {}
+        self.used = list(range(self.SLOTS))  # slot numbers, the least recently used first
+        self.once: object = None  # the last state read from scratch
+
+    def tensor(self, state: FoolRules, seat: int) -> npt.NDArray[np.float32]:
+        """``state.observation_tensor(seat)``: float32 (``observe.tensor_size(n)``,), a new array.
+
+        Raises:
+            motley.MotleyError: for a seat that is not one of the game's.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            seat = int(seat)
+        i = self.where.get(id(state))
+        if i is None or self.slots[i].state is not state:
+            if state is not self.once and (state.tricks or not self._spare()):  # first sight: from scratch
+                self.once = state
+                return observation_tensor(state, seat)
+            i = self._adopt(state)
+        elif self.used[-1] != i:
+            self.used.remove(i)
+            self.used.append(i)
+        self.sync(self.slots[i], state)
+        tensor: npt.NDArray[np.float32] = self.take(self.places[i][seat], None, None, "wrap")  # in range: no check
+        return tensor
+
+    def _spare(self) -> bool:
+        """Does the least recently used slot hold no state, or a finished match (nothing to keep)?"""
+        held = self.slots[self.used[0]].state
+        return held is None or bool(held.done)
+
+    def _adopt(self, state: FoolRules) -> int:
+        """Give ``state`` the least recently used slot (its row is rebuilt at the next sync); its number."""
+        self.once = None
+        i = self.used.pop(0)
+        self.used.append(i)
+        self.where.pop(id(self.slots[i].state), None)
+        self.where[id(state)] = i
+        return i

@@ -4,17 +4,22 @@
 :class:`~motley.games.fool.rules.FoolRules`), ``observe.py`` what a seat sees and ``sample.py`` the
 determinizer; each imports only the ones before it. This module binds them into the classes the package
 registers, so no part needs an import that runs in a circle. The observation functions are bound as the
-methods themselves (no call in between): the assembled State costs nothing over the rules' one.
+methods themselves (no call in between): the assembled State costs nothing over the rules' one. The tensor of
+a state asked for again is kept up to date move by move (``batch.StateTensors``, one per game and thread).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from threading import get_ident
 from typing import Any, cast
 
+import numpy as np
+import numpy.typing as npt
+
 from motley.core.game import Observation
-from motley.games.fool import observe, sample
+from motley.games.fool import batch, observe, sample
 from motley.games.fool.rules import FoolGameRules, FoolRules
 
 
@@ -31,8 +36,21 @@ class FoolState(FoolRules):
     game: Fool
 
     observation = observe.observation
-    observation_tensor = observe.observation_tensor
     voids = observe.voids
+
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """float32 (``observe.tensor_size(players)``,) from ``seat``'s view, a new array: byte for byte
+        ``observe.observation_tensor`` (the reference), kept up to date move by move for a state asked again
+        (``batch.StateTensors``).
+
+        Raises:
+            MotleyError: for a seat that is not one of the game's.
+        """
+        caches = self.game.state_tensors
+        tensors = caches.get(get_ident())
+        if tensors is None:
+            tensors = caches[get_ident()] = batch.StateTensors(self.game)
+        return tensors.tensor(self, seat)
 
 
 class Fool(FoolGameRules):
@@ -48,6 +66,12 @@ class Fool(FoolGameRules):
         super().__init__(**params)
         #: The deck's block of the observation tensor (see ``observe.observation_tensor``).
         self.deck_block = observe.deck_block(self.deck)
+        #: ``FoolState.observation_tensor``'s states kept up to date, by thread (left out of copies and pickles).
+        self.state_tensors: dict[int, batch.StateTensors] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game's attributes for a copy or a pickle, without its states' tensors (a cache)."""
+        return {**self.__dict__, "state_tensors": {}}
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (observe.tensor_size(self.num_players),)

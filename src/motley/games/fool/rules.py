@@ -436,17 +436,21 @@ class FoolRules(SearchState):
     def _finish_trick(self) -> None:
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
-        winner = trick_winner(trick, lc)
         bad = BADNESS[lc + 1]  # FL-R9, FL-D3, FL-D4: smaller = worse (see badness)
-        keys = []  # badness << 3 | seat, so the smallest is the worst card and names its seat
-        for i, t in enumerate(trick):
-            keys.append((bad[t & 127] - i) << 3 | t >> 7)
+        # badness << 3 | seat, so the smallest is the worst card and names its seat
+        keys = [(bad[t & 127] - i) << 3 | t >> 7 for i, t in enumerate(trick)]
         game = self.game
         if game.num_fools == 1:
             fools: tuple[int, ...] = (min(keys) & 7,)
+            best = max(keys)
         else:
             keys.sort()
             fools = (keys[0] & 7, keys[1] & 7)
+            best = keys[-1]
+        # The winner (FL-R8, FL-D5, as trick_winner): with a lead colour set, the highest badness is the
+        # highest lead-colour card (a W1 counts as value 1, below every coloured card, and a discard lower
+        # still); with none set every card is a W1 and the first one played wins.
+        winner = best & 7 if lc >= 0 else trick[0] >> 7
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
@@ -526,7 +530,12 @@ class FoolRules(SearchState):
         lc = self.lead
         if lc < 0 or not hand[lc]:
             lc = -1  # leading, or void in the lead colour: any card (FL-R6)
-        legal = hand[0] + hand[1] + hand[2] + hand[3] + hand[W][:1] if lc < 0 else hand[lc] + hand[W][:1]
+        if lc < 0:
+            legal = [*hand[0], *hand[1], *hand[2], *hand[3]]
+            if hand[W]:
+                legal.append(W1)
+        else:
+            legal = [*hand[lc], W1] if hand[W] else hand[lc][:]
         self._legal = legal
         return legal
 
@@ -569,16 +578,18 @@ class FoolRules(SearchState):
         return super().why_illegal(action)
 
     def _apply(self, action: Action) -> None:
-        p = self.order[self.pos]
+        order, pos = self.order, self.pos
+        p = order[pos]
         col = COLOUR[action]
         self.hands[p][col].remove(action)
         self.sizes[p] -= 1
         self.trick.append(action | p << 7)
         if self.lead < 0 and col != W:
             self.lead = col  # FL-R7: the first non-1 card sets the lead colour
-        self.pos += 1
         self._legal = None
-        if self.pos == len(self.order):
+        pos += 1
+        self.pos = pos
+        if pos == len(order):
             self._finish_trick()
 
     def playout(self, rng: random.Random) -> None:
