@@ -344,10 +344,32 @@ class Service:
             live = self.tables.get(table_id)  # taken over meanwhile
             if live is not None:
                 return live
+            rebuilt = await self._as_claimed(rebuilt, record)
+            if rebuilt.table.record.finished:  # its old owner ended it before the claim: never driven here
+                await self.membership.unclaim(table_id)
+                return await self._load(table_id)
             self.tables[rebuilt.id] = rebuilt
             self.start(rebuilt)
             self.membership.publish("taken", rebuilt.id)
         return rebuilt
+
+    async def _as_claimed(self, rebuilt: LiveTable, record: TableRecord) -> LiveTable:
+        """``rebuilt`` (from ``record``, read before the claim), or the table read again after the claim if it
+        changed meanwhile: its old owner may have written it (a move, a seat) while its lease lasted, and a claim
+        waits for such a write (:meth:`~motley.server.store.leases.LeaseRows.check_fences`), so what is read
+        after it is the table as its old owner left it; what a viewer was shown there is never newer than what
+        is driven here. The one process of its store (no owner id) is the only writer: nothing to read again.
+
+        Raises:
+            StoreError: if the store cannot be read.
+        """
+        if self.membership.owner is None:
+            return rebuilt
+        again = await self.store.call(self.store.storage.load, record.id)
+        if again is None or (again.moves, again.seats, again.settings, again.finished) == (
+                record.moves, record.seats, record.settings, record.finished):
+            return rebuilt
+        return await self.rebuild(again)
 
     async def join(self, live: LiveTable, seat: int | None = None) -> int:
         """Claim an open seat of ``live`` for someone in the lobby (``seat``, or None: the first open one) and
