@@ -15,6 +15,7 @@ import pytest
 
 from motley.server.play.bodies import table_request
 from motley.server.play.live import LiveTable
+from motley.server.play.protocol import ProtocolError
 from motley.server.play.service import Service
 from motley.server.store.leases import Fence
 from motley.server.store.records import SeatRefused
@@ -117,6 +118,24 @@ def test_a_cancel_and_a_start_at_an_old_owner_are_refused_unstored(store_url: st
         after = stored_record(store_url, live.id)
         assert before is not None and after is not None
         assert (after.settings, after.finished, after.result) == (before.settings, False, None)
+
+    with_pair(store_url, body)
+
+
+def test_a_hint_at_an_old_owner_is_neither_counted_nor_given(store_url: str) -> None:
+    """A hint's count is a seat write: at an old owner it is refused, so nothing is counted (``not_stored``)."""
+    async def body(a: Service, b: Service) -> None:
+        live = await a.create(table_request({**PEOPLE, "hints": True}), seed=7)
+        mover = live.table.state.current_player()
+        asking = Viewer(mover)
+        live.attach(asking)
+        await taken_over(a, b, live.id)
+        with pytest.raises(ProtocolError) as refused:
+            await live.hint(asking)
+        assert refused.value.code == "not_stored" and live.hints.used[mover] == 0
+        record = stored_record(store_url, live.id)
+        assert record is not None and not record.seats[mover].get("hints")
+        assert not [m for m in asking.messages if m["type"] == "hint"]
 
     with_pair(store_url, body)
 

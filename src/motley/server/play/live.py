@@ -225,8 +225,8 @@ class LiveTable(Seating, Driver):
 
     def decline(self, seat: int) -> Seat:
         """The person invited to ``seat`` declines it: it becomes an open seat (anyone in the lobby may take it;
-        the invite link stops working), and every viewer of this table and of the one it is the rematch of is
-        told (``rematch_declined``). The caller stores the seats.
+        the invite link stops working). The caller stores the seats, then tells the viewers
+        (:meth:`announce_decline`).
 
         Raises:
             SeatRefused: once the seat's person has connected, for a bot's seat or once the match is over.
@@ -239,6 +239,11 @@ class LiveTable(Seating, Driver):
         if seat_.ever_connected or seat_.claimed:
             raise SeatRefused("the seat's person has joined the table already; leave it instead")
         seat_.open, seat_.token = True, new_token()
+        return seat_
+
+    def announce_decline(self, seat: int) -> None:
+        """Tell every viewer of this table and of the one it is the rematch of that ``seat`` was declined
+        (``rematch_declined``), once the seats are stored."""
         message = self.declined_message(self.table, seat)
         old = self.rematch_of
         if old is not None and old.rematch is not None and old.rematch.table is self.table:
@@ -248,7 +253,6 @@ class LiveTable(Seating, Driver):
         for conn in self.viewers():
             conn.send(message)
         self._wake()
-        return seat_
 
     def start(self, conn: Connection) -> None:
         """A person at the table starts the match without waiting for the others to connect: the bots move.

@@ -269,7 +269,7 @@ class Service:
         """Decline the seat of ``token`` at ``live``, a rematch (:meth:`Rematches.decline`); returns the seat.
 
         Raises:
-            SeatRefused: see :meth:`Rematches.decline`.
+            SeatRefused, StoreError: see :meth:`Rematches.decline`.
         """
         return await self.rematches.decline(live, token)
 
