@@ -11,17 +11,64 @@ waits for it, the other process taking the table over, then the owner resumed. T
 
 Run: ``PYTHONPATH=src:. .venv/bin/python benchmarks/site_fencing.py [RACES] [PAUSES]`` (default 5 and 10). The
 same script over an older motley (``PYTHONPATH=OLD/src:.``) gives the figures before the fences.
+
+``--cost N``: instead, the cost of the fence itself: N moves stored one transaction each, alternately with and
+without a fence (the lease check in the same transaction), on SQLite and on PostgreSQL; prints the median time of
+one write each way and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import statistics
+import tempfile
+import time
+from pathlib import Path
 
 from tests.postgres import PostgresServer, binaries
 from tests.server.site.test_server_site_pauses import TTL, join_race, paused_move
 
+from motley.server.store.storage import Fence, Storage, TableRecord, new_owner
 from motley.server.web.testing import ServerProcess
+
+
+def write_cost(url: str, moves: int) -> tuple[float, float]:
+    """Median seconds of one stored move without and with its fence, ``moves`` of each, interleaved."""
+    storage = Storage(url)
+    try:
+        for table in ("plain", "fenced"):
+            storage.create_table(TableRecord(id=table, game="fool", params={}, seed=1, seats=[], settings={},
+                                             created=time.time()))
+        owner = new_owner()
+        epoch = storage.claim("fenced", owner, 3600.0)
+        assert epoch is not None
+        fences = {"fenced": Fence(owner, epoch)}
+        times: dict[str, list[float]] = {"plain": [], "fenced": []}
+        for n in range(1, moves + 1):
+            for table in ("plain", "fenced"):
+                started = time.perf_counter()
+                storage.add_moves([(table, n, 0, "m", "seat")], fences if table == "fenced" else None)
+                times[table].append(time.perf_counter() - started)
+        return statistics.median(times["plain"]), statistics.median(times["fenced"])
+    finally:
+        storage.close()
+
+
+def cost(moves: int) -> None:
+    bin_dir = binaries()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL's server binaries are not installed")
+    server = PostgresServer(bin_dir)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for name, url in (("SQLite", f"sqlite:///{Path(folder) / 'cost.db'}"),
+                              ("PostgreSQL", server.create_database())):
+                plain, fenced = write_cost(url, moves)
+                print(f"{name}: one move {plain * 1000:.3f} ms unfenced, {fenced * 1000:.3f} ms fenced "
+                      f"(x{fenced / plain:.2f}), median of {moves}")
+    finally:
+        server.remove()
 
 
 def main(races: int, pauses: int) -> None:
@@ -63,5 +110,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("races", type=int, nargs="?", default=5)
     parser.add_argument("pauses", type=int, nargs="?", default=10)
+    parser.add_argument("--cost", type=int, default=0, metavar="N")
     args = parser.parse_args()
-    main(args.races, args.pauses)
+    if args.cost:
+        cost(args.cost)
+    else:
+        main(args.races, args.pauses)

@@ -83,6 +83,7 @@ class LeaseRows:
 
     engine: Engine
     clock: Callable[[], float] | None = None
+    _fence_statement: Any = None
 
     def claim(self, table_id: str, owner: str, ttl: float) -> int | None:
         """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
@@ -127,10 +128,14 @@ class LeaseRows:
             by_owner.setdefault(fence.owner, {})[table_id] = fence.epoch
         for owner, epochs in by_owner.items():
             tables = sorted(epochs)
-            which = leases_t.c.table_id == tables[0] if len(tables) == 1 else self._one_of(leases_t.c.table_id, tables)
-            query = (update(leases_t).where(which, leases_t.c.owner == owner, leases_t.c.expires_at > self._now())
-                     .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
-            held = {str(r.table_id): int(r.epoch) for r in conn.execute(query)}
+            if len(tables) == 1:  # one fixed statement: SQLAlchemy reuses its compiled form
+                rows = conn.execute(self._fence_check(), {"fenced_table": tables[0], "fenced_owner": owner})
+            else:
+                query = (update(leases_t).where(self._one_of(leases_t.c.table_id, tables), leases_t.c.owner == owner,
+                                                leases_t.c.expires_at > self._now())
+                         .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
+                rows = conn.execute(query)
+            held = {str(r.table_id): int(r.epoch) for r in rows}
             for table_id in tables:
                 if held.get(table_id) != epochs[table_id]:
                     raise StaleLease(f"table {table_id}: the lease of owner {owner} at epoch {epochs[table_id]} "
@@ -156,6 +161,19 @@ class LeaseRows:
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
+
+    def _fence_check(self) -> Any:
+        """The check of one table's fence (:meth:`check_fences`), made once where the store's clock is the
+        database's (a clock handed in gives each statement its own time)."""
+        if self.clock is None and self._fence_statement is not None:
+            return self._fence_statement
+        statement = (update(leases_t).where(leases_t.c.table_id == bindparam("fenced_table"),
+                                            leases_t.c.owner == bindparam("fenced_owner"),
+                                            leases_t.c.expires_at > self._now())
+                     .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
+        if self.clock is None:
+            self._fence_statement = statement
+        return statement
 
     def _one_of(self, column: Any, values: Collection[str]) -> Any:
         """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names
