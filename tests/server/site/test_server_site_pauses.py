@@ -55,12 +55,13 @@ def pause_past_lease(url: str, table_id: str, owner: ServerProcess) -> str:
 @dataclass
 class Race:
     """One race of two joins for one seat: each join's HTTP status (``paused``: the join queued at the paused
-    owner; ``taker``: the join at the process that took the table over), and whether the stored seat's token is
-    the one a 200 gave."""
+    owner; ``taker``: the join at the process that took the table over), whether the stored seat's token is the
+    one a 200 gave, and the paused owner's answer in words."""
 
     paused: int
     taker: int
     stored_is_given: bool
+    paused_answer: str = ""
 
     @property
     def given(self) -> int:
@@ -89,7 +90,8 @@ def join_race(url: str, a: ServerProcess, b: ServerProcess) -> Race:
               if answer.status_code == 200}
     record = stored_record(url, table_id)
     assert record is not None
-    return Race(at_paused.status_code, at_taker.status_code, record.seats[0].get("token") in tokens)
+    return Race(at_paused.status_code, at_taker.status_code, record.seats[0].get("token") in tokens,
+                at_paused.text[:300])
 
 
 @dataclass
@@ -165,6 +167,7 @@ def test_a_join_queued_at_a_paused_owner_and_one_at_the_taker_give_the_seat_once
         race = join_race(url, a, b)
         assert race.taker == 200, race
         assert race.given == 1 and race.stored_is_given, race
+        assert race.paused == 409, race  # answered by the taker, through the old owner: the seat is claimed
     finally:
         a.stop()
         b.stop()
