@@ -7,6 +7,7 @@ owner is neither stored nor shown). :func:`join_race` and :func:`paused_move` ar
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -117,8 +118,9 @@ def paused_move(url: str, a: ServerProcess, b: ServerProcess) -> Pause:
     created = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10).json()
     table_id, tokens = created["id"], seat_tokens(created)
     pause = Pause()
-    sockets = [connect(f"{a.ws_base}/ws/{table_id}?token={token}", open_timeout=10) for token in tokens]
-    try:
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(connect(f"{a.ws_base}/ws/{table_id}?token={token}", open_timeout=10))
+                   for token in tokens]
         first = [_next_state(ws) for ws in sockets]
         seat = next(i for i, state in enumerate(first) if state["legal"])
         pause.shown.append(first[seat]["version"])
@@ -129,9 +131,6 @@ def paused_move(url: str, a: ServerProcess, b: ServerProcess) -> Pause:
         finally:
             os.kill(a.pid(), signal.SIGCONT)
         _read_until_quiet(sockets[seat], pause)
-    finally:
-        for ws in sockets:
-            ws.close()
     with connect(f"{b.ws_base}/ws/{table_id}?token={tokens[seat]}", open_timeout=10) as again:
         pause.shown.append(_next_state(again)["version"])
     pause.stored = [n for n, _, _ in stored_moves_numbered(url, table_id)]
