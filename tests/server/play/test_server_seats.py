@@ -30,7 +30,7 @@ from motley.server.play.requests import new_record
 from motley.server.play.service import Service
 from motley.server.play.table import Table
 from motley.server.store.records import SeatRefused, Settings
-from motley.server.store.storage import Storage
+from motley.server.store.storage import Fence, Storage
 from motley.server.store.writer import Store, StoreError
 from motley.server.web.routes.tables import table_summary
 from motley.server.web.testing import ServerThread
@@ -130,11 +130,11 @@ class RefusingStorage(Storage):
 
     refuse = 0
 
-    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
         if self.refuse > 0:
             self.refuse -= 1
             raise OSError("disk full")
-        super().update_seats(table_id, seats)
+        super().update_seats(table_id, seats, fence)
 
 
 def test_a_claim_the_store_refuses_leaves_the_seat_open_with_its_invite_link(url: str,

@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,7 +24,7 @@ from motley.server.play.requests import new_record
 from motley.server.play.service import Service
 from motley.server.play.table import Finished, Moved, Table
 from motley.server.store.records import Settings
-from motley.server.store.storage import Storage
+from motley.server.store.storage import Fence, Storage
 from tests.support import Viewer
 
 
@@ -38,7 +38,8 @@ class WatchedStorage(Storage):
         self.threads: set[int] = set()
         self.groups: list[int] = []
 
-    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]]) -> None:
+    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]],
+                  fences: Mapping[str, Fence] | None = None) -> None:
         self.threads.add(threading.get_ident())
         self.groups.append(len(moves))
         if self.fail > 0:
@@ -46,7 +47,7 @@ class WatchedStorage(Storage):
             raise OSError("disk full")
         if any(row[0] == self.refuse for row in moves):
             raise OSError("refused")
-        super().add_moves(moves)
+        super().add_moves(moves, fences)
 
 
 def humans(game: str, players: int) -> dict[str, Any]:

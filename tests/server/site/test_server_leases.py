@@ -53,7 +53,7 @@ def test_of_two_processes_racing_for_a_table_exactly_one_wins_every_time(two: tu
     def race(i: int) -> None:
         for n in range(rounds):
             barrier.wait()
-            won[i].append(two[i].claim(f"race{n}", owners[i], LONG))
+            won[i].append(two[i].claim(f"race{n}", owners[i], LONG) is not None)
 
     threads = [threading.Thread(target=race, args=(i,)) for i in range(2)]
     for t in threads:

@@ -52,7 +52,7 @@ from motley.server.play.presence import SEATS_INTERVAL, Connection, Presence, Se
 from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.store.records import Seat, SeatRefused, new_token
-from motley.server.store.writer import MoveRow, Store, StoreError
+from motley.server.store.writer import LeaseLost, MoveRow, Store, StoreError
 
 __all__ = ["SEAT_TRIES", "STORE_RETRY", "Connection", "LiveTable", "Offer", "Presence", "Summary", "TableLog"]
 
@@ -162,7 +162,7 @@ class LiveTable(Seating, Driver):
         """Store the table's seats as they are now (stored form) and return once they are stored. A write the store
         refuses is tried again :data:`STORE_RETRY` seconds later, with the seats as they are then, up to
         :data:`SEAT_TRIES` tries in all (as a bot's move is tried again: the store's refusals are often short,
-        a locked database).
+        a locked database); one refused because another writer holds the table (:class:`LeaseLost`) is not.
 
         Raises:
             StoreError: the store's last refusal.
@@ -175,7 +175,7 @@ class LiveTable(Seating, Driver):
                 return
             except StoreError as exc:
                 log.error("table %s: seats not stored (try %d of %d): %s", self.id, attempt, SEAT_TRIES, exc)
-                if attempt == SEAT_TRIES:
+                if attempt == SEAT_TRIES or isinstance(exc, LeaseLost):
                     raise
             await asyncio.sleep(STORE_RETRY)
 
@@ -239,8 +239,8 @@ class LiveTable(Seating, Driver):
 
     def decline(self, seat: int) -> Seat:
         """The person invited to ``seat`` declines it: it becomes an open seat (anyone in the lobby may take it;
-        the invite link stops working), and every viewer of this table and of the one it is the rematch of is
-        told (``rematch_declined``). The caller stores the seats.
+        the invite link stops working). The caller stores the seats, then tells the viewers
+        (:meth:`announce_decline`).
 
         Raises:
             SeatRefused: once the seat's person has connected, for a bot's seat or once the match is over.
@@ -253,6 +253,11 @@ class LiveTable(Seating, Driver):
         if seat_.ever_connected or seat_.claimed:
             raise SeatRefused("the seat's person has joined the table already; leave it instead")
         seat_.open, seat_.token = True, new_token()
+        return seat_
+
+    def announce_decline(self, seat: int) -> None:
+        """Tell every viewer of this table and of the one it is the rematch of that ``seat`` was declined
+        (``rematch_declined``), once the seats are stored."""
         message = self.declined_message(self.table, seat)
         old = self.rematch_of
         if old is not None and old.rematch is not None and old.rematch.table is self.table:
@@ -262,7 +267,6 @@ class LiveTable(Seating, Driver):
         for conn in self.viewers():
             conn.send(message)
         self._wake()
-        return seat_
 
     def start(self, conn: Connection) -> None:
         """A person at the table starts the match without waiting for the others to connect: the bots move.

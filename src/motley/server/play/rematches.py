@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from motley.server.play.bodies import RematchSeat
@@ -148,18 +149,25 @@ class Rematches:
 
     async def decline(self, live: LiveTable, token: str) -> int:
         """The person whose seat link at ``live`` has ``token`` declines the seat (a rematch they were offered):
-        it becomes an open seat, stored, and every viewer of both tables is told (:meth:`LiveTable.decline`);
-        returns the seat.
+        it becomes an open seat (:meth:`LiveTable.decline`), stored, and then every viewer of both tables is told
+        (:meth:`LiveTable.announce_decline`); returns the seat.
 
         Raises:
             SeatRefused: for a token that is no seat's of this table, or a seat that cannot be declined (its
-                person has joined, the match is over); nothing changes. The seats are stored without waiting.
+                person has joined, the match is over); nothing changes. StoreError: if the store refused the
+                seats (the seat is as it was, nobody told).
         """
         seat = live.table.seat_of_token(token)
         if seat is None:
             raise SeatRefused("this link's token is not a seat of this table")
+        before = replace(live.table.seats[seat])
         live.decline(seat)
-        live.store.save_seats(live.id, [s.stored() for s in live.table.seats])
+        try:
+            await live.store_seats()
+        except StoreError:
+            live.table.seats[seat] = before
+            raise
+        live.announce_decline(seat)
         return seat
 
 

@@ -268,7 +268,7 @@ class Service:
         """Decline the seat of ``token`` at ``live``, a rematch (:meth:`Rematches.decline`); returns the seat.
 
         Raises:
-            SeatRefused: see :meth:`Rematches.decline`.
+            SeatRefused, StoreError: see :meth:`Rematches.decline`.
         """
         return await self.rematches.decline(live, token)
 
@@ -338,14 +338,8 @@ class Service:
             await self.rematches.stored_offer(rebuilt)
             self.keep(rebuilt)
         else:
-            if not await self.membership.claim(table_id):
-                raise OwnedElsewhere(f"table {table_id} is driven by another process of the site")
-            live = self.tables.get(table_id)  # taken over meanwhile
-            if live is not None:
-                return live
-            self.tables[rebuilt.id] = rebuilt
-            self.start(rebuilt)
-            self.membership.publish("taken", rebuilt.id)
+            taken = await _take(self, rebuilt, record)
+            return taken if taken is not None else await self._load(table_id)  # None: ended meanwhile
         return rebuilt
 
     async def join(self, live: LiveTable, seat: int | None = None, name: str | None = None) -> int:
@@ -475,6 +469,55 @@ class Service:
         self.thinkers.close()
         await self.membership.close()
         await asyncio.to_thread(self.store.close)
+
+
+async def _take(service: Service, rebuilt: LiveTable, record: TableRecord) -> LiveTable | None:
+    """Claim the unfinished table ``rebuilt`` (from ``record``) that :meth:`Service._load` read, and drive it here
+    (started, announced as ``taken``): the copy read again after the claim where it changed
+    (:func:`_as_claimed`), or the copy driven here already if another load took it meanwhile. None if its old
+    owner finished it before the claim (read it again).
+
+    Raises:
+        OwnedElsewhere: if another process holds its lease. StoreError: if the store refused the claim or a read.
+    """
+    if not await service.membership.claim(record.id):
+        raise OwnedElsewhere(f"table {record.id} is driven by another process of the site")
+    live = service.tables.get(record.id)  # taken over meanwhile
+    if live is not None:
+        return live
+    try:
+        claimed = await _as_claimed(service, rebuilt, record)
+    except Exception:  # not driven here after all: a lease held for it would be renewed for nothing
+        await service.membership.unclaim(record.id)
+        raise
+    if claimed is not None:
+        service.tables[claimed.id] = claimed
+        service.start(claimed)
+        service.membership.publish("taken", claimed.id)
+    return claimed
+
+
+async def _as_claimed(service: Service, rebuilt: LiveTable, record: TableRecord) -> LiveTable | None:
+    """``rebuilt`` (from ``record``, read before the claim of its lease), or the table read again after the claim
+    if it changed meanwhile: its old owner may have written it (a move, a seat) while its lease lasted, and a claim
+    waits for such a write (:meth:`~motley.server.store.leases.LeaseRows.check_fences`), so what is read after it
+    is the table as its old owner left it; what a viewer was shown there is never newer than what is driven here.
+    None if the old owner finished it meanwhile (the claim is given up). The one process of its store (no owner
+    id) is the only writer: nothing to read again.
+
+    Raises:
+        StoreError: if the store cannot be read.
+    """
+    if service.membership.owner is None:
+        return rebuilt
+    again = await service.store.call(service.store.storage.load, record.id)
+    if again is None or (again.moves, again.seats, again.settings, again.finished) == (
+            record.moves, record.seats, record.settings, record.finished):
+        return rebuilt
+    if again.finished:
+        await service.membership.unclaim(record.id)
+        return None
+    return await service.rebuild(again)
 
 
 async def tidy_loop(service: Service) -> None:

@@ -36,8 +36,9 @@ class Leases(Protocol):
     """What a site needs of its store: the lease calls and the unfinished tables' headers
     (:class:`~motley.server.store.storage.Storage` has them)."""
 
-    def claim(self, table_id: str, owner: str, ttl: float) -> bool:
-        """Own ``table_id`` for ``ttl`` s if free, expired or already ours; returns whether we own it."""
+    def claim(self, table_id: str, owner: str, ttl: float) -> int | None:
+        """Own ``table_id`` for ``ttl`` s if free, expired or already ours; returns the lease's new epoch (the
+        fence of the table's writes), None if we do not own it."""
 
     def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
         """Extend ``owner``'s leases; returns those of ``held`` it no longer owns."""

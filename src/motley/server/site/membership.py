@@ -3,12 +3,15 @@
 
 An unfinished table is driven only while this process holds its lease (claimed when the table is made or loaded,
 renewed by the heartbeat, :meth:`SiteMembership.heartbeat`); the scan takes over the tables whose owner died
-(:meth:`SiteMembership.take_over`); a table whose lease is lost is dropped, at the heartbeat or at once when the
-store refuses its move number (:class:`~motley.server.store.writer.LeaseLost`, through the table's
-:class:`FencedLog`). With news (:func:`~motley.server.site.news.open_news`) the other processes' lobby lines are
-kept from news (:class:`~motley.server.site.lobby.Lobby`) and handed-over leases are heard at once; without, the
-lobby reads the store at each listing and orphans are found by the scan alone. A drain (SIGTERM,
-:meth:`SiteMembership.drain`) hands every table over.
+(:meth:`SiteMembership.take_over`). Every write of a table driven here carries its lease (a fencing token,
+:class:`~motley.server.store.leases.Fence`: this process's owner id and the epoch its claim returned), and the store
+refuses it in the write's own transaction once the lease is no longer the table's; a table whose lease is lost is
+dropped, at the heartbeat or at once when the store refuses one of its writes
+(:class:`~motley.server.store.writer.LeaseLost`, through the table's :class:`FencedLog`). With news
+(:func:`~motley.server.site.news.open_news`) the other processes' lobby lines are kept from news
+(:class:`~motley.server.site.lobby.Lobby`) and handed-over leases are heard at once; without, the lobby reads the
+store at each listing and orphans are found by the scan alone. A drain (SIGTERM, :meth:`SiteMembership.drain`) hands
+every table over.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import contextlib
 import functools
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -30,7 +33,8 @@ from motley.server.play.service import OwnedElsewhere
 from motley.server.site.leases import Leases, Site
 from motley.server.site.lobby import LEASES, TOPIC, Lobby, live_line
 from motley.server.site.news import News, NewsUnavailable, Subscription
-from motley.server.store.writer import Creator, LeaseLost, MoveRow, Store, StoreError
+from motley.server.store.leases import Fence, StaleLease
+from motley.server.store.writer import Creator, LeaseLost, MoveRow, Store, StoreError, fenced
 
 __all__ = ["DRAIN_NEWS_WAIT", "OUTBOX", "FencedLog", "SiteMembership"]
 
@@ -43,57 +47,99 @@ OUTBOX = 1000
 DRAIN_NEWS_WAIT = 2.0
 #: What a draining process answers a move at a table it hands over.
 HANDING_OVER = "this server process is stopping; the table moves to another one"
+#: What a copy of a table this process no longer drives answers a write (its lease was lost, or claimed again for
+#: a fresh copy).
+NOT_DRIVEN = "this server process no longer drives this table"
 
 
 class FencedLog:
-    """The :class:`Store` as one table's log in a site: a write refused because another process holds the table
-    now (:class:`LeaseLost`: its move number is stored already) calls ``lost`` before the refusal goes on to the
-    mover; ``changed(event, table_id)`` is called once the seats (``"seats"``) or the result (``"finished"``, or
-    ``"cancelled"``) are written,
-    so that the lobby of every process hears of it. Once :attr:`refusing` is set (a reason: the process hands the
-    table over), every move is refused unstored. Every write that changes the table goes through here, so a lease
-    carried with each write (a fencing token) has one place to go."""
+    """The :class:`Store` as one table's log in a site. Every write that changes the table goes through here and
+    carries the table's lease as ``fence(self)`` gives it (:meth:`SiteMembership.fence`: this process's owner id and
+    the epoch of its claim, for the copy of the table driven here; None for a table not driven here, a finished
+    one: written without a lease), and the store refuses it in the same transaction once that lease is no longer
+    the table's. A write refused because another process holds the table now, or the lease expired
+    (:class:`LeaseLost`), calls ``lost`` before the refusal goes on to the writer; ``changed(event, table_id)`` is
+    called once the seats (``"seats"``) or the result (``"finished"``, or ``"cancelled"``) are written, so that the
+    lobby of every process hears of it. Once :attr:`refusing` is set (a reason: the process hands the table over,
+    or dropped this copy of it), every write is refused unstored."""
 
     def __init__(self, store: Store, table_id: str, lost: Callable[[str], None],
-                 changed: Callable[[str, str], None]) -> None:
+                 changed: Callable[[str, str], None], fence: Callable[[FencedLog], Fence | None] = lambda _: None
+                 ) -> None:
         self.store = store
         self.table_id = table_id
         self.lost = lost
         self.changed = changed
+        self.fence = fence
         self.refusing: str | None = None
 
-    async def add_move(self, row: MoveRow) -> None:
-        """:meth:`Store.add_move`; a lost lease calls ``lost``.
+    def _lease(self) -> Fence | None:
+        """The fence of the next write.
 
         Raises:
-            StoreError: if the move was not stored (or :attr:`refusing` is set: it was not tried).
+            LeaseLost: if :attr:`refusing` is set (nothing is tried).
         """
         if self.refusing is not None:
-            raise StoreError(self.refusing)
+            raise LeaseLost(self.refusing)
+        return self.fence(self)
+
+    async def _fenced(self, write: Awaitable[None]) -> None:
+        """Await ``write``; a lost lease calls ``lost``."""
         try:
-            await self.store.add_move(row)
+            await write
         except LeaseLost:
             self.lost(self.table_id)
             raise
 
+    def _hear(self, job: asyncio.Future[Any] | None) -> None:
+        """Call ``lost`` if the write of ``job`` (not awaited) is refused under a lease no longer the table's."""
+        if job is not None:
+            job.add_done_callback(lambda done: self.lost(self.table_id) if not done.cancelled()
+                                  and isinstance(done.exception(), StaleLease) else None)
+
+    async def add_move(self, row: MoveRow) -> None:
+        """:meth:`Store.add_move` under the table's lease; a lost lease calls ``lost``.
+
+        Raises:
+            LeaseLost: if the lease is no longer this process's (nothing stored).
+            StoreError: if the move was not stored (or :attr:`refusing` is set: it was not tried).
+        """
+        fence = self._lease()
+        await self._fenced(self.store.add_move(row, fence))
+
     async def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        """:meth:`Store.finish` (the match's result, or a cancel: ``{"cancelled": true, "reason"}``)."""
-        await self.store.finish(table_id, result)
+        """:meth:`Store.finish` (the match's result, or a cancel: ``{"cancelled": true, "reason"}``) under the
+        table's lease."""
+        fence = self._lease()
+        await self._fenced(self.store.finish(table_id, result, fence))
         self.changed("cancelled" if result.get("cancelled") is True else "finished", table_id)
 
     async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """:meth:`Store.store_seats`."""
-        await self.store.store_seats(table_id, seats)
+        """:meth:`Store.store_seats` under the table's lease."""
+        fence = self._lease()
+        await self._fenced(self.store.store_seats(table_id, seats, fence))
         self.changed("seats", table_id)
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """:meth:`Store.save_seats`."""
-        self.store.save_seats(table_id, seats)
-        self.changed("seats", table_id)
+        """:meth:`Store.save_seats` under the table's lease (a copy no longer driven here writes nothing)."""
+        if self._quiet_lease():
+            self._hear(self.store.later(self.store.storage.update_seats, table_id, seats, **fenced(self.fence(self))))
+            self.changed("seats", table_id)
 
     def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        """:meth:`Store.save_settings`."""
-        self.store.save_settings(table_id, settings)
+        """:meth:`Store.save_settings` under the table's lease (a copy no longer driven here writes nothing)."""
+        if self._quiet_lease():
+            self._hear(self.store.later(self.store.storage.update_settings, table_id, settings,
+                                        **fenced(self.fence(self))))
+
+    def _quiet_lease(self) -> bool:
+        """May a write that nobody waits for go to the store? False (logged) for a copy no longer driven here."""
+        try:
+            self._lease()
+        except StoreError as exc:
+            log.warning("table %s: write not made: %s", self.table_id, exc)
+            return False
+        return True
 
 
 class SiteMembership:
@@ -112,6 +158,8 @@ class SiteMembership:
         self.draining = False
         #: The tables whose lease this process holds, as far as it knows.
         self.held: set[str] = set()
+        #: The epoch of this process's claim of each table of :attr:`held` (the fence of its writes).
+        self.epochs: dict[str, int] = {}
         #: The heartbeat's own thread: a renewal never waits behind the store thread's queue of moves and loads,
         #: which under load can be longer than the lease (then every table would be lost).
         self.beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-leases")
@@ -154,8 +202,25 @@ class SiteMembership:
         self.renewed = tables.clock()
 
     def log(self, table_id: str) -> TableLog:
-        """The table's :class:`FencedLog`."""
-        return FencedLog(self.tables.store, table_id, self._lost, self.publish)
+        """The table's :class:`FencedLog`, its writes fenced by :meth:`fence`."""
+        return FencedLog(self.tables.store, table_id, self._lost, self.publish, self.fence)
+
+    def fence(self, log: FencedLog) -> Fence | None:
+        """The lease a write through ``log`` carries: this process's owner id and the epoch of its claim, if
+        ``log`` is the log of the copy of its table driven here; None for a table this process does not hold (a
+        finished table: no lease to carry).
+
+        Raises:
+            LeaseLost: for another copy of a table held here (an older one, replaced when the table was claimed
+                again): its write is refused unstored.
+        """
+        table_id = log.table_id
+        if table_id not in self.held:
+            return None
+        live = self.tables.tables.get(table_id)
+        if live is None or live.store is not log:
+            raise LeaseLost(f"table {table_id}: {NOT_DRIVEN} (another copy of it is driven here)")
+        return Fence(self.site.owner, self.epochs[table_id])
 
     async def claim(self, table_id: str) -> bool:
         """Claim the lease of ``table_id`` for this process (False: another process holds it, or this one drains).
@@ -166,15 +231,18 @@ class SiteMembership:
         if self.draining:
             return False
         store = self.tables.store
-        claimed = await store.call(self.leases.claim, table_id, self.site.owner, self.site.ttl)
-        if claimed:
-            self.held.add(table_id)
-        return claimed
+        epoch = await store.call(self.leases.claim, table_id, self.site.owner, self.site.ttl)
+        if epoch is None:
+            return False
+        self.held.add(table_id)
+        self.epochs[table_id] = epoch
+        return True
 
     async def unclaim(self, table_id: str) -> None:
         """Give up the lease claimed for a table that was not made after all (a store that does not answer leaves
         it to expire)."""
         self.held.discard(table_id)
+        self.epochs.pop(table_id, None)
         with contextlib.suppress(StoreError):
             await self.tables.store.call(self.leases.release, table_id, self.site.owner)
 
@@ -182,6 +250,7 @@ class SiteMembership:
         """Give up this process's lease of ``table_id`` (nothing if it holds none), written without waiting: the
         table is over here."""
         self._published.pop(table_id, None)
+        self.epochs.pop(table_id, None)
         if table_id in self.held:
             self.held.discard(table_id)
             self.tables.store.later(self.leases.release, table_id, self.site.owner)
@@ -207,15 +276,23 @@ class SiteMembership:
 
     def drop(self, table_id: str, reason: str) -> None:
         """Stop driving ``table_id`` here (its lease is lost, or this process stops): it is no longer held (its
-        lease is not renewed) and the set of tables drops it (:meth:`TableSet.drop`)."""
+        lease is not renewed), the copy driven here refuses every write from now on (a request that had it in
+        hand writes nothing), and the set of tables drops it (:meth:`TableSet.drop`)."""
         self.held.discard(table_id)
+        self.epochs.pop(table_id, None)
         self._published.pop(table_id, None)
+        live = self.tables.tables.get(table_id)
+        if live is not None and isinstance(live.store, FencedLog) and live.store.refusing is None:
+            live.store.refusing = NOT_DRIVEN
         self.tables.drop(table_id, reason)
 
     def _lost(self, table_id: str) -> None:
-        """A move of ``table_id`` was refused as stored already: another process moved there. Drop the table,
-        then load it again from the store if this process still (or again) owns it."""
-        self.drop(table_id, "a move number was stored already by another process")
+        """A write of ``table_id`` was refused: its lease is another process's now (or expired), or its move
+        number was stored already. Drop the table, then load it again from the store if this process still (or
+        again) owns it: claimed anew, so with a new epoch."""
+        if table_id in self.held:
+            self.drop(table_id, "the store refused a write: another process of the site holds the table's lease, "
+                      "or it expired")
 
         async def reload() -> None:
             with contextlib.suppress(OwnedElsewhere, StoreError):

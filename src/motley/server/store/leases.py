@@ -1,6 +1,12 @@
 """Which process of a site owns which table: the lease rows of the store (``motley_leases``, migration 0004) and
 the processes' addresses (``motley_processes``, migration 0005), docs/scaling.md.
 
+Every claim of a table's lease gives it a new epoch (migration 0009): the claim's owner and epoch, a
+:class:`Fence`, are the fencing token that every write changing the table carries, and the store refuses the
+write (:class:`StaleLease`) in its own transaction once the lease row no longer names them or has expired
+(:meth:`LeaseRows.check_fences`), so that a process that lost a table (paused past its lease, cut off) stores
+nothing of it any more.
+
 :class:`LeaseRows` is the part of :class:`~motley.server.store.storage.Storage` that keeps them; its times are the
 database's clock (every process reads the same), or a clock handed in (tests: a fake one, so a lease expires
 without waiting).
@@ -13,7 +19,7 @@ import math
 import os
 import secrets
 import socket
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -37,17 +43,32 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from motley.server.store.schema import leases_t, processes_t, tables_t
 
-__all__ = ["Lease", "LeaseRows", "new_owner"]
+__all__ = ["Fence", "Lease", "LeaseRows", "StaleLease", "new_owner"]
 
 
 class Lease(NamedTuple):
-    """A table's current lease: the owner's id (:func:`new_owner`), its ``holder`` (``"host/pid"``) and when it
-    expires (seconds since the epoch, the database's clock)."""
+    """A table's current lease: the owner's id (:func:`new_owner`), its ``holder`` (``"host/pid"``), when it
+    expires (seconds since the epoch, the database's clock) and its ``epoch`` (one more at every claim)."""
 
     table: str
     owner: str
     holder: str
     expires_at: float
+    epoch: int = 0
+
+
+class Fence(NamedTuple):
+    """The lease a write is made under (a fencing token): its ``owner`` and the ``epoch`` its claim returned
+    (:meth:`LeaseRows.claim`). Owner ids are drawn afresh by each process, and a lease row's epoch grows at each
+    claim, so the pair names one claim of one process."""
+
+    owner: str
+    epoch: int
+
+
+class StaleLease(Exception):
+    """A write refused because the lease it carries (:class:`Fence`) is no longer the table's: another claim came
+    after it (another process took the table over), or it expired; nothing of the write was stored."""
 
 
 def new_owner() -> str:
@@ -62,12 +83,16 @@ class LeaseRows:
 
     engine: Engine
     clock: Callable[[], float] | None = None
+    _fence_statement: Any = None
 
-    def claim(self, table_id: str, owner: str, ttl: float) -> bool:
+    def claim(self, table_id: str, owner: str, ttl: float) -> int | None:
         """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
         lease has expired, or ``owner`` holds it already (then it is extended): one statement (an upsert whose
         update is conditional), so of processes claiming one table at once exactly one gets it. The table need
-        not be stored. Returns whether ``owner`` now owns the table.
+        not be stored. Returns the lease's new epoch (1 for a new lease row, one more than before at every
+        claim, the owner's own included: a process that claims a table again drives a new copy of it, and the
+        old copy's writes must be refused), the fencing token of the table's writes (:class:`Fence`); None if
+        ``owner`` does not own the table.
 
         Raises:
             ValueError: for an empty or over-long table id or owner, or a ``ttl`` that is not a positive number
@@ -77,14 +102,44 @@ class LeaseRows:
         now = self._now()
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
         upsert = dialect.insert(leases_t).values(table_id=table_id, owner=owner, holder=_holder(),
-                                                 expires_at=now + ttl)
+                                                 expires_at=now + ttl, epoch=1)
         upsert = upsert.on_conflict_do_update(
             index_elements=[leases_t.c.table_id],
             set_={"owner": upsert.excluded.owner, "holder": upsert.excluded.holder,
-                  "expires_at": upsert.excluded.expires_at},
+                  "expires_at": upsert.excluded.expires_at, "epoch": leases_t.c.epoch + 1},
             where=or_(leases_t.c.expires_at <= now, leases_t.c.owner == owner))
         with self.engine.begin() as conn:
-            return conn.execute(upsert.returning(leases_t.c.table_id)).first() is not None
+            row = conn.execute(upsert.returning(leases_t.c.epoch)).first()
+        return None if row is None else int(row.epoch)
+
+    def check_fences(self, conn: Any, fences: Mapping[str, Fence]) -> None:
+        """In the transaction of ``conn`` (a write's, before it writes): refuse the write unless the lease row of
+        every table of ``fences`` still names that fence's owner and epoch and has not expired (the store's clock,
+        :meth:`_now`). The check is an ``UPDATE`` of those rows that changes nothing, so it holds their row locks
+        (PostgreSQL) or the database's write lock (SQLite) to the commit: a claim of the table waits for the
+        write, so the new owner, which reads the table after its claim, reads the write too.
+
+        Raises:
+            StaleLease: naming the first table whose lease is no longer its fence's; the caller's transaction
+                must roll back (nothing of the write is stored).
+        """
+        by_owner: dict[str, dict[str, int]] = {}
+        for table_id, fence in fences.items():
+            by_owner.setdefault(fence.owner, {})[table_id] = fence.epoch
+        for owner, epochs in by_owner.items():
+            tables = sorted(epochs)
+            if len(tables) == 1:  # one fixed statement: SQLAlchemy reuses its compiled form
+                rows = conn.execute(self._fence_check(), {"fenced_table": tables[0], "fenced_owner": owner})
+            else:
+                query = (update(leases_t).where(self._one_of(leases_t.c.table_id, tables), leases_t.c.owner == owner,
+                                                leases_t.c.expires_at > self._now())
+                         .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
+                rows = conn.execute(query)
+            held = {str(r.table_id): int(r.epoch) for r in rows}
+            for table_id in tables:
+                if held.get(table_id) != epochs[table_id]:
+                    raise StaleLease(f"table {table_id}: the lease of owner {owner} at epoch {epochs[table_id]} "
+                                     "is no longer the table's (another process claimed it, or it expired)")
 
     def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
         """Extend the leases of ``held`` (the tables the caller drives) that ``owner`` still holds to ``ttl``
@@ -106,6 +161,19 @@ class LeaseRows:
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
+
+    def _fence_check(self) -> Any:
+        """The check of one table's fence (:meth:`check_fences`), made once where the store's clock is the
+        database's (a clock handed in gives each statement its own time)."""
+        if self.clock is None and self._fence_statement is not None:
+            return self._fence_statement
+        statement = (update(leases_t).where(leases_t.c.table_id == bindparam("fenced_table"),
+                                            leases_t.c.owner == bindparam("fenced_owner"),
+                                            leases_t.c.expires_at > self._now())
+                     .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
+        if self.clock is None:
+            self._fence_statement = statement
+        return statement
 
     def _one_of(self, column: Any, values: Collection[str]) -> Any:
         """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names
@@ -133,7 +201,7 @@ class LeaseRows:
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else Lease(str(row.table_id), str(row.owner), str(row.holder),
-                                              float(row.expires_at))
+                                              float(row.expires_at), int(row.epoch))
 
     def unowned(self) -> list[str]:
         """The unfinished tables that no process owns (no lease, or an expired one), oldest first: what a

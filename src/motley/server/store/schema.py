@@ -70,6 +70,8 @@ leases_t = Table(
     Column("owner", String(64), nullable=False, index=True),  # the owning process's random id (new_owner)
     Column("holder", String(200), nullable=False),  # "host/pid" of that process, for people
     Column("expires_at", Float, nullable=False),  # seconds since the epoch, the database's clock
+    # grows by one at every claim (migration 0009): with the owner, the fencing token each write of the table carries
+    Column("epoch", BigInteger, nullable=False, server_default="0"),
 )
 buckets_t = Table(
     "motley_buckets", metadata,  # the creation rate of each client address, the site mode (migration 0006)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from alembic.util.exc import CommandError
@@ -43,13 +43,13 @@ from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server.store import counters, migrations
 from motley.server.store.chat import ChatRows
-from motley.server.store.leases import Lease, LeaseRows, new_owner
+from motley.server.store.leases import Fence, Lease, LeaseRows, StaleLease, new_owner
 from motley.server.store.records import TableRecord
 from motley.server.store.schema import analyses_t, buckets_t, metadata, moves_t, tables_t
 from motley.server.store.writer import Creator, DuplicateMove, QuotaReached, RateReached, UnreadableTable
 
-__all__ = ["BadStoreUrl", "Lease", "Storage", "StoreUnavailable", "TableRecord", "UnreadableTable", "metadata",
-           "moves_t", "new_owner", "store_url", "tables_t"]
+__all__ = ["BadStoreUrl", "Fence", "Lease", "StaleLease", "Storage", "StoreUnavailable", "TableRecord",
+           "UnreadableTable", "metadata", "moves_t", "new_owner", "store_url", "tables_t"]
 
 
 #: Seconds a call waits for a lock held by another connection or process before it fails: SQLite's busy
@@ -118,7 +118,8 @@ class Storage(LeaseRows, ChatRows):
 
     Every call blocks until the database answers; the server makes them in a worker thread
     (:class:`motley.server.store.writer.Store`), never on its event loop. Errors are SQLAlchemy's
-    (``sqlalchemy.exc.SQLAlchemyError``) or the driver's, but :class:`DuplicateMove`.
+    (``sqlalchemy.exc.SQLAlchemyError``) or the driver's, but :class:`DuplicateMove` and :class:`StaleLease` (a
+    write under a lease that is no longer the table's).
 
     ``clock``: seconds since the epoch of the leases and of the creation buckets (:class:`LeaseRows`); None (the
     server's): the database's clock, which every process of a site reads alike. Tests hand in a fake one.
@@ -285,41 +286,69 @@ class Storage(LeaseRows, ChatRows):
             raise UnreadableTable(f"table {table_id}: its stored analysis of seat {seat} is not an object")
         return result
 
-    def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str) -> None:
-        """Append move ``number`` (1-based) to a table's log."""
-        self.add_moves([(table_id, number, seat, move, actor)])
+    def add_move(self, table_id: str, number: int, seat: int, move: str, actor: str, fence: Fence | None = None
+                 ) -> None:
+        """Append move ``number`` (1-based) to a table's log (under ``fence``: see :meth:`add_moves`)."""
+        self.add_moves([(table_id, number, seat, move, actor)], None if fence is None else {table_id: fence})
 
-    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]]) -> None:
+    def add_moves(self, moves: Sequence[tuple[str, int, int, str, str]], fences: Mapping[str, Fence] | None = None
+                  ) -> None:
         """Append moves ``(table_id, number, seat, move, actor)`` to their tables' logs in one transaction:
-        all are stored, or (on an error) none.
+        all are stored, or (on an error) none. ``fences``: the lease each table's moves are made under (a table
+        without one: no lease checked, as for the one process of its store), checked in the same transaction
+        (:meth:`~motley.server.store.leases.LeaseRows.check_fences`).
 
         Raises:
             DuplicateMove: if a move's number is stored already for its table (the unique index
                 ``ux_motley_moves_table_number``: another writer stored it); nothing is stored.
+            StaleLease: if a table's lease is no longer its fence's; nothing is stored.
         """
         now = time.time()
         rows = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now} for t, n, s, m, a in moves]
         try:
             with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
+                if fences:
+                    self.check_fences(conn, fences)
                 conn.execute(self._insert_move, rows)
         except exc.IntegrityError as error:  # the moves table has no other constraint
             raise DuplicateMove(f"a move number is stored already: {_driver_error(error)}") from error
 
-    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """Rewrite a table's seat list (a seat claimed from the lobby, a person connected for the first time)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=json.dumps(seats)))
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
+        """Rewrite a table's seat list (a seat claimed from the lobby, a person connected for the first time, a
+        hint counted, a seat declined), under ``fence`` (None: no lease checked).
 
-    def update_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        """Rewrite a table's settings (a person pressed Start: the bots no longer wait for the others)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(settings=json.dumps(settings)))
+        Raises:
+            StaleLease: if the table's lease is no longer ``fence``'s; nothing is stored.
+        """
+        self._fenced_update(table_id, fence, seats=json.dumps(seats))
 
-    def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        """Mark a table finished with its result."""
+    def update_settings(self, table_id: str, settings: dict[str, Any], fence: Fence | None = None) -> None:
+        """Rewrite a table's settings (a person pressed Start: the bots no longer wait for the others), under
+        ``fence`` (None: no lease checked).
+
+        Raises:
+            StaleLease: if the table's lease is no longer ``fence``'s; nothing is stored.
+        """
+        self._fenced_update(table_id, fence, settings=json.dumps(settings))
+
+    def finish(self, table_id: str, result: dict[str, Any], fence: Fence | None = None) -> None:
+        """Mark a table finished with its result (or cancelled), under ``fence`` (None: no lease checked).
+
+        Raises:
+            StaleLease: if the table's lease is no longer ``fence``'s; nothing is stored.
+        """
+        self._fenced_update(table_id, fence, finished=True, result=json.dumps(result))
+
+    def _fenced_update(self, table_id: str, fence: Fence | None, **values: Any) -> None:
+        """Set ``values`` on table ``table_id``'s row, in one transaction with the check of ``fence`` (None: none).
+
+        Raises:
+            StaleLease: if the table's lease is no longer ``fence``'s; nothing is stored.
+        """
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True,
-                                                                                  result=json.dumps(result)))
+            if fence is not None:
+                self.check_fences(conn, {table_id: fence})
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     def load(self, table_id: str) -> TableRecord | None:
         """One table with its moves, or ``None``.

@@ -12,10 +12,11 @@ import asyncio
 import functools
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
+from motley.server.store.leases import Fence, StaleLease
 from motley.server.store.records import TableRecord
 from motley.server.store.refusals import Refusal
 
@@ -102,18 +103,21 @@ class TableStorage(Protocol):
     def analysis(self, table_id: str, seat: int) -> dict[str, Any] | None:
         """The stored analysis of ``seat``'s decisions at a table, or None."""
 
-    def add_moves(self, moves: Sequence[MoveRow]) -> None:
+    def add_moves(self, moves: Sequence[MoveRow], fences: Mapping[str, Fence] | None = None) -> None:
         """Append moves to their tables' logs in one transaction: all are stored, or (on an error) none; raises
-        :class:`DuplicateMove` when a move's number is stored already."""
+        :class:`DuplicateMove` when a move's number is stored already, :class:`StaleLease` when a table of
+        ``fences`` (the lease each table's moves are made under; the :class:`Store` passes them only in a site)
+        is no longer leased under its fence."""
 
-    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """Rewrite a table's seat list (stored form)."""
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
+        """Rewrite a table's seat list (stored form), under ``fence`` (:class:`StaleLease` as for
+        :meth:`add_moves`)."""
 
-    def update_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        """Rewrite a table's settings (stored form)."""
+    def update_settings(self, table_id: str, settings: dict[str, Any], fence: Fence | None = None) -> None:
+        """Rewrite a table's settings (stored form), under ``fence``."""
 
-    def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        """Mark a table finished with its result."""
+    def finish(self, table_id: str, result: dict[str, Any], fence: Fence | None = None) -> None:
+        """Mark a table finished with its result, under ``fence``."""
 
     def load(self, table_id: str) -> TableRecord | None:
         """One table with its moves, or None; raises :class:`UnreadableTable` for a row that cannot be read."""
@@ -151,9 +155,19 @@ class DuplicateMove(Exception):
 
 
 class LeaseLost(StoreError):
-    """A table's write refused because another writer holds the table now: its move number was stored already
-    (:class:`DuplicateMove`; in a site of several processes, by the process that took the table's lease over).
-    The writer must stop driving the table."""
+    """A table's write refused because another writer holds the table now: the lease the write carried is no
+    longer the table's (:class:`StaleLease`: in a site of several processes, another process took the table's
+    lease over, or the lease expired), or its move number was stored already (:class:`DuplicateMove`). Nothing
+    of the write was stored; the writer must stop driving the table."""
+
+
+def _failure(name: object, error: BaseException) -> StoreError:
+    """The :class:`StoreError` of the storage's ``error`` in the call ``name``: :class:`LeaseLost` for a write
+    another writer fenced off."""
+    kind = LeaseLost if isinstance(error, DuplicateMove | StaleLease) else StoreError
+    failure = kind(f"{name} failed: {_reason(error)}")
+    failure.__cause__ = error
+    return failure
 
 
 def _reason(exc: BaseException) -> str:
@@ -175,31 +189,34 @@ class Store:
     def __init__(self, storage: TableStorage) -> None:
         self.storage = storage
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
-        self._waiting: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]] = []
         self._writing = False
 
     async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread.
 
         Raises:
-            StoreError: whatever ``fn`` raised, wrapped (the original is its ``__cause__``).
+            LeaseLost: for a write under a lease that is no longer the table's (:class:`StaleLease`).
+            StoreError: whatever else ``fn`` raised, wrapped (the original is its ``__cause__``).
         """
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
         except Exception as exc:
-            raise StoreError(f"{getattr(fn, '__name__', fn)} failed: {_reason(exc)}") from exc
+            raise _failure(getattr(fn, "__name__", fn), exc) from exc
 
-    async def add_move(self, row: MoveRow) -> None:
-        """Store one move (with the moves of other tables made meanwhile); returns once it is committed.
+    async def add_move(self, row: MoveRow, fence: Fence | None = None) -> None:
+        """Store one move (with the moves of other tables made meanwhile) under ``fence`` (the table's lease in a
+        site; None: no lease checked); returns once it is committed.
 
         Raises:
-            LeaseLost: if the move's number was stored already (another writer drives the table).
+            LeaseLost: if the lease is no longer ``fence``'s or the move's number was stored already (another
+                writer drives the table); nothing was stored.
             StoreError: if the move was not stored (the database's error is its ``__cause__``).
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._waiting.append((row, done))
+        self._waiting.append((row, fence, done))
         if not self._writing:
             self._write_group(loop)
         await done
@@ -209,32 +226,44 @@ class Store:
         group, self._waiting = self._waiting, []
         self._writing = True
         try:
-            job = loop.run_in_executor(self._thread, self._write, [row for row, _ in group])
+            job = loop.run_in_executor(self._thread, self._write, [(row, fence) for row, fence, _ in group])
         except RuntimeError as exc:  # the store is closed
             self._writing = False
             self._settle(group, [exc] * len(group))
             return
         job.add_done_callback(lambda finished: self._written(loop, group, finished))
 
-    def _write(self, rows: list[MoveRow]) -> list[Exception | None]:
-        """In the worker thread: store ``rows`` in one transaction, or (if that fails) each in its own, so one
-        bad move fails alone. Returns each row's error, or None."""
-        try:
-            self.storage.add_moves(rows)
-            return [None] * len(rows)
-        except Exception as exc:
-            if len(rows) == 1:
-                return [exc]
-        errors: list[Exception | None] = []
-        for row in rows:
+    def _write(self, rows: list[tuple[MoveRow, Fence | None]]) -> list[Exception | None]:
+        """In the worker thread: store ``rows`` (each with its table's fence) in one transaction, or (if that
+        fails, or two rows of one table carry different fences) each in its own, so one bad move fails alone.
+        Returns each row's error, or None."""
+        fences = {row[0]: fence for row, fence in rows if fence is not None}
+        if len(rows) == 1 or all(fence is None or fences[row[0]] == fence for row, fence in rows):
             try:
-                self.storage.add_moves([row])
+                self._add([row for row, _ in rows], fences)
+                return [None] * len(rows)
+            except Exception as exc:
+                if len(rows) == 1:
+                    return [exc]
+        errors: list[Exception | None] = []
+        for row, fence in rows:
+            try:
+                self._add([row], {} if fence is None else {row[0]: fence})
                 errors.append(None)
             except Exception as exc:
                 errors.append(exc)
         return errors
 
-    def _written(self, loop: asyncio.AbstractEventLoop, group: list[tuple[MoveRow, asyncio.Future[None]]],
+    def _add(self, rows: list[MoveRow], fences: dict[str, Fence]) -> None:
+        """``TableStorage.add_moves``, given ``fences`` only where there are some (a storage of one process's
+        need not take them)."""
+        if fences:
+            self.storage.add_moves(rows, fences)
+        else:
+            self.storage.add_moves(rows)
+
+    def _written(self, loop: asyncio.AbstractEventLoop,
+                 group: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]],
                  job: asyncio.Future[list[Exception | None]]) -> None:
         """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
         self._writing = False
@@ -245,58 +274,67 @@ class Store:
             self._write_group(loop)
 
     @staticmethod
-    def _settle(group: list[tuple[MoveRow, asyncio.Future[None]]], errors: list[Exception | None]) -> None:
-        for (_, done), error in zip(group, errors, strict=True):
+    def _settle(group: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]],
+                errors: list[Exception | None]) -> None:
+        for (_, _, done), error in zip(group, errors, strict=True):
             if done.done():
                 continue
             if error is None:
                 done.set_result(None)
             else:
-                kind = LeaseLost if isinstance(error, DuplicateMove) else StoreError
-                failure = kind(f"add_move failed: {_reason(error)}")
-                failure.__cause__ = error
-                done.set_exception(failure)
+                done.set_exception(_failure("add_move", error))
 
-    def later(self, fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> None:
+    def later(self, fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[Any] | None:
         """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread, after the calls already
-        made, without waiting for it (call it on the event loop); a failure is logged."""
+        made, without waiting for it (call it on the event loop); a failure is logged. Returns the call's future
+        (the storage's own exception, unwrapped), for a caller that wants to hear how it went; None if the store
+        is closed (logged)."""
         try:
             job = asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
         except RuntimeError as exc:  # the store is closed
             log.error("store call %s not made: %s", getattr(fn, "__name__", fn), exc)
-            return
+            return None
         job.add_done_callback(functools.partial(_log_failure, getattr(fn, "__name__", fn)))
+        return job
 
-    async def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        """Mark the table finished with ``result``; returns once it is stored.
-
-        Raises:
-            StoreError: if the storage refused it.
-        """
-        await self.call(self.storage.finish, table_id, result)
-
-    async def store_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
-        """Rewrite the table's seats (stored form) after the calls already made; returns once they are stored.
+    async def finish(self, table_id: str, result: dict[str, Any], fence: Fence | None = None) -> None:
+        """Mark the table finished with ``result`` under ``fence`` (None: no lease checked); returns once it is
+        stored.
 
         Raises:
-            StoreError: if the storage refused it.
+            LeaseLost: if the table's lease is no longer ``fence``'s. StoreError: if the storage refused it.
         """
-        await self.call(self.storage.update_seats, table_id, seats)
+        await self.call(self.storage.finish, table_id, result, **fenced(fence))
+
+    async def store_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
+        """Rewrite the table's seats (stored form) after the calls already made, under ``fence``; returns once
+        they are stored.
+
+        Raises:
+            LeaseLost: if the table's lease is no longer ``fence``'s. StoreError: if the storage refused it.
+        """
+        await self.call(self.storage.update_seats, table_id, seats, **fenced(fence))
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite the table's seats (stored form) after the calls already made, without waiting (see
-        :meth:`later`)."""
+        :meth:`later`; a site's table writes them under its lease, ``FencedLog``)."""
         self.later(self.storage.update_seats, table_id, seats)
 
     def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
         """Rewrite the table's settings (stored form) after the calls already made, without waiting (see
-        :meth:`later`)."""
+        :meth:`later`; a site's table writes them under its lease, ``FencedLog``)."""
         self.later(self.storage.update_settings, table_id, settings)
 
     def close(self) -> None:
         """Wait for the calls already made, then release the connection pool."""
         self._thread.shutdown(wait=True)
         self.storage.close()
+
+
+def fenced(fence: Fence | None) -> dict[str, Any]:
+    """The keyword of a write's ``fence``, only where there is one (a storage of one process's need not take
+    it)."""
+    return {} if fence is None else {"fence": fence}
 
 
 def _log_failure(name: object, job: asyncio.Future[Any]) -> None:

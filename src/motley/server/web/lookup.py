@@ -1,11 +1,12 @@
 """Finding the table a request names: in this process (:func:`live_table`); for a request only a finished table
 answers (a record, a replay, an analysis), refused alike on every process of a site while the table is played
 (:func:`ended_table`); or, for a seat request of a table another process of the site drives, that process's answer
-(:func:`seat_table`)."""
+(:func:`seat_table`, :func:`seat_write`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from fastapi import Request
 
@@ -14,8 +15,11 @@ from motley.server.play.service import OwnedElsewhere, Service
 from motley.server.site.leases import RELAYED
 from motley.server.site.relay import OwnerUnreachable, forward
 from motley.server.store.refusals import Refusal
+from motley.server.store.writer import LeaseLost
 from motley.server.web.reading import body_of, client_address
 from motley.server.web.refusals import Forwarded, NoSuchTable, NotFinished
+
+T = TypeVar("T")
 
 
 async def live_table(service: Service, table_id: str) -> LiveTable:
@@ -79,3 +83,21 @@ async def seat_table(service: Service, table_id: str, request: Request, body_lim
     status, answer, retry_after = await forward(request.url.path, request.url.query, body,
                                                 client_address(request, service), *process, secret=secret)
     raise Forwarded(status, answer, retry_after)
+
+
+async def seat_write(service: Service, table_id: str, request: Request,
+                     write: Callable[[LiveTable], Awaitable[T]]) -> tuple[LiveTable, T]:
+    """``write(live)`` at the table of a seat request without a body (a join), found as :func:`seat_table` finds
+    it; a write the store refused because another process took the table over meanwhile (:class:`LeaseLost`: this
+    process was paused past its lease; its copy is dropped) is asked again, so that the new owner answers it
+    (forwarded). Returns the table and what ``write`` returned.
+
+    Raises:
+        Forwarded, OwnerUnreachable, NoSuchTable, StoreError: as :func:`seat_table`; whatever ``write`` raises.
+    """
+    live = await seat_table(service, table_id, request)
+    try:
+        return live, await write(live)
+    except LeaseLost:
+        live = await seat_table(service, table_id, request)
+        return live, await write(live)

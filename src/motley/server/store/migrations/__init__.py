@@ -6,8 +6,8 @@ had migrations (it holds ``motley_tables`` but no ``alembic_version``) is adopte
 index on move numbers if its moves allow it, then is stamped with the baseline revision, and the later
 revisions run on it as on any other.
 
-A new schema change is one more file in ``versions/`` (see ``r0006_created_by.py``): ``revision = "0007"``,
-``down_revision = "0006"`` and an ``upgrade()`` made of ``alembic.op`` calls (on SQLite, Alembic's batch mode
+A new schema change is one more file in ``versions/`` (see ``r0007_lease_epoch.py``): ``revision = "0008"``,
+``down_revision = "0007"`` and an ``upgrade()`` made of ``alembic.op`` calls (on SQLite, Alembic's batch mode
 rewrites a table where ``ALTER`` cannot). The tables' SQLAlchemy definitions that the queries use stay in
 :mod:`motley.server.store.storage`.
 """

@@ -13,8 +13,11 @@ rematch offered them): it becomes an open seat, and every viewer of both tables 
 "seat", "name"}`` (409 once the person has joined, or for a token of no seat of the table).
 
 A seat request for a table another process of the site drives is forwarded there, and its answer passed on
-(:func:`motley.server.web.lookup.seat_table`). A route function has no docstring: FastAPI would publish it in
-``/openapi.json``.
+(:func:`motley.server.web.lookup.seat_table`); so is a join whose seat write the store refused because another
+process took the table over meanwhile (``LeaseLost``: a process paused past its lease;
+:func:`~motley.server.web.lookup.seat_write`), so that it is answered by the table's owner (409: the seat was
+claimed there) rather than with an error of the store. A route function has no docstring: FastAPI would publish
+it in ``/openapi.json``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from fastapi import APIRouter, Query, Request
 
 from motley.server.play import bodies
 from motley.server.web.context import Context
-from motley.server.web.lookup import seat_table
+from motley.server.web.lookup import seat_table, seat_write
 from motley.server.web.reading import SMALL_REQUEST, as_bad_request, client_address, json_of, shaped
 from motley.server.web.refusals import refusals
 
@@ -37,8 +40,7 @@ router = APIRouter()
                                                          "already, a bot's, the match is over): the answer says why"))
 async def api_join(table_id: str, request: Request, web: Context, seat: int | None = None,
                    name: Annotated[str | None, Query(max_length=30)] = None) -> dict[str, Any]:
-    live = await seat_table(web.service, table_id, request)
-    claimed = await web.service.join(live, seat, name)
+    live, claimed = await seat_write(web.service, table_id, request, lambda live: web.service.join(live, seat, name))
     return {"seat": claimed, "link": f"/table/{live.id}?token={live.table.seats[claimed].token}"}
 
 
