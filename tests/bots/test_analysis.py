@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from motley.bots.analysis import (
     THIN,
     Z,
     _Estimate,
+    _hinted,
     _move_row,
     _pct,
     _rival,
@@ -28,6 +30,7 @@ from motley.bots.analysis import (
     decision_at,
     decisions,
     evaluate,
+    hint,
     searcher_spec,
 )
 from motley.bots.best import best_spec
@@ -338,3 +341,32 @@ def test_the_move_that_may_make_a_mark_is_found_whatever_the_search_chose() -> N
     assert _rival([played, row(1, 250, 1.0, 2.1)], played, 2.0) is None  # under the points threshold
     thin = row(0, 3, 0.0, 0.0)
     assert _rival([row(1, 480, 0.4, 1.0), row(2, 17, 0.1, 0.0), thin], thin, 2.0) == 1
+
+
+def test_the_hint_is_the_best_by_the_figures_its_sentence_gives() -> None:
+    def row(move: str, visits: int, win: float, points: float, enough: bool = True) -> dict[str, object]:
+        return {"move": move, "visits": visits, "win": win, "points": points, "enough": enough}
+
+    most_visited = row("a", 900, 0.40, 1.0)
+    better = row("b", 300, 0.55, 0.5)
+    thin = row("c", 3, 0.90, 4.0, enough=False)  # a lucky few deals: not searched enough to be hinted
+    tied = row("d", 200, 0.55, 2.0)  # the same win chance, more points
+    best, runner = _hinted([most_visited, better, thin, tied])
+    assert (best["move"], runner and runner["move"]) == ("d", "b")
+    assert _hinted([thin])[0] is thin, "with nothing searched enough, the searched moves"
+    assert _hinted([most_visited])[1] is None
+
+
+def test_a_hint_never_names_a_next_best_above_it(fool_record: str) -> None:
+    game, found = decisions(fool_record, 0)
+    shown = 0
+    for decision in found[:6]:
+        if len(decision.legal) < 2:
+            continue
+        why = hint(game, decision, SIMS, seed=decision.number)["why"]
+        figures = [float(x) for x in re.findall(r"in (\d+)%", why)]
+        assert figures, why
+        if len(figures) > 1:
+            shown += 1
+            assert figures[0] >= figures[1], why
+    assert shown, "a next best was named at some decision"

@@ -684,7 +684,9 @@ def assemble(game: Game, seat: int, spec: str, seed: int, results: Sequence[dict
 
 def hint(game: Game, decision: Decision, simulations: int, seed: int | str) -> dict[str, Any]:
     """The strongest bot's choice at ``decision`` (its ``played`` is ignored) by the analysis's searcher
-    (:func:`searcher_spec` with ``simulations``), from the seat's observation only, with one sentence of why.
+    (:func:`searcher_spec` with ``simulations``), from the seat's observation only, with one sentence of why. The
+    hint is the best by the figures its sentence gives (:func:`_hinted`): the next best it names never has a
+    higher win chance, nor the same with more points.
 
     Returns:
         ``{"action", "move", "words", "why", "win", "points", "visits"}``: the chosen action id and move string,
@@ -694,14 +696,22 @@ def hint(game: Game, decision: Decision, simulations: int, seed: int | str) -> d
         MotleyError: for ``simulations`` below 1, or a game without search support.
     """
     result = evaluate(game, decision, searcher_spec(game, simulations), seed, check=False)
-    best = next(row for row in result["moves"] if row["move"] == result["choice"])
-    runner = next((row for row in result["moves"] if row is not best and row["visits"]), None)  # most visited next
+    best, runner = _hinted(result["moves"])
     why = (f"{best['words']} won the deal in {best['win']:.0%} of {best['visits']} sampled deals consistent "
            f"with what you have seen ({best['points']:+.1f} points)")
     if runner is not None:
         why += f"; the next best, {runner['words']}, in {runner['win']:.0%} ({runner['points']:+.1f} points)"
     return {"action": best["action"], "move": best["move"], "words": best["words"], "why": why + ".",
             "win": best["win"], "points": best["points"], "visits": best["visits"]}
+
+
+def _hinted(moves: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The hint and the next best among a search's ``moves`` (:func:`evaluate`'s rows): the moves searched enough
+    (``enough``; all moves searched at all where none is), ranked by win chance, then points, then visits."""
+    searched = [row for row in moves if row["visits"]]
+    pool = [row for row in searched if row["enough"]] or searched or list(moves)
+    ranked = sorted(pool, key=lambda row: (-row["win"], -row["points"], -row["visits"]))
+    return ranked[0], (ranked[1] if len(ranked) > 1 else None)
 
 
 #: The marks' thresholds (the result's ``thresholds`` field; module docstring).

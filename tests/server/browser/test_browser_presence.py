@@ -221,3 +221,21 @@ def test_after_two_expiries_the_stand_in_plays_until_the_person_is_back(server: 
     expect(idle).to_have_count(0)
     expect(ann.locator("#status")).to_contain_text(re.compile(r"Your turn - \d+s left"), timeout=10_000)
     ann.context.close()
+
+
+@pytest.mark.parametrize(("typed", "sent"), [("3", 3), ("", None)])
+def test_the_friends_form_sets_the_timers_before_a_stand_in(server: ServerThread, browser: Browser, typed: str,
+                                                            sent: int | None) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{server.base}/#friends/fool")
+    page.get_by_role("button", name="Create table").wait_for()
+    page.locator("#table-options > summary").click()
+    field = page.get_by_role("spinbutton", name="Timers run out in a row before a bot plays for the person")
+    expect(field).to_have_value("2")  # the server's default
+    field.fill(typed)
+    with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as made:
+        page.get_by_role("button", name="Create table").click()
+    body = made.value.post_data_json
+    assert body is not None and body["expiries_to_stand_in"] == sent
+    page.context.close()

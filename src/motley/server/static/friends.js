@@ -247,6 +247,8 @@ function readOptions() {
 function fillTimers() {
   $("move_time").value = lobby.defaults.move_time == null ? "" : String(lobby.defaults.move_time);
   $("grace").value = String(lobby.defaults.grace ?? 30);
+  const expiries = lobby.defaults.expiries_to_stand_in;
+  $("expiries_to_stand_in").value = expiries === null ? "" : String(expiries ?? 2);
   $("bot_delay").value = String(lobby.defaults.bot_delay ?? 0.8);
   $("wait_for_people").checked = lobby.defaults.wait_for_people ?? true;
   $("hints").checked = lobby.defaults.hints ?? false;
@@ -264,6 +266,11 @@ function readTimers() {
   for (const [key, label] of [["grace", "s to reconnect"], ["bot_delay", "s bot delay"]]) {
     const v = Number($(key).value);
     if ($(key).value !== "" && v !== lobby.defaults[key]) { fields[key] = v; words.push(`${v} ${label}`); }
+  }
+  const expiries = $("expiries_to_stand_in").value === "" ? null : Number($("expiries_to_stand_in").value);
+  if (expiries !== (lobby.defaults.expiries_to_stand_in === undefined ? 2 : lobby.defaults.expiries_to_stand_in)) {
+    fields.expiries_to_stand_in = expiries;
+    words.push(expiries === null ? "no bot for timers run out" : `a bot plays after ${expiries} timers run out`);
   }
   if ($("wait_for_people").checked !== (lobby.defaults.wait_for_people ?? true)) {
     fields.wait_for_people = $("wait_for_people").checked;
