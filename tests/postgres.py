@@ -12,8 +12,10 @@ import contextlib
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,40 @@ class PostgresServer:
         """Stop the server (``fast``: roll back open transactions and close every connection, as an
         administrator's restart does; ``immediate``: at once, as a crash)."""
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def processes(self) -> list[int]:
+        """The server's process ids: the postmaster (``postmaster.pid``'s first line), then its children (the
+        backends and background workers, read from ``/proc``)."""
+        main = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main:
+                    children.append(int(stat.parent.name))
+        return [main, *children]
+
+    def pause(self) -> None:
+        """Stop every process of the server (SIGSTOP, the postmaster first so that it forks no new backend): it
+        holds its connections and answers nothing, as a hung server or a network that drops packets without
+        resets. :meth:`resume` undoes it."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let every process of a paused server (:meth:`pause`) go on (SIGCONT, the backends first)."""
+        for pid in reversed(self.processes()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """:meth:`pause` for the ``with`` block, :meth:`resume` after it (whatever happens in it)."""
+        self.pause()
+        try:
+            yield
+        finally:
+            self.resume()
 
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of ``database`` on this server (psycopg 3, over the Unix socket)."""

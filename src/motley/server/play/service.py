@@ -123,6 +123,8 @@ class Service:
         self.rematches = Rematches(self)
         self.membership: Membership = membership if membership is not None else Alone()
         self.membership.serve(self)
+        #: The last good answers of the lobby's store reads (:meth:`remembered`).
+        self._remembered: dict[str, list[dict[str, Any]]] = {}
 
     def seed(self) -> int | None:
         """A new table's seed from :attr:`seeds` (None: let the table draw its own)."""
@@ -374,24 +376,31 @@ class Service:
     async def listed_finished(self) -> list[dict[str, Any]]:
         """The finished tables the lobby lists: the newest finished tables in the store (read or kept by the
         membership, :meth:`Membership.finished_headers`) less the cancelled ones and, with :attr:`idle_close`,
-        those whose last move is older than that (their replays stay).
-
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        headers = await self.membership.finished_headers()
+        those whose last move is older than that (their replays stay). A store that does not answer is not waited
+        for: the list last read is answered (:meth:`remembered`)."""
+        headers = await self.remembered("finished", self.membership.finished_headers)
         oldest = None if self.idle_close is None else self.wall() - self.idle_close
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
 
     async def listed_elsewhere(self) -> list[dict[str, Any]]:
         """The lobby lines of the unfinished tables that other processes drive
-        (:meth:`Membership.listed`); empty for the one process of its store.
+        (:meth:`Membership.listed`); empty for the one process of its store. A store that does not answer is not
+        waited for: the lines last read are answered (:meth:`remembered`)."""
+        return await self.remembered("elsewhere", self.membership.listed)
 
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        return await self.membership.listed()
+    async def remembered(self, name: str, read: Callable[[], Awaitable[list[dict[str, Any]]]]
+                         ) -> list[dict[str, Any]]:
+        """``await read()``, kept as the last good answer of ``name``; when the store fails it (within its
+        deadline), that last answer instead (empty if it never answered): the lobby is answered from memory while
+        the store is silent."""
+        try:
+            answer = await read()
+        except StoreError as exc:
+            log.warning("lobby listed from memory (%s): %s", name, exc)
+            return self._remembered.get(name, [])
+        self._remembered[name] = answer
+        return answer
 
     async def owner_process(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address of the process driving ``table_id`` (:meth:`Membership.process_of`; None:

@@ -30,7 +30,7 @@ from motley.server.play.service import OwnedElsewhere
 from motley.server.site.leases import Leases, Site
 from motley.server.site.lobby import LEASES, TOPIC, Lobby, live_line
 from motley.server.site.news import News, NewsUnavailable, Subscription
-from motley.server.store.writer import Creator, LeaseLost, MoveRow, Store, StoreError
+from motley.server.store.writer import Creator, LeaseLost, MoveRow, Store, StoreError, run_within
 
 __all__ = ["DRAIN_NEWS_WAIT", "OUTBOX", "FencedLog", "SiteMembership"]
 
@@ -229,6 +229,7 @@ class SiteMembership:
         every table if no renewal succeeded for ``ttl`` minus a beat (self-fencing: the store may be cut off
         while others take them over). Returns the tables dropped."""
         clock = self.tables.clock
+        began = clock()
         try:
             lost = await self._renew(set(self.held))
         except StoreError as exc:
@@ -238,20 +239,26 @@ class SiteMembership:
                       clock() - self.renewed, exc)
             lost = set(self.held)
         else:
-            self.renewed = clock()
+            self.renewed = began  # the leases run from the renewal's statement, which came after this
         for table_id in lost:
             self.drop(table_id, "another process of the site drives this table now")
         return sorted(lost)
 
     async def _renew(self, held: set[str]) -> set[str]:
-        """``Leases.renew`` of this process's leases on the heartbeat's own thread; returns those of ``held`` lost.
+        """``Leases.renew`` of this process's leases on the heartbeat's own thread, within half a beat (a renewal
+        that does not answer in time counts as failed, and is rolled back if the store answers later); returns
+        those of ``held`` lost.
 
         Raises:
-            StoreError: whatever the store raised, wrapped (the original is its ``__cause__``).
+            StoreError: whatever the store raised, wrapped (the original is its ``__cause__``), or the store did not
+                answer in time.
         """
         renew = functools.partial(self.leases.renew, self.site.owner, self.site.ttl, held)
+        seconds = self.site.every / 2
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.beats, renew)
+            return await run_within(self.beats, seconds, renew)
+        except TimeoutError:
+            raise StoreError(f"renew failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
             cause = getattr(exc, "orig", None) or exc  # the driver's error in one line, as Store.call says it
             raise StoreError(f"renew failed: {type(cause).__name__}: {str(cause).partition(chr(10))[0]}") from exc
@@ -354,7 +361,7 @@ class SiteMembership:
 
     async def close(self) -> None:
         """Stop the heartbeat's thread and the news, and give up this process's leases."""
-        self.beats.shutdown(wait=True)
+        self.beats.shutdown(wait=False)  # a renewal stuck on a silent store is not waited for
         for task in self._listening:
             task.cancel()
         if self.news is not None:
