@@ -152,6 +152,11 @@ class StoreError(Refusal):
     retry_after = STORE_RETRY_AFTER
 
 
+class StoreSilent(StoreError):
+    """The store did not answer a call within its deadline, or its thread is stuck past another call's (the call
+    was not made): a store that is silent, not one that refused; trying again at once does not help."""
+
+
 class CallAbandoned(Exception):
     """Raised in a store thread before a statement or a commit of a call whose deadline has passed (its caller gave
     up and was told it failed): the call is rolled back instead of being carried out after all."""
@@ -251,16 +256,16 @@ class Store:
         """Raise :class:`StoreError` at once if the store's thread is stuck past a deadline (:meth:`stalled`)."""
         late = self.stalled()
         if late > 0.0:
-            raise StoreError(f"{name} not made: the store has not answered a call for {late:.1f} s past its "
-                             "deadline")
+            raise StoreSilent(f"{name} not made: the store has not answered a call for {late:.1f} s past its "
+                              "deadline")
 
     async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread, within :attr:`deadline`.
 
         Raises:
-            StoreError: whatever ``fn`` raised, wrapped (the original is its ``__cause__``); or the store did not
-                answer within the deadline (the call is rolled back when it does, or never made), or its thread
-                is stuck past another call's deadline (the call is not made).
+            StoreError: whatever ``fn`` raised, wrapped (the original is its ``__cause__``).
+            StoreSilent: the store did not answer within the deadline (the call is rolled back when it does, or
+                never made), or its thread is stuck past another call's deadline (the call is not made).
         """
         return await self.call_within(self.deadline, functools.partial(fn, *args, **kwargs),
                                       getattr(fn, "__name__", fn))
@@ -276,7 +281,7 @@ class Store:
         try:
             return await asyncio.wait_for(loop.run_in_executor(self._thread, self._run, deadline, fn), seconds)
         except TimeoutError:
-            raise StoreError(f"{name} failed: the store did not answer within {seconds:g} s") from None
+            raise StoreSilent(f"{name} failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
             raise StoreError(f"{name} failed: {_reason(exc)}") from exc
 
@@ -285,8 +290,9 @@ class Store:
 
         Raises:
             LeaseLost: if the move's number was stored already (another writer drives the table).
-            StoreError: if the move was not stored (the database's error is its ``__cause__``), or the store did
-                not answer within :attr:`deadline` (the write is then rolled back when it does, or never made).
+            StoreError: if the move was not stored (the database's error is its ``__cause__``).
+            StoreSilent: the store did not answer within :attr:`deadline` (the write is then rolled back when it
+                does, or never made).
         """
         if self.deadline is not None:
             self._refuse_if_stalled("add_move")
@@ -298,7 +304,7 @@ class Store:
         try:
             await asyncio.wait_for(done, self.deadline)
         except TimeoutError:
-            raise StoreError(f"add_move failed: the store did not answer within {self.deadline:g} s") from None
+            raise StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s") from None
 
     def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand every waiting move to the worker thread as one group, under the earliest of its deadlines."""
