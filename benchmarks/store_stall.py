@@ -134,9 +134,8 @@ def main(stall: float, ttl: float) -> None:
             "record not in memory": lambda: http("GET", f"{a.base}/api/tables/{finished}/record"),
         }
         with ThreadPoolExecutor(len(probes)) as pool, on_a[0]:
-            server.pause()
-            stopped = time.monotonic()
-            try:
+            with server.paused():
+                stopped = time.monotonic()
                 time.sleep(1.0)
                 jobs = {name: pool.submit(timed, probe) for name, probe in probes.items()}
                 fenced = None
@@ -144,8 +143,6 @@ def main(stall: float, ttl: float) -> None:
                     if fenced is None and not a_drives(a.base, table_id):
                         fenced = time.monotonic() - stopped
                     time.sleep(0.2)
-            finally:
-                server.resume()
             results = {name: job.result() for name, job in jobs.items()}
         print(f"store silent (SIGSTOP) for {stall:g} s, leases of {ttl:g} s; probes sent 1 s into the stall")
         for name, (answer, took) in results.items():

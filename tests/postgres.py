@@ -76,38 +76,12 @@ class PostgresServer:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def processes(self) -> list[int]:
-        """The server's process ids: the postmaster (``postmaster.pid``'s first line), then its children (the
-        backends and background workers, read from ``/proc``)."""
-        main = int((self.data / "postmaster.pid").read_text().split()[0])
-        children = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main:
-                    children.append(int(stat.parent.name))
-        return [main, *children]
+        """The server's process ids (:func:`processes_of`)."""
+        return processes_of(self.data)
 
-    def pause(self) -> None:
-        """Stop every process of the server (SIGSTOP, the postmaster first so that it forks no new backend): it
-        holds its connections and answers nothing, as a hung server or a network that drops packets without
-        resets. :meth:`resume` undoes it."""
-        for pid in self.processes():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
-
-    def resume(self) -> None:
-        """Let every process of a paused server (:meth:`pause`) go on (SIGCONT, the backends first)."""
-        for pid in reversed(self.processes()):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
-
-    @contextlib.contextmanager
-    def paused(self) -> Iterator[None]:
-        """:meth:`pause` for the ``with`` block, :meth:`resume` after it (whatever happens in it)."""
-        self.pause()
-        try:
-            yield
-        finally:
-            self.resume()
+    def paused(self) -> contextlib.AbstractContextManager[None]:
+        """The server stopped for the ``with`` block (:func:`paused`)."""
+        return paused(self.data)
 
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of ``database`` on this server (psycopg 3, over the Unix socket)."""
@@ -135,6 +109,36 @@ class PostgresServer:
         with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def processes_of(data: Path) -> list[int]:
+    """The process ids of the PostgreSQL server of the data folder ``data``: the postmaster (``postmaster.pid``'s
+    first line), then its children (the backends and background workers, read from ``/proc``)."""
+    main = int((data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main:
+                children.append(int(stat.parent.name))
+    return [main, *children]
+
+
+@contextlib.contextmanager
+def paused(data: Path) -> Iterator[None]:
+    """Every process of the PostgreSQL server of ``data`` stopped (SIGSTOP, the postmaster first so that it forks
+    no new backend) for the ``with`` block, then let go on (SIGCONT, the backends first) whatever happens in it:
+    the server holds its connections and answers nothing, as a hung server or a network that drops packets
+    without resets."""
+    stopped = processes_of(data)
+    for pid in stopped:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in reversed(stopped):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
 
 def _has_group(name: str) -> bool:

@@ -9,17 +9,24 @@ The bounds asserted (:data:`BOUND`) are the point of these tests: generous besid
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 
+from motley.server.store.storage import Storage
 from motley.server.web.testing import ServerProcess
-from tests.postgres import PostgresServer
+from tests.postgres import PostgresServer, paused
 from tests.server.play.test_server_restart import Mover
 from tests.server.site.test_server_site import SiteMover, b_drives, stored_moves_numbered
+from tests.server.site.test_site_recipe import _nginx, _site, needs_postgres
 from tests.support import seat_tokens
 
 #: Seconds within which a request is answered while the store is silent (the store's deadline is 2 s).
@@ -38,10 +45,10 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     return result, time.monotonic() - began
 
 
-def during_stall(postgres: PostgresServer, checks: Callable[[], T]) -> T:
-    """Pause the store, run ``checks`` (in this thread), hold the stall until :data:`STALL` seconds have passed,
-    then resume the store; returns what ``checks`` returned."""
-    with postgres.paused():
+def during_stall(stall: contextlib.AbstractContextManager[None], checks: Callable[[], T]) -> T:
+    """Pause the store (``stall``: :func:`tests.postgres.paused`), run ``checks`` (in this thread), hold the stall
+    until :data:`STALL` seconds have passed, then resume the store; returns what ``checks`` returned."""
+    with stall:
         began = time.monotonic()
         result = checks()
         assert time.monotonic() - began < STALL, "the checks outlasted the stall: it proves nothing"
@@ -69,7 +76,7 @@ def test_a_silent_store_is_answered_within_bounds_and_nothing_refused_is_stored_
                     timed(lambda: httpx.post(f"{server.base}/api/tables", json=PEOPLE, timeout=30)),
                     timed(lambda: httpx.get(f"{server.base}/api/tables", timeout=30))]
 
-        (moved, move_took), (made, made_took), (lobby, lobby_took) = during_stall(postgres, checks)
+        (moved, move_took), (made, made_took), (lobby, lobby_took) = during_stall(postgres.paused(), checks)
         assert moved == "not_stored" and move_took < BOUND, (moved, move_took)
         assert made.status_code == 503 and made_took < BOUND, (made.status_code, made_took)
         assert made.json()["error"]["code"] == "store_unavailable" and int(made.headers["Retry-After"]) >= 1
@@ -121,7 +128,7 @@ def test_a_site_process_that_cannot_renew_its_leases_fences_itself_within_the_tt
             found["fenced_after"] = time.monotonic() - began
             return found
 
-        found = during_stall(postgres, checks)
+        found = during_stall(postgres.paused(), checks)
         assert found["move"][0] in ("not_stored", "closed") and found["move"][1] < BOUND, found["move"]
         for lobby, took in found["lobbies"]:
             assert lobby.status_code == 200 and took < BOUND, (lobby.status_code, took)
@@ -140,3 +147,87 @@ def test_a_site_process_that_cannot_renew_its_leases_fences_itself_within_the_tt
         a.stop()
         b.stop()
     postgres.drop_database(url)
+
+
+def recipe_workers(folder: Path) -> list[int]:
+    """The process ids of the ``motley serve --workers`` children that ``scripts/site`` runs in ``folder`` (the
+    children of the ``serve`` process whose ``--db`` names the folder's socket)."""
+    found: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            found[int(entry.name)] = (int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]), command)
+    serving = {pid for pid, (_, command) in found.items() if f"host={folder} " in command and " serve " in command}
+    return sorted(pid for pid, (parent, command) in found.items() if parent in serving and "spawn_main" in command)
+
+
+def lease_pid(url: str, table_id: str) -> int | None:
+    """The process id in the holder (``host/pid``) of the table's live lease, or None."""
+    storage = Storage(url)
+    try:
+        lease = storage.owner_of(table_id)
+    finally:
+        storage.close()
+    return None if lease is None else int(lease.holder.rsplit("/", 1)[1])
+
+
+def play_on(mover: SiteMover, moves: int, within: float = 40.0) -> None:
+    """Play until ``moves`` more moves are acknowledged (refusals waited out), or fail after ``within`` seconds."""
+    wanted = len(mover.acknowledged) + moves
+    deadline = time.monotonic() + within
+    while len(mover.acknowledged) < wanted and time.monotonic() < deadline:
+        if mover.move() in ("not_stored", "closed"):
+            time.sleep(0.2)
+    assert len(mover.acknowledged) >= wanted, "play did not go on"
+
+
+@needs_postgres
+@pytest.mark.parametrize("front", ["nginx", "no-nginx"])
+def test_the_local_recipe_survives_a_paused_process_and_a_silent_store(front: str) -> None:
+    """``scripts/site`` (two worker processes on PostgreSQL, behind nginx or not), a table of four people played
+    through its address. The process driving the table is stopped (SIGSTOP) for longer than its lease: the other
+    takes the table over meanwhile, and once the stopped one goes on, play goes on through the address. Then the
+    store is stopped for 8 s: a move is answered ``not_stored`` (or its socket closed, to connect again), the
+    lobby from memory and a new table 503 with ``Retry-After``, each within 5 s; play goes on afterwards. The
+    store holds every acknowledged move once, numbered without a gap."""
+    if front == "nginx" and _nginx() is None:
+        pytest.skip("nginx is not installed (Debian's nginx; ./scripts/setup installs it): the same checks run "
+                    "without it")
+    with _site(*(() if front == "nginx" else ("--no-nginx",))) as (base, folder, _lines):
+        url = f"postgresql://motley@/motley?host={folder}"
+        workers = recipe_workers(folder)
+        assert len(workers) == 2, workers
+        created = httpx.post(f"{base}/api/tables", json=PEOPLE, timeout=10).json()
+        table_id = created["id"]
+        ws_base = base.replace("http://", "ws://")
+        mover = SiteMover([f"{ws_base}/ws/{table_id}?token={token}" for token in seat_tokens(created)])
+        play_on(mover, 3)
+        owner = lease_pid(url, table_id)
+        assert owner in workers
+        os.kill(owner, signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 30
+            while lease_pid(url, table_id) in (owner, None) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            taker = lease_pid(url, table_id)
+        finally:
+            os.kill(owner, signal.SIGCONT)
+        assert taker in workers and taker != owner, "the other process did not take the paused one's table"
+        mover.broken = True  # connect again, as a page does once its socket goes quiet
+        play_on(mover, 3)
+
+        def checks() -> list[tuple[Any, float]]:
+            return [timed(mover.move),
+                    timed(lambda: httpx.get(f"{base}/api/tables", timeout=30)),
+                    timed(lambda: httpx.post(f"{base}/api/tables", json=PEOPLE, timeout=30))]
+
+        (moved, move_took), (lobby, lobby_took), (made, made_took) = during_stall(paused(folder / "data"), checks)
+        assert moved in ("not_stored", "closed") and move_took < BOUND, (moved, move_took)
+        assert lobby.status_code == 200 and lobby_took < BOUND, (lobby.status_code, lobby_took)
+        assert made.status_code == 503 and made_took < BOUND, (made.status_code, made_took)
+        assert int(made.headers["Retry-After"]) >= 1
+        play_on(mover, 3)
+        mover.close()
+        stored = stored_moves_numbered(url, table_id)
+        assert set(mover.acknowledged) <= set(stored), "every acknowledged move is stored"
+        assert [n for n, _, _ in stored] == list(range(1, len(stored) + 1))  # none twice, none missing
