@@ -32,6 +32,7 @@ from motley.server.store.records import Settings, TableRecord
 from motley.server.store.refusals import Refusal
 from motley.server.store.writer import (
     Creator,
+    MoveRow,
     QuotaReached,
     RateReached,
     Store,
@@ -125,6 +126,7 @@ class Service:
         self.membership.serve(self)
         #: The last good answers of the lobby's store reads (:meth:`remembered`).
         self._remembered: dict[str, list[dict[str, Any]]] = {}
+        self.store.stored_late = self.reload
 
     def seed(self) -> int | None:
         """A new table's seed from :attr:`seeds` (None: let the table draw its own)."""
@@ -449,6 +451,19 @@ class Service:
                 continue
             cancelled.append(live.id)
         return cancelled
+
+    def reload(self, row: MoveRow) -> None:
+        """A move of ``row``'s table was stored after its mover was told it was not (the store answered its commit
+        after the deadline): the table in memory lacks it, so drop the table (:meth:`drop`: the pages reconnect)
+        and load it again from the store, where it has the move."""
+        table_id = row[0]
+        self.drop(table_id, f"move {row[1]} was stored after it was refused as not stored: loaded again")
+
+        async def again() -> None:
+            with contextlib.suppress(OwnedElsewhere, StoreError):
+                await self.get(table_id)
+
+        asyncio.get_running_loop().create_task(again())
 
     def drop(self, table_id: str, reason: str) -> None:
         """Stop driving ``table_id`` here (another process drives it, or this one stops): its driver stops, it

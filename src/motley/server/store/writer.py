@@ -234,6 +234,10 @@ class Store:
         self._writing = False
         #: When (:func:`time.monotonic`) the call under way in the thread began; None: none is.
         self._began: float | None = None
+        #: Called on the event loop with a move that was stored after its mover was told it was not (a commit sent
+        #: before the deadline and answered after it): the table in memory lacks a stored move (None: nothing
+        #: done; the next move at that number is refused as stored already).
+        self.stored_late: Callable[[MoveRow], None] | None = None
 
     def stalled(self) -> float:
         """Seconds by which the call under way in the store's thread has run longer than :attr:`deadline` (0.0: it
@@ -350,15 +354,15 @@ class Store:
         if self._waiting:
             self._write_group(loop)
 
-    @staticmethod
-    def _settle(group: list[tuple[MoveRow, asyncio.Future[None], float | None]],
+    def _settle(self, group: list[tuple[MoveRow, asyncio.Future[None], float | None]],
                 errors: list[Exception | None]) -> None:
         for (row, done, _), error in zip(group, errors, strict=True):
             if done.done():
                 if error is None:  # its commit was sent before the deadline and answered after it
                     log.error("table %s: move %d stored after its mover was told it was not (the store answered "
-                              "its commit late); the next move at that number is refused as stored already",
-                              row[0], row[1])
+                              "its commit late)", row[0], row[1])
+                    if self.stored_late is not None:
+                        self.stored_late(row)
                 continue
             if error is None:
                 done.set_result(None)
