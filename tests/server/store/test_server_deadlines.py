@@ -125,6 +125,36 @@ def test_a_move_stored_after_its_mover_was_told_it_was_not_is_reported(store_url
         storage.close()
 
 
+def test_a_move_whose_mover_went_away_is_stored_without_a_report(store_url: str) -> None:
+    """A move whose mover is cancelled while its commit is under way (a driver stopped, not a deadline passed) is
+    stored, and not reported as stored after a refusal: nobody was told it failed."""
+    storage = Storage(store_url)
+    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
+                        Settings(None, 30.0, 0.0), seed=3)
+    storage.create_table(record)
+    late = AnsweredLate(storage)
+
+    async def went_away() -> list[MoveRow]:
+        store = Store(late, deadline=5.0)  # type: ignore[arg-type]  # the calls used here only
+        reported: list[MoveRow] = []
+        store.stored_late = reported.append
+        mover = asyncio.create_task(store.add_move((record.id, 1, 0, "first", "human")))
+        await asyncio.sleep(0.1)
+        mover.cancel()
+        late.gate.set()
+        await asyncio.to_thread(store._thread.submit(lambda: None).result)
+        await asyncio.sleep(0)
+        store.close()
+        return reported
+
+    try:
+        assert asyncio.run(went_away()) == []
+        stored = storage.load(record.id)
+        assert stored is not None and stored.moves == [(0, "first", "human")]
+    finally:
+        storage.close()
+
+
 class LateStorage(Storage):
     """A SQLite :class:`Storage` whose move writes, once :attr:`late` is set, are committed and then answered only
     when :attr:`gate` opens."""

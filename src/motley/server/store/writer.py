@@ -7,12 +7,12 @@ set of tables reads and creates tables through it (:class:`motley.server.play.se
 
 Every awaited call has a deadline (:data:`DEADLINE`, its wait in the thread's queue included): a store that does not
 answer at all (a hung server, a network partition that drops without resets) fails the call with
-:class:`StoreError` when it runs out, so a mover hears ``not_stored`` and a request is answered 503 within seconds. A
-thread stuck in a socket read cannot be stopped; the caller gives up and answers, and the thread, when the store
-answers again, finds its call's deadline passed before its next statement or commit (:func:`check_deadline`, called
-by the storage's engine) and rolls it back, so a call answered as failed is not stored afterwards. Meanwhile later
-calls fail at once (:meth:`Store.stalled`) instead of each waiting out its deadline, and the calls queued behind the
-stuck one whose callers gave up are never made.
+:class:`StoreSilent` (a :class:`StoreError`) when it runs out, so a mover hears ``not_stored`` and a request is
+answered 503 within seconds. A thread stuck in a socket read cannot be stopped; the caller gives up and answers,
+and the thread, when the store answers again, finds its call's deadline passed before its next statement or commit
+(:func:`check_deadline`, called by the storage's engine) and rolls it back, so a call answered as failed is not
+stored afterwards. Meanwhile later calls fail at once (:meth:`Store.stalled`) instead of each waiting out its
+deadline, and the calls queued behind the stuck one whose callers gave up are never made.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 #: Seconds an awaited store call may take, its wait in the store thread's queue included, before it fails with
-#: :class:`StoreError` (a mover is answered ``not_stored``, a request 503 with ``Retry-After``).
+#: :class:`StoreSilent` (a mover is answered ``not_stored``, a request 503 with ``Retry-After``).
 DEADLINE = 2.0
 #: Seconds after which a request refused because the store did not answer says to try again (``Retry-After``).
 STORE_RETRY_AFTER = 2.0
@@ -257,7 +257,7 @@ class Store:
             self._began = None
 
     def _refuse_if_stalled(self, name: object) -> None:
-        """Raise :class:`StoreError` at once if the store's thread is stuck past a deadline (:meth:`stalled`)."""
+        """Raise :class:`StoreSilent` at once if the store's thread is stuck past a deadline (:meth:`stalled`)."""
         late = self.stalled()
         if late > 0.0:
             raise StoreSilent(f"{name} not made: the store has not answered a call for {late:.1f} s past its "
@@ -306,9 +306,15 @@ class Store:
         if not self._writing:
             self._write_group(loop)
         try:
-            await asyncio.wait_for(done, self.deadline)
+            await asyncio.wait_for(asyncio.shield(done), self.deadline)
         except TimeoutError:
-            raise StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s") from None
+            failure = StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s")
+            done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
+            done.exception()  # retrieved here
+            raise failure from None
+        except asyncio.CancelledError:  # the mover went away (a driver stopped): nobody hears how it went
+            done.cancel()
+            raise
 
     def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand every waiting move to the worker thread as one group, under the earliest of its deadlines."""
@@ -358,7 +364,8 @@ class Store:
                 errors: list[Exception | None]) -> None:
         for (row, done, _), error in zip(group, errors, strict=True):
             if done.done():
-                if error is None:  # its commit was sent before the deadline and answered after it
+                if error is None and not done.cancelled() and isinstance(done.exception(), StoreSilent):
+                    # its mover was told it failed: its commit was sent before the deadline and answered after it
                     log.error("table %s: move %d stored after its mover was told it was not (the store answered "
                               "its commit late)", row[0], row[1])
                     if self.stored_late is not None:
