@@ -187,15 +187,6 @@ def within(deadline: float | None, fn: Callable[[], R]) -> R:
         _running.deadline = None
 
 
-async def run_within(executor: ThreadPoolExecutor, seconds: float | None, fn: Callable[[], R]) -> R:
-    """``fn()`` on ``executor``'s thread, given up after ``seconds`` (None: waited for however long it takes):
-    then :class:`TimeoutError` is raised here while the thread, if ``fn`` is under way, goes on until the store
-    answers and then rolls the call back (:func:`check_deadline`); if it has not begun, it is never made."""
-    deadline = None if seconds is None else time.monotonic() + seconds
-    job = asyncio.get_running_loop().run_in_executor(executor, within, deadline, fn)
-    return await asyncio.wait_for(job, seconds)
-
-
 class DuplicateMove(Exception):
     """A move's number is stored already for its table: another writer stored that move (nothing was stored).
     Raised by :meth:`TableStorage.add_moves`."""
@@ -283,7 +274,8 @@ class Store:
         deadline = None if seconds is None else time.monotonic() + seconds
         loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(self._thread, self._run, deadline, fn), seconds)
+            async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it can swallow a cancellation
+                return await loop.run_in_executor(self._thread, self._run, deadline, fn)
         except TimeoutError:
             raise StoreSilent(f"{name} failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
@@ -306,7 +298,8 @@ class Store:
         if not self._writing:
             self._write_group(loop)
         try:
-            await asyncio.wait_for(asyncio.shield(done), self.deadline)
+            async with asyncio.timeout(self.deadline):  # not wait_for: on 3.11 it can swallow a cancellation
+                await asyncio.shield(done)
         except TimeoutError:
             failure = StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s")
             done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
