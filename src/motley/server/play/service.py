@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -124,9 +125,9 @@ class Service:
         self.rematches = Rematches(self)
         self.membership: Membership = membership if membership is not None else Alone()
         self.membership.serve(self)
-        #: The last good answers of the lobby's store reads (:meth:`remembered`).
+        #: The last good answers of the lobby's store reads (:func:`remembered`).
         self._remembered: dict[str, list[dict[str, Any]]] = {}
-        self.store.stored_late = self.reload
+        self.store.stored_late = functools.partial(reload, self)
 
     def seed(self) -> int | None:
         """A new table's seed from :attr:`seeds` (None: let the table draw its own)."""
@@ -379,8 +380,8 @@ class Service:
         """The finished tables the lobby lists: the newest finished tables in the store (read or kept by the
         membership, :meth:`Membership.finished_headers`) less the cancelled ones and, with :attr:`idle_close`,
         those whose last move is older than that (their replays stay). A store that does not answer is not waited
-        for: the list last read is answered (:meth:`remembered`)."""
-        headers = await self.remembered("finished", self.membership.finished_headers)
+        for: the list last read is answered (:func:`remembered`)."""
+        headers = await remembered(self._remembered, "finished", self.membership.finished_headers)
         oldest = None if self.idle_close is None else self.wall() - self.idle_close
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
@@ -388,21 +389,8 @@ class Service:
     async def listed_elsewhere(self) -> list[dict[str, Any]]:
         """The lobby lines of the unfinished tables that other processes drive
         (:meth:`Membership.listed`); empty for the one process of its store. A store that does not answer is not
-        waited for: the lines last read are answered (:meth:`remembered`)."""
-        return await self.remembered("elsewhere", self.membership.listed)
-
-    async def remembered(self, name: str, read: Callable[[], Awaitable[list[dict[str, Any]]]]
-                         ) -> list[dict[str, Any]]:
-        """``await read()``, kept as the last good answer of ``name``; when the store fails it (within its
-        deadline), that last answer instead (empty if it never answered): the lobby is answered from memory while
-        the store is silent."""
-        try:
-            answer = await read()
-        except StoreError as exc:
-            log.warning("lobby listed from memory (%s): %s", name, exc)
-            return self._remembered.get(name, [])
-        self._remembered[name] = answer
-        return answer
+        waited for: the lines last read are answered (:func:`remembered`)."""
+        return await remembered(self._remembered, "elsewhere", self.membership.listed)
 
     async def owner_process(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address of the process driving ``table_id`` (:meth:`Membership.process_of`; None:
@@ -452,19 +440,6 @@ class Service:
             cancelled.append(live.id)
         return cancelled
 
-    def reload(self, row: MoveRow) -> None:
-        """A move of ``row``'s table was stored after its mover was told it was not (the store answered its commit
-        after the deadline): the table in memory lacks it, so drop the table (:meth:`drop`: the pages reconnect)
-        and load it again from the store, where it has the move."""
-        table_id = row[0]
-        self.drop(table_id, f"move {row[1]} was stored after it was refused as not stored: loaded again")
-
-        async def again() -> None:
-            with contextlib.suppress(OwnedElsewhere, StoreError):
-                await self.get(table_id)
-
-        asyncio.get_running_loop().create_task(again())
-
     def drop(self, table_id: str, reason: str) -> None:
         """Stop driving ``table_id`` here (another process drives it, or this one stops): its driver stops, it
         leaves memory, and its sockets are closed with :data:`CLOSE_MOVED` so that the pages reconnect to the
@@ -500,6 +475,34 @@ class Service:
         self.thinkers.close()
         await self.membership.close()
         await asyncio.to_thread(self.store.close)
+
+
+async def remembered(memory: dict[str, list[dict[str, Any]]], name: str,
+                     read: Callable[[], Awaitable[list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """``await read()``, kept in ``memory`` as the last good answer of ``name``; when the store fails it (within its
+    deadline), that last answer instead (empty if it never answered): the lobby is answered from memory while the
+    store is silent."""
+    try:
+        answer = await read()
+    except StoreError as exc:
+        log.warning("lobby listed from memory (%s): %s", name, exc)
+        return memory.get(name, [])
+    memory[name] = answer
+    return answer
+
+
+def reload(service: Service, row: MoveRow) -> None:
+    """A move of ``row``'s table was stored after its mover was told it was not (the store answered its commit
+    after the deadline, ``Store.stored_late``): the table in memory lacks it, so drop the table
+    (:meth:`Service.drop`: the pages reconnect) and load it again from the store, where it has the move."""
+    table_id = row[0]
+    service.drop(table_id, f"move {row[1]} was stored after it was refused as not stored: loaded again")
+
+    async def again() -> None:
+        with contextlib.suppress(OwnedElsewhere, StoreError):
+            await service.get(table_id)
+
+    asyncio.get_running_loop().create_task(again())
 
 
 async def tidy_loop(service: Service) -> None:
