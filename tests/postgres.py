@@ -12,8 +12,10 @@ import contextlib
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,14 @@ class PostgresServer:
         administrator's restart does; ``immediate``: at once, as a crash)."""
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
+    def processes(self) -> list[int]:
+        """The server's process ids (:func:`processes_of`)."""
+        return processes_of(self.data)
+
+    def paused(self) -> contextlib.AbstractContextManager[None]:
+        """The server stopped for the ``with`` block (:func:`paused`)."""
+        return paused(self.data)
+
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of ``database`` on this server (psycopg 3, over the Unix socket)."""
         return f"postgresql+psycopg://motley@/{database}?host={self.socket}"
@@ -99,6 +109,36 @@ class PostgresServer:
         with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def processes_of(data: Path) -> list[int]:
+    """The process ids of the PostgreSQL server of the data folder ``data``: the postmaster (``postmaster.pid``'s
+    first line), then its children (the backends and background workers, read from ``/proc``)."""
+    main = int((data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main:
+                children.append(int(stat.parent.name))
+    return [main, *children]
+
+
+@contextlib.contextmanager
+def paused(data: Path) -> Iterator[None]:
+    """Every process of the PostgreSQL server of ``data`` stopped (SIGSTOP, the postmaster first so that it forks
+    no new backend) for the ``with`` block, then let go on (SIGCONT, the backends first) whatever happens in it:
+    the server holds its connections and answers nothing, as a hung server or a network that drops packets
+    without resets."""
+    stopped = processes_of(data)
+    for pid in stopped:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in reversed(stopped):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
 
 def _has_group(name: str) -> bool:

@@ -27,7 +27,7 @@ from motley.server.play.service import OwnedElsewhere, Stopping
 from motley.server.site.relay import OwnerUnreachable
 from motley.server.store.records import SeatRefused
 from motley.server.store.refusals import Refusal
-from motley.server.store.writer import LeaseLost, QuotaReached, RateReached, StoreError
+from motley.server.store.writer import LeaseLost, QuotaReached, RateReached, StoreError, StoreSilent
 from motley.server.web import refusals as web_refusals
 from motley.server.web import routes
 from motley.server.web.testing import ServerThread
@@ -36,9 +36,11 @@ from motley.server.web.testing import ServerThread
 #: example's own message) and its Retry-After (None: none).
 CONTRACT: dict[type[Refusal], tuple[Refusal, int, str, str | None, str | None]] = {
     StoreError: (StoreError("add_move failed: OperationalError: database is locked at /srv/db"), 503,
-                 "store_unavailable", "the table store is not answering; try again", None),
+                 "store_unavailable", "the table store is not answering; try again", "2"),
+    StoreSilent: (StoreSilent("load failed: the store did not answer within 2 s"), 503,
+                  "store_unavailable", "the table store is not answering; try again", "2"),
     LeaseLost: (LeaseLost("move 12 of table abc is stored already: another process drives it"), 503,
-                "store_unavailable", "the table store is not answering; try again", None),
+                "store_unavailable", "the table store is not answering; try again", "2"),
     Stopping: (Stopping("this server process is stopping; try again"), 503, "stopping", None, "1"),
     OwnedElsewhere: (OwnedElsewhere("table abc is driven by another process of the site"), 503, "elsewhere",
                      "the table is served by another process of the site; try again", None),

@@ -52,7 +52,7 @@ from motley.server.play.presence import SEATS_INTERVAL, Connection, Presence, Se
 from motley.server.play.table import Finished, Move, Table
 from motley.server.play.thinking import Thinkers
 from motley.server.store.records import Seat, SeatRefused, new_token
-from motley.server.store.writer import LeaseLost, MoveRow, Store, StoreError
+from motley.server.store.writer import LeaseLost, MoveRow, Store, StoreError, StoreSilent
 
 __all__ = ["SEAT_TRIES", "STORE_RETRY", "Connection", "LiveTable", "Offer", "Presence", "Summary", "TableLog"]
 
@@ -162,7 +162,8 @@ class LiveTable(Seating, Driver):
         """Store the table's seats as they are now (stored form) and return once they are stored. A write the store
         refuses is tried again :data:`STORE_RETRY` seconds later, with the seats as they are then, up to
         :data:`SEAT_TRIES` tries in all (as a bot's move is tried again: the store's refusals are often short,
-        a locked database); one refused because another writer holds the table (:class:`LeaseLost`) is not.
+        a locked database); one refused because another writer holds the table (:class:`LeaseLost`) is not, nor
+        one it did not answer in time (:class:`StoreSilent`).
 
         Raises:
             StoreError: the store's last refusal.
@@ -175,7 +176,7 @@ class LiveTable(Seating, Driver):
                 return
             except StoreError as exc:
                 log.error("table %s: seats not stored (try %d of %d): %s", self.id, attempt, SEAT_TRIES, exc)
-                if attempt == SEAT_TRIES or isinstance(exc, LeaseLost):
+                if attempt == SEAT_TRIES or isinstance(exc, LeaseLost | StoreSilent):  # fenced off, or silent
                     raise
             await asyncio.sleep(STORE_RETRY)
 

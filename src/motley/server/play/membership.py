@@ -16,6 +16,7 @@ site's log can carry the table's lease with each write (a fencing token) and ref
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -207,7 +208,8 @@ class Alone:
         tables = self.tables
         count = 0
         unreadable: list[tuple[str, str]] = []
-        records = await tables.store.call(tables.store.storage.load_all, finished=False, unreadable=unreadable)
+        records = await tables.store.call_within(  # every table at once: however long it takes
+            None, functools.partial(tables.store.storage.load_all, finished=False, unreadable=unreadable), "load_all")
         for table_id, reason in unreadable:
             log.error("table %s not resumed: %s", table_id, reason)
         for record in records:

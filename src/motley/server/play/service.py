@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -32,6 +33,7 @@ from motley.server.store.records import Settings, TableRecord
 from motley.server.store.refusals import Refusal
 from motley.server.store.writer import (
     Creator,
+    MoveRow,
     QuotaReached,
     RateReached,
     Store,
@@ -121,6 +123,9 @@ class Service:
         self.rematches = Rematches(self)
         self.membership: Membership = membership if membership is not None else Alone()
         self.membership.serve(self)
+        #: The last good answers of the lobby's store reads (:func:`remembered`).
+        self._remembered: dict[str, list[dict[str, Any]]] = {}
+        self.store.stored_late = functools.partial(reload, self)
 
     def seed(self) -> int | None:
         """A new table's seed from :attr:`seeds` (None: let the table draw its own)."""
@@ -367,24 +372,18 @@ class Service:
     async def listed_finished(self) -> list[dict[str, Any]]:
         """The finished tables the lobby lists: the newest finished tables in the store (read or kept by the
         membership, :meth:`Membership.finished_headers`) less the cancelled ones and, with :attr:`idle_close`,
-        those whose last move is older than that (their replays stay).
-
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        headers = await self.membership.finished_headers()
+        those whose last move is older than that (their replays stay). A store that does not answer is not waited
+        for: the list last read is answered (:func:`remembered`)."""
+        headers = await remembered(self._remembered, "finished", self.membership.finished_headers)
         oldest = None if self.idle_close is None else self.wall() - self.idle_close
         return [h for h in headers if not h.get("cancelled")
                 and (oldest is None or (h.get("last_move") or h["created"]) >= oldest)]
 
     async def listed_elsewhere(self) -> list[dict[str, Any]]:
         """The lobby lines of the unfinished tables that other processes drive
-        (:meth:`Membership.listed`); empty for the one process of its store.
-
-        Raises:
-            StoreError: if the store cannot be read.
-        """
-        return await self.membership.listed()
+        (:meth:`Membership.listed`); empty for the one process of its store. A store that does not answer is not
+        waited for: the lines last read are answered (:func:`remembered`)."""
+        return await remembered(self._remembered, "elsewhere", self.membership.listed)
 
     async def owner_process(self, table_id: str) -> tuple[str, str] | None:
         """The owner id and address of the process driving ``table_id`` (:meth:`Membership.process_of`; None:
@@ -518,6 +517,34 @@ async def _as_claimed(service: Service, rebuilt: LiveTable, record: TableRecord)
         await service.membership.unclaim(record.id)
         return None
     return await service.rebuild(again)
+
+
+async def remembered(memory: dict[str, list[dict[str, Any]]], name: str,
+                     read: Callable[[], Awaitable[list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """``await read()``, kept in ``memory`` as the last good answer of ``name``; when the store fails it (within its
+    deadline), that last answer instead (empty if it never answered): the lobby is answered from memory while the
+    store is silent."""
+    try:
+        answer = await read()
+    except StoreError as exc:
+        log.warning("lobby listed from memory (%s): %s", name, exc)
+        return memory.get(name, [])
+    memory[name] = answer
+    return answer
+
+
+def reload(service: Service, row: MoveRow) -> None:
+    """A move of ``row``'s table was stored after its mover was told it was not (the store answered its commit
+    after the deadline, ``Store.stored_late``): the table in memory lacks it, so drop the table
+    (:meth:`Service.drop`: the pages reconnect) and load it again from the store, where it has the move."""
+    table_id = row[0]
+    service.drop(table_id, f"move {row[1]} was stored after it was refused as not stored: loaded again")
+
+    async def again() -> None:
+        with contextlib.suppress(OwnedElsewhere, StoreError):
+            await service.get(table_id)
+
+    asyncio.get_running_loop().create_task(again())
 
 
 async def tidy_loop(service: Service) -> None:

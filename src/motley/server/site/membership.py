@@ -172,6 +172,8 @@ class SiteMembership:
         self.lobby = Lobby(self._now)
         #: The clock's time of the last heartbeat the store accepted (self-fencing), set by :meth:`serve`.
         self.renewed = 0.0
+        #: The renewal under way (:meth:`_renew`) and when it began; None: none is.
+        self._renewal: tuple[asyncio.Future[set[str]], float] | None = None
 
     # ---- what the set of tables asks (play.membership.Membership) ----------------------------------------------
     @property
@@ -304,7 +306,8 @@ class SiteMembership:
     async def heartbeat(self) -> list[str]:
         """Renew this process's leases; drop (:meth:`drop`) the tables whose lease another process took, and
         every table if no renewal succeeded for ``ttl`` minus a beat (self-fencing: the store may be cut off
-        while others take them over). Returns the tables dropped."""
+        while others take them over; a renewal that does not answer within half a beat counts as failed, so a
+        silent store fences too). Returns the tables dropped."""
         clock = self.tables.clock
         try:
             lost = await self._renew(set(self.held))
@@ -314,24 +317,46 @@ class SiteMembership:
             log.error("leases not renewed for %.1f s (%s): no table is driven here until they are",
                       clock() - self.renewed, exc)
             lost = set(self.held)
-        else:
-            self.renewed = clock()
         for table_id in lost:
             self.drop(table_id, "another process of the site drives this table now")
         return sorted(lost)
 
     async def _renew(self, held: set[str]) -> set[str]:
-        """``Leases.renew`` of this process's leases on the heartbeat's own thread; returns those of ``held`` lost.
+        """``Leases.renew`` of this process's leases on the heartbeat's own thread (or the renewal still under way,
+        if the last one has not come back), waited for at most half a beat; returns those of ``held`` lost. A
+        renewal that comes back later still counts (:meth:`_renewed`).
 
         Raises:
-            StoreError: whatever the store raised, wrapped (the original is its ``__cause__``).
+            StoreError: whatever the store raised, wrapped (the original is its ``__cause__``), or the store did not
+                answer within half a beat.
         """
-        renew = functools.partial(self.leases.renew, self.site.owner, self.site.ttl, held)
+        if self._renewal is None:
+            renew = functools.partial(self.leases.renew, self.site.owner, self.site.ttl, held)
+            job = asyncio.get_running_loop().run_in_executor(self.beats, renew)
+            self._renewal = (job, self.tables.clock())
+            job.add_done_callback(self._renewed)
+        job, _ = self._renewal
+        seconds = self.site.every / 2
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.beats, renew)
+            async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it can swallow a cancellation
+                return await asyncio.shield(job)
+        except TimeoutError:
+            raise StoreError(f"renew failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
             cause = getattr(exc, "orig", None) or exc  # the driver's error in one line, as Store.call says it
             raise StoreError(f"renew failed: {type(cause).__name__}: {str(cause).partition(chr(10))[0]}") from exc
+
+    def _renewed(self, job: asyncio.Future[set[str]]) -> None:
+        """On the loop, when a renewal comes back (in time or late): if it succeeded, the leases run from when it
+        began (:attr:`renewed`; the store's statement came after) and the tables it reports lost are dropped."""
+        assert self._renewal is not None and self._renewal[0] is job
+        began = self._renewal[1]
+        self._renewal = None
+        if job.cancelled() or job.exception() is not None:
+            return
+        self.renewed = max(self.renewed, began)
+        for table_id in job.result():
+            self.drop(table_id, "another process of the site drives this table now")
 
     async def take_over(self) -> int:
         """Claim and rebuild (:meth:`TableSet.get`) every unfinished table no process owns (its owner died or let it
@@ -431,7 +456,7 @@ class SiteMembership:
 
     async def close(self) -> None:
         """Stop the heartbeat's thread and the news, and give up this process's leases."""
-        self.beats.shutdown(wait=True)
+        self.beats.shutdown(wait=False)  # a renewal stuck on a silent store is not waited for
         for task in self._listening:
             task.cancel()
         if self.news is not None:

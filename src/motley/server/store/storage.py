@@ -46,7 +46,15 @@ from motley.server.store.chat import ChatRows
 from motley.server.store.leases import Fence, Lease, LeaseRows, StaleLease, new_owner
 from motley.server.store.records import TableRecord
 from motley.server.store.schema import analyses_t, buckets_t, metadata, moves_t, tables_t
-from motley.server.store.writer import Creator, DuplicateMove, QuotaReached, RateReached, UnreadableTable
+from motley.server.store.writer import (
+    DEADLINE,
+    Creator,
+    DuplicateMove,
+    QuotaReached,
+    RateReached,
+    UnreadableTable,
+    check_deadline,
+)
 
 __all__ = ["BadStoreUrl", "Fence", "Lease", "StaleLease", "Storage", "StoreUnavailable", "TableRecord",
            "UnreadableTable", "metadata", "moves_t", "new_owner", "store_url", "tables_t"]
@@ -58,6 +66,11 @@ BUSY_TIMEOUT = 2.0
 #: Seconds one PostgreSQL statement may run before the server cancels it (``statement_timeout``); also bounds
 #: the wait for a new connection (``connect_timeout``, whole seconds, at least 2).
 STATEMENT_TIMEOUT = 5.0
+#: Seconds a TCP connection to PostgreSQL may leave data unacknowledged (``tcp_user_timeout``), and its keepalives
+#: (idle, interval, count): a thread stuck reading from a store cut off without resets is freed (its connection
+#: dropped) in about 10 s, and a call waits for a connection from the pool at most :data:`DEADLINE`.
+TCP_USER_TIMEOUT = 10.0
+KEEPALIVES = (4, 2, 3)
 
 
 class BadStoreUrl(MotleyError):
@@ -113,7 +126,12 @@ class Storage(LeaseRows, ChatRows):
     PostgreSQL (psycopg 3) gets the same bound on locks (``lock_timeout`` = ``busy_timeout``), a statement
     timeout (``statement_timeout`` = ``statement_timeout`` seconds) and a connection timeout, so a stopped or
     unreachable database fails a call within seconds (a mover is told ``not_stored``) instead of hanging the
-    store's thread. A connection lost in a PostgreSQL restart fails the call that was using it; SQLAlchemy then
+    store's thread; over TCP, keepalives and ``tcp_user_timeout`` drop a connection to a server that went silent
+    (:data:`TCP_USER_TIMEOUT`), and a wait for a pooled connection is bounded (``pool_timeout``). A server that
+    stops answering altogether (hung, or cut off without resets) cancels nothing: the caller's deadline
+    (:class:`~motley.server.store.writer.Store`) answers for it, and a call given up is rolled back before its next
+    statement or commit (:func:`~motley.server.store.writer.check_deadline`, on this engine's events).
+    A connection lost in a PostgreSQL restart fails the call that was using it; SQLAlchemy then
     drops the pool, and the next call connects anew.
 
     Every call blocks until the database answers; the server makes them in a worker thread
@@ -137,6 +155,8 @@ class Storage(LeaseRows, ChatRows):
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         counters.watch_engine(self.engine)
+        event.listen(self.engine, "before_cursor_execute", check_deadline)  # a call given up is rolled back
+        event.listen(self.engine, "commit", check_deadline)
         try:
             migrations.upgrade(self.engine)
         except (exc.SQLAlchemyError, CommandError) as error:  # CommandError: a revision this motley does not know
@@ -507,7 +527,11 @@ def _engine_options(url: URL, busy_timeout: float, statement_timeout: float) -> 
             options["poolclass"] = StaticPool  # one shared in-memory database
         return options
     settings = f"-c lock_timeout={round(busy_timeout * 1000)} -c statement_timeout={round(statement_timeout * 1000)}"
-    return {"connect_args": {"options": settings, "connect_timeout": max(2, math.ceil(statement_timeout))}}
+    idle, interval, count = KEEPALIVES
+    return {"pool_timeout": DEADLINE,
+            "connect_args": {"options": settings, "connect_timeout": max(2, math.ceil(statement_timeout)),
+                             "keepalives": 1, "keepalives_idle": idle, "keepalives_interval": interval,
+                             "keepalives_count": count, "tcp_user_timeout": round(TCP_USER_TIMEOUT * 1000)}}
 
 
 def _driver_error(error: Exception) -> str:

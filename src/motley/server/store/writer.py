@@ -4,6 +4,15 @@
 SQLAlchemy one; a test may hand in its own); :class:`Store` makes its calls in one worker thread, in order,
 and writes moves in groups. The live tables write through it (:class:`motley.server.play.live.TableLog`) and the
 set of tables reads and creates tables through it (:class:`motley.server.play.service.Service`).
+
+Every awaited call has a deadline (:data:`DEADLINE`, its wait in the thread's queue included): a store that does not
+answer at all (a hung server, a network partition that drops without resets) fails the call with
+:class:`StoreSilent` (a :class:`StoreError`) when it runs out, so a mover hears ``not_stored`` and a request is
+answered 503 within seconds. A thread stuck in a socket read cannot be stopped; the caller gives up and answers,
+and the thread, when the store answers again, finds its call's deadline passed before its next statement or commit
+(:func:`check_deadline`, called by the storage's engine) and rolls it back, so a call answered as failed is not
+stored afterwards. Meanwhile later calls fail at once (:meth:`Store.stalled`) instead of each waiting out its
+deadline, and the calls queued behind the stuck one whose callers gave up are never made.
 """
 
 from __future__ import annotations
@@ -12,6 +21,8 @@ import asyncio
 import functools
 import logging
 import math
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
@@ -24,6 +35,12 @@ log = logging.getLogger("motley.server")
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: Seconds an awaited store call may take, its wait in the store thread's queue included, before it fails with
+#: :class:`StoreSilent` (a mover is answered ``not_stored``, a request 503 with ``Retry-After``).
+DEADLINE = 2.0
+#: Seconds after which a request refused because the store did not answer says to try again (``Retry-After``).
+STORE_RETRY_AFTER = 2.0
 
 #: A move as stored: ``(table_id, number, seat, move string, actor)``.
 MoveRow = tuple[str, int, int, str, str]
@@ -147,6 +164,42 @@ class StoreError(Refusal):
     code = "store_unavailable"
     words = "the table store is not answering; try again"
     private = True
+    retry_after = STORE_RETRY_AFTER
+
+
+class StoreSilent(StoreError):
+    """The store did not answer a call within its deadline, or its thread is stuck past another call's (the call
+    was not made): a store that is silent, not one that refused; trying again at once does not help."""
+
+
+class CallAbandoned(Exception):
+    """Raised in a store thread before a statement or a commit of a call whose deadline has passed (its caller gave
+    up and was told it failed): the call is rolled back instead of being carried out after all."""
+
+
+_running = threading.local()
+
+
+def check_deadline(*_args: Any) -> None:
+    """In a thread running a store call: raise :class:`CallAbandoned` if the call's deadline (set by
+    :func:`within`) has passed. The storage's engine calls it before every statement and every commit
+    (``before_cursor_execute`` and ``commit`` events), so a call stuck on a silent store does nothing more once it
+    comes back. Nothing outside a call with a deadline."""
+    deadline = getattr(_running, "deadline", None)
+    if deadline is not None and time.monotonic() > deadline:
+        raise CallAbandoned(f"the call's deadline passed {time.monotonic() - deadline:.1f} s ago: rolled back")
+
+
+def within(deadline: float | None, fn: Callable[[], R]) -> R:
+    """``fn()`` in the calling (store) thread under ``deadline`` (:func:`time.monotonic` seconds; None: none), for
+    :func:`check_deadline`; a call whose deadline passed before it began is not made."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise CallAbandoned("the call's deadline passed before it began: not made")
+    _running.deadline = deadline
+    try:
+        return fn()
+    finally:
+        _running.deadline = None
 
 
 class DuplicateMove(Exception):
@@ -184,26 +237,75 @@ class Store:
     Moves are written in groups (:meth:`add_move`): while one group is being written, the moves made
     meanwhile wait and go together in the next transaction, so under load the thread does one commit per
     group instead of one per move.
+
+    ``deadline``: seconds an awaited call (:meth:`call`, :meth:`add_move`) may take, its wait in the queue
+    included (None: no bound), see the module's docstring.
     """
 
-    def __init__(self, storage: TableStorage) -> None:
+    def __init__(self, storage: TableStorage, deadline: float | None = DEADLINE) -> None:
         self.storage = storage
+        self.deadline = deadline
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
-        self._waiting: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]] = []
         self._writing = False
+        #: When (:func:`time.monotonic`) the call under way in the thread began; None: none is.
+        self._began: float | None = None
+        #: Called on the event loop with a move that was stored after its mover was told it was not (a commit sent
+        #: before the deadline and answered after it): the table in memory lacks a stored move (None: nothing
+        #: done; the next move at that number is refused as stored already).
+        self.stored_late: Callable[[MoveRow], None] | None = None
+
+    def stalled(self) -> float:
+        """Seconds by which the call under way in the store's thread has run longer than :attr:`deadline` (0.0: it
+        has not, or none is under way, or there is no deadline): a store that does not answer. Awaited calls fail
+        at once meanwhile, instead of each waiting out its deadline behind it."""
+        began = self._began
+        if began is None or self.deadline is None:
+            return 0.0
+        return max(0.0, time.monotonic() - began - self.deadline)
+
+    def _run(self, deadline: float | None, fn: Callable[[], R]) -> R:
+        """In the worker thread: ``fn()`` under ``deadline`` (:func:`within`), its start kept for :meth:`stalled`."""
+        self._began = time.monotonic()
+        try:
+            return within(deadline, fn)
+        finally:
+            self._began = None
+
+    def _refuse_if_stalled(self, name: object) -> None:
+        """Raise :class:`StoreSilent` at once if the store's thread is stuck past a deadline (:meth:`stalled`)."""
+        late = self.stalled()
+        if late > 0.0:
+            raise StoreSilent(f"{name} not made: the store has not answered a call for {late:.1f} s past its "
+                              "deadline")
 
     async def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread.
+        """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread, within :attr:`deadline`.
 
         Raises:
             LeaseLost: for a write under a lease that is no longer the table's (:class:`StaleLease`).
             StoreError: whatever else ``fn`` raised, wrapped (the original is its ``__cause__``).
+            StoreSilent: the store did not answer within the deadline (the call is rolled back when it does, or
+                never made), or its thread is stuck past another call's deadline (the call is not made).
         """
+        return await self.call_within(self.deadline, functools.partial(fn, *args, **kwargs),
+                                      getattr(fn, "__name__", fn))
+
+    async def call_within(self, seconds: float | None, fn: Callable[[], R], name: object = None) -> R:
+        """``fn()`` in the worker thread, given up after ``seconds`` (None: however long it takes, as a start-up's
+        read of every table); ``name`` names it in errors. Raises :class:`StoreError` as :meth:`call` does."""
+        name = name or getattr(fn, "__name__", fn)
+        if seconds is not None:
+            self._refuse_if_stalled(name)
+        deadline = None if seconds is None else time.monotonic() + seconds
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+            async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it can swallow a cancellation
+                return await loop.run_in_executor(self._thread, self._run, deadline, fn)
+        except TimeoutError:
+            raise StoreSilent(f"{name} failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
-            raise _failure(getattr(fn, "__name__", fn), exc) from exc
+            raise _failure(name, exc) from exc
 
     async def add_move(self, row: MoveRow, fence: Fence | None = None) -> None:
         """Store one move (with the moves of other tables made meanwhile) under ``fence`` (the table's lease in a
@@ -213,20 +315,37 @@ class Store:
             LeaseLost: if the lease is no longer ``fence``'s or the move's number was stored already (another
                 writer drives the table); nothing was stored.
             StoreError: if the move was not stored (the database's error is its ``__cause__``).
+            StoreSilent: the store did not answer within :attr:`deadline` (the write is then rolled back when it
+                does, or never made).
         """
+        if self.deadline is not None:
+            self._refuse_if_stalled("add_move")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._waiting.append((row, fence, done))
+        self._waiting.append((row, fence, done, None if self.deadline is None else time.monotonic() + self.deadline))
         if not self._writing:
             self._write_group(loop)
-        await done
+        try:
+            async with asyncio.timeout(self.deadline):  # not wait_for: on 3.11 it can swallow a cancellation
+                await asyncio.shield(done)
+        except TimeoutError:
+            failure = StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s")
+            done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
+            done.exception()  # retrieved here
+            raise failure from None
+        except asyncio.CancelledError:  # the mover went away (a driver stopped): nobody hears how it went
+            done.cancel()
+            raise
 
     def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Hand every waiting move to the worker thread as one group."""
+        """Hand every waiting move to the worker thread as one group, under the earliest of its deadlines."""
         group, self._waiting = self._waiting, []
         self._writing = True
+        deadlines = [deadline for _, _, _, deadline in group if deadline is not None]
+        rows = [(row, fence) for row, fence, _, _ in group]
         try:
-            job = loop.run_in_executor(self._thread, self._write, [(row, fence) for row, fence, _ in group])
+            job = loop.run_in_executor(self._thread, self._run, min(deadlines, default=None),
+                                       functools.partial(self._write, rows))
         except RuntimeError as exc:  # the store is closed
             self._writing = False
             self._settle(group, [exc] * len(group))
@@ -263,7 +382,7 @@ class Store:
             self.storage.add_moves(rows)
 
     def _written(self, loop: asyncio.AbstractEventLoop,
-                 group: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]],
+                 group: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]],
                  job: asyncio.Future[list[Exception | None]]) -> None:
         """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
         self._writing = False
@@ -273,11 +392,16 @@ class Store:
         if self._waiting:
             self._write_group(loop)
 
-    @staticmethod
-    def _settle(group: list[tuple[MoveRow, Fence | None, asyncio.Future[None]]],
+    def _settle(self, group: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]],
                 errors: list[Exception | None]) -> None:
-        for (_, _, done), error in zip(group, errors, strict=True):
+        for (row, _, done, _), error in zip(group, errors, strict=True):
             if done.done():
+                if error is None and not done.cancelled() and isinstance(done.exception(), StoreSilent):
+                    # its mover was told it failed: its commit was sent before the deadline and answered after it
+                    log.error("table %s: move %d stored after its mover was told it was not (the store answered "
+                              "its commit late)", row[0], row[1])
+                    if self.stored_late is not None:
+                        self.stored_late(row)
                 continue
             if error is None:
                 done.set_result(None)
@@ -286,11 +410,12 @@ class Store:
 
     def later(self, fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[Any] | None:
         """``fn(*args, **kwargs)`` (a :class:`TableStorage` method) in the worker thread, after the calls already
-        made, without waiting for it (call it on the event loop); a failure is logged. Returns the call's future
-        (the storage's own exception, unwrapped), for a caller that wants to hear how it went; None if the store
-        is closed (logged)."""
+        made, without waiting for it (call it on the event loop) and without a deadline (made however late the
+        store answers); a failure is logged. Returns the call's future (the storage's own exception, unwrapped),
+        for a caller that wants to hear how it went; None if the store is closed (logged)."""
         try:
-            job = asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
+            job = asyncio.get_running_loop().run_in_executor(self._thread, self._run, None,
+                                                             functools.partial(fn, *args, **kwargs))
         except RuntimeError as exc:  # the store is closed
             log.error("store call %s not made: %s", getattr(fn, "__name__", fn), exc)
             return None
@@ -331,13 +456,13 @@ class Store:
         self.storage.close()
 
 
-def fenced(fence: Fence | None) -> dict[str, Any]:
-    """The keyword of a write's ``fence``, only where there is one (a storage of one process's need not take
-    it)."""
-    return {} if fence is None else {"fence": fence}
-
-
 def _log_failure(name: object, job: asyncio.Future[Any]) -> None:
     """Log the error of a store call nobody waits for (:meth:`Store.later`)."""
     if not job.cancelled() and job.exception() is not None:
         log.error("store call %s failed: %s", name, job.exception())
+
+
+def fenced(fence: Fence | None) -> dict[str, Any]:
+    """The keyword of a write's ``fence``, only where there is one (a storage of one process's need not take
+    it)."""
+    return {} if fence is None else {"fence": fence}

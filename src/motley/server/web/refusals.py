@@ -41,7 +41,7 @@ REFUSALS = {
     415: "the request body is not application/json",
     429: "this address has as many unfinished tables as it may have, or creates tables faster than its rate (then "
          "Retry-After says in how many seconds to try again)",
-    503: "the table store is not answering; try again",
+    503: "the table store is not answering (or not within its deadline, 2 s); try again (Retry-After)",
 }
 #: The plain-text answers any route may give before it runs: a ``Host`` the server does not answer to (the app's
 #: Host check), and a client address that holds as many connections as it may (answered before its request is
@@ -244,7 +244,7 @@ def refusals(*codes: int, **said: str) -> dict[int | str, dict[str, Any]]:
                              "content": dict(PLAIN_TEXT)}
         else:
             answers[code] = {"description": words, "model": model}
-        if code == 429:
+        if code in (429, 503):
             answers[code]["headers"] = {"Retry-After": {"description": "seconds to wait before asking again",
                                                         "schema": {"type": "integer"}}}
     return answers
