@@ -167,8 +167,8 @@ def test_the_replay_and_its_analysis_read_on_a_phone(server: ServerThread, brows
     assert box is not None and box["y"] + box["height"] <= height, f"Analyse below the first screen: {box}"
     assert page.evaluate("() => window.scrollY") == 0
     expect(page.locator("#log")).to_contain_text(re.compile(r"\d+\. Bot \d \(random\) (had to play|played) the "))
-    wide = page.evaluate("""() => [...document.querySelectorAll('table.scores')].filter((t) =>
-        t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth + 1).map((t) => t.id)""")
+    wide = page.evaluate("""() => [...document.querySelectorAll('table.scores')].filter((t) => t.scrollWidth >
+        t.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth + 1).map((t) => t.id)""")
     assert wide == [], f"score tables wider than the page: {wide}"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     analyse.click()
@@ -176,8 +176,9 @@ def test_the_replay_and_its_analysis_read_on_a_phone(server: ServerThread, brows
     expect(graph).to_be_visible(timeout=120_000)
     expect(page.locator("#analysis-summary")).to_contain_text(re.compile(r"accuracy \d+%.* lost a decision"))
     targets = "#analysis-graph g[role=button] rect, #analysis-panel button, .replay-controls button"
-    small = page.evaluate("""(targets) => [...document.querySelectorAll(targets)].map((e) => [e.getAttribute('aria-label')
-        || e.parentElement.getAttribute('aria-label') || e.textContent, e.getBoundingClientRect()])
+    small = page.evaluate("""(targets) => [...document.querySelectorAll(targets)].map((e) => [
+        e.getAttribute('aria-label') || e.parentElement.getAttribute('aria-label') || e.textContent,
+        e.getBoundingClientRect()])
         .filter(([, r]) => r.width < 24 || r.height < 24).map(([n, r]) => `${n}: ${r.width}x${r.height}`)""", targets)
     assert small == [], f"targets under 24 px: {small}"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # the graph scrolls in its own box
