@@ -445,3 +445,15 @@ def test_moves_as_good_as_the_best_within_the_noise_are_named_with_it() -> None:
     estimates = {1: _rounds([[1.0 if k % 4 == 0 else p for k, p in enumerate(base)]]), 0: _rounds([base])}
     first[0] = row(0.59, 0.03)  # as good by the first search, clearly worse deal by deal: not named
     assert _as_good(first, estimates, 1, 3, "win") == [2]
+
+
+def test_without_the_second_search_nothing_is_marked_or_searched_again(fool_record: str) -> None:
+    """``check=False`` (what the first search alone costs): the same first estimates, no decision searched again,
+    none marked."""
+    first = analyse_record(fool_record, 1, simulations=SIMS, check=False)
+    checked = analyse_record(fool_record, 1, simulations=SIMS)
+    assert all(d["checked"] is None and d["mark"] is None for d in first["decisions"])
+    assert any(d["checked"] is not None for d in checked["decisions"])
+    for bare, full in zip(first["decisions"], checked["decisions"], strict=True):
+        if full["checked"] is None:
+            assert bare["moves"] == full["moves"]

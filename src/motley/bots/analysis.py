@@ -683,14 +683,14 @@ def analyse_decision(state: State, seat: int, played: int, simulations: int | No
     return evaluate(state.game, decision, searcher_spec(state.game, simulations), seed)
 
 
-def _job(args: tuple[Game, Decision, str, str]) -> dict[str, Any]:
+def _job(args: tuple[Game, Decision, str, str, bool]) -> dict[str, Any]:
     """One decision's analysis in a worker process."""
     return evaluate(*args)
 
 
 def analyse_record(text: str, seat: int, simulations: int | None = None, seed: int = 0,
                    progress: Progress | None = None, workers: int = 1,
-                   actors: Sequence[str] | None = None) -> dict[str, Any]:
+                   actors: Sequence[str] | None = None, check: bool = True) -> dict[str, Any]:
     """The analysis of ``seat``'s decisions in a record (module docstring).
 
     Args:
@@ -701,6 +701,8 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
         progress: called with ``(done, total)`` after each decision (and ``(0, total)`` first).
         workers: processes (1: this one; the result does not depend on it).
         actors: who made each move of the record (:func:`decisions`).
+        check: whether the decisions that may be marked are searched again before a mark (:func:`evaluate`); False
+            marks nothing and costs the first search alone (``benchmarks/analysis_time.py --first-only``).
     Returns:
         JSON-able: ``{"format", "game", "seat", "searcher", "simulations", "seed", "estimates" (what each figure
         is), "thresholds", "decisions": [:func:`evaluate` per decision, in order], "summary": {"decisions",
@@ -714,7 +716,7 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
         raise MotleyError(f"workers must be a whole number of at least 1; got {workers!r}")
     game, found = decisions(text, seat, actors)
     spec = searcher_spec(game, simulations)
-    jobs = [(game, d, spec, f"{seed}:{d.index}") for d in found]
+    jobs = [(game, d, spec, f"{seed}:{d.index}", check) for d in found]
     if progress is not None:
         progress(0, len(jobs))
     results: list[dict[str, Any]] = []
