@@ -15,8 +15,12 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
   standard deviations of points; either for a mark that does not say) at least the inaccuracy threshold; and of
   the mistakes, the share whose deeper cost is at least the mistake threshold;
 * **same best**: of the decisions marked at the first seed, the share whose move called best (``choice``) is the same
-  at the second seed, and the share where the two seeds' moves called best or as good (``as_good``) meet; and of
-  all decisions, the share whose ``choice`` is the same (the search's stability);
+  at the second seed, the share where the two seeds' moves called best or as good (``as_good``) meet, the share
+  whose move called best at the second seed is one the first named (best or as good: the claim made holds), and
+  the share of marks naming one best move; and of all decisions, the share whose ``choice`` is the same (the
+  search's stability);
+* **searched again**: of the decisions marked at the first seed, the share searched again at the second (the gate
+  let it through); of all decisions, the share searched again before a mark, and their rounds on average;
 * **coverage**: of every move shown in both runs with at least 2 iterations in each, the share whose two estimates
   of the win chance differ by at most 1.96 of their combined standard errors (0.95 when honest), for the moves the
   analysis says were searched enough (``enough``; all moves for an analysis without the field) and, apart, for
