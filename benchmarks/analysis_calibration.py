@@ -4,7 +4,7 @@ the analysis gives the move played, binned against whether the seat then won the
 For each game and each lineup (``heuristic``: the heuristic at every seat; ``random``: random play; a mixed table
 as its bots joined by ``+``, dealt to the seats in order and shifted by one seat per match, such as
 ``ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random``: :data:`MIXED`), ``--matches``
-matches are played from seeds 0, 1, ...; in each, up to ``--per-match`` decisions with more than one legal move
+matches are played from seed ``--first`` (0) on; in each, up to ``--per-match`` decisions with more than one legal move
 (drawn at random among all the seats' decisions, the same for a seed) are analysed at ``--simulations`` per decision
 (default: the analysis's budget) by :func:`motley.bots.analysis.evaluate`. The outcome of a decision is the seat's
 share of the win of the deal it was made in (1 for the highest score gain over the deal, ``1/k`` when ``k`` seats
@@ -18,13 +18,17 @@ key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_
 measure a change at the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
 for the move played and the search's choice, the share of the two runs' differences within 1.96 of their standard
 errors (0.95 when the analysis's intervals are honest) and the median (0.67). ``--plot PATH`` draws the reliability
-diagrams with matplotlib (the ``report`` extra). Results: docs/reports/README.md.
+diagrams with matplotlib (the ``report`` extra). ``--mixed`` runs the mixed tables of :data:`MIXED_TABLES` (Fool! at
+5 seats of two searchers, two heuristics and a random player; Foolery at 4 of a searcher, two heuristics and a random
+player; The Fool's Errand of a searcher against a random player, and against a heuristic) in place of the games and
+lineups. Results: docs/reports/README.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --matches 60 --plot calib.png
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "fool(players=5,rounds=1)" \
         --lineups "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random" --matches 40
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 40 --first 500
 """
 
 from __future__ import annotations
@@ -48,6 +52,12 @@ GAMES = ("fools_errand", "fool(players=5,rounds=1)", "foolery(players=5,hands=1)
 LINEUPS = ("heuristic", "random")
 #: Mixed tables (the issue's): two searchers, two heuristics and a random player; the bots of a lineup joined by "+".
 MIXED = "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random"
+#: ``--mixed``: each game at a mixed table of its size (a searcher, heuristics and a random player; The Fool's
+#: Errand, of two seats, a searcher against a random player and against a heuristic).
+MIXED_TABLES = (("fool(players=5,rounds=1)", MIXED),
+                ("foolery(players=4,hands=1)", "ismcts(simulations=300)+heuristic+heuristic+random"),
+                ("fools_errand", "ismcts(simulations=300)+random"),
+                ("fools_errand", "ismcts(simulations=300)+heuristic"))
 
 
 @dataclass
@@ -132,12 +142,12 @@ def compare(result: Calibration, first: dict[str, Any], second: dict[str, Any]) 
 
 
 def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulations: int,
-              options: str = "", coverage: bool = False) -> Calibration:
+              options: str = "", coverage: bool = False, first: int = 0) -> Calibration:
     """The (estimate, outcome) pairs of ``matches`` matches of ``lineup`` in ``game_text`` (module docstring)."""
     game = motley.load_game(game_text)
     spec = with_options(searcher_spec(game, simulations), options)
     result = Calibration(game_text, lineup)
-    for seed in range(matches):
+    for seed in range(first, first + matches):
         bots = lineup.split("+")
         final = play_match(game, [make_bot(bots[(s + seed) % len(bots)], game) for s in range(game.num_players)], seed)
         record = motley.records.dump(final)
@@ -208,14 +218,17 @@ def main() -> None:
     parser.add_argument("--coverage", action="store_true",
                         help="analyse each decision again with other seeds and check the estimates' standard errors")
     parser.add_argument("--options", default="", help="searcher options to override, e.g. epsilon=0.3 (measuring)")
+    parser.add_argument("--mixed", action="store_true",
+                        help="the tables of MIXED_TABLES (each game at its own lineup), not games x lineups")
+    parser.add_argument("--first", type=int, default=0, help="the first match's seed (other seeds: other matches)")
     args = parser.parse_args()
     results = []
-    for game in args.games:
-        for lineup in args.lineups.split(","):
-            began = time.perf_counter()
-            results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations,
-                                     args.options, args.coverage))
-            report(results[-1], time.perf_counter() - began)
+    runs = list(MIXED_TABLES) if args.mixed else [(g, lineup) for g in args.games for lineup in args.lineups.split(",")]
+    for game, lineup in runs:
+        began = time.perf_counter()
+        results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations,
+                                 args.options, args.coverage, args.first))
+        report(results[-1], time.perf_counter() - began)
     if args.plot:
         plot(results, args.plot)
 

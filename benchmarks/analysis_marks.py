@@ -15,8 +15,12 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
   standard deviations of points; either for a mark that does not say) at least the inaccuracy threshold; and of
   the mistakes, the share whose deeper cost is at least the mistake threshold;
 * **same best**: of the decisions marked at the first seed, the share whose move called best (``choice``) is the same
-  at the second seed, and the share where the two seeds' moves called best or as good (``as_good``) meet; and of
-  all decisions, the share whose ``choice`` is the same (the search's stability);
+  at the second seed, the share where the two seeds' moves called best or as good (``as_good``) meet, the share
+  whose move called best at the second seed is one the first named (best or as good: the claim made holds), and
+  the share of marks naming one best move; and of all decisions, the share whose ``choice`` is the same (the
+  search's stability);
+* **searched again**: of the decisions marked at the first seed, the share searched again at the second (the gate
+  let it through); of all decisions, the share searched again before a mark, and their rounds on average;
 * **coverage**: of every move shown in both runs with at least 2 iterations in each, the share whose two estimates
   of the win chance differ by at most 1.96 of their combined standard errors (0.95 when honest), for the moves the
   analysis says were searched enough (``enough``; all moves for an analysis without the field) and, apart, for
@@ -63,6 +67,11 @@ class Tally:
     best_same_marked: int = 0
     best_as_good_marked: int = 0
     best_same_all: int = 0
+    claim_held: int = 0  # marked: the move called best at the second seed is one the first named (best or as good)
+    claim_single: int = 0  # marked: the first seed named one best move (no move as good)
+    searched_again: int = 0  # marked: the decision was searched again at the second seed (the gate let it through)
+    checked: int = 0  # decisions searched again before a mark at the first seed
+    check_rounds: int = 0  # their rounds of the re-search
     covered: list[int] = field(default_factory=lambda: [0, 0])  # [inside, moves] of the moves searched enough
     covered_thin: list[int] = field(default_factory=lambda: [0, 0])
     covered_checked: list[int] = field(default_factory=lambda: [0, 0])  # moves re-searched before a mark
@@ -147,6 +156,9 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 tally.seconds += time.process_time() - began
                 second = evaluate(game, d, spec, f"b:{match}:{d.index}")
                 tally.decisions += 1
+                if first.get("checked"):
+                    tally.checked += 1
+                    tally.check_rounds += first["checked"]["rounds"]
                 tally.best_same_all += first["choice"] == second["choice"]
                 cover(tally, first, second)
                 if first["mark"] is None:
@@ -155,6 +167,9 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 tally.marked_again += second["mark"] is not None
                 tally.best_same_marked += first["choice"] == second["choice"]
                 called = {first["choice"], *first.get("as_good", [])}
+                tally.claim_held += second["choice"] in called
+                tally.claim_single += not first.get("as_good")
+                tally.searched_again += second.get("checked") is not None
                 tally.best_as_good_marked += bool(called & {second["choice"], *second.get("as_good", [])})
                 if first["mark"] == "mistake":
                     tally.mistakes += 1
@@ -178,7 +193,12 @@ def summary(t: Tally) -> dict[str, Any]:
         "mistakes confirmed as mistakes at 10x": share(t.mistake_confirmed, t.mistakes),
         "same best at another seed (marked)": share(t.best_same_marked, t.marked),
         "best, or one called as good, shared (marked)": share(t.best_as_good_marked, t.marked),
+        "best at another seed among those named (marked)": share(t.claim_held, t.marked),
+        "one move named best (marked)": share(t.claim_single, t.marked),
+        "searched again at another seed (marked)": share(t.searched_again, t.marked),
         "same best at another seed (all)": share(t.best_same_all, t.decisions),
+        "searched again before a mark (all)": share(t.checked, t.decisions),
+        "rounds per decision searched again": f"{t.check_rounds / max(t.checked, 1):.2f}",
         "coverage, moves searched enough": share(*t.covered),
         "coverage, moves re-searched before a mark": share(*t.covered_checked),
         "coverage, thin moves": share(*t.covered_thin),
@@ -191,7 +211,7 @@ def report(t: Tally) -> dict[str, Any]:
     out = summary(t)
     print(f"\n{t.game}: {t.decisions} decisions, {t.marked} marked ({t.mistakes} mistakes)")
     for key, value in out["shares"].items():
-        print(f"  {key:<42} {value}")
+        print(f"  {key:<48} {value}")
     return out
 
 

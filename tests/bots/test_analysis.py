@@ -18,11 +18,15 @@ from motley.bots.analysis import (
     INACCURACY,
     THIN,
     Z,
+    _AnalysisSearch,
+    _as_good,
     _Estimate,
     _hinted,
     _move_row,
+    _paired,
     _pct,
     _rival,
+    _settled,
     _Tally,
     _verdict,
     analyse_decision,
@@ -257,10 +261,24 @@ def test_only_a_decision_that_may_be_marked_is_searched_again(fool_record: str) 
             assert not any(m["checked"] for m in d["moves"])
 
 
-def _estimate(win: float, points: float) -> _Estimate:
+def _tally(wins: list[float], gains: list[float]) -> _Tally:
+    tally = _Tally()
+    for won, gain in zip(wins, gains, strict=True):
+        tally.n += 1
+        tally.win += won
+        tally.wins.append(won)
+        tally.points += gain
+        tally.points2 += gain * gain
+        tally.gains.append(gain)
+    return tally
+
+
+def _estimate(win: float, points: float, rounds: int = 4, n: int = 100) -> _Estimate:
+    """A re-searched move that wins the first ``win`` share of each round's deals and scores ``points`` in each."""
     estimate = _Estimate()
-    estimate.win, estimate.win_se = [win] * 4, [0.01] * 4
-    estimate.points, estimate.points_se = [points] * 4, [0.1] * 4
+    for _ in range(rounds):
+        won = round(win * n)
+        estimate.add(_tally([1.0] * won + [0.0] * (n - won), [points] * n))
     return estimate
 
 
@@ -370,3 +388,104 @@ def test_a_hint_never_names_a_next_best_above_it(fool_record: str) -> None:
             shown += 1
             assert figures[0] >= figures[1], why
     assert shown, "a next best was named at some decision"
+
+
+def _rounds(wins: list[list[float]], points: float = 0.0) -> _Estimate:
+    estimate = _Estimate()
+    for round_wins in wins:
+        estimate.add(_tally(round_wins, [points] * len(round_wins)))
+    return estimate
+
+
+def test_a_cost_measured_deal_by_deal_is_out_of_the_noise_where_two_independent_means_are_not() -> None:
+    """The played move and its rival are re-searched over the same sampled deals, so their cost is the mean of the
+    deal-by-deal differences: the rival winning one deal in ten the played move loses, in 400 deals where they
+    otherwise agree, is an inaccuracy out of the noise; the same shares with the two means' errors taken as
+    independent would not be."""
+    played = [float(k % 2) for k in range(400)]  # wins half of the deals
+    rival = [1.0 if k % 10 == 1 or k % 10 == 2 else p for k, p in enumerate(played)]  # and one in ten more
+    assert sum(rival) - sum(played) == 40
+    estimates = {0: _rounds([played]), 1: _rounds([rival])}
+    cost, se = _paired(estimates, 1, 0, "win")
+    assert cost == pytest.approx(0.1)
+    independent = _paired({0: _rounds([played[:-1]]), 1: _rounds([rival])}, 1, 0, "win")[1]  # unequal: not paired
+    assert se < independent / 2
+    assert cost - Z * se > INACCURACY >= cost - Z * independent
+    assert _verdict(estimates, 0, 5.0)[1:3] == ("inaccuracy", "win")
+    assert _settled(estimates, 0, 1, 5.0)
+
+
+def test_the_re_search_goes_on_while_the_cost_straddles_its_threshold() -> None:
+    """The sequential test stops once the cost is out of its noise on one side of the threshold (clearly above:
+    a mark; clearly below, the points too: none) and goes on while its interval holds the threshold."""
+    base = [float(k % 2) for k in range(200)]
+
+    def rival(every: int) -> list[float]:
+        return [1.0 if k % every == 0 else p for k, p in enumerate(base)]
+
+    clear_mark = {0: _rounds([base]), 1: _rounds([rival(4)])}  # +0.25
+    clear_none = {0: _rounds([base]), 1: _rounds([base])}  # 0
+    straddling = {0: _rounds([base]), 1: _rounds([rival(12)])}  # about +0.04, its error about 0.014
+    assert _settled(clear_mark, 0, 1, 5.0) and _settled(clear_none, 0, 1, 5.0)
+    assert not _settled(straddling, 0, 1, 5.0)
+    assert _verdict(straddling, 0, 5.0)[1] is None  # stopped there (the cap), it is not marked
+
+
+def test_the_re_searched_moves_see_the_same_sampled_deals() -> None:
+    """Two searchers given generators of one seed for their deals (``worlds``) draw the same deals whatever their
+    own generators: the cost is measured deal by deal (common random numbers)."""
+    game = motley.load_game("foolery(players=4,hands=1)")
+    state = game.new_initial_state(seed=5)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    spec = parse_bot_spec(searcher_spec(game, 20)).resolved()
+    drawn = []
+    for search_seed in (1, 2):
+        searcher = _AnalysisSearch(game, **spec)
+        searcher.worlds = random.Random("deals")
+        sample = searcher._sampler(state.observation(seat))
+        rng = random.Random(search_seed)
+        drawn.append([[w.observation(s) for s in range(game.num_players)] for w in (sample(rng) for _ in range(4))])
+    assert drawn[0] == drawn[1]
+    plain = _AnalysisSearch(game, **spec)._sampler(state.observation(seat))
+    assert [[w.observation(s) for s in range(game.num_players)] for w in (plain(random.Random(1)) for _ in range(4))] \
+        != drawn[0]  # without them, the search's own generator draws the deals
+
+
+def test_a_rival_within_one_standard_error_of_the_threshold_is_searched_again() -> None:
+    """A rival whose lead falls short of the threshold by less than one standard error may still make a mark
+    another seed's search makes: it is searched again; one that falls short by more is not."""
+    def row(action: int, win: float, se: float) -> dict[str, object]:
+        return {"action": action, "visits": 200, "win": win, "win_se": se, "points": 0.0, "points_se": 0.0}
+
+    played = row(0, 0.40, 0.02)
+    assert _rival([played, row(1, 0.43, 0.02)], played, 0.0) == 1  # lead 0.03, one error about 0.028: may be 0.05
+    sure = row(0, 0.40, 0.005)
+    assert _rival([sure, row(1, 0.43, 0.005)], sure, 0.0) is None  # lead 0.03, one error about 0.007: not 0.05
+
+
+def test_moves_as_good_as_the_best_within_the_noise_are_named_with_it() -> None:
+    """The move called best is the best among near-equals: a move of the first search within its noise is named
+    as good, a clearly worse one and a thin one are not, and a re-searched move is judged by the paired cost."""
+    def row(win: float, se: float, enough: bool = True) -> dict[str, object]:
+        return {"win": win, "win_se": se, "points": 0.0, "points_se": 0.0, "enough": enough}
+
+    first = {0: row(0.30, 0.03), 1: row(0.60, 0.03), 2: row(0.57, 0.03), 3: row(0.35, 0.03), 4: row(0.9, 0.2, False)}
+    assert _as_good(first, {}, 1, 0, "win") == [2]
+    base = [float(k % 2) for k in range(200)]
+    estimates = {1: _rounds([[1.0 if k % 4 == 0 else p for k, p in enumerate(base)]]), 0: _rounds([base])}
+    first[0] = row(0.59, 0.03)  # as good by the first search, clearly worse deal by deal: not named
+    assert _as_good(first, estimates, 1, 3, "win") == [2]
+
+
+def test_without_the_second_search_nothing_is_marked_or_searched_again(fool_record: str) -> None:
+    """``check=False`` (what the first search alone costs): the same first estimates, no decision searched again,
+    none marked."""
+    first = analyse_record(fool_record, 1, simulations=SIMS, check=False)
+    checked = analyse_record(fool_record, 1, simulations=SIMS)
+    assert all(d["checked"] is None and d["mark"] is None for d in first["decisions"])
+    assert any(d["checked"] is not None for d in checked["decisions"])
+    for bare, full in zip(first["decisions"], checked["decisions"], strict=True):
+        if full["checked"] is None:
+            assert bare["moves"] == full["moves"]

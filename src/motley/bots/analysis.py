@@ -25,22 +25,28 @@ fewer than :data:`THIN` iterations is "not searched enough" (``enough`` False): 
 another seed would move it, so it is shown as such and never judged on.
 
 Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
-win chance and in points. Where by the first search another move wins the deal more often than the move played by
-:data:`INACCURACY`, or scores more points by :data:`POINTS_INACCURACY` standard deviations while winning as often
-(:func:`_rival`; not the search's choice, its most visited move, which is a coin toss where the search is
-indifferent), the decision may be marked, and before it is, the moves that decide the mark are searched again
-(:func:`_check`): the played move and :data:`CHECK_MOVES` others (that rival, the first search's most visited), each
-alone (every iteration begins with it) with half the budget per round, from :data:`CHECK_ROUNDS` rounds until
-each cost is out of its noise on one side of its threshold or :data:`CHECK_MAX_ROUNDS` rounds are run. Their
-estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed error
-itself). The move called best is then the one of the highest win chance (``choice``), and the decision is marked
-("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less 1.96 standard errors is above
-:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, against the move of the most points among those that
-win the deal at least as often as the one played, when the cost in points less 1.96 standard errors is above
-:data:`POINTS_INACCURACY` standard deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a
-seat with no chance of winning the deal can still throw points away). A move with the higher win chance is never
-marked. The other decisions cost what the first search costs. ``benchmarks/analysis_marks.py`` measures whether the
-marks hold at another seed and at ten times the budget.
+win chance and in points. Where by the first search another move searched enough may win the deal more often than
+the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations while
+winning as often (its lead with one standard error of it reaches the threshold: :func:`_rival`; not the search's
+choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be marked,
+and before it is, the played move and that rival are searched again (:func:`_check`), each alone (every iteration
+begins with it) with a quarter of the budget per round, both over the same sampled deals in a round (common random
+numbers: the cost is measured deal by deal, so the deal's luck cancels out of it), round after round until the cost
+is out of its noise on one side of its threshold (a sequential test) or :data:`CHECK_MAX_ROUNDS` rounds are run.
+Their estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed
+error itself). The move called best is then the one of the higher win chance (``choice``), and the decision is
+marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less 1.96 standard errors
+is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as
+often, when the cost in points less 1.96 standard errors is above :data:`POINTS_INACCURACY` standard deviations of
+the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still
+throw points away). A move with the higher win chance is never marked; a decision whose cost stays in its noise at
+the cap is not marked. The other decisions cost what the first search costs.
+
+Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
+as it within the noise (``as_good``: by the first search's estimates, for moves searched enough) are named with it
+("green 12 (or green 7, as good) wins 40%"), so the claim made is one another seed keeps.
+``benchmarks/analysis_marks.py`` measures whether the marks hold at another seed and at ten times the budget, and
+whether the move called best at another seed is one of those named.
 
 Words. Each decision says who made it (``actor``: the player, or a stand-in bot or a timer, from the server's record)
 and where it was in the seat's own moves (``number`` in the match, ``deal_number`` in the deal), and one sentence
@@ -73,7 +79,7 @@ from motley.core import Game, MotleyError, Observation, State, jsonsafe, records
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
-__all__ = ["BATCHES", "CHECK_MAX_ROUNDS", "CHECK_MOVES", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY",
+__all__ = ["BATCHES", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY",
            "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Decision", "analyse_decision", "analyse_record",
            "assemble", "decision_at", "decisions", "evaluate", "hint", "move_words", "searcher_spec",
            "searcher_words", "summarise"]
@@ -99,11 +105,9 @@ BATCHES = 5
 #: Iterations below which a move is "not searched enough" (``enough`` False): its estimates are too thin to judge
 #: and its interval too narrow (the between-seed error of so few iterations is not known).
 THIN = 30
-#: The moves re-searched before a mark besides the played one: the first search's most visited.
-CHECK_MOVES = 2
-#: Rounds of the re-search before a mark: at least, and at most (each round searches every re-searched move alone
-#: with half the decision's budget).
-CHECK_ROUNDS = 3
+#: Rounds of the re-search before a mark: at least, and at most (each round searches the played move and its rival
+#: alone, over the same sampled deals, with a quarter of the decision's budget each: :func:`_check`).
+CHECK_ROUNDS = 1
 CHECK_MAX_ROUNDS = 6
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
@@ -271,6 +275,17 @@ class _AnalysisSearch(ISMCTSBot):
         super().__init__(game, **options)
         self.tallies: dict[int, _Tally] = {}
         self.so_far: Sequence[int] = [0] * game.num_players  # Decision.so_far
+        #: Where set, the sampled deals are drawn from this generator alone (not the search's): two searches given
+        #: generators of one seed see the same deals in the same order, so the difference of two moves searched
+        #: apart is measured deal by deal (common random numbers: the deal's luck cancels out of the cost).
+        self.worlds: random.Random | None = None
+
+    def _sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        sample = super()._sampler(observation)
+        worlds = self.worlds
+        if worlds is None:
+            return sample
+        return lambda _rng: sample(worlds)
 
     def _iterate(self, root: Node, world: SearchState, rng: random.Random) -> None:
         seat = world.current_player()
@@ -350,15 +365,15 @@ def _batch_se(values: Sequence[float]) -> float:
 def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: bool = True) -> dict[str, Any]:
     """The analysis of one decision (module docstring) by the ISMCTS ``spec`` with ``random.Random(seed)``: the
     search of every move, then, where the decision may be marked (and ``check``: a hint, which marks nothing,
-    skips it), the re-search of the moves that decide the mark (:func:`_check`).
+    skips it), the re-search of the played move and its rival (:func:`_check`).
 
     Returns:
         ``{"index", "deal", "number", "deal_number", "actor", "played", "played_words", "choice", "choice_words",
-        "as_good": [moves re-searched as good as the choice within the noise], "moves": [per legal move: "move",
-        "words", "action", "visits", "win", "win_low", "win_high", "win_se", "points", "points_se", "value",
-        "enough", "checked"], most visited first, "cost": {"win", "win_se", "points", "points_se", "points_sd"},
-        "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" | "points", "checked": None | {"rounds",
-        "simulations"}, "why"}``.
+        "as_good": [moves as good as the choice within the noise: the choice is the best of them, not above them],
+        "moves": [per legal move: "move", "words", "action", "visits", "win", "win_low", "win_high", "win_se",
+        "points", "points_se", "value", "enough", "checked"], most visited first, "cost": {"win", "win_se",
+        "points", "points_se", "points_sd"}, "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" |
+        "points", "checked": None | {"rounds", "simulations"}, "why"}``.
     Raises:
         MotleyError: for a spec that is not ISMCTS, or a game without search support.
     """
@@ -370,11 +385,13 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     rows = [_move_row(game, decision, a, searcher.tallies.get(a), values.get(a, 0.0), spread) for a in decision.legal]
     rows.sort(key=lambda r: (-r["visits"], -r["win"]))
     by_action = {r["action"]: r for r in rows}
+    first = {a: dict(r) for a, r in by_action.items()}  # the first search's rows, before any re-search
     checked = None
     rival = _rival(rows, by_action[decision.played], spread) if check else None
+    key = "win"
+    estimates: dict[int, _Estimate] = {}
     if rival is not None:
-        others = list(dict.fromkeys([rival, *(r["action"] for r in rows if r["action"] != decision.played)]))
-        rounds, estimates = _check(game, decision, spec, seed, [decision.played, *others[:CHECK_MOVES]], spread)
+        rounds, estimates = _check(game, decision, spec, seed, decision.played, rival, spread)
         budget = _check_budget(spec)
         for action, estimate in estimates.items():
             by_action[action].update(estimate.row(rounds * budget))
@@ -382,40 +399,71 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
         checked = {"rounds": rounds, "simulations": budget}
         choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread)
         key = "points" if mark_on == "points" else "win"
-        as_good = [by_action[m]["move"] for m in estimates
-                   if m not in (choice, decision.played) and _within_noise(estimates, choice, m, key)]
     else:
         cost = _Cost.between(by_action[choice], by_action[decision.played])
         mark = mark_on = None
-        as_good = []
+    as_good = _as_good(first, estimates, choice, decision.played, key)
     best, played = by_action[choice], by_action[decision.played]
     return {"index": decision.index, "deal": decision.deal, "number": decision.number,
             "deal_number": decision.deal_number, "actor": decision.actor,
             "played": played["move"], "played_words": played["words"],
-            "choice": best["move"], "choice_words": best["words"], "as_good": as_good, "moves": rows,
+            "choice": best["move"], "choice_words": best["words"],
+            "as_good": [by_action[a]["move"] for a in as_good], "moves": rows,
             "cost": {"win": round(cost.win, 4), "win_se": round(cost.win_se, 4), "points": round(cost.points, 3),
                      "points_se": round(cost.points_se, 3), "points_sd": round(spread, 3)},
             "mark": mark, "mark_on": mark_on, "checked": checked,
-            "why": _why(best, played, mark, mark_on, [by_action[decision.legal[decision.names.index(m)]]["words"]
-                                                      for m in as_good])}
+            "why": _why(best, played, mark, mark_on, [by_action[a]["words"] for a in as_good])}
+
+
+def _as_good(first: dict[int, dict[str, Any]], estimates: dict[int, _Estimate], choice: int, played: int,
+             key: str) -> list[int]:
+    """The moves other than the ``choice`` and the ``played`` one that are as good as the choice within the noise
+    in ``key`` (``"win"``, ``"points"``), best first: the choice is then called the best among near-equals, never
+    the best above them (a claim another seed would not keep). A move re-searched with the choice is judged by their
+    paired cost (:func:`_paired`); another one by the first search (``first``, its rows), and only where it was
+    searched enough (a thin move's estimate judges nothing)."""
+    top = first[choice]
+    near = []
+    for action, row in first.items():
+        if action in (choice, played):
+            continue
+        if action in estimates and choice in estimates:
+            cost, se = _paired(estimates, choice, action, key)
+        elif row["enough"] and action not in estimates:
+            cost, se = top[key] - row[key], math.hypot(top[f"{key}_se"], row[f"{key}_se"])
+        else:
+            continue
+        if cost - Z * se <= 0.0:
+            near.append(action)
+    return sorted(near, key=lambda a: -first[a][key])
 
 
 def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> int | None:
-    """The move that may make the decision a mark, by the first search: of the other moves, the one that wins the
-    deal the most more often than the ``played`` one, by at least :data:`INACCURACY`, or else the one that scores
-    the most more points while winning at least as often, by at least :data:`POINTS_INACCURACY` standard
-    deviations; None when there is none (the decision is not searched again, so it costs what the first search
-    costs). Not the search's choice: a search indifferent between moves (a deal won or lost whatever is played)
-    picks one by its visits."""
-    others = [r for r in rows if r is not played and r["visits"]]
+    """The move that may make the decision a mark, by the first search: of the other moves searched enough (any
+    searched move where none is), the one that wins the deal the most often, where it may win more often than the
+    ``played`` one by :data:`INACCURACY` (its lead and one standard error of it reach the threshold), or else the
+    one that scores the most points of those that win at least as often, where it may score :data:`POINTS_INACCURACY`
+    standard deviations more (the same test); None when there is none (the decision is not searched again, so it
+    costs what the first search costs). One standard error, not none: a decision that a search marks after its
+    re-search is to be searched again at another seed too, though that seed's first search may see its rival's lead
+    a little short of the threshold. Not the search's choice: a search indifferent between moves (a deal won or lost
+    whatever is played) picks one by its visits; nor a thin move, whose estimate is a few deals'."""
+    searched = [r for r in rows if r is not played and r["visits"]]
+    others = [r for r in searched if r.get("enough", True)] or searched
     win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
-    if win is not None and win["win"] - played["win"] >= INACCURACY:
+    if win is not None and _may_lead(win, played, "win", INACCURACY):
         return int(win["action"])
     level = [r for r in others if r["win"] >= played["win"]]
     rich = max(level, key=lambda r: (r["points"], r["win"]), default=None)
-    if rich is not None and spread > 0 and rich["points"] - played["points"] >= POINTS_INACCURACY * spread:
+    if rich is not None and spread > 0 and _may_lead(rich, played, "points", POINTS_INACCURACY * spread):
         return int(rich["action"])
     return None
+
+
+def _may_lead(row: dict[str, Any], played: dict[str, Any], key: str, threshold: float) -> bool:
+    """Whether ``row``'s lead over ``played`` in ``key``, with one standard error of it, reaches ``threshold``."""
+    error = math.hypot(row.get(f"{key}_se", 0.0), played.get(f"{key}_se", 0.0))
+    return float(row[key]) - float(played[key]) + error >= threshold
 
 
 @dataclass(frozen=True)
@@ -435,31 +483,26 @@ class _Cost:
 
 
 class _Estimate:
-    """One move's re-search (:func:`_check`): per round, its win share and mean points, each with its batch-means
-    and independent-draw error."""
+    """One move's re-search (:func:`_check`): the tally of each round (its iterations' win shares and points in
+    order, deal by deal the same sampled deals as the other re-searched move's in that round)."""
 
-    __slots__ = ("points", "points_se", "win", "win_se")
+    __slots__ = ("rounds",)
 
     def __init__(self) -> None:
-        self.win: list[float] = []
-        self.win_se: list[float] = []
-        self.points: list[float] = []
-        self.points_se: list[float] = []
+        self.rounds: list[_Tally] = []
 
     def add(self, tally: _Tally) -> None:
         """One round's iterations."""
-        n = max(tally.n, 1)
-        mean = tally.points / n
-        self.win.append(tally.win / n)
-        self.points.append(mean)
-        self.win_se.append(max(_share_interval(tally.win, tally.n)[1], _batch_se(tally.wins)))
-        spread = max(0.0, tally.points2 / n - mean * mean)
-        self.points_se.append(max(math.sqrt(spread / n), _batch_se(tally.gains)))
+        self.rounds.append(tally)
+
+    def series(self, key: str) -> list[list[float]]:
+        """Per round, each iteration's ``"win"`` share or ``"points"``."""
+        return [tally.wins if key == "win" else tally.gains for tally in self.rounds]
 
     def mean(self, key: str) -> tuple[float, float]:
         """The mean over the rounds of ``"win"`` or ``"points"`` and its standard error (:func:`_combined_se`)."""
-        values, errors = getattr(self, key), getattr(self, f"{key}_se")
-        return sum(values) / len(values), _combined_se(values, errors)
+        rounds = [_series_mean(values) for values in self.series(key)]
+        return sum(m for m, _ in rounds) / len(rounds), _combined_se([m for m, _ in rounds], [e for _, e in rounds])
 
     def row(self, visits: int) -> dict[str, Any]:
         """The fields of the move's row the re-search replaces."""
@@ -468,6 +511,18 @@ class _Estimate:
         return {"visits": visits, "win": round(win, 4), "win_low": round(max(0.0, win - Z * win_se), 4),
                 "win_high": round(min(1.0, win + Z * win_se), 4), "win_se": round(win_se, 4),
                 "points": round(points, 3), "points_se": round(points_se, 3), "enough": True, "checked": True}
+
+
+def _series_mean(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of one round's iterations and its standard error: the larger of the independent-draw error, the
+    batch-means error (:func:`_batch_se`) and the error of one iteration in ``n`` (so a round whose iterations all
+    agree is not taken as certain); ``(0.0, 1.0)`` for no iterations."""
+    n = len(values)
+    if not n:
+        return 0.0, 1.0
+    mean = sum(values) / n
+    spread = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, max(math.sqrt(spread / n), _batch_se(values), 1.0 / n)
 
 
 def _combined_se(values: Sequence[float], errors: Sequence[float]) -> float:
@@ -483,62 +538,68 @@ def _combined_se(values: Sequence[float], errors: Sequence[float]) -> float:
 
 
 def _check_budget(spec: str) -> int:
-    """Iterations of one move's re-search in one round: half the decision's budget, at least 20."""
-    return max(20, int(parse_bot_spec(spec).resolved()["simulations"]) // 2)
+    """Iterations of one move's re-search in one round: a quarter of the decision's budget, at least 20."""
+    return max(20, int(parse_bot_spec(spec).resolved()["simulations"]) // 4)
 
 
-def _check(game: Game, decision: Decision, spec: str, seed: int | str, moves: Sequence[int],
+def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: int, rival: int,
            spread: float) -> tuple[int, dict[int, _Estimate]]:
-    """The re-search of ``moves`` (the played one first; then the rival, :func:`_rival`, and the first search's most
-    visited): in each round every move is searched alone (every
-    iteration begins with it, :attr:`ISMCTSBot.root_move`) by a fresh searcher with :func:`_check_budget` iterations
-    and the round's generator (``"{seed}:check:{round}"``, the same for every move), from :data:`CHECK_ROUNDS` rounds
-    until :data:`CHECK_MAX_ROUNDS`, stopping once every cost of a better move (:func:`_verdict`) lies out of its
-    noise on one side of the inaccuracy threshold. Returns the rounds run and each move's estimate."""
+    """The re-search of the ``played`` move and its ``rival`` (:func:`_rival`): in each round each of the two is
+    searched alone (every iteration begins with it, :attr:`ISMCTSBot.root_move`) by a fresh searcher with
+    :func:`_check_budget` iterations, the round's generator (``"{seed}:check:{round}"``) and the round's sampled
+    deals (``"{seed}:deals:{round}"``, the same for both: :attr:`_AnalysisSearch.worlds`), from
+    :data:`CHECK_ROUNDS` rounds until :data:`CHECK_MAX_ROUNDS`, stopping once the cost is out of its noise on one
+    side of its threshold (:func:`_settled`): a sequential test with a cap on its budget. Returns the rounds run and
+    each move's estimate."""
     options = dict(parse_bot_spec(spec).resolved())
     options["simulations"] = _check_budget(spec)
-    estimates = {m: _Estimate() for m in moves}
+    estimates = {m: _Estimate() for m in (played, rival)}
     rounds = 0
     while rounds < CHECK_MAX_ROUNDS:
-        for move in moves:
+        for move in (played, rival):
             searcher = _AnalysisSearch(game, **options)
             searcher.so_far, searcher.root_move = decision.so_far, move
+            searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
             searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
             estimates[move].add(searcher.tallies.get(move) or _Tally())
         rounds += 1
-        if rounds >= CHECK_ROUNDS and _settled(estimates, decision.played, spread):
+        if rounds >= CHECK_ROUNDS and _settled(estimates, played, rival, spread):
             break
     return rounds, estimates
 
 
 def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str) -> tuple[float, float]:
-    """The cost in ``key`` of ``played`` against ``better`` over the rounds (each round's difference: the two moves
-    were searched from the same generator) and its standard error (:func:`_combined_se`)."""
-    a, b = estimates[better], estimates[played]
-    diffs = [x - y for x, y in zip(getattr(a, key), getattr(b, key), strict=True)]
-    errors = [math.hypot(x, y) for x, y in zip(getattr(a, f"{key}_se"), getattr(b, f"{key}_se"), strict=True)]
-    return sum(diffs) / len(diffs), _combined_se(diffs, errors)
+    """The cost in ``key`` of ``played`` against ``better`` over the rounds and its standard error: in each round
+    the two moves were searched over the same sampled deals, so the round's cost is the mean of the deal-by-deal
+    differences, with that series' error (:func:`_series_mean`); the rounds' costs are combined by
+    :func:`_combined_se`. A round of unequal lengths (not searched in pairs) takes the two means' errors as
+    independent."""
+    means, errors = [], []
+    for a, b in zip(estimates[better].series(key), estimates[played].series(key), strict=True):
+        if len(a) == len(b):
+            mean, se = _series_mean([x - y for x, y in zip(a, b, strict=True)])
+        else:
+            (ma, ea), (mb, eb) = _series_mean(a), _series_mean(b)
+            mean, se = ma - mb, math.hypot(ea, eb)
+        means.append(mean)
+        errors.append(se)
+    return sum(means) / len(means), _combined_se(means, errors)
 
 
-def _settled(estimates: dict[int, _Estimate], played: int, spread: float) -> bool:
-    """Whether every cost of the played move against another re-searched one is out of its noise on one side of
-    its inaccuracy threshold (win chance; points where the other move wins the deal at least as often)."""
-    for move in estimates:
-        if move == played:
-            continue
-        for key, threshold in (("win", INACCURACY), ("points", POINTS_INACCURACY * spread)):
-            if threshold <= 0:
-                continue
-            cost, se = _paired(estimates, move, played, key)
-            if cost - Z * se <= threshold <= cost + Z * se:
-                return False
-    return True
-
-
-def _within_noise(estimates: dict[int, _Estimate], best: int, other: int, key: str) -> bool:
-    """Whether ``other`` re-searched falls short of ``best`` in ``key`` by no more than its noise: as good."""
-    cost, se = _paired(estimates, best, other, key)
-    return cost - Z * se <= 0.0
+def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: float) -> bool:
+    """Whether the re-search has said what it can: the cost in win chance of the ``played`` move against the
+    ``rival`` out of its noise above :data:`INACCURACY` (a mark), or below it and, where the rival wins at least as
+    often, the cost in points out of its noise on one side of :data:`POINTS_INACCURACY` standard deviations."""
+    win, win_se = _paired(estimates, rival, played, "win")
+    if win - Z * win_se > INACCURACY:
+        return True
+    if win + Z * win_se >= INACCURACY:
+        return False
+    threshold = POINTS_INACCURACY * spread
+    if threshold <= 0 or win < 0:
+        return True
+    points, points_se = _paired(estimates, rival, played, "points")
+    return not points - Z * points_se <= threshold <= points + Z * points_se
 
 
 def _verdict(estimates: dict[int, _Estimate], played: int,
@@ -622,14 +683,14 @@ def analyse_decision(state: State, seat: int, played: int, simulations: int | No
     return evaluate(state.game, decision, searcher_spec(state.game, simulations), seed)
 
 
-def _job(args: tuple[Game, Decision, str, str]) -> dict[str, Any]:
+def _job(args: tuple[Game, Decision, str, str, bool]) -> dict[str, Any]:
     """One decision's analysis in a worker process."""
     return evaluate(*args)
 
 
 def analyse_record(text: str, seat: int, simulations: int | None = None, seed: int = 0,
                    progress: Progress | None = None, workers: int = 1,
-                   actors: Sequence[str] | None = None) -> dict[str, Any]:
+                   actors: Sequence[str] | None = None, check: bool = True) -> dict[str, Any]:
     """The analysis of ``seat``'s decisions in a record (module docstring).
 
     Args:
@@ -640,6 +701,8 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
         progress: called with ``(done, total)`` after each decision (and ``(0, total)`` first).
         workers: processes (1: this one; the result does not depend on it).
         actors: who made each move of the record (:func:`decisions`).
+        check: whether the decisions that may be marked are searched again before a mark (:func:`evaluate`); False
+            marks nothing and costs the first search alone (``benchmarks/analysis_time.py --first-only``).
     Returns:
         JSON-able: ``{"format", "game", "seat", "searcher", "simulations", "seed", "estimates" (what each figure
         is), "thresholds", "decisions": [:func:`evaluate` per decision, in order], "summary": {"decisions",
@@ -653,7 +716,7 @@ def analyse_record(text: str, seat: int, simulations: int | None = None, seed: i
         raise MotleyError(f"workers must be a whole number of at least 1; got {workers!r}")
     game, found = decisions(text, seat, actors)
     spec = searcher_spec(game, simulations)
-    jobs = [(game, d, spec, f"{seed}:{d.index}") for d in found]
+    jobs = [(game, d, spec, f"{seed}:{d.index}", check) for d in found]
     if progress is not None:
         progress(0, len(jobs))
     results: list[dict[str, Any]] = []

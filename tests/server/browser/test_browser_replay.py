@@ -5,6 +5,7 @@ written by ``motley replay --html`` opened from disk."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,13 +20,19 @@ from tests.support import CHROMIUM, finished_by_bots, needs_chromium
 pytestmark = needs_chromium
 
 if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Chromium is
-    from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+#: Search iterations per decision of the server's analyses here: a quick analysis (the page does not depend on it).
+ANALYSIS_SIMULATIONS = 20
+#: The sizes the replay is read at: a desktop window and a phone held upright.
+SIZES: dict[str, tuple[int, int]] = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "replay.db"
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0) as running:
+        running.app.state.service.analyses.simulations = ANALYSIS_SIMULATIONS
         yield running
 
 
@@ -136,4 +143,44 @@ def test_the_replay_viewer_fits_a_phone(server: ServerThread, browser: Browser) 
     page.goto(f"{server.base}/replay/{table_id}")
     page.wait_for_selector("#board svg")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_replay_and_its_analysis_read_on_a_phone(server: ServerThread, browser: Browser, size: str,
+                                                      shots: Path) -> None:
+    """At a phone's 390x844 (and a desktop's size): Analyse within the first screen, the score tables within the
+    page's width (no sideways scrolling), the log in words, each point of the analysis's graph and each button a
+    target of at least 24 px, and the seat's figure (accuracy, win chance lost a decision) in words."""
+    seats = [{"kind": "bot", "bot": "random"}] * 5  # five columns of names such as "Bot 1 (random)" to fit
+    table_id = finished_by_bots(server.base, {"game": "fool", "players": 5, "options": {"rounds": 2},
+                                              "bot_delay": 0, "seats": seats})
+    width, height = SIZES[size]
+    viewport: ViewportSize = {"width": width, "height": height}
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{server.base}/replay/{table_id}?view=2&step=12")
+    page.wait_for_selector("#board svg")
+    analyse = page.get_by_role("region", name="Analysis").get_by_role("button", name="Analyse")
+    expect(analyse).to_be_visible()
+    box = analyse.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height, f"Analyse below the first screen: {box}"
+    assert page.evaluate("() => window.scrollY") == 0
+    expect(page.locator("#log")).to_contain_text(re.compile(r"\d+\. Bot \d \(random\) (had to play|played) the "))
+    wide = page.evaluate("""() => [...document.querySelectorAll('table.scores')].filter((t) => t.scrollWidth >
+        t.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth + 1).map((t) => t.id)""")
+    assert wide == [], f"score tables wider than the page: {wide}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    analyse.click()
+    graph = page.get_by_role("img", name=re.compile("estimated chance of winning the deal"))
+    expect(graph).to_be_visible(timeout=120_000)
+    expect(page.locator("#analysis-summary")).to_contain_text(re.compile(r"accuracy \d+%.* lost a decision"))
+    targets = "#analysis-graph g[role=button] rect, #analysis-panel button, .replay-controls button"
+    small = page.evaluate("""(targets) => [...document.querySelectorAll(targets)].map((e) => [
+        e.getAttribute('aria-label') || e.parentElement.getAttribute('aria-label') || e.textContent,
+        e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 24 || r.height < 24).map(([n, r]) => `${n}: ${r.width}x${r.height}`)""", targets)
+    assert small == [], f"targets under 24 px: {small}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # the graph scrolls in its own box
+    page.screenshot(path=str(shots / f"replay-analysis-{size}.png"), full_page=True)
     page.context.close()

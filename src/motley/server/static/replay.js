@@ -79,6 +79,47 @@ function eventWords(e) {
   return `${who}${what}${cards ? " " + cards : ""}${extra ? " (" + extra + ")" : ""}`;
 }
 
+// ---- the moves in words: a served replay reads the game's cards (/api/games); a replay file shows the codes ------
+/** @type {Record<string, {name: string}>} */
+let CARDS = {};
+
+async function loadCards() {
+  if (embedded) return;
+  try {
+    const [r, games] = await getJson("/api/games");
+    if (r.ok) CARDS = games.find((g) => g.title === INDEX.title)?.cards || {};
+  } catch { /* the moves stay as codes */ }
+}
+
+/** A card in a sentence: "the green 12", "the Fool". */
+function cardWords(code) {
+  const words = CARDS[code]?.name || code;
+  return words.startsWith("the ") ? words : `the ${words}`;
+}
+
+/** Names or cards joined as a sentence: "a", "a and b", "a, b and c". */
+function joinWords(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/** A log entry in words: "3. Ann played the green 12", "4. Bob had to pass", "5. Cy gave the red 3 and the blue 9",
+ * with who made the move where it was not the seat's person ("out of time", "away: a bot played for them"); a move
+ * the page has no words for is shown as its code ("6. Di: draw"). */
+function logLine(e) {
+  const who = `${e.n}. ${name(e.seat) || "seat " + (e.seat + 1)}`;
+  const by = {timer: " (out of time: played for them)", away: " (away: a bot played for them)"}[e.actor] || "";
+  if (e.move === null) return `${who} made a move you cannot see${by}`;
+  const parts = e.move.split(" ");
+  let text;
+  if (e.move === "pass") text = e.forced ? "had to pass" : "passed";
+  else if (parts[0] === "give" && parts.length > 1 && parts.slice(1).every((c) => c in CARDS)) {
+    text = `gave ${joinWords(parts.slice(1).map(cardWords))}`;
+  } else if (parts.every((c) => c in CARDS)) {
+    text = `${e.forced ? "had to play" : "played"} ${joinWords(parts.map(cardWords))}`;
+  } else return `${who}: ${e.move}${by}`;
+  return `${who} ${text}${by}`;
+}
+
 function scoreRow(cells, head) {
   return el("tr", {}, ...cells.map((c) => el(head ? "th" : "td", {text: String(c)})));
 }
@@ -100,7 +141,7 @@ function draw() {
   const subText = events.length ? ` - event ${sub} of ${events.length}` : "";
   $("where").textContent = `move ${d.step} of ${d.moves}${subText} - ${d.stage}`;
   $("log").replaceChildren(...d.log.slice().reverse().map((e) =>
-    el("div", {text: `${e.n}. ${name(e.seat) || "seat " + e.seat}: ${e.move === null ? "(a hidden move)" : e.move}`})));
+    el("div", {text: logLine(e)})));
   const mark = INDEX.marks.filter((m) => m.step <= d.step).pop();
   if (mark) $("jump").value = String(mark.step);
   $("view").value = view;
@@ -178,9 +219,14 @@ function onKey(ev) {
 
 // ---- the analysis of one seat's decisions (a served replay: /api/tables/ID/analysis) ----------------------
 const SVG_NS = "http://www.w3.org/2000/svg";
-// the graph is drawn at the width of its box (in CSS pixels, so its points and words keep their size on a phone)
-const GRAPH = {width: 640, height: 170, left: 40, right: 12, top: 10, bottom: 14};
+// The graph is drawn at the width of its box (in CSS pixels, so its points and words keep their size on a phone),
+// and wider, its box then scrolling sideways, where its points would be less than STEP_PX apart: each point is a
+// target of at least 24 px to tap.
+const GRAPH = {width: 640, height: 170, left: 40, right: 14, top: 10, bottom: 14};
+const STEP_PX = 28;
 let analysis = null, polling = null;
+/** Where the graph puts each replay step: [step, x] anchors (the start, each decision, the end), joined by lines. */
+let anchors = [];
 
 /** A new SVG element with these attributes (``text``: its text). */
 function svg(tag, attrs, ...children) {
@@ -192,8 +238,8 @@ function svg(tag, attrs, ...children) {
   return e;
 }
 
-function pct(x) { return `${Math.round(100 * x)}%`; }
-function signed(x) { return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`; }
+function pct(x) { return `${Math.round(100 * x) + 0}%`; }
+function signed(x) { const t = `${x >= 0 ? "+" : ""}${x.toFixed(1)}`; return t === "+0.0" || t === "-0.0" ? "0.0" : t; }
 
 async function askAnalysis(method) {
   const r = await fetch(`/api/tables/${tableId}/analysis?seat=${$("analysis-seat").value}`, {method});
@@ -228,36 +274,71 @@ async function pollAnalysis(method) {
   }
 }
 
-/** The seat's estimated chance of winning the deal after each decision (the move played), one point a decision,
- * as an inline SVG; a point is a button that jumps to the decision. */
+/** Whose moves are the seat's own (as the analysis's summary counts them): the person's where the seat has any,
+ * else the bot's at a bot's seat; the others were a stand-in's (a bot for a person away, the timer). */
+function ownActors(decisions) {
+  return decisions.some((d) => (d.actor || "seat") === "seat") ? ["seat"] : ["bot"];
+}
+
+/** Who made a decision, in words, where it was not the seat's own (its person's, or its bot's at a bot's seat):
+ * "" for the seat's own. */
+function actorWords(d, own) {
+  const actor = d.actor || "seat";
+  if (own.includes(actor)) return "";
+  return {away: "a stand-in bot played (the person was away)", timer: "the timer played (out of time)",
+          bot: "a bot played"}[actor] || `${actor} played`;
+}
+
+function playedRow(d) { return d.moves.find((m) => m.move === d.played); }
+function searchedEnough(m) { return m.enough !== false; }
+
+/** The x of a replay step on the graph (along the anchors). */
+function xAt(k) {
+  for (let i = 1; i < anchors.length; i++) {
+    const [s0, x0] = anchors[i - 1], [s1, x1] = anchors[i];
+    if (k <= s1) return s1 === s0 ? x1 : x0 + (x1 - x0) * (k - s0) / (s1 - s0);
+  }
+  return anchors.length ? anchors[anchors.length - 1][1] : GRAPH.left;
+}
+
+/** The seat's estimated chance of winning the deal after each decision (the move played), one point a decision
+ * in their order, as an inline SVG; a point is a button that jumps to the decision. A stand-in's decision is drawn
+ * grey, a move searched too little to judge hollow. */
 function analysisGraph(decisions) {
-  GRAPH.width = Math.max(280, Math.min(820, $("analysis-graph").clientWidth || 640));
-  const {width, height, left, right, top, bottom} = GRAPH;
-  const moves = Math.max(1, INDEX.moves);
-  const x = (k) => left + (width - left - right) * k / moves;
+  const box = $("analysis-graph");
+  const room = Math.max(280, Math.min(820, box.clientWidth || 640));
+  const {height, left, right, top, bottom} = GRAPH;
+  GRAPH.width = Math.max(room, left + right + STEP_PX * (decisions.length + 1));
+  const width = GRAPH.width;
+  const gap = (width - left - right) / (decisions.length + 1);
+  const xs = decisions.map((_, k) => left + gap * (k + 1));
+  anchors = [[0, left], ...decisions.map((d, k) => [d.index, xs[k]]), [Math.max(1, INDEX.moves), width - right]];
   const y = (p) => top + (height - top - bottom) * (1 - p);
-  const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "win-graph", role: "img",
+  const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: "win-graph", role: "img",
                             "aria-label": `${name(analysis.seat)}'s estimated chance of winning the deal after each decision`});
   for (const p of [0, 0.5, 1]) {
     chart.append(svg("line", {x1: left, x2: width - right, y1: y(p), y2: y(p), class: "grid"}),
                  svg("text", {x: left - 6, y: y(p) + 4, "text-anchor": "end", class: "axis", text: pct(p)}));
   }
-  for (const m of INDEX.marks) chart.append(svg("line", {x1: x(m.step), x2: x(m.step), y1: top, y2: height - bottom, class: "deal"}));
-  chart.append(svg("line", {id: "graph-now", x1: x(step), x2: x(step), y1: top, y2: height - bottom, class: "now"}));
-  const played = (d) => d.moves.find((m) => m.move === d.played);
-  chart.append(svg("polyline", {class: "win-line", points: decisions.map((d) => `${x(d.index)},${y(played(d).win)}`).join(" ")}));
-  // Each point is pressed anywhere in its own slice of the plot (half-way to its neighbours, at most 12 px either
-  // side), so points that lie close together never cover each other's target.
-  const xs = decisions.map((d) => x(d.index));
+  for (const m of INDEX.marks) chart.append(svg("line", {x1: xAt(m.step), x2: xAt(m.step), y1: top, y2: height - bottom, class: "deal"}));
+  chart.append(svg("line", {id: "graph-now", x1: xAt(step), x2: xAt(step), y1: top, y2: height - bottom, class: "now"}));
+  chart.append(svg("polyline", {class: "win-line", points: decisions.map((d, k) => `${xs[k]},${y(playedRow(d).win)}`).join(" ")}));
+  const own = ownActors(decisions);
+  // Each point is pressed anywhere in its own slice of the plot (half-way to its neighbours): never less than
+  // STEP_PX wide, and points never cover each other's target.
   decisions.forEach((d, k) => {
-    const row = played(d);
-    const label = `Move ${d.index + 1}: ${d.played_words}, ${pct(row.win)} to win the deal${d.mark ? ` (${d.mark})` : ""}`;
-    const from = k > 0 ? Math.max((xs[k - 1] + xs[k]) / 2, xs[k] - 12) : Math.max(left, xs[k] - 12);
-    const to = k + 1 < xs.length ? Math.min((xs[k] + xs[k + 1]) / 2, xs[k] + 12) : Math.min(width - right, xs[k] + 12);
+    const row = playedRow(d);
+    const who = actorWords(d, own);
+    const standIn = !own.includes(d.actor || "seat");
+    const thin = !searchedEnough(row);
+    const label = `Move ${d.index + 1}: ${d.played_words}, ${thin ? "not searched enough" : `${pct(row.win)} to win the deal`}` +
+      `${d.mark ? ` (${d.mark})` : ""}${standIn ? ` (${who})` : ""}`;
+    const from = xs[k] - gap / 2, to = xs[k] + gap / 2;
     const point = svg("g", {class: "point-hit", role: "button", tabindex: "0", "aria-label": label, "data-step": d.index},
                       svg("title", {text: label}),
-                      svg("rect", {x: from, y: top, width: Math.max(1, to - from), height: height - top - bottom}),
-                      svg("circle", {cx: xs[k], cy: y(row.win), r: d.mark ? 7 : 5, class: `point ${d.mark || "fine"}`}));
+                      svg("rect", {x: from, y: top, width: to - from, height: height - top - bottom}),
+                      svg("circle", {cx: xs[k], cy: y(row.win), r: d.mark ? 7 : 5,
+                                     class: `point ${d.mark || "fine"}${standIn ? " stand-in" : ""}${thin ? " thin" : ""}`}));
     const go = () => { pause(); show(d.index, 0); $("board").scrollIntoView({block: "nearest"}); };
     point.addEventListener("click", go);
     point.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); go(); } });
@@ -267,35 +348,55 @@ function analysisGraph(decisions) {
 }
 
 function movesTable(d) {
+  const best = new Set([d.choice, ...(d.as_good || [])]);
   return el("table", {class: "estimates"},
     el("tr", {}, ...["move", "deals searched", "win chance (95%)", "points"].map((h) => el("th", {text: h}))),
-    ...d.moves.map((m) => el("tr", {class: m.move === d.played ? "played" : m.move === d.choice ? "choice" : ""},
-      el("td", {text: `${m.words}${m.move === d.played ? " (played)" : ""}${m.move === d.choice ? " (choice)" : ""}`}),
+    ...d.moves.map((m) => el("tr", {class: m.move === d.played ? "played" : best.has(m.move) ? "choice" : ""},
+      el("td", {text: `${m.words}${m.move === d.played ? " (played)" : ""}${m.move === d.choice ? " (best)" : best.has(m.move) ? " (as good)" : ""}`}),
       el("td", {text: String(m.visits)}),
-      el("td", {text: `${pct(m.win)} (${pct(m.win_low)}-${pct(m.win_high)})`}),
-      el("td", {text: `${signed(m.points)} \u00b1 ${m.points_se.toFixed(1)}`}))));
+      el("td", {text: searchedEnough(m) ? `${pct(m.win)} (${pct(m.win_low)}-${pct(m.win_high)})` : "? not searched enough"}),
+      el("td", {text: searchedEnough(m) ? `${signed(m.points)} \u00b1 ${m.points_se.toFixed(1)}` : "?"}))));
 }
 
-function decisionItem(d) {
+function decisionItem(d, own) {
   const jump = el("button", {type: "button", class: "small", "aria-label": `Go to move ${d.index + 1}`, text: `move ${d.index + 1}`});
   jump.addEventListener("click", () => { pause(); show(d.index, 0); $("board").scrollIntoView({block: "nearest"}); });
-  const mark = d.mark ? el("strong", {class: `mark ${d.mark}`, text: d.mark}) : "";
+  const who = actorWords(d, own);
+  const standIn = !own.includes(d.actor || "seat");
+  const tags = [];
+  if (d.mark) tags.push(el("strong", {class: `mark ${d.mark}`, text: d.mark_on === "points" ? `${d.mark} (points)` : d.mark}), " ");
+  if (who) tags.push(el("em", {class: standIn ? "actor stand-in" : "actor", text: standIn ? `${who}, left out of the figures:` : `${who}:`}), " ");
+  if (!searchedEnough(playedRow(d))) tags.push(el("em", {class: "thin", text: "not searched enough:"}), " ");
   const details = el("details", {}, el("summary", {text: `${d.moves.length} moves`}), movesTable(d));
-  return el("li", {"data-step": String(d.index), class: d.mark || ""}, jump, " ", mark, d.mark ? " " : "",
-            el("span", {text: d.why}), details);
+  return el("li", {"data-step": String(d.index), class: [d.mark || "", standIn ? "stand-in" : ""].join(" ").trim()},
+            jump, " ", ...tags, el("span", {text: d.why}), details);
+}
+
+/** The per-seat figure in words: decisions reviewed, accuracy (the share not marked), the win chance and points
+ * lost per decision on average, and the stand-in's decisions left out (a summary of the first format has only
+ * the counts and the sums: the same figures are worked out from them). */
+function summaryWords(a) {
+  const s = a.summary, who = name(a.seat);
+  const count = s.decisions;
+  const standIn = s.stand_in ? ` ${s.stand_in} decision${s.stand_in === 1 ? "" : "s"} a stand-in made for them ${s.stand_in === 1 ? "is" : "are"} left out.` : "";
+  if (!count) return `${who}: no decision of their own to review.${standIn}`;
+  const accuracy = s.accuracy ?? 1 - s.marked / count;
+  const win = s.win_lost_per_decision ?? s.win_lost / count;
+  const points = s.points_lost_per_decision ?? s.points_lost / count;
+  const marks = `${s.inaccuracies} inaccurac${s.inaccuracies === 1 ? "y" : "ies"}, ${s.mistakes} mistake${s.mistakes === 1 ? "" : "s"}`;
+  return `${who}: accuracy ${pct(accuracy)} (${count} decision${count === 1 ? "" : "s"} reviewed: ${marks}); ` +
+    `on average ${(100 * win).toFixed(1)} percentage points of win chance and ${points.toFixed(1)} points lost a decision.` +
+    `${standIn} Reviewed by ${a.searcher_words || `a search of ${a.simulations} sampled deals per decision`}; the ` +
+    `graph shows the win chance of the deal after each move played.`;
 }
 
 function drawAnalysis() {
   const graph = $("analysis-graph"), list = $("analysis-decisions");
   if (!analysis) { graph.replaceChildren(); list.replaceChildren(); $("analysis-summary").textContent = ""; return; }
-  const s = analysis.summary;
-  $("analysis-summary").textContent = `${name(analysis.seat)}: ${s.decisions} decisions reviewed, ${s.agreed} as the search ` +
-    `would play; ${s.inaccuracies} inaccurac${s.inaccuracies === 1 ? "y" : "ies"}, ${s.mistakes} mistake${s.mistakes === 1 ? "" : "s"}` +
-    (s.marked ? `, which cost ${s.points_lost.toFixed(1)} points by the estimate` + (s.win_lost > 0 ? ` (and ` +
-                `${Math.round(100 * s.win_lost)} percentage points of the deals' win chances, added up).` : ".") : ".") +
-    ` (${analysis.simulations} deals searched a decision; the graph shows the win chance after the move played.)`;
+  $("analysis-summary").textContent = summaryWords(analysis);
   graph.replaceChildren(analysisGraph(analysis.decisions));
-  list.replaceChildren(...analysis.decisions.map(decisionItem));
+  const own = ownActors(analysis.decisions);
+  list.replaceChildren(...analysis.decisions.map((d) => decisionItem(d, own)));
   markAnalysis();
 }
 
@@ -303,8 +404,7 @@ function drawAnalysis() {
 function markAnalysis() {
   const now = document.getElementById("graph-now");
   if (!now || !analysis) return;
-  const {width, left, right} = GRAPH;
-  const at = left + (width - left - right) * step / Math.max(1, INDEX.moves);
+  const at = xAt(step);
   now.setAttribute("x1", String(at)); now.setAttribute("x2", String(at));
   for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("analysis-decisions").children)) li.classList.toggle("current", Number(li.dataset.step) === step);
 }
@@ -333,6 +433,7 @@ async function init() {
   $("view").append(el("option", {value: "public", text: "public (what a spectator saw)"}));
   if (INDEX.finished) INDEX.names.forEach((n, i) => $("view").append(el("option", {value: String(i), text: `${n}'s view (hand shown)`})));
   drawSheet();
+  await loadCards();
   $("first").addEventListener("click", () => { pause(); show(0, 0); });
   $("prev").addEventListener("click", () => { pause(); back(); });
   $("next").addEventListener("click", () => { pause(); forward(); });
