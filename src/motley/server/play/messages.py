@@ -244,7 +244,8 @@ class ChatMessage(ChatLine):
 
 
 class ChatLogMessage(TypedDict):
-    """The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state."""
+    """The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state, where
+    anyone has said something."""
 
     type: Literal["chat_log"]
     lines: list[ChatLine]

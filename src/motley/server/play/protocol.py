@@ -29,7 +29,8 @@ changes; an ``illegal`` one has ``words`` and ``rules`` too), ``{"type": "pong",
 the table's
 own news: ``seats``, ``rematch`` and ``rematch_declined`` (see :mod:`motley.server.play.live`), and its chat:
 ``{"type": "chat", "number", "seat", "name", "text", "at"}`` to every viewer when someone says something, and
-``{"type": "chat_log", "lines"}`` once on connecting (:mod:`motley.server.play.chat`). Error codes:
+``{"type": "chat_log", "lines"}`` once on connecting where the chat has lines (:mod:`motley.server.play.chat`).
+Error codes:
 ``too_large``, ``malformed``, ``spectator``, ``wrong_seat``, ``closed`` (the table was cancelled before its
 end, the message says why), ``elsewhere`` (the seat is played from another
 connection: a ``claim`` makes this one its live page), ``over``, ``not_your_turn``, ``stale``, ``illegal``,

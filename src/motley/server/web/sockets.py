@@ -172,7 +172,9 @@ async def _serve(ws: WebSocket, live: LiveTable, conn: SocketConnection) -> None
     connection: Connection = conn
     live.attach(connection)
     try:
-        connection.send(await live.chat.log_message())
+        chat = await live.chat.log_message()
+        if chat["lines"]:  # a table nobody spoke at sends nothing more on connecting
+            connection.send(chat)
     except StoreError:  # the chat is shown from the next line said on; the table itself is served
         log.warning("table %s: its chat could not be read", live.id)
     reader = asyncio.create_task(_read(ws, live, conn))

@@ -24,7 +24,8 @@ export interface ChatLine {
 }
 
 /**
- * The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state.
+ * The table's chat so far (its last lines, oldest first), sent once on connecting, after the first state, where
+ * anyone has said something.
  */
 export interface ChatLogMessage {
   type: "chat_log";
