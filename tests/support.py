@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import pytest
@@ -22,6 +22,9 @@ from motley.server.play.requests import new_record
 from motley.server.play.table import Table
 from motley.server.store.records import Settings, TableRecord
 from motley.server.store.storage import Storage
+
+if TYPE_CHECKING:  # the web app is imported only by the tests that start a server
+    from motley.server.web.testing import ServerThread
 
 #: Debian's Chromium, driven by Playwright in the browser tests, and its headless flags (no background
 #: networking: this machine's closed network refuses it).
@@ -188,3 +191,13 @@ def seat_tokens(created: dict[str, Any]) -> list[str]:
     """The seat tokens of a table as ``POST /api/tables`` answered its creation (each seat's link names its
     token; every seat must be a person's)."""
     return [str(seat["link"]).split("token=")[1] for seat in created["seats"]]
+
+
+def create_table(server: ServerThread, game: str, people: list[str], bots: int, **extra: Any) -> dict[str, Any]:
+    """A table of ``game`` made through ``server``'s API: the people (by name), then ``bots`` random bots; no bot
+    delay, no pace (``extra``: more request fields). Returns the API's answer (the table's id and seat links)."""
+    seats = [{"kind": "human", "name": n} for n in people] + [{"kind": "bot", "bot": "random"}] * bots
+    spec = {"game": game, "players": len(seats), "bot_delay": 0, "pace": 0, "seats": seats, **extra}
+    answer = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return cast("dict[str, Any]", answer.json())

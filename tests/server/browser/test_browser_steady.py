@@ -25,7 +25,7 @@ from motley.games.foolery.cards import CODES
 from motley.games.foolery.rules import FooleryRules
 from motley.server.play.live import LiveTable
 from motley.server.web.testing import ServerThread
-from tests.support import CHROMIUM, needs_chromium
+from tests.support import CHROMIUM, create_table, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -77,15 +77,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("db") / "steady.db"
     with ServerThread(f"sqlite:///{db}", bot_delay=0.0, pace=0.0) as running:
         yield running
-
-
-def create(server: ServerThread, game: str, people: list[str], bots: int, **extra: Any) -> dict[str, Any]:
-    """A table of ``game``: the people (by name), then ``bots`` random bots; no pace."""
-    seats = [{"kind": "human", "name": n} for n in people] + [{"kind": "bot", "bot": "random"}] * bots
-    spec = {"game": game, "players": len(seats), "bot_delay": 0, "pace": 0, "seats": seats, **extra}
-    answer = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
-    assert answer.status_code == 200, answer.text
-    return cast("dict[str, Any]", answer.json())
 
 
 def open_page(browser: Browser, server: ServerThread, link: str, viewport: ViewportSize = DESKTOP,
@@ -213,7 +204,7 @@ def test_the_keyboard_alone_plays_with_a_few_keys_a_decision(server: ServerThrea
                                                              players: int, options: dict[str, int]) -> None:
     """A person plays a whole match with the keyboard: Tab into the hand, arrows to a card, Space, P; after each
     move the focus is on the hand as a whole, never on a card. The keys per decision are reported."""
-    table = create(server, game, ["Ann"], players - 1, options=options, summary_wait=0)
+    table = create_table(server, game, ["Ann"], players - 1, options=options, summary_wait=0)
     page = open_page(browser, server, table["seats"][0]["link"], DESKTOP,
                      "autoMoves: true, trickPause: 0, motion: false")
     rng = random.Random(f"keys-{game}")
@@ -250,7 +241,7 @@ def autoplay(page: Page, through: bool = False) -> None:
 def test_a_spectators_summary_closes_itself_when_nothing_waits(server: ServerThread, browser: Browser) -> None:
     """Bots alone (nothing waits at the end of a round): the spectator's summary opens, says it closes by itself,
     offers Close (no Continue that nothing waits for) and closes while the next round is played."""
-    table = create(server, "fool", [], 4, options={"rounds": 2}, bot_delay=0.4)
+    table = create_table(server, "fool", [], 4, options={"rounds": 2}, bot_delay=0.4)
     page = open_page(browser, server, table["spectate"], PHONE)
     summary = page.get_by_role("dialog", name="End of the deal")
     summary.wait_for(timeout=90_000)
@@ -268,7 +259,7 @@ def test_a_spectators_summary_closes_itself_when_nothing_waits(server: ServerThr
 def test_a_reload_during_the_summary_shows_it(server: ServerThread, browser: Browser) -> None:
     """A person reloads the page while the deal's summary waits for them: the new page shows the summary with
     Continue, nothing moved meanwhile, and Continue lets the table go on."""
-    table = create(server, "foolery", ["Ann"], 2, options={"hands": 2}, summary_wait=None)
+    table = create_table(server, "foolery", ["Ann"], 2, options={"hands": 2}, summary_wait=None)
     page = open_page(browser, server, table["seats"][0]["link"], PHONE)
     autoplay(page)
     summary = page.get_by_role("dialog", name="End of the deal")
@@ -306,7 +297,7 @@ def test_the_exchange_is_said_to_each_seat_and_only_its_own_cards(server: Server
     Noble and a spectator read who gave whom how many cards and no exchanged card; no chosen give is called
     automatic; Help speaks of this player count's titles only."""
     names = ["Ann", "Ben", "Cleo", "Dan"][:players]
-    table = create(server, "foolery", names, 0, options={"hands": 2}, summary_wait=None)
+    table = create_table(server, "foolery", names, 0, options={"hands": 2}, summary_wait=None)
     sizes = [PHONE, DESKTOP, DESKTOP, SMALL_PHONE]
     pages = [open_page(browser, server, table["seats"][q]["link"], sizes[q]) for q in range(players)]
     watcher = open_page(browser, server, table["spectate"], DESKTOP)
@@ -409,7 +400,7 @@ def test_nothing_shifts_during_play_on_a_phone(server: ServerThread, browser: Br
     the browser counts add up to less than 0.01, apart from the person's own cards closing up or making room
     when cards leave or come into the hand without an input (a Foolery exchange), which are reported."""
     # the bots move 0.6 s apart: more than the half second after the person's input, so their moves' shifts count
-    table = create(server, game, ["Ann"], players - 1, options=options, summary_wait=0, hints=True, bot_delay=0.6)
+    table = create_table(server, game, ["Ann"], players - 1, options=options, summary_wait=0, hints=True, bot_delay=0.6)
     page = open_page(browser, server, table["seats"][0]["link"], viewport,
                      "autoMoves: false, trickPause: 0.3")
     page.wait_for_timeout(300)
@@ -442,7 +433,7 @@ def test_nothing_shifts_during_play_on_a_phone(server: ServerThread, browser: Br
 def test_the_hint_counts_of_the_people_are_on_the_table_during_play(server: ServerThread, browser: Browser) -> None:
     """At a table with hints the dock shows each person's count while the match is played (no bot: bots ask for
     none), the moment a hint is asked; before any, "Hints on"."""
-    table = create(server, "fool", ["Ann", "Ben"], 2, options={"rounds": 1}, hints=True)
+    table = create_table(server, "fool", ["Ann", "Ben"], 2, options={"rounds": 1}, hints=True)
     ann = open_page(browser, server, table["seats"][0]["link"], PHONE)
     ben = open_page(browser, server, table["seats"][1]["link"], DESKTOP)
     expect(ann.locator("#hints-on")).to_have_text("Hints on")

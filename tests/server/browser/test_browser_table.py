@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import httpx
 import pytest
 
 from motley.server.play.live import LiveTable
 from motley.server.web.testing import ServerThread
-from tests.support import CHROMIUM, needs_chromium
+from tests.support import CHROMIUM, create_table, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -52,15 +52,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
         yield running
 
 
-def create(server: ServerThread, game: str, people: list[str], bots: int, **extra: Any) -> dict[str, Any]:
-    """A table of ``game``: the people (by name), then ``bots`` random bots; no bot delay, no pace."""
-    seats = [{"kind": "human", "name": n} for n in people] + [{"kind": "bot", "bot": "random"}] * bots
-    spec = {"game": game, "players": len(seats), "bot_delay": 0, "pace": 0, "seats": seats, **extra}
-    answer = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
-    assert answer.status_code == 200, answer.text
-    return cast("dict[str, Any]", answer.json())
-
-
 def open_page(browser: Browser, server: ServerThread, link: str, errors: list[str] | None = None,
               viewport: ViewportSize = DESKTOP) -> Page:
     """A fresh browser context on ``link`` (forced moves left to the server, no pause after a trick, no motion);
@@ -90,7 +81,7 @@ def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Brow
                                              option: dict[str, int]) -> None:
     """One person and bots, two deals: at the end of the first the summary dialog opens and nothing moves until
     the person presses Continue; then the dialog closes and the next deal is played (Foolery on a phone)."""
-    table = create(server, game, ["Ann"], 4 if game == "foolery" else 3, options=option)
+    table = create_table(server, game, ["Ann"], 4 if game == "foolery" else 3, options=option)
     errors: list[str] = []
     page = open_page(browser, server, table["seats"][0]["link"], errors, PHONE if game == "foolery" else DESKTOP)
     autoplay(page)
@@ -114,7 +105,7 @@ def test_the_deal_summary_waits_for_continue(server: ServerThread, browser: Brow
 
 
 def test_two_people_see_who_the_summary_still_waits_for(server: ServerThread, browser: Browser) -> None:
-    table = create(server, "fool", ["Ann", "Bob"], 2, options={"rounds": 2})
+    table = create_table(server, "fool", ["Ann", "Bob"], 2, options={"rounds": 2})
     pages = [open_page(browser, server, s["link"]) for s in table["seats"][:2]]
     for page in pages:
         autoplay(page)
@@ -133,7 +124,7 @@ def test_two_people_see_who_the_summary_still_waits_for(server: ServerThread, br
 
 
 def test_the_summary_goes_on_by_itself_after_its_time(server: ServerThread, browser: Browser) -> None:
-    table = create(server, "foolery", ["Ann"], 2, options={"hands": 2}, summary_wait=2)
+    table = create_table(server, "foolery", ["Ann"], 2, options={"hands": 2}, summary_wait=2)
     page = open_page(browser, server, table["seats"][0]["link"])
     autoplay(page)
     summary = page.get_by_role("dialog", name="End of the deal")
@@ -148,7 +139,7 @@ def test_the_summary_goes_on_by_itself_after_its_time(server: ServerThread, brow
 def test_one_seat_has_one_live_page(server: ServerThread, browser: Browser) -> None:
     """The same seat link in two tabs: the newer plays, the older says so and offers Play here; its cards do
     nothing; Play here swaps the two."""
-    table = create(server, "fool", ["Ann"], 3)
+    table = create_table(server, "fool", ["Ann"], 3)
     link = table["seats"][0]["link"]
     older = open_page(browser, server, link)
     older.wait_for_function("() => window.motleyTable.decision() !== null")
@@ -184,7 +175,7 @@ def test_the_rematch_is_an_offer(server: ServerThread, browser: Browser, shots: 
     """Three people and a bot finish a one-round match of Fool!; Ann changes the bot and the order and offers a
     rematch: her page goes to her new seat, nobody else's moves; Bob and the spectator see the offer, Bob
     accepts and lands on his new seat, Cleo declines and her seat opens, which Bob and the spectator see."""
-    table = create(server, "fool", ["Ann", "Bob", "Cleo"], 1, options={"rounds": 1})
+    table = create_table(server, "fool", ["Ann", "Bob", "Cleo"], 1, options={"rounds": 1})
     errors: list[str] = []
     people = [open_page(browser, server, s["link"], errors, PHONE if q == 1 else DESKTOP)
               for q, s in enumerate(table["seats"][:3])]
@@ -230,7 +221,7 @@ def test_the_rematch_is_an_offer(server: ServerThread, browser: Browser, shots: 
 
 def test_the_log_says_had_to_pass(server: ServerThread, browser: Browser) -> None:
     """A forced pass in Foolery reads "had to pass" in the log, a chosen one "passed"; no rule id, no code."""
-    table = create(server, "foolery", ["Ann"], 2, options={"hands": 1})
+    table = create_table(server, "foolery", ["Ann"], 2, options={"hands": 1})
     page = open_page(browser, server, table["seats"][0]["link"])
     autoplay(page)
     page.get_by_role("dialog", name="Match over").wait_for()
@@ -264,7 +255,7 @@ def test_a_game_view_that_does_not_load_is_reported(server: ServerThread, browse
     """A game's view (games/<game>.js) that cannot be loaded (the file is missing, or it does not parse) is said on
     the page and as a console error, and the table is still drawn plainly and playable; with the view served, none
     of that shows (so the check can fail)."""
-    table = create(server, "fool", ["Ann"], 3)
+    table = create_table(server, "fool", ["Ann"], 3)
     healthy = open_page(browser, server, table["seats"][0]["link"])
     expect(healthy.locator("#view-error")).to_have_count(0)
     healthy.context.close()
