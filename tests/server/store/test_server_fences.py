@@ -6,10 +6,12 @@ two stores on one database stand for two processes, their leases on one fake clo
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from motley.server.store.storage import Fence, StaleLease, Storage, TableRecord, new_owner
 from tests.support import FakeClock
@@ -115,3 +117,30 @@ def test_a_group_of_moves_with_one_stale_fence_stores_none(two: tuple[Storage, S
     a.add_moves([("t1", 1, 0, "m1", "seat")], {"t1": Fence(owner, one)})  # the live one alone is stored
     record = b.load("t1")
     assert record is not None and record.moves == [(0, "m1", "seat")]
+
+
+@pytest.mark.parametrize("kind", ["move", "seats"])
+def test_a_claim_waits_for_a_fenced_write_in_flight_and_then_reads_it(two: tuple[Storage, Storage],
+                                                                      clock: FakeClock, kind: str) -> None:
+    """The fence is a condition of the write's own statement that holds the lease row (PostgreSQL: a share lock;
+    SQLite: the write lock) to the commit: a claim made between the write's statement and its commit (the lease
+    ran out meanwhile) waits for the commit, so its taker then reads the write."""
+    a, b = two
+    owner = new_owner()
+    epoch = a.claim("t1", owner, SHORT)
+    assert epoch is not None
+    before = unchanged(b)
+    claimed: list[int | None] = []
+    taker = threading.Thread(target=lambda: claimed.append(b.claim("t1", new_owner(), LONG)))
+
+    def before_commit(_conn: Any) -> None:  # the write's statement ran; its transaction is still open
+        clock.advance(SHORT + 0.01)
+        taker.start()
+        taker.join(0.5)
+        assert taker.is_alive(), "the claim did not wait for the write in flight"
+
+    event.listen(a.engine, "commit", before_commit, once=True)
+    WRITES[kind](a, Fence(owner, epoch))
+    taker.join(10)
+    assert claimed == [epoch + 1]
+    assert unchanged(b) != before  # the taker reads the write its claim waited for

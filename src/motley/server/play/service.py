@@ -499,7 +499,7 @@ async def _take(service: Service, rebuilt: LiveTable, record: TableRecord) -> Li
 async def _as_claimed(service: Service, rebuilt: LiveTable, record: TableRecord) -> LiveTable | None:
     """``rebuilt`` (from ``record``, read before the claim of its lease), or the table read again after the claim
     if it changed meanwhile: its old owner may have written it (a move, a seat) while its lease lasted, and a claim
-    waits for such a write (:meth:`~motley.server.store.leases.LeaseRows.check_fences`), so what is read after it
+    waits for such a write (:meth:`~motley.server.store.leases.LeaseRows.fence_holds`), so what is read after it
     is the table as its old owner left it; what a viewer was shown there is never newer than what is driven here.
     None if the old owner finished it meanwhile (the claim is given up). The one process of its store (no owner
     id) is the only writer: nothing to read again.

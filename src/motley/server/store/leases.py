@@ -3,8 +3,8 @@ the processes' addresses (``motley_processes``, migration 0005), docs/scaling.md
 
 Every claim of a table's lease gives it a new epoch (migration 0009): the claim's owner and epoch, a
 :class:`Fence`, are the fencing token that every write changing the table carries, and the store refuses the
-write (:class:`StaleLease`) in its own transaction once the lease row no longer names them or has expired
-(:meth:`LeaseRows.check_fences`), so that a process that lost a table (paused past its lease, cut off) stores
+write (:class:`StaleLease`) in the write's own statement once the lease row no longer names them or has expired
+(:meth:`LeaseRows.fence_holds`), so that a process that lost a table (paused past its lease, cut off) stores
 nothing of it any more.
 
 :class:`LeaseRows` is the part of :class:`~motley.server.store.storage.Storage` that keeps them; its times are the
@@ -83,7 +83,6 @@ class LeaseRows:
 
     engine: Engine
     clock: Callable[[], float] | None = None
-    _fence_statement: Any = None
 
     def claim(self, table_id: str, owner: str, ttl: float) -> int | None:
         """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
@@ -112,34 +111,36 @@ class LeaseRows:
             row = conn.execute(upsert.returning(leases_t.c.epoch)).first()
         return None if row is None else int(row.epoch)
 
-    def check_fences(self, conn: Any, fences: Mapping[str, Fence]) -> None:
-        """In the transaction of ``conn`` (a write's, before it writes): refuse the write unless the lease row of
-        every table of ``fences`` still names that fence's owner and epoch and has not expired (the store's clock,
-        :meth:`_now`). The check is an ``UPDATE`` of those rows that changes nothing, so it holds their row locks
-        (PostgreSQL) or the database's write lock (SQLite) to the commit: a claim of the table waits for the
-        write, so the new owner, which reads the table after its claim, reads the write too.
+    def fence_holds(self, table: Any) -> Any:
+        """The condition, inside a write's own statement, that the lease of the table named by ``table`` (a column
+        or a bound parameter) still names the write's fence (bound parameters ``fence_owner`` and ``fence_epoch``)
+        and has not expired (the store's clock, :meth:`_now`): ``EXISTS (SELECT ... FROM motley_leases ... FOR
+        SHARE)``. On PostgreSQL the lease row stays share-locked to the commit, so a claim of the table (an update
+        of that row) waits for the write, and the new owner, which reads the table after its claim, reads the
+        write too; a claim committed first makes the condition false (the row is read again after the wait). On
+        SQLite the write holds the database's write lock from its first statement to the commit, with the same
+        effect. One statement, not a check before the write: a fenced move costs no more round trips than an
+        unfenced one (the check as a statement of its own cost a PostgreSQL move about 1.7 times the server's
+        CPU)."""
+        held = (select(literal(1)).where(leases_t.c.table_id == table, leases_t.c.owner == bindparam("fence_owner"),
+                                         leases_t.c.epoch == bindparam("fence_epoch"),
+                                         leases_t.c.expires_at > self._now())
+                .with_for_update(read=True))
+        return exists(held)
 
-        Raises:
-            StaleLease: naming the first table whose lease is no longer its fence's; the caller's transaction
-                must roll back (nothing of the write is stored).
-        """
-        by_owner: dict[str, dict[str, int]] = {}
-        for table_id, fence in fences.items():
-            by_owner.setdefault(fence.owner, {})[table_id] = fence.epoch
-        for owner, epochs in by_owner.items():
-            tables = sorted(epochs)
-            if len(tables) == 1:  # one fixed statement: SQLAlchemy reuses its compiled form
-                rows = conn.execute(self._fence_check(), {"fenced_table": tables[0], "fenced_owner": owner})
-            else:
-                query = (update(leases_t).where(self._one_of(leases_t.c.table_id, tables), leases_t.c.owner == owner,
-                                                leases_t.c.expires_at > self._now())
-                         .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
-                rows = conn.execute(query)
-            held = {str(r.table_id): int(r.epoch) for r in rows}
-            for table_id in tables:
-                if held.get(table_id) != epochs[table_id]:
-                    raise StaleLease(f"table {table_id}: the lease of owner {owner} at epoch {epochs[table_id]} "
-                                     "is no longer the table's (another process claimed it, or it expired)")
+    def stale_lease(self, conn: Any, fences: Mapping[str, Fence]) -> StaleLease | None:
+        """In the transaction of ``conn``, after a fenced write stored fewer rows than it was given
+        (:meth:`fence_holds`): the error naming the first table of ``fences`` whose lease is no longer its
+        fence's, or None if every one still holds."""
+        rows = conn.execute(select(leases_t.c.table_id, leases_t.c.owner, leases_t.c.epoch)
+                            .where(self._one_of(leases_t.c.table_id, fences), leases_t.c.expires_at > self._now()))
+        held = {str(r.table_id): Fence(str(r.owner), int(r.epoch)) for r in rows}
+        for table_id in sorted(fences):
+            fence = fences[table_id]
+            if held.get(table_id) != fence:
+                return StaleLease(f"table {table_id}: the lease of owner {fence.owner} at epoch {fence.epoch} is no "
+                                  "longer the table's (another process claimed it, or it expired)")
+        return None
 
     def renew(self, owner: str, ttl: float, held: Collection[str] = ()) -> set[str]:
         """Extend the leases of ``held`` (the tables the caller drives) that ``owner`` still holds to ``ttl``
@@ -161,19 +162,6 @@ class LeaseRows:
         with self.engine.begin() as conn:
             renewed = {str(r.table_id) for r in conn.execute(query)}
         return set(held) - renewed
-
-    def _fence_check(self) -> Any:
-        """The check of one table's fence (:meth:`check_fences`), made once where the store's clock is the
-        database's (a clock handed in gives each statement its own time)."""
-        if self.clock is None and self._fence_statement is not None:
-            return self._fence_statement
-        statement = (update(leases_t).where(leases_t.c.table_id == bindparam("fenced_table"),
-                                            leases_t.c.owner == bindparam("fenced_owner"),
-                                            leases_t.c.expires_at > self._now())
-                     .values(epoch=leases_t.c.epoch).returning(leases_t.c.table_id, leases_t.c.epoch))
-        if self.clock is None:
-            self._fence_statement = statement
-        return statement
 
     def _one_of(self, column: Any, values: Collection[str]) -> Any:
         """``column`` is one of ``values``, as one bound parameter whatever their number (a heartbeat names

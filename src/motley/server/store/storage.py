@@ -25,6 +25,7 @@ from typing import Any
 from alembic.util.exc import CommandError
 from sqlalchemy import (
     Engine,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -164,6 +165,7 @@ class Storage(LeaseRows, ChatRows):
             shown = parsed.render_as_string(hide_password=True)
             raise StoreUnavailable(f"cannot open the store {shown}: {_driver_error(error)}") from None
         self._insert_move = insert(moves_t)
+        self._fenced_insert_statement: Any = None
 
     def create_table(self, record: TableRecord, creator: Creator | None = None) -> None:
         """Store a new table (its header; ``record.moves`` must be empty) with its ``creator``'s address.
@@ -315,8 +317,9 @@ class Storage(LeaseRows, ChatRows):
                   ) -> None:
         """Append moves ``(table_id, number, seat, move, actor)`` to their tables' logs in one transaction:
         all are stored, or (on an error) none. ``fences``: the lease each table's moves are made under (a table
-        without one: no lease checked, as for the one process of its store), checked in the same transaction
-        (:meth:`~motley.server.store.leases.LeaseRows.check_fences`).
+        without one: no lease checked, as for the one process of its store), checked by the insert itself
+        (:meth:`~motley.server.store.leases.LeaseRows.fence_holds`: a move is inserted only where its table's
+        lease is its fence's; fewer rows inserted than given roll the transaction back).
 
         Raises:
             DuplicateMove: if a move's number is stored already for its table (the unique index
@@ -324,14 +327,42 @@ class Storage(LeaseRows, ChatRows):
             StaleLease: if a table's lease is no longer its fence's; nothing is stored.
         """
         now = time.time()
-        rows = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now} for t, n, s, m, a in moves]
+        fences = fences or {}
+        plain = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now}
+                 for t, n, s, m, a in moves if t not in fences]
+        fenced = [{"table_id": t, "number": n, "seat": s, "move": m, "actor": a, "at": now,
+                   "fence_owner": fences[t].owner, "fence_epoch": fences[t].epoch}
+                  for t, n, s, m, a in moves if t in fences]
         try:
-            with self.engine.begin() as conn:  # one fixed statement: SQLAlchemy reuses its compiled form
-                if fences:
-                    self.check_fences(conn, fences)
-                conn.execute(self._insert_move, rows)
+            with self.engine.begin() as conn:  # fixed statements: SQLAlchemy reuses their compiled forms
+                if fenced:
+                    stored = conn.execution_options(preserve_rowcount=True).execute(self._fenced_insert(), fenced)
+                    if stored.rowcount != len(fenced):
+                        raise self._stale(conn, {t: fences[t] for t, *_ in moves if t in fences})
+                if plain:
+                    conn.execute(self._insert_move, plain)
         except exc.IntegrityError as error:  # the moves table has no other constraint
             raise DuplicateMove(f"a move number is stored already: {_driver_error(error)}") from error
+
+    def _fenced_insert(self) -> Any:
+        """The insert of one move (bound parameters named as the columns) that happens only under its fence
+        (:meth:`~motley.server.store.leases.LeaseRows.fence_holds`), made once where the store's clock is the
+        database's (a clock handed in gives each statement its own time)."""
+        if self.clock is None and self._fenced_insert_statement is not None:
+            return self._fenced_insert_statement
+        columns = ["table_id", "number", "seat", "move", "actor", "at"]
+        row = select(*(bindparam(name, type_=moves_t.c[name].type) for name in columns))
+        statement = insert(moves_t).from_select(columns, row.where(self.fence_holds(bindparam("table_id"))))
+        if self.clock is None:
+            self._fenced_insert_statement = statement
+        return statement
+
+    def _stale(self, conn: Any, fences: Mapping[str, Fence]) -> StaleLease:
+        """The error of a fenced write that changed fewer rows than it was given: the first table whose lease is
+        not its fence's (:meth:`~motley.server.store.leases.LeaseRows.stale_lease`), or one naming every table if
+        their leases hold now (they did not when the write ran)."""
+        return self.stale_lease(conn, fences) or StaleLease(
+            f"tables {', '.join(sorted(fences))}: a lease was no longer its fence's when the write ran")
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
         """Rewrite a table's seat list (a seat claimed from the lobby, a person connected for the first time, a
@@ -360,15 +391,22 @@ class Storage(LeaseRows, ChatRows):
         self._fenced_update(table_id, fence, finished=True, result=json.dumps(result))
 
     def _fenced_update(self, table_id: str, fence: Fence | None, **values: Any) -> None:
-        """Set ``values`` on table ``table_id``'s row, in one transaction with the check of ``fence`` (None: none).
+        """Set ``values`` on table ``table_id``'s row, only while its lease is ``fence``'s (None: whatever the
+        lease), in one statement (:meth:`~motley.server.store.leases.LeaseRows.fence_holds`).
 
         Raises:
             StaleLease: if the table's lease is no longer ``fence``'s; nothing is stored.
         """
+        query = update(tables_t).where(tables_t.c.id == table_id).values(**values)
         with self.engine.begin() as conn:
-            if fence is not None:
-                self.check_fences(conn, {table_id: fence})
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            if fence is None:
+                conn.execute(query)
+                return
+            changed = conn.execution_options(preserve_rowcount=True).execute(
+                query.where(self.fence_holds(tables_t.c.id)), {"fence_owner": fence.owner, "fence_epoch": fence.epoch})
+            stale = None if changed.rowcount else self.stale_lease(conn, {table_id: fence})
+            if stale is not None:  # no row changed: the lease is lost (or the table is not stored: nothing to do)
+                raise stale
 
     def load(self, table_id: str) -> TableRecord | None:
         """One table with its moves, or ``None``.
