@@ -172,3 +172,48 @@ def test_a_table_keeps_its_last_lines_in_memory(tmp_path: Path) -> None:
         assert [line["number"] for line in lines] == list(range(4, CHAT_KEPT + 4))
 
     run(f"sqlite:///{tmp_path / 'kept.db'}", body, clock)
+
+
+class Counting(Storage):
+    """A store that counts its reads of chat lines."""
+
+    reads = 0
+
+    def chat_lines(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        type(self).reads += 1
+        return super().chat_lines(table_id, limit)
+
+
+def test_a_new_table_reads_no_chat_and_a_stored_one_reads_it_once_for_many_connections(tmp_path: Path) -> None:
+    """A table just made has no lines: its connections are sent an empty log without a read of the store (a
+    table's first connections come all at once, and each read waits its turn in the store's one thread); a table
+    loaded from the store reads its lines once, however many connections ask for them meanwhile."""
+    url = f"sqlite:///{tmp_path / 'reads.db'}"
+    made: list[str] = []
+
+    async def first(service: Service) -> None:
+        live = await service.create(table_request(request()), seed=9)
+        made.append(live.id)
+        logs = await asyncio.gather(*(live.chat.log_message() for _ in range(4)))
+        assert [log["lines"] for log in logs] == [[]] * 4 and Counting.reads == 0
+        ann = Viewer(0)
+        live.attach(ann)
+        await live.submit(ann, say("kept"))
+        assert Counting.reads == 0
+
+    async def again(service: Service) -> None:
+        live = await service.get(made[0])
+        assert live is not None
+        logs = await asyncio.gather(*(live.chat.log_message() for _ in range(4)))
+        assert [[line["text"] for line in log["lines"]] for log in logs] == [["kept"]] * 4
+        assert Counting.reads == 1
+
+    for body in (first, again):
+        async def main(body: Callable[[Service], Coroutine[Any, Any, None]] = body) -> None:
+            service = Service(Counting(url), Settings(bot_delay=0.0), idle_close=None, clock=FakeClock())
+            try:
+                await body(service)
+            finally:
+                await service.close()
+
+        asyncio.run(main())

@@ -45,6 +45,7 @@ class TableChat:
             maxlen=CHAT_KEPT)
         self._last = 0
         self._buckets: weakref.WeakKeyDictionary[Any, tuple[float, float]] = weakref.WeakKeyDictionary()
+        self._loading: asyncio.Future[list[dict[str, Any]]] | None = None  # the one read of the stored lines
         self._writing = asyncio.Lock()  # one line stored at a time: numbers and the order kept alike
 
     async def lines(self) -> list[ChatLine]:
@@ -55,11 +56,25 @@ class TableChat:
         """
         if self._lines is None:
             assert self.store is not None
-            stored = await self.store.call(self.store.storage.chat_lines, self.table_id, CHAT_KEPT)
+            if self._loading is None:  # one read for the connections that arrive meanwhile (a table's seats at once)
+                self._loading = asyncio.ensure_future(
+                    self.store.call(self.store.storage.chat_lines, self.table_id, CHAT_KEPT))
+                self._loading.add_done_callback(self._loaded)
+            stored = await asyncio.shield(self._loading)
             if self._lines is None:  # not loaded meanwhile by another connection
                 self._lines = collections.deque((_line(row) for row in stored), maxlen=CHAT_KEPT)
                 self._last = max([self._last] + [line["number"] for line in self._lines])
         return list(self._lines)
+
+    def _loaded(self, loading: asyncio.Future[list[dict[str, Any]]]) -> None:
+        """A read of the stored lines ended: a failed one is forgotten (the next connection reads again)."""
+        if loading.cancelled() or loading.exception() is not None:
+            self._loading = None
+
+    def new_table(self) -> None:
+        """The table was just made: it has no lines yet, and none need be read from the store."""
+        if self._lines is None:
+            self._lines = collections.deque(maxlen=CHAT_KEPT)
 
     async def log_message(self) -> ChatLogMessage:
         """``{"type": "chat_log", "lines"}``: what a connection is sent on connecting.

@@ -85,6 +85,7 @@ class Rematches:
             plan = rematch_plan(live.table, seats)
             record = rematch_record(live.table, self.service.defaults, plan, self.service.seed())
             new = self.service.live(Table(record))
+            new.chat.new_table()
             made: dict[str, Any] = {}  # the offer stored: this one, or one made meanwhile at another copy
 
             async def store(creator: Creator | None) -> bool:

@@ -208,6 +208,7 @@ class Service:
         """
         record = new_record(request, self.defaults, self.seed() if seed is None else seed, owner)
         live = self.live(Table(record))
+        live.chat.new_table()
 
         async def stored(creator: Creator | None) -> bool:
             await self.store.call(self.store.storage.create_table, record, creator)
