@@ -204,3 +204,43 @@ def test_a_table_whose_move_was_stored_after_it_was_refused_is_loaded_again_with
         asyncio.run(body())
     finally:
         storage.close()
+
+
+class Recording(Held):
+    """A storage whose loads wait for :attr:`gate` (the thread is busy) and whose seat rewrites are recorded."""
+
+    def __init__(self, storage: Storage) -> None:
+        super().__init__(storage)
+        self.rewrites: list[tuple[str, list[dict[str, Any]], Fence | None]] = []
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
+        self.rewrites.append((table_id, seats, fence))
+
+
+def test_seat_rewrites_waiting_their_turn_are_made_once_with_the_newest_list(store_url: str) -> None:
+    """A table's people connect at once, and each connection rewrites the table's seats: the rewrites of one table
+    under one fence that wait behind a call in the thread become one, of the newest list, and every caller hears
+    it stored; another table's, or another fence's, stay their own."""
+    storage = Storage(store_url)
+    held = Recording(storage)
+    old, new = Fence("owner", 1), Fence("owner", 2)
+
+    async def connect_at_once() -> None:
+        store = Store(held, deadline=10.0)  # type: ignore[arg-type]  # the calls used here only
+        busy = asyncio.ensure_future(store.call(held.load, "none"))
+        await asyncio.sleep(0.05)  # the load holds the thread
+        writes = [store.store_seats("t1", [{"name": f"v{i}"}], old) for i in range(3)]
+        writes += [store.store_seats("t2", [{"name": "other"}], old), store.store_seats("t1", [{"name": "new"}], new)]
+        waiting = asyncio.gather(*writes)
+        await asyncio.sleep(0.05)
+        held.gate.set()
+        await waiting
+        await busy
+        store.close()
+
+    try:
+        asyncio.run(connect_at_once())
+    finally:
+        storage.close()
+    assert held.rewrites == [("t1", [{"name": "v2"}], old), ("t2", [{"name": "other"}], old),
+                             ("t1", [{"name": "new"}], new)]

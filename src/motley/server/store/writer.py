@@ -247,6 +247,9 @@ class Store:
         self.deadline = deadline
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
         self._waiting: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]] = []
+        #: Seat rewrites waiting their turn in the thread, by table and fence (:meth:`store_seats`).
+        self._queued_seats: dict[tuple[str, Fence | None], _QueuedSeats] = {}
+        self._seats_lock = threading.Lock()
         self._writing = False
         #: When (:func:`time.monotonic`) the call under way in the thread began; None: none is.
         self._began: float | None = None
@@ -295,13 +298,30 @@ class Store:
         """``fn()`` in the worker thread, given up after ``seconds`` (None: however long it takes, as a start-up's
         read of every table); ``name`` names it in errors. Raises :class:`StoreError` as :meth:`call` does."""
         name = name or getattr(fn, "__name__", fn)
+        return await self._wait(self._submit(seconds, fn, name), seconds, name)
+
+    def _submit(self, seconds: float | None, fn: Callable[[], R], name: object) -> asyncio.Future[R]:
+        """Queue ``fn()`` for the worker thread, to be made only if it begins within ``seconds`` (None: whenever).
+
+        Raises:
+            StoreSilent: the store's thread is stuck past another call's deadline (the call is not queued).
+            StoreError: the store is closed.
+        """
         if seconds is not None:
             self._refuse_if_stalled(name)
         deadline = None if seconds is None else time.monotonic() + seconds
-        loop = asyncio.get_running_loop()
+        try:
+            return asyncio.get_running_loop().run_in_executor(self._thread, self._run, deadline, fn)
+        except RuntimeError as exc:  # the store is closed
+            raise _failure(name, exc) from exc
+
+    async def _wait(self, job: asyncio.Future[R], seconds: float | None, name: object) -> R:
+        """The result of the queued call ``job``, waited for at most ``seconds`` (None: however long). A caller
+        that gives up leaves the call to others waiting for it (it is made if it begins in time, see
+        :meth:`_submit`)."""
         try:
             async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it can swallow a cancellation
-                return await loop.run_in_executor(self._thread, self._run, deadline, fn)
+                return await asyncio.shield(job)
         except TimeoutError:
             raise StoreSilent(f"{name} failed: the store did not answer within {seconds:g} s") from None
         except Exception as exc:
@@ -433,12 +453,34 @@ class Store:
 
     async def store_seats(self, table_id: str, seats: list[dict[str, Any]], fence: Fence | None = None) -> None:
         """Rewrite the table's seats (stored form) after the calls already made, under ``fence``; returns once
-        they are stored.
+        they are stored. A rewrite of the same table's seats under the same fence that still waits its turn in
+        the thread writes these instead (the newer list, whole), and this call waits for it: a table's people
+        connecting at once make one write, not one each.
 
         Raises:
             LeaseLost: if the table's lease is no longer ``fence``'s. StoreError: if the storage refused it.
+            StoreSilent: as for :meth:`call`.
         """
-        await self.call(self.storage.update_seats, table_id, seats, **fenced(fence))
+        key = (table_id, fence)
+        with self._seats_lock:
+            queued = self._queued_seats.get(key)
+            if queued is not None:
+                queued.seats = seats
+        if queued is None:
+            queued = _QueuedSeats(seats)
+
+            def write() -> None:
+                with self._seats_lock:
+                    if self._queued_seats.get(key) is queued:
+                        del self._queued_seats[key]
+                    latest = queued.seats
+                self.storage.update_seats(table_id, latest, **fenced(fence))
+
+            queued.job = self._submit(self.deadline, write, "update_seats")
+            with self._seats_lock:
+                self._queued_seats[key] = queued
+        assert queued.job is not None
+        await self._wait(queued.job, self.deadline, "update_seats")
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite the table's seats (stored form) after the calls already made, without waiting (see
@@ -454,6 +496,15 @@ class Store:
         """Wait for the calls already made, then release the connection pool."""
         self._thread.shutdown(wait=True)
         self.storage.close()
+
+
+class _QueuedSeats:
+    """A rewrite of one table's seats waiting its turn in the store's thread: the list it will write (the newest
+    asked for) and its job."""
+
+    def __init__(self, seats: list[dict[str, Any]]) -> None:
+        self.seats = seats
+        self.job: asyncio.Future[None] | None = None
 
 
 def _log_failure(name: object, job: asyncio.Future[Any]) -> None:
