@@ -6,7 +6,9 @@ never stored later. The storage here is held by a gate, as a store that has gone
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import logging
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -244,3 +246,28 @@ def test_seat_rewrites_waiting_their_turn_are_made_once_with_the_newest_list(sto
         storage.close()
     assert held.rewrites == [("t1", [{"name": "v2"}], old), ("t2", [{"name": "other"}], old),
                              ("t1", [{"name": "new"}], new)]
+
+
+def test_calls_given_up_leave_no_unheard_errors(store_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Calls whose callers gave up (the store did not answer in time) end later in errors of their own (rolled
+    back, or never made): nobody is left to hear them, and the event loop reports none as never retrieved."""
+    storage = Storage(store_url)
+    held = Held(storage)
+
+    async def give_up() -> None:
+        store = Store(held, deadline=DEADLINE)  # type: ignore[arg-type]  # the calls used here only
+        calls = [store.call(held.load, "none"), store.call(held.load, "other")]
+        for outcome in await asyncio.gather(*calls, return_exceptions=True):
+            assert isinstance(outcome, StoreSilent)
+        held.gate.set()
+        await asyncio.to_thread(store._thread.submit(lambda: None).result)  # both have ended in the thread
+        await asyncio.sleep(0)
+        store.close()
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="asyncio"):
+            asyncio.run(give_up())
+            gc.collect()
+    finally:
+        storage.close()
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]

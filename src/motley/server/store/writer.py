@@ -311,9 +311,11 @@ class Store:
             self._refuse_if_stalled(name)
         deadline = None if seconds is None else time.monotonic() + seconds
         try:
-            return asyncio.get_running_loop().run_in_executor(self._thread, self._run, deadline, fn)
+            job = asyncio.get_running_loop().run_in_executor(self._thread, self._run, deadline, fn)
         except RuntimeError as exc:  # the store is closed
             raise _failure(name, exc) from exc
+        job.add_done_callback(_retrieved)  # every caller may have given up: their error was theirs to tell
+        return job
 
     async def _wait(self, job: asyncio.Future[R], seconds: float | None, name: object) -> R:
         """The result of the queued call ``job``, waited for at most ``seconds`` (None: however long). A caller
@@ -505,6 +507,12 @@ class _QueuedSeats:
     def __init__(self, seats: list[dict[str, Any]]) -> None:
         self.seats = seats
         self.job: asyncio.Future[None] | None = None
+
+
+def _retrieved(job: asyncio.Future[Any]) -> None:
+    """Mark a finished call's error as heard (its callers told theirs, or gave up before it ended)."""
+    if not job.cancelled():
+        job.exception()
 
 
 def _log_failure(name: object, job: asyncio.Future[Any]) -> None:
