@@ -144,3 +144,28 @@ def test_a_claim_waits_for_a_fenced_write_in_flight_and_then_reads_it(two: tuple
     taker.join(10)
     assert claimed == [epoch + 1]
     assert unchanged(b) != before  # the taker reads the write its claim waited for
+
+
+def test_a_renewal_does_not_wait_for_a_fenced_write_in_flight(two: tuple[Storage, Storage], store_url: str) -> None:
+    """The heartbeat renews every lease of its process in one statement; the writes in flight hold their lease
+    rows to their commits, and a renewal that waited for them was starved under load (a process fenced itself off
+    while it worked). On PostgreSQL the renewal (the expiry alone) passes a write's lock; on SQLite every write
+    waits for the database's one write lock, and the renewal is not tried here."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite has one write lock for the whole database")
+    a, b = two
+    owner = new_owner()
+    epoch = a.claim("t1", owner, LONG)
+    assert epoch is not None
+    renewed: list[set[str]] = []
+    heartbeat = threading.Thread(target=lambda: renewed.append(b.renew(owner, LONG, {"t1"})))
+
+    def before_commit(_conn: Any) -> None:  # the write's statement ran; its transaction is still open
+        heartbeat.start()
+        heartbeat.join(5)
+        assert not heartbeat.is_alive(), "the renewal waited for the write in flight"
+
+    event.listen(a.engine, "commit", before_commit, once=True)
+    WRITES["move"](a, Fence(owner, epoch))
+    heartbeat.join(10)
+    assert renewed == [set()]  # renewed: no lease of the held tables lost

@@ -87,7 +87,9 @@ class LeaseRows:
     def claim(self, table_id: str, owner: str, ttl: float) -> int | None:
         """Make ``owner`` the owner of table ``table_id`` for ``ttl`` seconds, only if the table has no lease, its
         lease has expired, or ``owner`` holds it already (then it is extended): one statement (an upsert whose
-        update is conditional), so of processes claiming one table at once exactly one gets it. The table need
+        update is conditional), so of processes claiming one table at once exactly one gets it. On PostgreSQL the
+        lease row is locked ``FOR UPDATE`` first, so a claim waits for the writes in flight under the lease it
+        replaces (:meth:`fence_holds`). The table need
         not be stored. Returns the lease's new epoch (1 for a new lease row, one more than before at every
         claim, the owner's own included: a process that claims a table again drives a new copy of it, and the
         old copy's writes must be refused), the fencing token of the table's writes (:class:`Fence`); None if
@@ -108,6 +110,8 @@ class LeaseRows:
                   "expires_at": upsert.excluded.expires_at, "epoch": leases_t.c.epoch + 1},
             where=or_(leases_t.c.expires_at <= now, leases_t.c.owner == owner))
         with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":  # wait for the writes in flight under the lease (fence_holds)
+                conn.execute(select(leases_t.c.table_id).where(leases_t.c.table_id == table_id).with_for_update())
             row = conn.execute(upsert.returning(leases_t.c.epoch)).first()
         return None if row is None else int(row.epoch)
 
@@ -115,17 +119,19 @@ class LeaseRows:
         """The condition, inside a write's own statement, that the lease of the table named by ``table`` (a column
         or a bound parameter) still names the write's fence (bound parameters ``fence_owner`` and ``fence_epoch``)
         and has not expired (the store's clock, :meth:`_now`): ``EXISTS (SELECT ... FROM motley_leases ... FOR
-        SHARE)``. On PostgreSQL the lease row stays share-locked to the commit, so a claim of the table (an update
-        of that row) waits for the write, and the new owner, which reads the table after its claim, reads the
-        write too; a claim committed first makes the condition false (the row is read again after the wait). On
-        SQLite the write holds the database's write lock from its first statement to the commit, with the same
-        effect. One statement, not a check before the write: a fenced move costs no more round trips than an
-        unfenced one (the check as a statement of its own cost a PostgreSQL move about 1.7 times the server's
-        CPU)."""
+        KEY SHARE)``. On PostgreSQL the lease row stays key-share-locked to the commit, so a claim of the table
+        (which locks the row ``FOR UPDATE`` first, :meth:`claim`) waits for the write, and the new owner, which
+        reads the table after its claim, reads the write too; a claim committed first makes the condition false
+        (the row is read again after the wait). The heartbeat's renewal (an update of the expiry alone) does not
+        conflict with that lock, so it never waits for the moves in flight (a renewal that waited for every
+        table's writes in turn was starved under load, and the process fenced itself off). On SQLite the write
+        holds the database's write lock from its first statement to the commit, with the same effect. One
+        statement, not a check before the write: a fenced move costs no more round trips than an unfenced one
+        (the check as a statement of its own cost a PostgreSQL move about 1.7 times the server's CPU)."""
         held = (select(literal(1)).where(leases_t.c.table_id == table, leases_t.c.owner == bindparam("fence_owner"),
                                          leases_t.c.epoch == bindparam("fence_epoch"),
                                          leases_t.c.expires_at > self._now())
-                .with_for_update(read=True))
+                .with_for_update(read=True, key_share=True))
         return exists(held)
 
     def stale_lease(self, conn: Any, fences: Mapping[str, Fence]) -> StaleLease | None:
