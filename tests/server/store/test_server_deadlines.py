@@ -271,3 +271,48 @@ def test_calls_given_up_leave_no_unheard_errors(store_url: str, caplog: pytest.L
     finally:
         storage.close()
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+class Slow(Held):
+    """A storage that answers every load after :data:`SLOW` seconds, and its writes at once: busy, not silent."""
+
+    def __init__(self, storage: Storage) -> None:
+        super().__init__(storage)
+        self.gate.set()
+
+    def load(self, table_id: str) -> Any:
+        time.sleep(SLOW)
+        return self.storage.load(table_id)
+
+
+#: Seconds each load of :class:`Slow` takes: well under the deadline, five of them well over it.
+SLOW = 0.2
+
+
+def test_calls_queued_behind_a_busy_store_wait_for_it_and_are_made(store_url: str) -> None:
+    """The deadline is the store's to answer a call once it is asked, not the queue's: calls that wait behind
+    others the store answers (a burst of tables made at once, each with its writes) wait their turn past the
+    deadline and are made, moves included; only a store that does not answer the call under way fails them."""
+    storage = Storage(store_url)
+    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
+                        Settings(None, 30.0, 0.0), seed=2)
+    storage.create_table(record)
+    slow = Slow(storage)
+
+    async def burst() -> float:
+        store = Store(slow, deadline=DEADLINE)  # type: ignore[arg-type]  # the calls used here only
+        began = time.monotonic()
+        loads = [store.call(slow.load, record.id) for _ in range(5)]
+        answers = await asyncio.gather(*loads, store.add_move((record.id, 1, 0, "first", "human")))
+        took = time.monotonic() - began
+        assert all(answer is not None for answer in answers[:5])
+        store.close()
+        return took
+
+    try:
+        took = asyncio.run(burst())
+        assert took > 3 * DEADLINE  # the last calls did wait past the deadline
+        stored = storage.load(record.id)
+        assert stored is not None and stored.moves == [(0, "first", "human")]
+    finally:
+        storage.close()

@@ -44,6 +44,7 @@ from motley.core.errors import MotleyError
 from motley.core.extras import require
 from motley.server.store import counters, migrations
 from motley.server.store.chat import ChatRows
+from motley.server.store.deadlines import check_deadline
 from motley.server.store.leases import Fence, Lease, LeaseRows, StaleLease, new_owner
 from motley.server.store.records import TableRecord
 from motley.server.store.schema import analyses_t, buckets_t, metadata, moves_t, tables_t
@@ -54,7 +55,6 @@ from motley.server.store.writer import (
     QuotaReached,
     RateReached,
     UnreadableTable,
-    check_deadline,
 )
 
 __all__ = ["BadStoreUrl", "Fence", "Lease", "StaleLease", "Storage", "StoreUnavailable", "TableRecord",
@@ -131,7 +131,7 @@ class Storage(LeaseRows, ChatRows):
     (:data:`TCP_USER_TIMEOUT`), and a wait for a pooled connection is bounded (``pool_timeout``). A server that
     stops answering altogether (hung, or cut off without resets) cancels nothing: the caller's deadline
     (:class:`~motley.server.store.writer.Store`) answers for it, and a call given up is rolled back before its next
-    statement or commit (:func:`~motley.server.store.writer.check_deadline`, on this engine's events).
+    statement or commit (:func:`~motley.server.store.deadlines.check_deadline`, on this engine's events).
     A connection lost in a PostgreSQL restart fails the call that was using it; SQLAlchemy then
     drops the pool, and the next call connects anew.
 

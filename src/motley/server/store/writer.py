@@ -5,10 +5,12 @@ SQLAlchemy one; a test may hand in its own); :class:`Store` makes its calls in o
 and writes moves in groups. The live tables write through it (:class:`motley.server.play.live.TableLog`) and the
 set of tables reads and creates tables through it (:class:`motley.server.play.service.Service`).
 
-Every awaited call has a deadline (:data:`DEADLINE`, its wait in the thread's queue included): a store that does not
+Every awaited call has a deadline (:data:`DEADLINE`, from when the thread begins it): a store that does not
 answer at all (a hung server, a network partition that drops without resets) fails the call with
 :class:`StoreSilent` (a :class:`StoreError`) when it runs out, so a mover hears ``not_stored`` and a request is
-answered 503 within seconds. A thread stuck in a socket read cannot be stopped; the caller gives up and answers,
+answered 503 within seconds. A call waiting in the thread's queue waits as long as the thread answers the calls
+before it (a busy store: up to :data:`QUEUE_PATIENCE`), and fails once the call under way is past its deadline (a
+silent store). A thread stuck in a socket read cannot be stopped; the caller gives up and answers,
 and the thread, when the store answers again, finds its call's deadline passed before its next statement or commit
 (:func:`check_deadline`, called by the storage's engine) and rolls it back, so a call answered as failed is not
 stored afterwards. Meanwhile later calls fail at once (:meth:`Store.stalled`) instead of each waiting out its
@@ -27,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
+from motley.server.store.deadlines import Call, CallAbandoned, within
 from motley.server.store.leases import Fence, StaleLease
 from motley.server.store.records import TableRecord
 from motley.server.store.refusals import Refusal
@@ -39,6 +42,10 @@ R = TypeVar("R")
 #: Seconds an awaited store call may take, its wait in the store thread's queue included, before it fails with
 #: :class:`StoreSilent` (a mover is answered ``not_stored``, a request 503 with ``Retry-After``).
 DEADLINE = 2.0
+#: Seconds a call may wait in the store thread's queue while the thread answers the calls before it (a busy store,
+#: not a silent one), before it is refused; a call waiting behind one the store does not answer is refused once
+#: that one is past its deadline (:meth:`Store.stalled`).
+QUEUE_PATIENCE = 10.0
 #: Seconds after which a request refused because the store did not answer says to try again (``Retry-After``).
 STORE_RETRY_AFTER = 2.0
 
@@ -172,36 +179,6 @@ class StoreSilent(StoreError):
     was not made): a store that is silent, not one that refused; trying again at once does not help."""
 
 
-class CallAbandoned(Exception):
-    """Raised in a store thread before a statement or a commit of a call whose deadline has passed (its caller gave
-    up and was told it failed): the call is rolled back instead of being carried out after all."""
-
-
-_running = threading.local()
-
-
-def check_deadline(*_args: Any) -> None:
-    """In a thread running a store call: raise :class:`CallAbandoned` if the call's deadline (set by
-    :func:`within`) has passed. The storage's engine calls it before every statement and every commit
-    (``before_cursor_execute`` and ``commit`` events), so a call stuck on a silent store does nothing more once it
-    comes back. Nothing outside a call with a deadline."""
-    deadline = getattr(_running, "deadline", None)
-    if deadline is not None and time.monotonic() > deadline:
-        raise CallAbandoned(f"the call's deadline passed {time.monotonic() - deadline:.1f} s ago: rolled back")
-
-
-def within(deadline: float | None, fn: Callable[[], R]) -> R:
-    """``fn()`` in the calling (store) thread under ``deadline`` (:func:`time.monotonic` seconds; None: none), for
-    :func:`check_deadline`; a call whose deadline passed before it began is not made."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise CallAbandoned("the call's deadline passed before it began: not made")
-    _running.deadline = deadline
-    try:
-        return fn()
-    finally:
-        _running.deadline = None
-
-
 class DuplicateMove(Exception):
     """A move's number is stored already for its table: another writer stored that move (nothing was stored).
     Raised by :meth:`TableStorage.add_moves`."""
@@ -238,18 +215,20 @@ class Store:
     meanwhile wait and go together in the next transaction, so under load the thread does one commit per
     group instead of one per move.
 
-    ``deadline``: seconds an awaited call (:meth:`call`, :meth:`add_move`) may take, its wait in the queue
-    included (None: no bound), see the module's docstring.
+    ``deadline``: seconds an awaited call (:meth:`call`, :meth:`add_move`) may take once the thread begins it
+    (None: no bound), see the module's docstring.
     """
 
     def __init__(self, storage: TableStorage, deadline: float | None = DEADLINE) -> None:
         self.storage = storage
         self.deadline = deadline
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
-        self._waiting: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]] = []
+        self._waiting: list[_Move] = []
         #: Seat rewrites waiting their turn in the thread, by table and fence (:meth:`store_seats`).
         self._queued_seats: dict[tuple[str, Fence | None], _QueuedSeats] = {}
         self._seats_lock = threading.Lock()
+        #: Held while a call begins in the thread or a caller gives up on one that has not (:class:`Call`).
+        self._calls_lock = threading.Lock()
         self._writing = False
         #: When (:func:`time.monotonic`) the call under way in the thread began; None: none is.
         self._began: float | None = None
@@ -267,13 +246,53 @@ class Store:
             return 0.0
         return max(0.0, time.monotonic() - began - self.deadline)
 
-    def _run(self, deadline: float | None, fn: Callable[[], R]) -> R:
-        """In the worker thread: ``fn()`` under ``deadline`` (:func:`within`), its start kept for :meth:`stalled`."""
-        self._began = time.monotonic()
+    def _run(self, seconds: float | None, fn: Callable[[], R], call: Call | None = None) -> R:
+        """In the worker thread: ``fn()`` within ``seconds`` from now (:func:`within`; None: no bound), its start
+        kept for :meth:`stalled` and in ``call``; not made if everyone waiting for ``call`` gave up."""
+        with self._calls_lock:
+            if call is not None and call.waiting <= 0:
+                raise CallAbandoned("not made: whoever asked for the call gave up before it began")
+            began = self._began = time.monotonic()
+            if call is not None:
+                call.began = began
         try:
-            return within(deadline, fn)
+            return within(None if seconds is None else began + seconds, fn)
         finally:
             self._began = None
+
+    def _give_up(self, call: Call, seconds: float) -> str | None:
+        """Why the caller waiting ``seconds`` for ``call`` gives up now, or None (it waits on): the call began and
+        ran past its deadline (the store does not answer it: it is rolled back when it does), or it has not begun
+        and the thread is stuck past another call's deadline, or has been busy for :data:`QUEUE_PATIENCE` (the
+        caller no longer waits for it: it is not made unless others wait)."""
+        now = time.monotonic()
+        with self._calls_lock:
+            if call.began is not None:
+                return f"the store did not answer within {seconds:g} s" if now - call.began > seconds else None
+            stalled = self.stalled()
+            if stalled <= 0.0 and now - call.submitted <= QUEUE_PATIENCE:
+                return None
+            call.waiting -= 1
+        if stalled > 0.0:
+            return f"the store has not answered a call for {stalled:.1f} s past its deadline"
+        return f"the store was busy for {QUEUE_PATIENCE:g} s with the calls before it"
+
+    async def _outlast(self, waited: asyncio.Future[R], call: Callable[[], Call], seconds: float,
+                       name: object) -> R:
+        """``waited``'s result, waited for while the store answers: looked at four times a deadline
+        (:meth:`_give_up`, of the call ``call()`` names then).
+
+        Raises:
+            StoreSilent: when the caller gives up.
+        """
+        while True:
+            try:
+                async with asyncio.timeout(seconds / 4):  # not wait_for: on 3.11 it can swallow a cancellation
+                    return await asyncio.shield(waited)
+            except TimeoutError:
+                why = self._give_up(call(), seconds)
+                if why is not None:
+                    raise StoreSilent(f"{name} failed: {why}") from None
 
     def _refuse_if_stalled(self, name: object) -> None:
         """Raise :class:`StoreSilent` at once if the store's thread is stuck past a deadline (:meth:`stalled`)."""
@@ -298,10 +317,11 @@ class Store:
         """``fn()`` in the worker thread, given up after ``seconds`` (None: however long it takes, as a start-up's
         read of every table); ``name`` names it in errors. Raises :class:`StoreError` as :meth:`call` does."""
         name = name or getattr(fn, "__name__", fn)
-        return await self._wait(self._submit(seconds, fn, name), seconds, name)
+        job, call = self._submit(seconds, fn, name)
+        return await self._wait(job, call, seconds, name)
 
-    def _submit(self, seconds: float | None, fn: Callable[[], R], name: object) -> asyncio.Future[R]:
-        """Queue ``fn()`` for the worker thread, to be made only if it begins within ``seconds`` (None: whenever).
+    def _submit(self, seconds: float | None, fn: Callable[[], R], name: object) -> tuple[asyncio.Future[R], Call]:
+        """Queue ``fn()`` for the worker thread, to be answered within ``seconds`` of its start (None: whenever).
 
         Raises:
             StoreSilent: the store's thread is stuck past another call's deadline (the call is not queued).
@@ -309,23 +329,24 @@ class Store:
         """
         if seconds is not None:
             self._refuse_if_stalled(name)
-        deadline = None if seconds is None else time.monotonic() + seconds
+        call = Call(time.monotonic())
         try:
-            job = asyncio.get_running_loop().run_in_executor(self._thread, self._run, deadline, fn)
+            job = asyncio.get_running_loop().run_in_executor(self._thread, self._run, seconds, fn, call)
         except RuntimeError as exc:  # the store is closed
             raise _failure(name, exc) from exc
         job.add_done_callback(_retrieved)  # every caller may have given up: their error was theirs to tell
-        return job
+        return job, call
 
-    async def _wait(self, job: asyncio.Future[R], seconds: float | None, name: object) -> R:
-        """The result of the queued call ``job``, waited for at most ``seconds`` (None: however long). A caller
-        that gives up leaves the call to others waiting for it (it is made if it begins in time, see
-        :meth:`_submit`)."""
+    async def _wait(self, job: asyncio.Future[R], call: Call, seconds: float | None, name: object) -> R:
+        """The result of the queued call ``job`` (:meth:`_outlast`; ``seconds`` None: however long it takes). A
+        caller that gives up before the call began leaves it to others waiting for it (it is made only if some
+        do)."""
         try:
-            async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it can swallow a cancellation
-                return await asyncio.shield(job)
-        except TimeoutError:
-            raise StoreSilent(f"{name} failed: the store did not answer within {seconds:g} s") from None
+            if seconds is None:
+                return await job
+            return await self._outlast(job, lambda: call, seconds, name)
+        except StoreSilent:
+            raise
         except Exception as exc:
             raise _failure(name, exc) from exc
 
@@ -343,31 +364,38 @@ class Store:
         if self.deadline is not None:
             self._refuse_if_stalled("add_move")
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._waiting.append((row, fence, done, None if self.deadline is None else time.monotonic() + self.deadline))
+        move = _Move(row, fence, loop.create_future(), time.monotonic(), [])
+        self._waiting.append(move)
         if not self._writing:
             self._write_group(loop)
         try:
-            async with asyncio.timeout(self.deadline):  # not wait_for: on 3.11 it can swallow a cancellation
-                await asyncio.shield(done)
-        except TimeoutError:
-            failure = StoreSilent(f"add_move failed: the store did not answer within {self.deadline:g} s")
-            done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
-            done.exception()  # retrieved here
-            raise failure from None
+            if self.deadline is None:
+                await asyncio.shield(move.done)
+            else:  # not in a group yet: judged as a call that has not begun
+                await self._outlast(move.done, lambda: move.group[0] if move.group else Call(move.submitted),
+                                    self.deadline, "add_move")
+        except StoreSilent as failure:
+            move.done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
+            move.done.exception()  # retrieved here
+            raise
         except asyncio.CancelledError:  # the mover went away (a driver stopped): nobody hears how it went
-            done.cancel()
+            move.done.cancel()
             raise
 
     def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Hand every waiting move to the worker thread as one group, under the earliest of its deadlines."""
-        group, self._waiting = self._waiting, []
+        """Hand every waiting move whose mover still waits to the worker thread as one group (one call)."""
+        group = [move for move in self._waiting if not move.done.done()]
+        self._waiting = []
+        if not group:
+            return
         self._writing = True
-        deadlines = [deadline for _, _, _, deadline in group if deadline is not None]
-        rows = [(row, fence) for row, fence, _, _ in group]
+        call = Call(min(move.submitted for move in group), waiting=len(group))
+        for move in group:
+            move.group.append(call)
+        rows = [(move.row, move.fence) for move in group]
         try:
-            job = loop.run_in_executor(self._thread, self._run, min(deadlines, default=None),
-                                       functools.partial(self._write, rows))
+            job = loop.run_in_executor(self._thread, self._run, self.deadline, functools.partial(self._write, rows),
+                                       call)
         except RuntimeError as exc:  # the store is closed
             self._writing = False
             self._settle(group, [exc] * len(group))
@@ -403,8 +431,7 @@ class Store:
         else:
             self.storage.add_moves(rows)
 
-    def _written(self, loop: asyncio.AbstractEventLoop,
-                 group: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]],
+    def _written(self, loop: asyncio.AbstractEventLoop, group: list[_Move],
                  job: asyncio.Future[list[Exception | None]]) -> None:
         """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
         self._writing = False
@@ -414,9 +441,8 @@ class Store:
         if self._waiting:
             self._write_group(loop)
 
-    def _settle(self, group: list[tuple[MoveRow, Fence | None, asyncio.Future[None], float | None]],
-                errors: list[Exception | None]) -> None:
-        for (row, _, done, _), error in zip(group, errors, strict=True):
+    def _settle(self, group: list[_Move], errors: list[Exception | None]) -> None:
+        for (row, _, done, _, _), error in zip(group, errors, strict=True):
             if done.done():
                 if error is None and not done.cancelled() and isinstance(done.exception(), StoreSilent):
                     # its mover was told it failed: its commit was sent before the deadline and answered after it
@@ -478,11 +504,15 @@ class Store:
                     latest = queued.seats
                 self.storage.update_seats(table_id, latest, **fenced(fence))
 
-            queued.job = self._submit(self.deadline, write, "update_seats")
+            queued.job, queued.call = self._submit(self.deadline, write, "update_seats")
             with self._seats_lock:
                 self._queued_seats[key] = queued
-        assert queued.job is not None
-        await self._wait(queued.job, self.deadline, "update_seats")
+        else:
+            with self._calls_lock:
+                if queued.call is not None:
+                    queued.call.waiting += 1
+        assert queued.job is not None and queued.call is not None
+        await self._wait(queued.job, queued.call, self.deadline, "update_seats")
 
     def save_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Rewrite the table's seats (stored form) after the calls already made, without waiting (see
@@ -507,6 +537,18 @@ class _QueuedSeats:
     def __init__(self, seats: list[dict[str, Any]]) -> None:
         self.seats = seats
         self.job: asyncio.Future[None] | None = None
+        self.call: Call | None = None
+
+
+class _Move(NamedTuple):
+    """A move waiting to be written: its row and fence, the future its mover awaits, when it was asked for, and
+    the call of the group it is written in (a list, empty until the group is handed to the thread)."""
+
+    row: MoveRow
+    fence: Fence | None
+    done: asyncio.Future[None]
+    submitted: float
+    group: list[Call]
 
 
 def _retrieved(job: asyncio.Future[Any]) -> None:
