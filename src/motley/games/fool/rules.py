@@ -77,9 +77,10 @@ TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    k = ID_MINUS_VALUE
-    return (sum(hand[0]) - k[0] * len(hand[0]) + sum(hand[1]) - k[1] * len(hand[1]) + sum(hand[2])
-            - k[2] * len(hand[2]) + sum(hand[3]) - k[3] * len(hand[3]) + PENALTY[W1] * len(hand[W]))
+    g, r, y, b, w = hand
+    k = ID_MINUS_VALUE  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
+    return (sum([*g, *r, *y, *b]) - k[0] * len(g) - k[1] * len(r) - k[2] * len(y) - k[3] * len(b)
+            + PENALTY[W1] * len(w))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -442,20 +443,27 @@ class FoolRules(SearchState):
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
         # FL-R9, FL-D3, FL-D4: the badness of each entry, the index left out: only W1s (all id 82) are equal
-        # cards, and among equals the later-played is worse; min, max and a stable sort keep the first of
-        # equals, so the worst cards are looked for in the trick reversed and the best in play order.
-        bad = TRICK_BADNESS[lc + 1].__getitem__
+        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): with
+        # a lead colour set, the highest badness is the highest lead-colour card (a W1 counts as value 1, below
+        # every coloured card, and a discard lower still), the first-played of equals; with none set every
+        # card is a W1 and the first one played wins.
+        bad = TRICK_BADNESS[lc + 1]
         game = self.game
-        if game.num_fools == 1:
-            fools: tuple[int, ...] = (min(reversed(trick), key=bad) >> 7,)
-            # The winner (FL-R8, FL-D5, as trick_winner): with a lead colour set, the highest badness is the
-            # highest lead-colour card (a W1 counts as value 1, below every coloured card, and a discard lower
-            # still); with none set every card is a W1 and the first one played wins.
-            winner = max(trick, key=bad) >> 7 if lc >= 0 else trick[0] >> 7
-        else:
-            ranked = sorted(reversed(trick), key=bad)
+        if game.num_fools == 1:  # one pass: the worst (the last-played of equals) and the best
+            worst = best = trick[0]
+            low = high = bad[worst]
+            for entry in trick:
+                b = bad[entry]
+                if b <= low:
+                    worst, low = entry, b
+                elif b > high:
+                    best, high = entry, b
+            fools: tuple[int, ...] = (worst >> 7,)
+        else:  # a stable sort of the trick reversed: equals in the order later-played first
+            ranked = sorted(reversed(trick), key=bad.__getitem__)
             fools = (ranked[0] >> 7, ranked[1] >> 7)
-            winner = ranked[-1] >> 7 if lc >= 0 else trick[0] >> 7
+            best = ranked[-1]
+        winner = best >> 7 if lc >= 0 else trick[0] >> 7
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
@@ -478,9 +486,9 @@ class FoolRules(SearchState):
         params = self.game.params
         round_scores = []
         bonus, fooled = [], []
-        totals = self.totals
+        totals, sizes = self.totals, self.sizes
         for s, hand in enumerate(self.hands):
-            if not self.sizes[s]:
+            if not sizes[s]:
                 if s in fools:  # FL-R13: 0 if fooled in the final trick
                     pts = 0
                     fooled.append(s)
