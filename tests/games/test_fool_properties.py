@@ -300,6 +300,8 @@ def test_the_badness_table_is_the_plain_rule() -> None:
         for card in range(flc.NUM_CARDS):
             for index in range(15):
                 assert fl.BADNESS[lead + 1][card] - index == fl.badness(card, lead, index)
+            for seat in range(8):  # the trick end's table, by trick entry ``card | seat << 7``
+                assert fl.TRICK_BADNESS[lead + 1][card | seat << 7] == fl.badness(card, lead, 0)
 
 
 @settings(max_examples=60, deadline=None)

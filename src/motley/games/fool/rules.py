@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from motley.core.cards import cards_from_codes
 from motley.core.errors import DealError, InvalidMoveError, OptionError
-from motley.core.game import TERMINAL, Game, rng_from_json
+from motley.core.game import TERMINAL, Game, rng_from_json, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
 from motley.games.fool.cards import (
@@ -70,13 +70,17 @@ def badness(card: Card, lead: int, index: int) -> int:
 #: of the card played ``index``-th (the table the trick end and the heuristic read, for speed).
 BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in range(NUM_CARDS))
                                              for lead in range(-1, 4))
+#: ``BADNESS[lead + 1][card]`` by ``lead + 1`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the
+#: trick's end reads them through ``list.__getitem__``).
+TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in BADNESS)
 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    k = ID_MINUS_VALUE
-    return (sum(hand[0]) - k[0] * len(hand[0]) + sum(hand[1]) - k[1] * len(hand[1]) + sum(hand[2])
-            - k[2] * len(hand[2]) + sum(hand[3]) - k[3] * len(hand[3]) + PENALTY[W1] * len(hand[W]))
+    g, r, y, b, w = hand
+    k = ID_MINUS_VALUE  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
+    return (sum([*g, *r, *y, *b]) - k[0] * len(g) - k[1] * len(r) - k[2] * len(y) - k[3] * len(b)
+            + PENALTY[W1] * len(w))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -247,6 +251,8 @@ class FoolGameRules(Game):
         #: The card codes of this deck in words, for errors ("G2..G20, R2..R16, ... and W1").
         self.deck_codes: str = ", ".join(runs[:-1]) + " and " + runs[-1] if len(runs) > 1 else "".join(runs)
         self.hand_size: int = hand_size(n)
+        #: Where each seat's hand starts in the dealt deck, seat 0 first (FL-R3).
+        self.cuts = range(0, n * self.hand_size, self.hand_size)
         #: Fool discs per trick (FL-R4, FL-R11, FL-D2).
         self.num_fools: int = 2 if n >= self.params["two_fools_from_players"] else 1
         #: Seats clockwise starting at each seat.
@@ -256,7 +262,7 @@ class FoolGameRules(Game):
         self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolRules:
-        rng = random.Random(seed)
+        rng = seeded_rng(seed)  # as random.Random(seed)
         state = self.state_class(self, {"seed": seed, "deal": None if deal is None else self._deal_to_json(deal)}, rng)
         if deal is None:
             first = self.params["first_dealer"]
@@ -377,7 +383,7 @@ class FoolRules(SearchState):
     """A position of a Fool! match and the rules it plays by. See the module docstring for the layout,
     ``cards.py`` for the card ids; the public State is ``game.FoolState``, which adds what a seat sees."""
 
-    __slots__ = ("_legal", "bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_number",
+    __slots__ = ("bonuses", "dealer", "done", "hands", "last", "lead", "order", "out", "pos", "round_number",
                  "rounds", "sizes", "totals", "trick", "tricks")
 
     game: FoolGameRules
@@ -403,7 +409,6 @@ class FoolRules(SearchState):
         #: Each finished round's points per seat, in order (FL-R13): the match's score sheet.
         self.rounds: tuple[tuple[int, ...], ...] = ()
         self.done = False
-        self._legal: list[int] | None = None
 
     # ---- rounds ------------------------------------------------------------------------------
     def start_round(self, dealer: int, round_number: int, hands: list[list[int]] | None) -> None:
@@ -415,11 +420,13 @@ class FoolRules(SearchState):
         game = self.game
         if hands is None:
             draw = self.own_rng().random
-            deck = sorted(game.deck, key=lambda _card: draw())  # a uniform shuffle, faster than rng.shuffle
+            dealt = sorted(game.deck, key=lambda _card: draw())  # a uniform shuffle, faster than rng.shuffle
             k = game.hand_size
-            hands = [deck[i * k:(i + 1) * k] for i in range(game.num_players)]
-        self.hands = [split_hand(h) for h in hands]
-        self.sizes = [len(h) for h in hands]
+            self.hands = [split_hand(dealt[i:i + k]) for i in game.cuts]
+            self.sizes = [k] * game.num_players
+        else:
+            self.hands = [split_hand(h) for h in hands]
+            self.sizes = [len(h) for h in hands]
         self.dealer, self.round_number = dealer, round_number
         self.order = list(game.rotations[(dealer + 1) % game.num_players])  # FL-R5: left of the dealer leads
         self.pos = 0
@@ -427,7 +434,6 @@ class FoolRules(SearchState):
         self.lead = -1
         self.out = ()
         self.tricks = []
-        self._legal = None
 
     def winning_seat(self) -> int | None:
         """The seat whose card wins the current trick so far (:func:`trick_winner`), None before its first card."""
@@ -436,21 +442,28 @@ class FoolRules(SearchState):
     def _finish_trick(self) -> None:
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
-        bad = BADNESS[lc + 1]  # FL-R9, FL-D3, FL-D4: smaller = worse (see badness)
-        # badness << 3 | seat, so the smallest is the worst card and names its seat
-        keys = [(bad[t & 127] - i) << 3 | t >> 7 for i, t in enumerate(trick)]
+        # FL-R9, FL-D3, FL-D4: the badness of each entry, the index left out: only W1s (all id 82) are equal
+        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): with
+        # a lead colour set, the highest badness is the highest lead-colour card (a W1 counts as value 1, below
+        # every coloured card, and a discard lower still), the first-played of equals; with none set every
+        # card is a W1 and the first one played wins.
+        bad = TRICK_BADNESS[lc + 1]
         game = self.game
-        if game.num_fools == 1:
-            fools: tuple[int, ...] = (min(keys) & 7,)
-            best = max(keys)
-        else:
-            keys.sort()
-            fools = (keys[0] & 7, keys[1] & 7)
-            best = keys[-1]
-        # The winner (FL-R8, FL-D5, as trick_winner): with a lead colour set, the highest badness is the
-        # highest lead-colour card (a W1 counts as value 1, below every coloured card, and a discard lower
-        # still); with none set every card is a W1 and the first one played wins.
-        winner = best & 7 if lc >= 0 else trick[0] >> 7
+        if game.num_fools == 1:  # one pass: the worst (the last-played of equals) and the best
+            worst = best = trick[0]
+            low = high = bad[worst]
+            for entry in trick:
+                b = bad[entry]
+                if b <= low:
+                    worst, low = entry, b
+                elif b > high:
+                    best, high = entry, b
+            fools: tuple[int, ...] = (worst >> 7,)
+        else:  # a stable sort of the trick reversed: equals in the order later-played first
+            ranked = sorted(reversed(trick), key=bad.__getitem__)
+            fools = (ranked[0] >> 7, ranked[1] >> 7)
+            best = ranked[-1]
+        winner = best >> 7 if lc >= 0 else trick[0] >> 7
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
@@ -473,9 +486,9 @@ class FoolRules(SearchState):
         params = self.game.params
         round_scores = []
         bonus, fooled = [], []
-        totals = self.totals
+        totals, sizes = self.totals, self.sizes
         for s, hand in enumerate(self.hands):
-            if not self.sizes[s]:
+            if not sizes[s]:
                 if s in fools:  # FL-R13: 0 if fooled in the final trick
                     pts = 0
                     fooled.append(s)
@@ -501,7 +514,6 @@ class FoolRules(SearchState):
         self.lead = -1
         self.order = []
         self.pos = 0
-        self._legal = None
         limit = params["rounds"]
         if (limit and self.round_number >= limit) or min(self.totals) <= params["end_total"] \
                 or max(self.bonuses) >= params["end_bonus_count"]:  # FL-R14
@@ -521,37 +533,33 @@ class FoolRules(SearchState):
     def current_player(self) -> int:
         return TERMINAL if self.done else self.order[self.pos]
 
-    def _compute_legal(self) -> list[Action]:
-        """FL-R6 follow colour, FL-R7 a W1 is always allowed (one action for all W1s, FL-D12)."""
+    def legal_actions(self) -> list[Action]:
+        """Sorted card ids the player to move may play (FL-R6 follow colour, FL-R7 a W1 is always allowed, one
+        action for all W1s, FL-D12); ``[]`` when the match is over. A new list each call (nothing is cached:
+        building it costs less than keeping a copy up to date)."""
         if self.done:
-            self._legal = []
-            return self._legal
+            return []
         hand = self.hands[self.order[self.pos]]
         lc = self.lead
-        if lc < 0 or not hand[lc]:
-            lc = -1  # leading, or void in the lead colour: any card (FL-R6)
-        if lc < 0:
-            legal = [*hand[0], *hand[1], *hand[2], *hand[3]]
-            if hand[W]:
-                legal.append(W1)
-        else:
-            legal = [*hand[lc], W1] if hand[W] else hand[lc][:]
-        self._legal = legal
+        if lc >= 0 and hand[lc]:  # FL-R6: follow the lead colour, or play a W1 (FL-R7)
+            return [*hand[lc], W1] if hand[W] else hand[lc][:]
+        # leading, or void in the lead colour: any card (FL-R6)
+        legal = [*hand[0], *hand[1], *hand[2], *hand[3]]
+        if hand[W]:
+            legal.append(W1)
         return legal
 
-    def legal_actions(self) -> list[Action]:
-        """Sorted card ids the player to move may play (FL-R6, FL-R7); ``[]`` when the match is over."""
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        return list(legal)
-
     def _is_legal(self, action: Action) -> bool:
-        """Is card ``action`` playable now (FL-R6, FL-R7), read from the cached legal list."""
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        return action in legal
+        """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
+        legal_actions()``, read from the hand without building the list."""
+        if self.done or not 0 <= action <= W1:  # ids 83..87 name W1s but are never actions (FL-D12)
+            return False
+        hand = self.hands[self.order[self.pos]]
+        col = COLOUR[action]
+        if action not in hand[col]:
+            return False
+        lc = self.lead
+        return lc < 0 or col == lc or col >= W or not hand[lc]  # W: the wild ones, the last colour
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
@@ -586,7 +594,6 @@ class FoolRules(SearchState):
         self.trick.append(action | p << 7)
         if self.lead < 0 and col != W:
             self.lead = col  # FL-R7: the first non-1 card sets the lead colour
-        self._legal = None
         pos += 1
         self.pos = pos
         if pos == len(order):
@@ -599,7 +606,7 @@ class FoolRules(SearchState):
         At each turn the legal cards are listed in ``legal_actions()`` order (FL-R6, FL-R7) and one is
         drawn as ``legal[int(rng.random() * len(legal))]``: uniform up to a bias below 2**-46 (a 53-bit
         float scaled to a hand), at a tenth of the cost of ``rng.randrange``. The loop repeats
-        ``_compute_legal`` and ``_apply`` above (FL-R6, FL-R7): a change to either rule changes it too.
+        ``legal_actions`` and ``_apply`` above (FL-R6, FL-R7): a change to either rule changes it too.
         """
         draw = rng.random
         history: list[int] = []
@@ -627,7 +634,7 @@ class FoolRules(SearchState):
                 history.append(action)
                 if lead < 0 and col != W:
                     lead = col  # FL-R7: the first non-1 card sets the lead colour
-            self.pos, self.lead, self._legal = len(order), lead, None
+            self.pos, self.lead = len(order), lead
             self._finish_trick()
             if self.round_number != round_number:
                 break
@@ -691,7 +698,6 @@ class FoolRules(SearchState):
         new.totals, new.bonuses = list(self.totals), list(self.bonuses)
         new.last, new.done = self.last, self.done  # ``last`` is never mutated, only replaced
         new.rounds = self.rounds  # a tuple, replaced at each round's end
-        new._legal = None
         return new
 
     def _to_dict(self) -> dict[str, Any]:
