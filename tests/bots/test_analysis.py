@@ -17,6 +17,7 @@ from motley.bots.analysis import (
     CHECK_ROUNDS,
     INACCURACY,
     THIN,
+    Z_MARK,
     Z,
     _AnalysisSearch,
     _as_good,
@@ -242,7 +243,7 @@ def test_a_mark_rests_on_a_search_again_of_the_moves_that_decide_it() -> None:
     rows = {m["move"]: m for m in blunder["moves"]}
     assert rows["G3"]["checked"] and rows["G11"]["checked"]
     assert rows["G3"]["visits"] == blunder["checked"]["rounds"] * blunder["checked"]["simulations"]
-    assert blunder["mark_on"] == "win" and blunder["cost"]["win"] - Z * blunder["cost"]["win_se"] > INACCURACY
+    assert blunder["mark_on"] == "win" and blunder["cost"]["win"] - Z_MARK * blunder["cost"]["win_se"] > INACCURACY
     assert blunder["why"].startswith("A mistake in win chance: you played green 3: it wins the deal ")
     assert f"green 11 wins {_pct(rows['G11']['win'])}" in blunder["why"]
     game = state.game
@@ -289,7 +290,7 @@ def test_a_move_with_the_higher_win_chance_is_never_called_a_mistake() -> None:
     assert (choice, mark, on) == (0, None, None)
     choice, mark, on, cost = _verdict({0: _estimate(0.5, 1.0), 1: _estimate(0.5, 9.0)}, 0, 2.0)
     assert (choice, mark, on) == (1, "mistake", "points") and cost.points == 8.0
-    choice, mark, on, cost = _verdict({0: _estimate(0.3, 9.0), 1: _estimate(0.6, 1.0)}, 0, 2.0)
+    choice, mark, on, cost = _verdict({0: _estimate(0.3, 9.0, 8), 1: _estimate(0.6, 1.0, 8)}, 0, 2.0)
     assert (choice, mark, on) == (1, "mistake", "win") and cost.win == pytest.approx(0.3)
 
 
@@ -429,6 +430,52 @@ def test_the_re_search_goes_on_while_the_cost_straddles_its_threshold() -> None:
     assert _settled(clear_mark, 0, 1, 5.0) and _settled(clear_none, 0, 1, 5.0)
     assert not _settled(straddling, 0, 1, 5.0)
     assert _verdict(straddling, 0, 5.0)[1] is None  # stopped there (the cap), it is not marked
+
+
+def test_a_mark_needs_a_wider_margin_than_its_absence() -> None:
+    """A cost 1.96 standard errors clear of its threshold is not yet a mark (another seed's search, its cost landing
+    about as far on either side, would make it about half the time): the re-search goes on, and stopped there it
+    marks nothing; 3 standard errors clear, it is marked; a cost 1.96 below settles the decision unmarked."""
+    base = [float(k % 2) for k in range(400)]
+    near = [1.0 if k % 2 == 0 and (k // 2) % 12 < 2 else p for k, p in enumerate(base)]  # about +0.08
+    estimates = {0: _rounds([base]), 1: _rounds([near])}
+    cost, se = _paired(estimates, 1, 0, "win")
+    assert cost - Z * se > INACCURACY >= cost - Z_MARK * se  # out of a 95% noise, not of the mark's margin
+    assert not _settled(estimates, 0, 1, 5.0)
+    assert _verdict(estimates, 0, 5.0)[1] is None
+    far = [1.0 if k % 2 == 0 and (k // 2) % 11 < 4 else p for k, p in enumerate(base)]  # about +0.18
+    clear = {0: _rounds([base]), 1: _rounds([far])}
+    cost, se = _paired(clear, 1, 0, "win")
+    assert cost - Z_MARK * se > INACCURACY
+    assert _settled(clear, 0, 1, 5.0) and _verdict(clear, 0, 5.0)[1:3] == ("mistake", "win")
+    below = {0: _rounds([base]), 1: _rounds([[1.0 if k % 2 == 0 and (k // 2) % 100 == 0 else p
+                                             for k, p in enumerate(base)]])}  # +0.01
+    assert _settled(below, 0, 1, 5.0) and _verdict(below, 0, 5.0)[1] is None
+
+
+def test_a_points_mark_needs_the_wider_margin_too() -> None:
+    """Where both moves win as often, a points cost 1.96 standard errors clear of its threshold is not a mark; 3 clear,
+    it is (a mark on points, saying so)."""
+    wins = [float(k % 2) for k in range(400)]
+    played = _Estimate()
+    played.add(_tally(wins, [float(k % 5) for k in range(400)]))  # points 2.0, standard deviation about 1.4
+
+    def richer(extra: float) -> _Estimate:
+        rival = _Estimate()
+        rival.add(_tally(wins, [float(k % 5) + extra * (k % 3) for k in range(400)]))
+        return rival
+
+    spread = 2.0  # the points threshold is 0.4
+    for extra, marked in ((0.0, False), (None, False), (1.0, True)):
+        if extra is None:  # find a gain 1.96 errors clear of the threshold and under 3
+            extra = next(x / 100 for x in range(40, 200)
+                         if _paired({0: played, 1: richer(x / 100)}, 1, 0, "points")[0]
+                         - Z * _paired({0: played, 1: richer(x / 100)}, 1, 0, "points")[1] > 0.4)
+            cost, se = _paired({0: played, 1: richer(extra)}, 1, 0, "points")
+            assert cost - Z_MARK * se <= 0.4
+        estimates = {0: played, 1: richer(extra)}
+        assert (_verdict(estimates, 0, spread)[1] is not None) is marked
+        assert _settled(estimates, 0, 1, spread) or not marked
 
 
 def test_the_re_searched_moves_see_the_same_sampled_deals() -> None:

@@ -35,12 +35,14 @@ numbers: the cost is measured deal by deal, so the deal's luck cancels out of it
 is out of its noise on one side of its threshold (a sequential test) or :data:`CHECK_MAX_ROUNDS` rounds are run.
 Their estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed
 error itself). The move called best is then the one of the higher win chance (``choice``), and the decision is
-marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less 1.96 standard errors
-is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as
-often, when the cost in points less 1.96 standard errors is above :data:`POINTS_INACCURACY` standard deviations of
-the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still
-throw points away). A move with the higher win chance is never marked; a decision whose cost stays in its noise at
-the cap is not marked. The other decisions cost what the first search costs.
+marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3)
+standard errors is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal
+at least as often, when the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard
+deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal
+can still throw points away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard
+errors below the threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move
+with the higher win chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The
+other decisions cost what the first search costs.
 
 Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
 as it within the noise (``as_good``: by the first search's estimates, for moves searched enough) are named with it
@@ -80,8 +82,8 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
 __all__ = ["BATCHES", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY",
-           "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Decision", "analyse_decision", "analyse_record",
-           "assemble", "decision_at", "decisions", "evaluate", "hint", "move_words", "searcher_spec",
+           "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Decision", "analyse_decision",
+           "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint", "move_words", "searcher_spec",
            "searcher_words", "summarise"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
@@ -96,8 +98,13 @@ MISTAKE = 0.15
 #: decision out of the noise is an inaccuracy, and a mistake (a standardised effect: small, large).
 POINTS_INACCURACY = 0.2
 POINTS_MISTAKE = 0.8
-#: The normal quantile of the 95% intervals and of the noise test of a mark.
+#: The normal quantile of the 95% intervals, and of the noise test that settles a decision as not marked.
 Z = 1.96
+#: The normal quantile of the noise test of a mark: a mark needs its cost less this many standard errors above its
+#: threshold, a wider margin than the one that settles a decision unmarked (:data:`Z`), so a mark made is one another
+#: seed's search makes too (a mark made on a cost 1.96 standard errors clear of its threshold is one that another
+#: seed, whose cost lands about as far on either side, makes about half the time: benchmarks/analysis_marks.py).
+Z_MARK = 3.0
 #: Pseudo-iterations of the decision's pooled points variance in each move's (see ``_move_row``).
 PRIOR = 2.0
 #: Consecutive batches of a move's iterations whose means give its batch-means standard error (``_batch_se``).
@@ -108,7 +115,7 @@ THIN = 30
 #: Rounds of the re-search before a mark: at least, and at most (each round searches the played move and its rival
 #: alone, over the same sampled deals, with a quarter of the decision's budget each: :func:`_check`).
 CHECK_ROUNDS = 1
-CHECK_MAX_ROUNDS = 6
+CHECK_MAX_ROUNDS = 9
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -588,10 +595,11 @@ def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str)
 
 def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: float) -> bool:
     """Whether the re-search has said what it can: the cost in win chance of the ``played`` move against the
-    ``rival`` out of its noise above :data:`INACCURACY` (a mark), or below it and, where the rival wins at least as
-    often, the cost in points out of its noise on one side of :data:`POINTS_INACCURACY` standard deviations."""
+    ``rival`` above :data:`INACCURACY` by :data:`Z_MARK` standard errors (a mark), or below it by :data:`Z` and, where
+    the rival wins at least as often, the cost in points likewise on one side of :data:`POINTS_INACCURACY` standard
+    deviations (above by :data:`Z_MARK` standard errors, below by :data:`Z`)."""
     win, win_se = _paired(estimates, rival, played, "win")
-    if win - Z * win_se > INACCURACY:
+    if win - Z_MARK * win_se > INACCURACY:
         return True
     if win + Z * win_se >= INACCURACY:
         return False
@@ -599,17 +607,18 @@ def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: f
     if threshold <= 0 or win < 0:
         return True
     points, points_se = _paired(estimates, rival, played, "points")
-    return not points - Z * points_se <= threshold <= points + Z * points_se
+    return points - Z_MARK * points_se > threshold or points + Z * points_se < threshold
 
 
 def _verdict(estimates: dict[int, _Estimate], played: int,
              spread: float) -> tuple[int, str | None, str | None, _Cost]:
     """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search.
 
-    The best is the move of the highest win chance. A win-chance mark needs the cost's lower 95% bound above
-    :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a points mark, only where no win-chance
-    mark is, is against the move of the most points among those that win the deal at least as often as the played
-    one, with the cost's lower bound above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
+    The best is the move of the highest win chance. A win-chance mark needs the cost less :data:`Z_MARK` standard
+    errors above :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a points mark, only where no
+    win-chance mark is, is against the move of the most points among those that win the deal at least as often as
+    the played one, with the cost less :data:`Z_MARK` standard errors above :data:`POINTS_INACCURACY` standard
+    deviations of the deal's points. So
     the move of the higher win chance is never marked, and each mark says what it is on."""
     def cost_of(move: int) -> _Cost:
         return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
@@ -620,12 +629,12 @@ def _verdict(estimates: dict[int, _Estimate], played: int,
     if best == played:
         return played, None, None, _Cost(0.0, 0.0, 0.0, 0.0)
     cost = cost_of(best)
-    if cost.win - Z * cost.win_se > INACCURACY:
+    if cost.win - Z_MARK * cost.win_se > INACCURACY:
         return best, "mistake" if cost.win >= MISTAKE else "inaccuracy", "win", cost
     rivals = [m for m in estimates if m != played and win[m] >= win[played]]
     richest = max(rivals, key=lambda m: (points[m], win[m]))
     richer = cost_of(richest)
-    if spread > 0 and richer.points - Z * richer.points_se > POINTS_INACCURACY * spread:
+    if spread > 0 and richer.points - Z_MARK * richer.points_se > POINTS_INACCURACY * spread:
         return richest, "mistake" if richer.points >= POINTS_MISTAKE * spread else "inaccuracy", "points", richer
     return best, None, None, cost
 
@@ -779,7 +788,7 @@ def _hinted(moves: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, 
 
 #: The marks' thresholds (the result's ``thresholds`` field; module docstring).
 _THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "points_inaccuracy_sd": POINTS_INACCURACY,
-               "points_mistake_sd": POINTS_MISTAKE, "z": Z}
+               "points_mistake_sd": POINTS_MISTAKE, "z": Z, "z_mark": Z_MARK}
 
 
 #: What each figure of an analysis is (the result's ``estimates`` field).
@@ -791,7 +800,7 @@ _ESTIMATES = {
     "value": "the search's mean reward in [-1, 1], which its choice maximises",
     "cost": "the search's choice's estimate less the played move's (points_sd: the standard deviation of the "
             "seat's deal points over the decision's iterations); a decision is marked when a cost passes its "
-            "threshold (win chance; points in points_sd) and the cost less 1.96 standard errors is above 0",
+            "threshold (win chance; points in points_sd) by 3 of its standard errors (z_mark)",
 }
 
 
