@@ -204,6 +204,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         #: The mover's info is the legal ids and their features alone (no option adds to it).
         self._plain_infos = not (self.flat or self.fixed_infos or self.privileged)
+        #: A turn that pays no reward and renders nothing takes ``_play``'s short path.
+        self._quick = self._plain_infos and reward == "match" and render_mode != "human"
         n = self.game.num_players
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -310,7 +312,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self.flat:
             self._observed[agent] = tensor
             return tensor
-        obs: ObsDict = {"observation": tensor, "action_mask": self._mask(agent)}
+        if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
+            mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+            mask[self._legal] = 1
+            mask.setflags(write=False)
+        else:
+            mask = self._no_mask
+        obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
 
@@ -388,6 +396,16 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         state (``apply_action``), then the rewards and the next turn."""
         state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
+        if self._quick and not self._paid and not state.is_terminal():
+            # the common turn (no reward to pay or clear, no option in the infos): _next_turn's plain path inline
+            self._observed.clear()
+            infos = self.infos
+            infos[agent] = self._idle[agent]
+            mover = self.agent_selection = self._mover = self.possible_agents[state.current_player()]
+            legal_list = self._legal_list = state.legal_actions()
+            legal = self._legal = np.array(legal_list, dtype=np.int64)
+            infos[mover] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
+            return
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
             self._clear_rewards()
             self._paid = False
@@ -423,7 +441,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._legal_list = state.legal_actions()
         legal = self._legal = np.array(self._legal_list, dtype=np.int64)
         if self._plain_infos:
-            self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+            self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
             return
         if self.fixed_infos:
             info = dict(self._idle[agent])
@@ -558,16 +576,17 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
     it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
-    (the legal actions) and forgets the observation it kept, and the bare ``step`` plays it; ``observe`` is the
-    bare one, kept by ``TerminateIllegalWrapper`` for the agent to move as the standard one does. Everything
-    else (before ``reset()``, an action of another type, an illegal or out-of-range one, a finished agent's
-    ``None``) goes through the standard wrappers, one after the other.
+    (the legal actions), and the bare ``step`` plays it; ``observe`` and ``last`` read the bare environment.
+    ``TerminateIllegalWrapper`` therefore keeps no observation between steps (its ``_prev_obs`` stays None):
+    its own ``step``, the only reader, then observes the agent to move itself, which gives the same observation
+    (nothing changes between two steps). Everything else (before ``reset()``, an action of another type, an
+    illegal or out-of-range one, a finished agent's ``None``) goes through the standard wrappers, one after
+    the other.
     """
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._view: Any = _NotReset()
-        self._illegal = next((w for w in _chain(env) if isinstance(w, _TerminateIllegal)), None)
 
     def agent_iter(self, max_iter: int = 2**63) -> _OrderIterable:
         """``OrderEnforcingWrapper.agent_iter``, its iterator reading the bare environment at once."""
@@ -584,9 +603,6 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if type(action) is int and type(bare) is not _NotReset:
             agent = bare.agent_selection
             if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
-                illegal = self._illegal
-                if illegal is not None:
-                    illegal._prev_obs = illegal._prev_info = None
                 self._has_updated = True
                 bare._play(bare.game_state, agent, action)
                 return
@@ -598,19 +614,19 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if type(bare) is _NotReset:
             return super().last(observe)  # type: ignore[no-any-return]  # the standard wrapper's error
         agent = bare.agent_selection
-        return (self.observe(agent) if observe else None, bare._cumulative_rewards[agent],
-                bare.terminations[agent], bare.truncations[agent], bare.infos[agent])
+        obs = None
+        if observe:
+            obs = bare._observed.get(agent)  # MotleyAECEnv.observe's cache, read here: one call fewer a turn
+            if obs is None:
+                obs = bare.observe(agent)
+        return (obs, bare._cumulative_rewards[agent], bare.terminations[agent], bare.truncations[agent],
+                bare.infos[agent])
 
     def observe(self, agent: str) -> Any:
         bare = self._view
         if type(bare) is _NotReset:
             return super().observe(agent)
-        obs = bare.observe(agent)
-        illegal = self._illegal
-        if illegal is not None and agent == bare.agent_selection:
-            illegal._prev_obs = obs
-            illegal._prev_info = bare.infos.get(agent, {})
-        return obs
+        return bare.observe(agent)
 
 
 class _OrderIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
@@ -634,14 +650,6 @@ class _OrderIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
 
     def __iter__(self) -> _OrderIterator:
         return _OrderIterator(self.env, self.max_iter)
-
-
-def _chain(env: AECEnv) -> list[AECEnv]:
-    """``env`` and every environment it wraps, outermost first."""
-    found = [env]
-    while hasattr(found[-1], "env"):
-        found.append(found[-1].env)
-    return found
 
 
 for _name in _HOT_ATTRIBUTES:
