@@ -356,3 +356,34 @@ def test_kept_observations_and_infos_never_change(name: str, players: int) -> No
         e.step(int(legal[rng.randrange(len(legal))]))
     assert len(kept) > 20
     assert all(_same(given, snapshot) for given, snapshot in kept)
+
+
+def test_a_wide_mask_nobody_kept_is_rewritten_and_a_kept_one_never_changes() -> None:
+    """Foolery's 25,741-wide mask: the mask of the turn before last is written again for the next mover when no
+    reference to it is left outside the environment (the loop here keeps only every fifth observation), and
+    every mask is right at its turn; the masks the loop kept still hold their own turn's legal ids at the end."""
+    import copy
+
+    e = env("foolery", players=5)
+    e.reset(seed=6)
+    rng = random.Random(6)
+    kept: list[tuple[Any, Any]] = []
+    seen: set[int] = set()
+    turns = 0
+    for _agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert np.flatnonzero(mask).tolist() == info["legal_actions"].tolist() == e.game_state.legal_actions()
+        assert not mask.flags.writeable
+        seen.add(id(mask))
+        if turns % 5 == 0:
+            kept.append((obs, copy.deepcopy(obs)))
+        legal = info["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+        turns += 1
+        del obs, mask
+    assert turns > 100 and len(seen) < turns // 2  # rewritten, not made anew, at most turns
+    assert kept and all(_same(given, snapshot) for given, snapshot in kept)

@@ -18,7 +18,9 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
-``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError).
+``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError) and
+never change once handed out while anything holds them: a wide mask (Foolery's) that nothing outside the
+environment refers to any more is written again for a later mover instead of a new one being made.
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
@@ -97,6 +99,7 @@ require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.en
 
 import operator
 import random
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -139,6 +142,14 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
         if plain.dtype.itemsize != 1 or plain.dtype.kind not in "iub" or not plain.ndim:
             return plain.nonzero()
         return plain.view(np.bool_).nonzero()  # a byte that is not 0 is an entry that is not 0
+
+
+#: Masks at least this wide are rewritten when nobody kept them (``MotleyAECEnv._reuse_masks``); narrower ones
+#: cost less to copy.
+_REUSE_WIDTH = 4096
+#: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it: the list of
+#: spares, the local name and the call's argument.
+_UNSHARED = 3
 
 
 def _new_mask(size: int) -> ActionMask:
@@ -231,6 +242,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._no_mask = _new_mask(self._num_actions)
         self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
         self._no_mask.setflags(write=False)
+        #: A wide mask (Foolery's 25,741 entries) costs more to copy than to rewrite: the mover's mask of the turn
+        #: before last, if nobody kept it (no reference outside this environment: every observation dict holding
+        #: it is gone), is rewritten for the next mover instead of a new one made. ``_spares``: the last two masks
+        #: handed out, the older first (a loop's ``obs = e.last()[0]`` still holds the last one while it asks
+        #: for the next), then their legal ids; None for a narrow mask.
+        self._spares: list[Any] | None = (
+            [None, None, _NO_ACTIONS, _NO_ACTIONS] if self._num_actions >= _REUSE_WIDTH else None)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
         if self.flat:
@@ -313,14 +331,32 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             self._observed[agent] = tensor
             return tensor
         if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
-            mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
-            mask[self._legal] = 1
-            mask.setflags(write=False)
+            if self._spares is not None:
+                mask = self._reused_mask(self._spares)
+            else:
+                mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+                mask[self._legal] = 1
+                mask.setflags(write=False)
         else:
             mask = self._no_mask
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
+
+    def _reused_mask(self, spares: list[Any]) -> ActionMask:
+        """The mover's (read-only) mask, written into the older of the last two masks handed out if nobody kept
+        it, else into a new one (``spares``: ``_spares``)."""
+        mask: ActionMask | None = spares[0]
+        if mask is not None and getrefcount(mask) == _UNSHARED:  # held only here: nobody kept it
+            mask.setflags(write=True)
+            mask[spares[2]] = 0
+        else:
+            mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+        legal = self._legal
+        mask[legal] = 1
+        mask.setflags(write=False)
+        spares[:] = spares[1], mask, spares[3], legal
+        return mask
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
