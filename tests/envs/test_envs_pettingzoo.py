@@ -15,7 +15,7 @@ from pettingzoo.test.state_test import test_state as check_state  # renamed: not
 from pettingzoo.test.state_test import test_state_space as check_state_space
 
 import motley
-from motley.envs.pettingzoo import MotleyAECEnv, env, raw_env
+from motley.envs.pettingzoo import ActionMask, MotleyAECEnv, env, raw_env
 from tests.support import game_configs
 
 CONFIGS = game_configs()
@@ -226,6 +226,7 @@ def test_the_mask_is_int8_and_scans_as_the_legal_ids(name: str, players: int) ->
         for agent in e.agents:
             mask = e.observe(agent)["action_mask"]
             assert isinstance(mask, np.ndarray) and mask.dtype == np.int8 and mask.shape == (space.n,)
+            assert isinstance(mask, ActionMask) == (space.n >= 4096)  # a narrow mask is a plain ndarray
             legal = info["legal_actions"] if agent == e.agent_selection else np.zeros(0, dtype=np.int64)
             plain = np.asarray(mask).view(np.ndarray)
             reference = np.array([i for i, v in enumerate(plain.tolist()) if v], dtype=np.intp)  # no NumPy scan
@@ -238,8 +239,8 @@ def test_the_mask_is_int8_and_scans_as_the_legal_ids(name: str, players: int) ->
 
 
 def test_an_action_mask_converted_or_changed_scans_as_numpy_does() -> None:
-    """Results NumPy makes from a mask keep its class; their scans still agree with NumPy's own."""
-    e = env("fool", players=4)
+    """Results NumPy makes from a (wide: Foolery's) mask keep its class; their scans still agree with NumPy's own."""
+    e = env("foolery", players=4)
     e.reset(seed=1)
     mask = e.last()[0]["action_mask"]
     plain = mask.view(np.ndarray)

@@ -46,8 +46,9 @@ Observation and info options (for libraries that need one shape everywhere):
   (``action_features(agent)`` still gives the latter). Tianshou's ``Collector`` stacks infos into its buffer and
   needs it: ``tianshou.env.PettingZooEnv(env("fool", players=4, infos="fixed"))``.
 
-The mask is ``int8`` (what Gymnasium's ``Discrete.sample(mask=)`` takes), an :class:`ActionMask`: an ``int8``
-ndarray whose ``nonzero`` scans it as ``bool``, so the conventional ``np.flatnonzero(obs["action_mask"])``
+The mask is ``int8`` (what Gymnasium's ``Discrete.sample(mask=)`` takes); a wide one (4,096 entries or more:
+Foolery's) is an :class:`ActionMask`, an ``int8`` ndarray whose ``nonzero`` scans it as ``bool`` (a narrow one is a
+plain ndarray: NumPy scans it about as fast either way), so the conventional ``np.flatnonzero(obs["action_mask"])``
 (also ``np.nonzero``, ``np.argwhere``, one-argument ``np.where``) runs at NumPy's ``bool`` speed (about 15x its
 ``int8`` scan over Foolery's 25,741 entries); ``mask.view(np.bool_)`` is a ``bool`` view of it at no cost. To draw a
 legal action, ``info["legal_actions"]`` (the ids, already made) is cheaper still than any scan of the mask
@@ -144,17 +145,20 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
         return plain.view(np.bool_).nonzero()  # a byte that is not 0 is an entry that is not 0
 
 
-#: Masks at least this wide are rewritten when nobody kept them (``MotleyAECEnv._reuse_masks``); narrower ones
-#: cost less to copy.
-_REUSE_WIDTH = 4096
+#: A mask at least this wide (Foolery's) is an :class:`ActionMask` and is written again when nobody kept it
+#: (``MotleyAECEnv._spares``); a narrower one (Fool!'s 88 entries) is a plain ``int8`` ndarray, copied each turn.
+_WIDE = 4096
 #: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it: the list of
 #: spares, the local name and the call's argument.
 _UNSHARED = 3
 
 
-def _new_mask(size: int) -> ActionMask:
-    """An all-0 :class:`ActionMask` of ``size`` entries."""
-    return np.zeros(size, dtype=np.int8).view(ActionMask)
+def _new_mask(size: int) -> npt.NDArray[np.int8]:
+    """An all-0 ``int8`` mask of ``size`` entries: an :class:`ActionMask` from :data:`_WIDE` entries on, a
+    plain ndarray below (NumPy scans a narrow ``int8`` mask about as fast as a ``bool`` one, and the override's
+    Python call would cost more than it saves)."""
+    mask = np.zeros(size, dtype=np.int8)
+    return mask.view(ActionMask) if size >= _WIDE else mask
 
 
 class _ActionSpace(spaces.Discrete):
@@ -248,7 +252,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         #: handed out, the older first (a loop's ``obs = e.last()[0]`` still holds the last one while it asks
         #: for the next), then their legal ids; None for a narrow mask.
         self._spares: list[Any] | None = (
-            [None, None, _NO_ACTIONS, _NO_ACTIONS] if self._num_actions >= _REUSE_WIDTH else None)
+            [None, None, _NO_ACTIONS, _NO_ACTIONS] if self._num_actions >= _WIDE else None)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
         if self.flat:
@@ -334,7 +338,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             if self._spares is not None:
                 mask = self._reused_mask(self._spares)
             else:
-                mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+                mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
                 mask[self._legal] = 1
                 mask.setflags(write=False)
         else:
@@ -343,15 +347,15 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._observed[agent] = obs
         return obs
 
-    def _reused_mask(self, spares: list[Any]) -> ActionMask:
+    def _reused_mask(self, spares: list[Any]) -> npt.NDArray[np.int8]:
         """The mover's (read-only) mask, written into the older of the last two masks handed out if nobody kept
         it, else into a new one (``spares``: ``_spares``)."""
-        mask: ActionMask | None = spares[0]
+        mask: npt.NDArray[np.int8] | None = spares[0]
         if mask is not None and getrefcount(mask) == _UNSHARED:  # held only here: nobody kept it
             mask.setflags(write=True)
             mask[spares[2]] = 0
         else:
-            mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
         legal = self._legal
         mask[legal] = 1
         mask.setflags(write=False)
@@ -362,7 +366,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
         if agent != self._mover:
             return self._no_mask
-        mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+        mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
         mask[self._legal] = 1
         mask.setflags(write=False)
         return mask
