@@ -443,7 +443,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             infos[agent] = self._idle[agent]
             mover = self.agent_selection = self._mover = self.possible_agents[state.current_player()]
             legal_list = self._legal_list = state.legal_actions()
-            legal = self._legal = np.array(legal_list, dtype=np.int64)
+            legal = self._legal = np.array(legal_list, np.int64)  # dtype by position: no keyword to parse
             infos[mover] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
             return
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
