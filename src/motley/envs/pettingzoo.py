@@ -148,9 +148,20 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
 #: A mask at least this wide (Foolery's) is an :class:`ActionMask` and is written again when nobody kept it
 #: (``MotleyAECEnv._spares``); a narrower one (Fool!'s 88 entries) is a plain ``int8`` ndarray, copied each turn.
 _WIDE = 4096
-#: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it: the list of
-#: spares, the local name and the call's argument.
-_UNSHARED = 3
+
+
+def _count_unshared() -> int:
+    """``sys.getrefcount`` of a mask held only by a list of spares and one local name, read as
+    ``MotleyAECEnv._reused_mask`` reads it (measured, not assumed: how an interpreter counts the references of
+    locals and arguments is its own affair)."""
+    spares: list[Any] = [np.zeros(1, dtype=np.int8)]
+    mask = spares[0]
+    return getrefcount(mask)
+
+
+#: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it (3 on
+#: CPython 3.11: the list of spares, the local name and the call's argument).
+_UNSHARED = _count_unshared()
 
 
 def _new_mask(size: int) -> npt.NDArray[np.int8]:
