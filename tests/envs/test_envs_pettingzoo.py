@@ -15,7 +15,7 @@ from pettingzoo.test.state_test import test_state as check_state  # renamed: not
 from pettingzoo.test.state_test import test_state_space as check_state_space
 
 import motley
-from motley.envs.pettingzoo import MotleyAECEnv, env, raw_env
+from motley.envs.pettingzoo import ActionMask, MotleyAECEnv, env, raw_env
 from tests.support import game_configs
 
 CONFIGS = game_configs()
@@ -226,6 +226,7 @@ def test_the_mask_is_int8_and_scans_as_the_legal_ids(name: str, players: int) ->
         for agent in e.agents:
             mask = e.observe(agent)["action_mask"]
             assert isinstance(mask, np.ndarray) and mask.dtype == np.int8 and mask.shape == (space.n,)
+            assert isinstance(mask, ActionMask) == (space.n >= 4096)  # a narrow mask is a plain ndarray
             legal = info["legal_actions"] if agent == e.agent_selection else np.zeros(0, dtype=np.int64)
             plain = np.asarray(mask).view(np.ndarray)
             reference = np.array([i for i, v in enumerate(plain.tolist()) if v], dtype=np.intp)  # no NumPy scan
@@ -238,8 +239,8 @@ def test_the_mask_is_int8_and_scans_as_the_legal_ids(name: str, players: int) ->
 
 
 def test_an_action_mask_converted_or_changed_scans_as_numpy_does() -> None:
-    """Results NumPy makes from a mask keep its class; their scans still agree with NumPy's own."""
-    e = env("fool", players=4)
+    """Results NumPy makes from a (wide: Foolery's) mask keep its class; their scans still agree with NumPy's own."""
+    e = env("foolery", players=4)
     e.reset(seed=1)
     mask = e.last()[0]["action_mask"]
     plain = mask.view(np.ndarray)
@@ -269,3 +270,128 @@ def test_agent_iter_enforces_order_as_the_standard_wrapper_does() -> None:
         e.step(int(e.last()[4]["legal_actions"][0]))
         assert next(agents) == e.agent_selection != first
         assert list(e.agent_iter(max_iter=0)) == []
+
+
+def _standard_env(name: str, players: int) -> Any:
+    """``env()`` built from PettingZoo's own wrappers, unmodified (the reference for env()'s direct step)."""
+    from pettingzoo.utils import wrappers
+
+    bare = raw_env(name, players=players, illegal="lose")
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(bare, illegal_reward=-1.0)))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values: arrays by dtype and contents, dicts key by key, tuples item by item."""
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    return bool(a == b) and type(a) is type(b)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_env_steps_as_the_standard_wrappers_do(name: str, players: int, seed: int) -> None:
+    """``env()`` (its common step and last() read the bare environment at once) against PettingZoo's own three
+    wrappers on the same bare environment: the same observations of every agent, rewards, flags and infos at
+    every step, for legal actions (ints and NumPy ints), an illegal one at a random turn, and the finished
+    agents' None steps; an out-of-range action fails the same assertion on both and changes nothing."""
+    rng = random.Random(seed)
+    mine, standard = env(name, players=players), _standard_env(name, players)
+    mine.reset(seed=seed)
+    standard.reset(seed=seed)
+    illegal_at = rng.randrange(1, 40)
+    turn = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
+        for agent in mine.agent_iter(10_000):
+            assert agent == standard.agent_selection
+            got = mine.last()
+            assert _same(got, standard.last()), turn
+            for other in mine.possible_agents:
+                assert _same(mine.observe(other), standard.observe(other))
+            obs, _, terminated, truncated, info = got
+            if terminated or truncated:
+                action: Any = None
+            elif turn == illegal_at:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                if turn % 7 == 3:  # out of range: the same assertion, nothing changes
+                    for e in (mine, standard):
+                        with pytest.raises(AssertionError, match="action space"):
+                            e.step(obs["action_mask"].size)
+                    assert _same(mine.last(), standard.last())
+                legal = info["legal_actions"]
+                action = legal[rng.randrange(len(legal))]
+                action = action if turn % 2 else int(action)  # NumPy ints through the standard path
+            mine.step(action)
+            standard.step(action)
+            turn += 1
+    assert mine.agents == standard.agents == [] and turn > illegal_at
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_kept_observations_and_infos_never_change(name: str, players: int) -> None:
+    """A consumer that keeps every observation and info it was given (as a replay buffer does) finds them
+    unchanged at the end of the match: nothing the environment hands out is written again later."""
+    import copy
+
+    e = env(name, players=players)
+    e.reset(seed=4)
+    rng = random.Random(4)
+    kept: list[tuple[Any, Any]] = []
+    for _agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last()
+        kept.append((obs, copy.deepcopy(obs)))
+        kept.append((info, copy.deepcopy(info)))
+        if len(kept) % 3 == 0:
+            other = e.possible_agents[rng.randrange(len(e.possible_agents))]
+            kept.append((e.observe(other), copy.deepcopy(e.observe(other))))
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = info["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+    assert len(kept) > 20
+    assert all(_same(given, snapshot) for given, snapshot in kept)
+
+
+def test_a_wide_mask_nobody_kept_is_rewritten_and_a_kept_one_never_changes() -> None:
+    """Foolery's 25,741-wide mask: the mask of the turn before last is written again for the next mover when no
+    reference to it is left outside the environment (the loop here keeps three turns' of five: the observation,
+    the mask alone or a bool view of it), and every mask is right at its turn; what the loop kept still holds its
+    own turn's legal ids at the end."""
+    import copy
+    import weakref
+
+    e = env("foolery", players=5)
+    e.reset(seed=6)
+    rng = random.Random(6)
+    kept: list[tuple[Any, Any]] = []
+    recent: list[Any] = [None, None]  # weak references to the masks of the last two turns
+    turns = reused = 0
+    for _agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert np.flatnonzero(mask).tolist() == info["legal_actions"].tolist() == e.game_state.legal_actions()
+        assert not mask.flags.writeable
+        reused += recent[0] is not None and recent[0]() is mask
+        recent = [recent[1], weakref.ref(mask)]
+        if turns % 5 == 0:  # the observation kept, or the mask alone, or a view of it
+            kept.append((obs, copy.deepcopy(obs)))
+        elif turns % 5 == 1:
+            kept.append((mask, mask.copy()))
+        elif turns % 5 == 2:
+            kept.append((mask.view(np.bool_), mask.view(np.bool_).copy()))
+        legal = info["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+        turns += 1
+        del obs, mask
+    assert turns > 100 and reused >= turns // 5  # two turns later, where nothing of it was kept
+    assert kept and all(_same(given, snapshot) for given, snapshot in kept)

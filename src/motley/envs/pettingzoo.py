@@ -18,7 +18,9 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
-``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError).
+``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError) and
+never change once handed out while anything holds them: a wide mask (Foolery's) that nothing outside the
+environment refers to any more is written again for a later mover instead of a new one being made.
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
@@ -44,8 +46,9 @@ Observation and info options (for libraries that need one shape everywhere):
   (``action_features(agent)`` still gives the latter). Tianshou's ``Collector`` stacks infos into its buffer and
   needs it: ``tianshou.env.PettingZooEnv(env("fool", players=4, infos="fixed"))``.
 
-The mask is ``int8`` (what Gymnasium's ``Discrete.sample(mask=)`` takes), an :class:`ActionMask`: an ``int8``
-ndarray whose ``nonzero`` scans it as ``bool``, so the conventional ``np.flatnonzero(obs["action_mask"])``
+The mask is ``int8`` (what Gymnasium's ``Discrete.sample(mask=)`` takes); a wide one (4,096 entries or more:
+Foolery's) is an :class:`ActionMask`, an ``int8`` ndarray whose ``nonzero`` scans it as ``bool`` (a narrow one is a
+plain ndarray: NumPy scans it about as fast either way), so the conventional ``np.flatnonzero(obs["action_mask"])``
 (also ``np.nonzero``, ``np.argwhere``, one-argument ``np.where``) runs at NumPy's ``bool`` speed (about 15x its
 ``int8`` scan over Foolery's 25,741 entries); ``mask.view(np.bool_)`` is a ``bool`` view of it at no cost. To draw a
 legal action, ``info["legal_actions"]`` (the ids, already made) is cheaper still than any scan of the mask
@@ -97,6 +100,7 @@ require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.en
 
 import operator
 import random
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -141,9 +145,31 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
         return plain.view(np.bool_).nonzero()  # a byte that is not 0 is an entry that is not 0
 
 
-def _new_mask(size: int) -> ActionMask:
-    """An all-0 :class:`ActionMask` of ``size`` entries."""
-    return np.zeros(size, dtype=np.int8).view(ActionMask)
+#: A mask at least this wide (Foolery's) is an :class:`ActionMask` and is written again when nobody kept it
+#: (``MotleyAECEnv._spares``); a narrower one (Fool!'s 88 entries) is a plain ``int8`` ndarray, copied each turn.
+_WIDE = 4096
+
+
+def _count_unshared() -> int:
+    """``sys.getrefcount`` of a mask held only by a list of spares and one local name, read as
+    ``MotleyAECEnv._reused_mask`` reads it (measured, not assumed: how an interpreter counts the references of
+    locals and arguments is its own affair)."""
+    spares: list[Any] = [np.zeros(1, dtype=np.int8)]
+    mask = spares[0]
+    return getrefcount(mask)
+
+
+#: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it (3 on
+#: CPython 3.11: the list of spares, the local name and the call's argument).
+_UNSHARED = _count_unshared()
+
+
+def _new_mask(size: int) -> npt.NDArray[np.int8]:
+    """An all-0 ``int8`` mask of ``size`` entries: an :class:`ActionMask` from :data:`_WIDE` entries on, a
+    plain ndarray below (NumPy scans a narrow ``int8`` mask about as fast as a ``bool`` one, and the override's
+    Python call would cost more than it saves)."""
+    mask = np.zeros(size, dtype=np.int8)
+    return mask.view(ActionMask) if size >= _WIDE else mask
 
 
 class _ActionSpace(spaces.Discrete):
@@ -204,6 +230,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         #: The mover's info is the legal ids and their features alone (no option adds to it).
         self._plain_infos = not (self.flat or self.fixed_infos or self.privileged)
+        #: A turn that pays no reward and renders nothing takes ``_play``'s short path.
+        self._quick = self._plain_infos and reward == "match" and render_mode != "human"
         n = self.game.num_players
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -229,6 +257,13 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._no_mask = _new_mask(self._num_actions)
         self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
         self._no_mask.setflags(write=False)
+        #: A wide mask (Foolery's 25,741 entries) costs more to copy than to rewrite: the mover's mask of the turn
+        #: before last, if nobody kept it (no reference outside this environment: every observation dict holding
+        #: it is gone), is rewritten for the next mover instead of a new one made. ``_spares``: the last two masks
+        #: handed out, the older first (a loop's ``obs = e.last()[0]`` still holds the last one while it asks
+        #: for the next), then their legal ids; None for a narrow mask.
+        self._spares: list[Any] | None = (
+            [None, None, _NO_ACTIONS, _NO_ACTIONS] if self._num_actions >= _WIDE else None)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
         if self.flat:
@@ -310,15 +345,39 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self.flat:
             self._observed[agent] = tensor
             return tensor
-        obs: ObsDict = {"observation": tensor, "action_mask": self._mask(agent)}
+        if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
+            if self._spares is not None:
+                mask = self._reused_mask(self._spares)
+            else:
+                mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+                mask[self._legal] = 1
+                mask.setflags(write=False)
+        else:
+            mask = self._no_mask
+        obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
+
+    def _reused_mask(self, spares: list[Any]) -> npt.NDArray[np.int8]:
+        """The mover's (read-only) mask, written into the older of the last two masks handed out if nobody kept
+        it, else into a new one (``spares``: ``_spares``)."""
+        mask: npt.NDArray[np.int8] | None = spares[0]
+        if mask is not None and getrefcount(mask) == _UNSHARED:  # held only here: nobody kept it
+            mask.setflags(write=True)
+            mask[spares[2]] = 0
+        else:
+            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+        legal = self._legal
+        mask[legal] = 1
+        mask.setflags(write=False)
+        spares[:] = spares[1], mask, spares[3], legal
+        return mask
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
         if agent != self._mover:
             return self._no_mask
-        mask = self._zero_mask.copy()  # an ActionMask (the copy keeps the class)
+        mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
         mask[self._legal] = 1
         mask.setflags(write=False)
         return mask
@@ -388,6 +447,16 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         state (``apply_action``), then the rewards and the next turn."""
         state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
+        if self._quick and not self._paid and not state.is_terminal():
+            # the common turn (no reward to pay or clear, no option in the infos): _next_turn's plain path inline
+            self._observed.clear()
+            infos = self.infos
+            infos[agent] = self._idle[agent]
+            mover = self.agent_selection = self._mover = self.possible_agents[state.current_player()]
+            legal_list = self._legal_list = state.legal_actions()
+            legal = self._legal = np.array(legal_list, np.int64)  # dtype by position: no keyword to parse
+            infos[mover] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
+            return
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)
             self._clear_rewards()
             self._paid = False
@@ -423,7 +492,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._legal_list = state.legal_actions()
         legal = self._legal = np.array(self._legal_list, dtype=np.int64)
         if self._plain_infos:
-            self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, axis=0)}
+            self.infos[agent] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
             return
         if self.fixed_infos:
             info = dict(self._idle[agent])
@@ -558,16 +627,17 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
     it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
-    (the legal actions) and forgets the observation it kept, and the bare ``step`` plays it; ``observe`` is the
-    bare one, kept by ``TerminateIllegalWrapper`` for the agent to move as the standard one does. Everything
-    else (before ``reset()``, an action of another type, an illegal or out-of-range one, a finished agent's
-    ``None``) goes through the standard wrappers, one after the other.
+    (the legal actions), and the bare ``step`` plays it; ``observe`` and ``last`` read the bare environment.
+    ``TerminateIllegalWrapper`` therefore keeps no observation between steps (its ``_prev_obs`` stays None):
+    its own ``step``, the only reader, then observes the agent to move itself, which gives the same observation
+    (nothing changes between two steps). Everything else (before ``reset()``, an action of another type, an
+    illegal or out-of-range one, a finished agent's ``None``) goes through the standard wrappers, one after
+    the other.
     """
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._view: Any = _NotReset()
-        self._illegal = next((w for w in _chain(env) if isinstance(w, _TerminateIllegal)), None)
 
     def agent_iter(self, max_iter: int = 2**63) -> _OrderIterable:
         """``OrderEnforcingWrapper.agent_iter``, its iterator reading the bare environment at once."""
@@ -584,9 +654,6 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if type(action) is int and type(bare) is not _NotReset:
             agent = bare.agent_selection
             if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
-                illegal = self._illegal
-                if illegal is not None:
-                    illegal._prev_obs = illegal._prev_info = None
                 self._has_updated = True
                 bare._play(bare.game_state, agent, action)
                 return
@@ -598,19 +665,19 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if type(bare) is _NotReset:
             return super().last(observe)  # type: ignore[no-any-return]  # the standard wrapper's error
         agent = bare.agent_selection
-        return (self.observe(agent) if observe else None, bare._cumulative_rewards[agent],
-                bare.terminations[agent], bare.truncations[agent], bare.infos[agent])
+        obs = None
+        if observe:
+            obs = bare._observed.get(agent)  # MotleyAECEnv.observe's cache, read here: one call fewer a turn
+            if obs is None:
+                obs = bare.observe(agent)
+        return (obs, bare._cumulative_rewards[agent], bare.terminations[agent], bare.truncations[agent],
+                bare.infos[agent])
 
     def observe(self, agent: str) -> Any:
         bare = self._view
         if type(bare) is _NotReset:
             return super().observe(agent)
-        obs = bare.observe(agent)
-        illegal = self._illegal
-        if illegal is not None and agent == bare.agent_selection:
-            illegal._prev_obs = obs
-            illegal._prev_info = bare.infos.get(agent, {})
-        return obs
+        return bare.observe(agent)
 
 
 class _OrderIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
@@ -634,14 +701,6 @@ class _OrderIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
 
     def __iter__(self) -> _OrderIterator:
         return _OrderIterator(self.env, self.max_iter)
-
-
-def _chain(env: AECEnv) -> list[AECEnv]:
-    """``env`` and every environment it wraps, outermost first."""
-    found = [env]
-    while hasattr(found[-1], "env"):
-        found.append(found[-1].env)
-    return found
 
 
 for _name in _HOT_ATTRIBUTES:
