@@ -100,7 +100,6 @@ require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.en
 
 import operator
 import random
-from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -145,23 +144,9 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
         return plain.view(np.bool_).nonzero()  # a byte that is not 0 is an entry that is not 0
 
 
-#: A mask at least this wide (Foolery's) is an :class:`ActionMask` and is written again when nobody kept it
-#: (``MotleyAECEnv._spares``); a narrower one (Fool!'s 88 entries) is a plain ``int8`` ndarray, copied each turn.
+#: A mask at least this wide (Foolery's) is an :class:`ActionMask`; a narrower one (Fool!'s 88 entries) is a plain
+#: ``int8`` ndarray. Either is a new array each turn, so a mask a consumer kept never changes.
 _WIDE = 4096
-
-
-def _count_unshared() -> int:
-    """``sys.getrefcount`` of a mask held only by a list of spares and one local name, read as
-    ``MotleyAECEnv._reused_mask`` reads it (measured, not assumed: how an interpreter counts the references of
-    locals and arguments is its own affair)."""
-    spares: list[Any] = [np.zeros(1, dtype=np.int8)]
-    mask = spares[0]
-    return getrefcount(mask)
-
-
-#: ``sys.getrefcount`` of a spare mask in ``MotleyAECEnv._reused_mask`` when nothing outside holds it (3 on
-#: CPython 3.11: the list of spares, the local name and the call's argument).
-_UNSHARED = _count_unshared()
 
 
 def _new_mask(size: int) -> npt.NDArray[np.int8]:
@@ -257,13 +242,6 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self._no_mask = _new_mask(self._num_actions)
         self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
         self._no_mask.setflags(write=False)
-        #: A wide mask (Foolery's 25,741 entries) costs more to copy than to rewrite: the mover's mask of the turn
-        #: before last, if nobody kept it (no reference outside this environment: every observation dict holding
-        #: it is gone), is rewritten for the next mover instead of a new one made. ``_spares``: the last two masks
-        #: handed out, the older first (a loop's ``obs = e.last()[0]`` still holds the last one while it asks
-        #: for the next), then their legal ids; None for a narrow mask.
-        self._spares: list[Any] | None = (
-            [None, None, _NO_ACTIONS, _NO_ACTIONS] if self._num_actions >= _WIDE else None)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
         if self.flat:
@@ -346,32 +324,14 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             self._observed[agent] = tensor
             return tensor
         if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
-            if self._spares is not None:
-                mask = self._reused_mask(self._spares)
-            else:
-                mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
-                mask[self._legal] = 1
-                mask.setflags(write=False)
+            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+            mask[self._legal] = 1
+            mask.setflags(write=False)
         else:
             mask = self._no_mask
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
-
-    def _reused_mask(self, spares: list[Any]) -> npt.NDArray[np.int8]:
-        """The mover's (read-only) mask, written into the older of the last two masks handed out if nobody kept
-        it, else into a new one (``spares``: ``_spares``)."""
-        mask: npt.NDArray[np.int8] | None = spares[0]
-        if mask is not None and getrefcount(mask) == _UNSHARED:  # held only here: nobody kept it
-            mask.setflags(write=True)
-            mask[spares[2]] = 0
-        else:
-            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
-        legal = self._legal
-        mask[legal] = 1
-        mask.setflags(write=False)
-        spares[:] = spares[1], mask, spares[3], legal
-        return mask
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
