@@ -224,6 +224,9 @@ class Store:
         self.deadline = deadline
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="motley-store")
         self._waiting: list[_Move] = []
+        #: The moves being written (the group in the thread), and the timer of :meth:`_watch_moves`.
+        self._group: list[_Move] = []
+        self._watchdog: asyncio.TimerHandle | None = None
         #: Seat rewrites waiting their turn in the thread, by table and fence (:meth:`store_seats`).
         self._queued_seats: dict[tuple[str, Fence | None], _QueuedSeats] = {}
         self._seats_lock = threading.Lock()
@@ -364,23 +367,27 @@ class Store:
         if self.deadline is not None:
             self._refuse_if_stalled("add_move")
         loop = asyncio.get_running_loop()
-        move = _Move(row, fence, loop.create_future(), time.monotonic(), [])
+        move = _Move(row, fence, loop.create_future(), time.monotonic())
         self._waiting.append(move)
         if not self._writing:
             self._write_group(loop)
-        try:
-            if self.deadline is None:
-                await asyncio.shield(move.done)
-            else:  # not in a group yet: judged as a call that has not begun
-                await self._outlast(move.done, lambda: move.group[0] if move.group else Call(move.submitted),
-                                    self.deadline, "add_move")
-        except StoreSilent as failure:
-            move.done.set_exception(failure)  # given up: told apart from a mover that went away (:meth:`_settle`)
-            move.done.exception()  # retrieved here
-            raise
-        except asyncio.CancelledError:  # the mover went away (a driver stopped): nobody hears how it went
-            move.done.cancel()
-            raise
+        if self.deadline is not None and self._watchdog is None:
+            self._watchdog = loop.call_later(self.deadline / 4, self._watch_moves, loop)
+        await move.done  # the mover going away (a driver stopped) cancels it: nobody hears how it went
+
+    def _watch_moves(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the loop, four times a deadline while moves wait (one timer for all of them, not one each): fail
+        those whose movers give up (:meth:`_give_up`; a move not handed to the thread yet is judged as a call that
+        has not begun) with :class:`StoreSilent`, told apart from a mover that went away (:meth:`_settle`)."""
+        self._watchdog = None
+        assert self.deadline is not None
+        pending = [move for move in self._waiting + self._group if not move.done.done()]
+        for move in pending:
+            why = self._give_up(move.group or Call(move.submitted), self.deadline)
+            if why is not None:
+                move.done.set_exception(StoreSilent(f"add_move failed: {why}"))
+        if any(not move.done.done() for move in pending):
+            self._watchdog = loop.call_later(self.deadline / 4, self._watch_moves, loop)
 
     def _write_group(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand every waiting move whose mover still waits to the worker thread as one group (one call)."""
@@ -391,7 +398,8 @@ class Store:
         self._writing = True
         call = Call(min(move.submitted for move in group), waiting=len(group))
         for move in group:
-            move.group.append(call)
+            move.group = call
+        self._group = group
         rows = [(move.row, move.fence) for move in group]
         try:
             job = loop.run_in_executor(self._thread, self._run, self.deadline, functools.partial(self._write, rows),
@@ -435,6 +443,7 @@ class Store:
                  job: asyncio.Future[list[Exception | None]]) -> None:
         """On the loop: tell each mover of ``group`` how its write went, then write the moves made meanwhile."""
         self._writing = False
+        self._group = []
         errors: list[Exception | None] = (job.result() if not job.cancelled() and job.exception() is None
                                           else [RuntimeError("the store was closed")] * len(group))
         self._settle(group, errors)
@@ -442,7 +451,8 @@ class Store:
             self._write_group(loop)
 
     def _settle(self, group: list[_Move], errors: list[Exception | None]) -> None:
-        for (row, _, done, _, _), error in zip(group, errors, strict=True):
+        for move, error in zip(group, errors, strict=True):
+            row, done = move.row, move.done
             if done.done():
                 if error is None and not done.cancelled() and isinstance(done.exception(), StoreSilent):
                     # its mover was told it failed: its commit was sent before the deadline and answered after it
@@ -540,15 +550,18 @@ class _QueuedSeats:
         self.call: Call | None = None
 
 
-class _Move(NamedTuple):
+class _Move:
     """A move waiting to be written: its row and fence, the future its mover awaits, when it was asked for, and
-    the call of the group it is written in (a list, empty until the group is handed to the thread)."""
+    the call of the group it is written in (None until the group is handed to the thread)."""
 
-    row: MoveRow
-    fence: Fence | None
-    done: asyncio.Future[None]
-    submitted: float
-    group: list[Call]
+    __slots__ = ("done", "fence", "group", "row", "submitted")
+
+    def __init__(self, row: MoveRow, fence: Fence | None, done: asyncio.Future[None], submitted: float) -> None:
+        self.row = row
+        self.fence = fence
+        self.done = done
+        self.submitted = submitted
+        self.group: Call | None = None
 
 
 def _retrieved(job: asyncio.Future[Any]) -> None:
