@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from motley.server.play.flights import Flights
 from motley.server.play.messages import ChatLine, ChatLogMessage, ChatMessage
 from motley.server.play.protocol import ProtocolError
 from motley.server.store.writer import Store
@@ -45,7 +46,7 @@ class TableChat:
             maxlen=CHAT_KEPT)
         self._last = 0
         self._buckets: weakref.WeakKeyDictionary[Any, tuple[float, float]] = weakref.WeakKeyDictionary()
-        self._loading: asyncio.Future[list[dict[str, Any]]] | None = None  # the one read of the stored lines
+        self._loading: Flights[str, list[dict[str, Any]]] = Flights()  # one read for the connections meanwhile
         self._writing = asyncio.Lock()  # one line stored at a time: numbers and the order kept alike
 
     async def lines(self) -> list[ChatLine]:
@@ -54,22 +55,19 @@ class TableChat:
         Raises:
             StoreError: if the store could not be read.
         """
-        if self._lines is None:
-            assert self.store is not None
-            if self._loading is None:  # one read for the connections that arrive meanwhile (a table's seats at once)
-                self._loading = asyncio.ensure_future(
-                    self.store.call(self.store.storage.chat_lines, self.table_id, CHAT_KEPT))
-                self._loading.add_done_callback(self._loaded)
-            stored = await asyncio.shield(self._loading)
-            if self._lines is None:  # not loaded meanwhile by another connection
-                self._lines = collections.deque((_line(row) for row in stored), maxlen=CHAT_KEPT)
-                self._last = max([self._last] + [line["number"] for line in self._lines])
+        if self._lines is None:  # one read for the connections that arrive meanwhile (a table's seats at once)
+            store = self.store
+            assert store is not None
+            await self._loading.join(self.table_id, lambda: store.call(store.storage.chat_lines, self.table_id,
+                                                                       CHAT_KEPT), self._loaded)
+        assert self._lines is not None
         return list(self._lines)
 
-    def _loaded(self, loading: asyncio.Future[list[dict[str, Any]]]) -> None:
-        """A read of the stored lines ended: a failed one is forgotten (the next connection reads again)."""
-        if loading.cancelled() or loading.exception() is not None:
-            self._loading = None
+    def _loaded(self, stored: list[dict[str, Any]]) -> None:
+        """The stored lines were read: keep them (a failed read is not kept: the next connection reads again)."""
+        if self._lines is None:  # not made a new table meanwhile
+            self._lines = collections.deque((_line(row) for row in stored), maxlen=CHAT_KEPT)
+            self._last = max([self._last] + [line["number"] for line in self._lines])
 
     def new_table(self) -> None:
         """The table was just made: it has no lines yet, and none need be read from the store."""

@@ -35,10 +35,8 @@ def check_deadline(*_args: Any) -> None:
 
 
 def within(deadline: float | None, fn: Callable[[], R]) -> R:
-    """``fn()`` in the calling (store) thread under ``deadline`` (:func:`time.monotonic` seconds; None: none), for
-    :func:`check_deadline`; a call whose deadline passed before it began is not made."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise CallAbandoned("the call's deadline passed before it began: not made")
+    """``fn()`` in the calling (store) thread under ``deadline`` (:func:`time.monotonic` seconds, counted from the
+    call's start; None: none), for :func:`check_deadline`."""
     _running.deadline = deadline
     try:
         return fn()

@@ -39,7 +39,7 @@ log = logging.getLogger("motley.server")
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: Seconds an awaited store call may take, its wait in the store thread's queue included, before it fails with
+#: Seconds an awaited store call may take once the store's thread begins it, before it fails with
 #: :class:`StoreSilent` (a mover is answered ``not_stored``, a request 503 with ``Retry-After``).
 DEADLINE = 2.0
 #: Seconds a call may wait in the store thread's queue while the thread answers the calls before it (a busy store,
@@ -280,10 +280,9 @@ class Store:
             return f"the store has not answered a call for {stalled:.1f} s past its deadline"
         return f"the store was busy for {QUEUE_PATIENCE:g} s with the calls before it"
 
-    async def _outlast(self, waited: asyncio.Future[R], call: Callable[[], Call], seconds: float,
-                       name: object) -> R:
-        """``waited``'s result, waited for while the store answers: looked at four times a deadline
-        (:meth:`_give_up`, of the call ``call()`` names then).
+    async def _outlast(self, waited: asyncio.Future[R], call: Call, seconds: float, name: object) -> R:
+        """``waited``'s result (of ``call``), waited for while the store answers: looked at four times a deadline
+        (:meth:`_give_up`).
 
         Raises:
             StoreSilent: when the caller gives up.
@@ -293,7 +292,7 @@ class Store:
                 async with asyncio.timeout(seconds / 4):  # not wait_for: on 3.11 it can swallow a cancellation
                     return await asyncio.shield(waited)
             except TimeoutError:
-                why = self._give_up(call(), seconds)
+                why = self._give_up(call, seconds)
                 if why is not None:
                     raise StoreSilent(f"{name} failed: {why}") from None
 
@@ -347,7 +346,7 @@ class Store:
         try:
             if seconds is None:
                 return await job
-            return await self._outlast(job, lambda: call, seconds, name)
+            return await self._outlast(job, call, seconds, name)
         except StoreSilent:
             raise
         except Exception as exc:
