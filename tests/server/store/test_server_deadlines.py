@@ -21,7 +21,7 @@ from motley.server.play.bodies import table_request
 from motley.server.play.requests import new_record
 from motley.server.play.service import Service
 from motley.server.store.leases import Fence
-from motley.server.store.records import Settings
+from motley.server.store.records import Settings, TableRecord
 from motley.server.store.storage import Storage
 from motley.server.store.writer import MoveRow, Store, StoreSilent
 from tests.support import Viewer
@@ -30,6 +30,15 @@ from tests.support import Viewer
 DEADLINE = 0.3
 #: A generous bound on an answer during the stall: the point is that it comes, long before the store does.
 BOUND = 2.0
+
+
+def stored_table(store_url: str, seed: int) -> tuple[Storage, TableRecord]:
+    """A storage on ``store_url`` holding a new table of four people at Fool! (dealt by ``seed``), and the table."""
+    storage = Storage(store_url)
+    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
+                        Settings(None, 30.0, 0.0), seed=seed)
+    storage.create_table(record)
+    return storage, record
 
 
 class Held:
@@ -56,10 +65,7 @@ def test_a_move_the_store_does_not_answer_is_refused_in_time_and_not_stored_when
     """A move held by a silent store fails with :class:`StoreSilent` within the bound, a load asked meanwhile fails
     at once; once the store answers, the held move is rolled back (the store holds no move), and the move made
     again is stored, once."""
-    storage = Storage(store_url)
-    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
-                        Settings(None, 30.0, 0.0), seed=1)
-    storage.create_table(record)
+    storage, record = stored_table(store_url, seed=1)
     held = Held(storage)
     row: MoveRow = (record.id, 1, 0, "first", "human")
 
@@ -100,10 +106,7 @@ def test_a_move_stored_after_its_mover_was_told_it_was_not_is_reported(store_url
     """A move whose commit is answered after the deadline fails with :class:`StoreSilent`; once the answer comes,
     the store reports the move (``Store.stored_late``, with which the server loads the table again) and it is
     stored once."""
-    storage = Storage(store_url)
-    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
-                        Settings(None, 30.0, 0.0), seed=2)
-    storage.create_table(record)
+    storage, record = stored_table(store_url, seed=2)
     late = AnsweredLate(storage)
     row: MoveRow = (record.id, 1, 0, "first", "human")
 
@@ -131,10 +134,7 @@ def test_a_move_stored_after_its_mover_was_told_it_was_not_is_reported(store_url
 def test_a_move_whose_mover_went_away_is_stored_without_a_report(store_url: str) -> None:
     """A move whose mover is cancelled while its commit is under way (a driver stopped, not a deadline passed) is
     stored, and not reported as stored after a refusal: nobody was told it failed."""
-    storage = Storage(store_url)
-    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
-                        Settings(None, 30.0, 0.0), seed=3)
-    storage.create_table(record)
+    storage, record = stored_table(store_url, seed=3)
     late = AnsweredLate(storage)
 
     async def went_away() -> list[MoveRow]:
@@ -293,10 +293,7 @@ def test_calls_queued_behind_a_busy_store_wait_for_it_and_are_made(store_url: st
     """The deadline is the store's to answer a call once it is asked, not the queue's: calls that wait behind
     others the store answers (a burst of tables made at once, each with its writes) wait their turn past the
     deadline and are made, moves included; only a store that does not answer the call under way fails them."""
-    storage = Storage(store_url)
-    record = new_record(table_request({"game": "fool", "players": 4, "seats": [{"kind": "human"}] * 4}),
-                        Settings(None, 30.0, 0.0), seed=2)
-    storage.create_table(record)
+    storage, record = stored_table(store_url, seed=2)
     slow = Slow(storage)
 
     async def burst() -> float:
