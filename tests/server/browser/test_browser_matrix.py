@@ -80,8 +80,15 @@ def card_names(server: ServerThread, game: str) -> dict[str, str]:
 
 
 def in_view(page: Page, locator: Any) -> None:
-    """The control lies inside the viewport as the page is now (no scrolling)."""
-    box = locator.bounding_box()
+    """The control lies inside the viewport as the page is now (no scrolling). A state message may re-render the
+    hand between finding the control and measuring it (a card moving to another row is a new element): it is found
+    again, a few times at most."""
+    box = None
+    for _ in range(5):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            break
     size = page.viewport_size
     assert box is not None and size is not None
     assert box["y"] >= 0 and box["y"] + 8 <= size["height"] and 0 <= box["x"] < size["width"], \

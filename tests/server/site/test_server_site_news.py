@@ -38,6 +38,8 @@ TTL = 6.0
 #: Seconds within which news must have reached another process's lobby, or a handed-over table its new owner.
 AT_ONCE = 1.0
 BOTS = {"game": "fool", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4, "bot_delay": 0.02}
+ERRAND_BOTS = {"game": "fools_errand", "players": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2,
+               "bot_delay": 0.0}
 OPEN = {"game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}
 
 
@@ -154,6 +156,24 @@ def test_the_version_of_a_moving_table_reaches_the_other_lobbies_once_a_heartbea
 async def _version(service: Service, table_id: str, version: int) -> bool:
     line = {t["id"]: t for t in await service.listed_elsewhere()}.get(table_id)
     return line is not None and line["version"] == version
+
+
+def test_a_finished_table_is_not_listed_again_when_its_seats_are_written_after_the_end(store_url: str) -> None:
+    """A bots' table ends on B and leaves A's lobby; B writes its seats after the end (what a person opening the
+    finished table through their link does): no line is sent, and A never lists it as unfinished again."""
+    async def body(a: Service, b: Service) -> None:
+        made = await b.create(table_request(ERRAND_BOTS), seed=5)
+        await within(AT_ONCE, lambda: _listed(a, made.id))
+        await within(60.0, lambda: _ended(a, made))
+        await made.store_seats()
+        await asyncio.sleep(0.2)
+        assert await _gone(a, made.id), "a finished table listed as unfinished"
+
+    with_listening_pair(store_url, body)
+
+
+async def _ended(service: Service, live: Any) -> bool:
+    return bool(live.table.state.is_terminal()) and await _gone(service, live.id)
 
 
 async def _free_seats(service: Service, table_id: str, free: int) -> bool:

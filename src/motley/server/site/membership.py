@@ -433,13 +433,15 @@ class SiteMembership:
 
     def publish(self, event: str, table_id: str) -> None:
         """Tell the site's lobbies of ``event`` at the table ``table_id`` driven here: its line (:func:`live_line`)
-        for ``made``, ``rematch``, ``taken``, ``seats``; its id for ``finished`` and ``cancelled``."""
+        for ``made``, ``rematch``, ``taken``, ``seats``; its id for ``finished`` and ``cancelled``. A table whose
+        match is over, or that was closed, has no line: its seats written after the end (a person opening the
+        finished table) would list it again as unfinished in every other lobby until the next store read."""
         if event in ("finished", "cancelled"):
             self._published.pop(table_id, None)
             self._announce({"event": event, "table": table_id})
             return
         live = self.tables.tables.get(table_id)
-        if live is not None and self.news is not None:
+        if live is not None and self.news is not None and not live.closed and not live.table.state.is_terminal():
             self._published[table_id] = live.table.version
             self._announce({"event": event, "line": live_line(live)})
 
