@@ -37,7 +37,7 @@ def _document() -> dict[str, Any]:
 def _problems(value: Any, name: str) -> list[str]:
     """What is wrong with ``value`` (sent as JSON) as the committed schema's ``$defs[name]``."""
     validator = jsonschema.Draft202012Validator({**_document(), "$ref": f"#/$defs/{name}"})
-    sent = json.loads(json.dumps(value))
+    sent = json.loads(protocol.encode(value))
     return [f"{'/'.join(map(str, error.absolute_path))}: {error.message}" for error in validator.iter_errors(sent)]
 
 
@@ -76,6 +76,7 @@ def test_every_viewers_state_message_over_a_match_fits_the_schema(game: str) -> 
     while True:
         for viewer in [*range(players), None]:
             message = table.message(viewer)
+            assert json.loads(protocol.encode(message)) == json.loads(json.dumps(message)), (game, viewer, moves)
             assert _problems(message, "StateMessage") == [], (game, viewer, moves)
             assert _problems(message["observation"], OBSERVATIONS[game]) == [], (game, viewer, moves)
         if table.state.is_terminal() or moves >= 150:
@@ -85,6 +86,18 @@ def test_every_viewers_state_message_over_a_match_fits_the_schema(game: str) -> 
         table.apply(table.prepare(seat, rng.choice(table.state.legal_actions()), "seat"))
         moves += 1
     assert moves > 0
+
+
+def test_the_sent_text_is_the_json_of_the_message_whatever_it_holds() -> None:
+    """What :func:`protocol.encode` writes reads back as the message itself: non-ASCII names and chat as UTF-8
+    (one JSON value with the escapes of :func:`json.dumps`), and an integer past 64 bits (which the fast encoder
+    refuses) through the standard one; compact, as the standard one writes it with the same settings."""
+    for message in ({"type": "chat", "name": "Zoë \u2028 \U0001f0a1", "text": "\"quoted\" \\ <b>", "at": 1.5},
+                    {"type": "state", "seed": 2 ** 70, "scores": [-3, 0.25, None, True]},
+                    {"type": "seats", "seats": [{"name": "é", "idle": None}], "nested": [[[]], {}]}):
+        text = protocol.encode(message)
+        assert json.loads(text) == message == json.loads(json.dumps(message))
+        assert text == json.dumps(message, separators=(",", ":"), ensure_ascii=False), "not compact"
 
 
 def test_refusals_fit_the_schema() -> None:

@@ -230,5 +230,5 @@ class Pipe:
 
 async def refuse(ws: WebSocket, message: ErrorMessage, code: int) -> None:
     """Send ``message`` (an ``error``) on the accepted socket ``ws`` and close it with ``code``."""
-    await ws.send_text(json.dumps(message))
+    await ws.send_text(protocol.encode(message))
     await ws.close(code)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -74,7 +73,7 @@ class SocketConnection:
         does not read) closes the connection (:meth:`stop`); a closing one takes nothing more."""
         if self.closing is not None:
             return
-        text = json.dumps(self.drawings(message) if self.drawings is not None else message, separators=(",", ":"))
+        text = protocol.encode(self.drawings(message) if self.drawings is not None else message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
