@@ -186,3 +186,36 @@ def test_a_move_queued_at_a_paused_owner_is_not_stored_and_no_version_goes_back(
         a.stop()
         b.stop()
     postgres.drop_database(url)
+
+
+def test_a_decline_queued_at_a_paused_owner_is_answered_by_the_taker(postgres: Any) -> None:
+    """A table of two invited people made on ``a``; ``a`` paused past its lease with seat 1's decline queued; ``b``
+    takes the table over; ``a`` resumes: its write of the seats, under the lease it lost, is refused, and the
+    decline is forwarded to ``b`` and made there (200, not a store error): the stored seat is open and its old
+    link is gone."""
+    url = postgres.create_database()
+    a = ServerProcess(url, lease_ttl=TTL).start()
+    b = ServerProcess(url, lease_ttl=TTL).start()
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json=PEOPLE, timeout=10)
+        assert made.status_code == 200, made.text
+        table_id, tokens = made.json()["id"], seat_tokens(made.json())
+        with ThreadPoolExecutor(1) as pool:
+            try:
+                before = lease_of(url, table_id)
+                os.kill(a.pid(), signal.SIGSTOP)
+                queued = pool.submit(httpx.post, f"{a.base}/api/tables/{table_id}/decline",
+                                     json={"token": tokens[1]}, timeout=PATIENCE * 2)
+                wait_for(lambda: lease_of(url, table_id) not in (None, before), "the takeover")
+            finally:
+                os.kill(a.pid(), signal.SIGCONT)
+            answer = queued.result(timeout=PATIENCE * 2)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"id": table_id, "seat": 1, "open": True}
+        record = stored_record(url, table_id)
+        assert record is not None and record.seats[1].get("open") is True
+        assert record.seats[1].get("token") != tokens[1]
+    finally:
+        a.stop()
+        b.stop()
+    postgres.drop_database(url)

@@ -16,7 +16,7 @@ from motley.server.site.leases import RELAYED
 from motley.server.site.relay import OwnerUnreachable, forward
 from motley.server.store.refusals import Refusal
 from motley.server.store.writer import LeaseLost
-from motley.server.web.reading import body_of, client_address
+from motley.server.web.reading import client_address
 from motley.server.web.refusals import Forwarded, NoSuchTable, NotFinished
 
 T = TypeVar("T")
@@ -60,11 +60,11 @@ async def ended_table(service: Service, table_id: str,
         raise unfinished() from exc
 
 
-async def seat_table(service: Service, table_id: str, request: Request, body_limit: int = 0) -> LiveTable:
+async def seat_table(service: Service, table_id: str, request: Request, body: bytes = b"") -> LiveTable:
     """The table ``table_id`` of a seat request (join, rematch, decline), as :func:`live_table`; a table another
-    process of the site drives is not answered here: the request (its body of at most ``body_limit`` bytes, the
-    client's address) is forwarded to the owner (:func:`~motley.server.site.relay.forward`), whose answer is
-    raised as :class:`Forwarded` (and answered as it came).
+    process of the site drives is not answered here: the request (``body``, read by the caller, and the client's
+    address) is forwarded to the owner (:func:`~motley.server.site.relay.forward`), whose answer is raised as
+    :class:`Forwarded` (and answered as it came).
 
     Raises:
         Forwarded: the owner's answer. OwnerUnreachable: for a request forwarded already, or a table whose owner
@@ -78,7 +78,6 @@ async def seat_table(service: Service, table_id: str, request: Request, body_lim
     process = await service.owner_process(table_id)
     if process is None:
         raise OwnerUnreachable()
-    body = await body_of(request, body_limit) if body_limit else b""
     secret = service.membership.secret
     status, answer, retry_after = await forward(request.url.path, request.url.query, body,
                                                 client_address(request, service), *process, secret=secret)
@@ -86,18 +85,19 @@ async def seat_table(service: Service, table_id: str, request: Request, body_lim
 
 
 async def seat_write(service: Service, table_id: str, request: Request,
-                     write: Callable[[LiveTable], Awaitable[T]]) -> tuple[LiveTable, T]:
-    """``write(live)`` at the table of a seat request without a body (a join), found as :func:`seat_table` finds
-    it; a write the store refused because another process took the table over meanwhile (:class:`LeaseLost`: this
-    process was paused past its lease; its copy is dropped) is asked again, so that the new owner answers it
-    (forwarded). Returns the table and what ``write`` returned.
+                     write: Callable[[LiveTable], Awaitable[T]], body: bytes = b"") -> tuple[LiveTable, T]:
+    """``write(live)`` at the table of a seat request (a join, a decline; ``body``: the request's, read by the
+    caller), found as :func:`seat_table` finds it; a write the store refused because another process took the
+    table over meanwhile (:class:`LeaseLost`: this process was paused past its lease; its copy is dropped) is asked
+    again, so that the new owner answers it (forwarded, with ``body``). Returns the table and what ``write``
+    returned.
 
     Raises:
         Forwarded, OwnerUnreachable, NoSuchTable, StoreError: as :func:`seat_table`; whatever ``write`` raises.
     """
-    live = await seat_table(service, table_id, request)
+    live = await seat_table(service, table_id, request, body)
     try:
         return live, await write(live)
     except LeaseLost:
-        live = await seat_table(service, table_id, request)
+        live = await seat_table(service, table_id, request, body)
         return live, await write(live)

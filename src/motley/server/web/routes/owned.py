@@ -8,7 +8,8 @@ are still theirs to hand out (person seats not claimed from the lobby); ``POST /
 Only the key's digest is stored (:mod:`motley.server.play.owners`): another browser, at the same address or not,
 neither sees nor cancels the tables (403 ``not_yours``). A missing or malformed key is 400; a table over already
 is 409 ``table_over``. A cancel of a table another process of the site drives is forwarded there, as a seat request
-is (:func:`motley.server.web.lookup.seat_table`). A route function has no docstring: FastAPI would publish it in
+is, and so is one whose write the store refused because another process took the table over meanwhile
+(:func:`motley.server.web.lookup.seat_write`). A route function has no docstring: FastAPI would publish it in
 ``/openapi.json``.
 """
 
@@ -23,8 +24,8 @@ from motley.server.play import bodies
 from motley.server.play.live import LiveTable
 from motley.server.play.owners import owned
 from motley.server.web.context import Context
-from motley.server.web.lookup import seat_table
-from motley.server.web.reading import SMALL_REQUEST, KeyHeader, json_of, owner_in, owner_required, shaped
+from motley.server.web.lookup import seat_write
+from motley.server.web.reading import SMALL_REQUEST, KeyHeader, body_of, owner_in, owner_required, parsed, shaped
 from motley.server.web.refusals import BadRequest, NotYours, TableOver, refusals
 from motley.server.web.routes.tables import table_summary
 
@@ -50,20 +51,24 @@ async def api_my_tables(web: Context, key: KeyHeader = None) -> list[dict[str, A
                                 e403="neither the key of the browser that made the table nor a seat link's token",
                                 e409="the table is over already (finished or cancelled)"))
 async def api_cancel(table_id: str, request: Request, web: Context) -> dict[str, Any]:
-    live = await seat_table(web.service, table_id, request, SMALL_REQUEST)
-    asked = shaped(bodies.CancelRequest, await json_of(request, "the cancel request"),
+    body = await body_of(request, SMALL_REQUEST)
+    asked = shaped(bodies.CancelRequest, parsed(body, "the cancel request", SMALL_REQUEST, 4),
                    'a cancel request is {"key": the browser key that made the table} or {"token": a seat link\'s '
                    'token}')
     if asked.key is None and asked.token is None:
         raise BadRequest('a cancel request names the browser key ("key") or a seat link\'s token ("token")')
     owner = owner_in(asked.key, where="'key'")
-    table = live.table
-    seat = None if asked.token is None else table.seat_of_token(asked.token)
-    mine = owner is not None and table.record.owner is not None and hmac.compare_digest(owner, table.record.owner)
-    if not mine and seat is None:
-        raise NotYours()
-    if live.closed or table.state.is_terminal():
-        raise TableOver()
-    who = "the person who made it" if seat is None else f"{table.seats[seat].name or 'a person'} (seat {seat + 1})"
-    await web.service.cancel(live, f"cancelled by {who}")
+
+    async def cancel(live: LiveTable) -> None:
+        table = live.table
+        seat = None if asked.token is None else table.seat_of_token(asked.token)
+        mine = owner is not None and table.record.owner is not None and hmac.compare_digest(owner, table.record.owner)
+        if not mine and seat is None:
+            raise NotYours()
+        if live.closed or table.state.is_terminal():
+            raise TableOver()
+        who = "the person who made it" if seat is None else f"{table.seats[seat].name or 'a person'} (seat {seat + 1})"
+        await web.service.cancel(live, f"cancelled by {who}")
+
+    live, _ = await seat_write(web.service, table_id, request, cancel, body)
     return {"id": live.id, "cancelled": True}

@@ -15,9 +15,9 @@ rematch offered them): it becomes an open seat, and every viewer of both tables 
 A seat request for a table another process of the site drives is forwarded there, and its answer passed on
 (:func:`motley.server.web.lookup.seat_table`); so is a join whose seat write the store refused because another
 process took the table over meanwhile (``LeaseLost``: a process paused past its lease;
-:func:`~motley.server.web.lookup.seat_write`), so that it is answered by the table's owner (409: the seat was
-claimed there) rather than with an error of the store. A route function has no docstring: FastAPI would publish
-it in ``/openapi.json``.
+:func:`~motley.server.web.lookup.seat_write`), and so is a decline, so that it is answered by the table's owner (a
+join: 409, the seat was claimed there) rather than with an error of the store. A route function has no docstring:
+FastAPI would publish it in ``/openapi.json``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from fastapi import APIRouter, Query, Request
 from motley.server.play import bodies
 from motley.server.web.context import Context
 from motley.server.web.lookup import seat_table, seat_write
-from motley.server.web.reading import SMALL_REQUEST, as_bad_request, client_address, json_of, shaped
+from motley.server.web.reading import SMALL_REQUEST, as_bad_request, body_of, client_address, parsed, shaped
 from motley.server.web.refusals import refusals
 
 router = APIRouter()
@@ -51,8 +51,9 @@ async def api_join(table_id: str, request: Request, web: Context, seat: int | No
                                      "seats than those offered already): the answer says why"))
 async def api_rematch(table_id: str, request: Request, web: Context) -> dict[str, Any]:
     service = web.service
-    live = await seat_table(service, table_id, request, SMALL_REQUEST)
-    asked = shaped(bodies.RematchRequest, await json_of(request, "the rematch request"),
+    body = await body_of(request, SMALL_REQUEST)
+    live = await seat_table(service, table_id, request, body)
+    asked = shaped(bodies.RematchRequest, parsed(body, "the rematch request", SMALL_REQUEST, 4),
                    'a rematch request is {"token": the seat link\'s token, "seats"?: '
                    '[{"from", "kind", "bot", "strength", "name"}]}')
     with as_bad_request():
@@ -67,8 +68,9 @@ async def api_rematch(table_id: str, request: Request, web: Context) -> dict[str
                                 e409="the seat cannot be declined (a token of no seat of the table, its person "
                                      "has joined, the match is over): the answer says why"))
 async def api_decline(table_id: str, request: Request, web: Context) -> dict[str, Any]:
-    live = await seat_table(web.service, table_id, request, SMALL_REQUEST)
-    token = shaped(bodies.DeclineRequest, await json_of(request, "the decline request"),
+    body = await body_of(request, SMALL_REQUEST)
+    token = shaped(bodies.DeclineRequest, parsed(body, "the decline request", SMALL_REQUEST, 4),
                    'a decline request is {"token": the seat link\'s token}').token
-    seat = await web.service.decline(live, token)
+    live, seat = await seat_write(web.service, table_id, request, lambda live: web.service.decline(live, token),
+                                  body)
     return {"id": live.id, "seat": seat, "open": True}
