@@ -1097,11 +1097,25 @@ cards_mask(PyObject *list, u128 *out)
     return 0;
 }
 
+/* BYTE_FLOATS[b][k]: bit k of the byte b as a float (0.0f or 1.0f); filled when the module loads. */
+static float BYTE_FLOATS[256][8];
+
+static void
+fill_byte_floats(void)
+{
+    for (int b = 0; b < 256; b++)
+        for (int k = 0; k < 8; k++)
+            BYTE_FLOATS[b][k] = (float)((b >> k) & 1);
+}
+
+/* The TENSOR_CARDS low bits of m as floats, bit c at out[c]: eight at a time from BYTE_FLOATS. */
 static inline void
 write_bits(float *out, u128 m)
 {
-    for (int c = 0; c < TENSOR_CARDS; c++)
-        out[c] = (float)((m >> c) & 1);
+    int c = 0;
+    for (; c + 8 <= TENSOR_CARDS; c += 8, m >>= 8)
+        memcpy(out + c, BYTE_FLOATS[(unsigned)m & 255u], 8 * sizeof(float));
+    memcpy(out + c, BYTE_FLOATS[(unsigned)m & 255u], (size_t)(TENSOR_CARDS - c) * sizeof(float));
 }
 
 /* The seats that passed in this trick (observe: FooleryRules.passed): the passes logged since the last trick or
@@ -1541,6 +1555,7 @@ PyInit__native(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
+    fill_byte_floats();
 #define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) { Py_DECREF(m); return NULL; }
     INTERN(s_ace_high, "ace_high")
     INTERN(s_any_trump, "any_trump")
