@@ -18,9 +18,9 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
-``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError) and
-never change once handed out while anything holds them: a wide mask (Foolery's) that nothing outside the
-environment refers to any more is written again for a later mover instead of a new one being made.
+``step`` or ``reset``); its arrays are read-only (writing raises ValueError) and never change once handed
+out: each mover's mask is a new array (a wide one, Foolery's, a view of the immutable bytes of
+``state.legal_mask_bytes()``).
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
@@ -145,7 +145,8 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
 
 
 #: A mask at least this wide (Foolery's) is an :class:`ActionMask`; a narrower one (Fool!'s 88 entries) is a plain
-#: ``int8`` ndarray. Either is a new array each turn, so a mask a consumer kept never changes.
+#: ``int8`` ndarray. Either is a new array each turn, so a mask a consumer kept never changes: a wide mover's mask
+#: is a read-only view of the bytes ``state.legal_mask_bytes()`` gives (immutable), a narrow one a new array.
 _WIDE = 4096
 
 
@@ -240,7 +241,10 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
         self._no_mask = _new_mask(self._num_actions)
-        self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
+        #: A wide mover's mask is an ActionMask over ``state.legal_mask_bytes()``; a narrow one a copy of this one.
+        self._wide = self._num_actions >= _WIDE
+        self._mask_shape = (self._num_actions,)
+        self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's narrow masks, never handed out
         self._no_mask.setflags(write=False)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
@@ -323,12 +327,14 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self.flat:
             self._observed[agent] = tensor
             return tensor
-        if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
-            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+        if agent != self._mover:
+            mask = self._no_mask
+        elif self._wide:  # the state's mask bytes, read-only as they are (bytes): no copy, no write, no flag
+            mask = ActionMask(self._mask_shape, np.int8, state.legal_mask_bytes())
+        else:  # the mover's narrow mask (self._mask inline: one call fewer a turn)
+            mask = self._zero_mask.copy()
             mask[self._legal] = 1
             mask.setflags(write=False)
-        else:
-            mask = self._no_mask
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
@@ -337,7 +343,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
         if agent != self._mover:
             return self._no_mask
-        mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+        if self._wide:
+            return ActionMask(self._mask_shape, np.int8, self._require_state().legal_mask_bytes())
+        mask = self._zero_mask.copy()
         mask[self._legal] = 1
         mask.setflags(write=False)
         return mask

@@ -1059,6 +1059,42 @@ is_legal(PyObject *self, PyObject *action)
     return PyBool_FromLong(found);
 }
 
+/* legal_mask_bytes() -> bytes: one byte per action id, 1 at each id of the cached legal list (built when absent, as
+ * legal_actions builds it), 0 elsewhere; the compiled State.legal_mask_bytes, without a copy of the list. */
+static PyObject *
+legal_mask_bytes(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *legal = cached_legal(self);
+    if (legal == NULL)
+        return NULL;
+    PyObject *seq = PySequence_Fast(legal, "a Foolery legal list");
+    Py_DECREF(legal);
+    if (seq == NULL)
+        return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, num_actions);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    char *mask = PyBytes_AS_STRING(out);
+    memset(mask, 0, (size_t)num_actions);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long a;
+        if (read_long(items[i], &a) < 0 || a < 0 || a >= num_actions) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a Foolery legal list holds an id outside the action space");
+            Py_DECREF(seq);
+            Py_DECREF(out);
+            return NULL;
+        }
+        mask[a] = 1;
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyObject *
 is_terminal(PyObject *self, PyObject *Py_UNUSED(ignored))
 {
@@ -1285,6 +1321,8 @@ static PyMethodDef state_methods[] = {
      "Is action legal now? Read from the cached legal list (FooleryRules._is_legal), compiled."},
     {"_apply", apply_, METH_O, "Apply a legal action (FooleryRules._apply), compiled."},
     {"is_terminal", is_terminal, METH_NOARGS, "Whether the match is over."},
+    {"legal_mask_bytes", legal_mask_bytes, METH_NOARGS,
+     "One byte per action id, 1 at the legal ones (State.legal_mask_bytes), compiled: read from the cached legal list."},
     {"_write_tensor", (PyCFunction)(void (*)(void))write_tensor, METH_FASTCALL,
      "_write_tensor(seat, out) -> bool: seat's observation tensor (observe.observation_tensor) written into out, a\n"
      "writable C-contiguous float32 buffer of its length; False, writing nothing, for a seat that is no int 0..N-1.\n\n"
