@@ -111,11 +111,14 @@ class _Slot:
     (``base`` its start; ``hand`` ... ``tricks_done_at`` the start of the pieces it updates, ``_Layout``'s)."""
 
     __slots__ = ("base", "done", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt",
-                 "out", "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at",
-                 "voids", "voids_at", "w1_played")
+                 "out", "out_at", "played", "row", "sizes", "state", "trick", "trick_at", "trick_blocks", "tricks",
+                 "tricks_done_at", "voids", "voids_at", "w1_played")
 
-    def __init__(self, layout: _Layout, base: int) -> None:
+    def __init__(self, layout: _Layout, base: int, flat: npt.NDArray[np.float32]) -> None:
         self.base = base
+        #: Views of the batch's flat array: the slot's row, and its trick blocks (both copies), set to 0 at once.
+        self.row = flat[base:base + layout.size]
+        self.trick_blocks = flat[base + layout.trick:base + layout.trick + 2 * layout.n * H]
         self.hand, self.played, self.trick_at = base + layout.hand, base + layout.played, base + layout.trick
         self.lead_at, self.sizes, self.out_at = base + layout.lead, base + layout.sizes, base + layout.out
         self.move_at, self.leader_at = base + layout.move, base + layout.leader
@@ -152,7 +155,7 @@ class BatchTensors:
         #: Element writes through a float32 memoryview cost less than NumPy scalar writes (typed Any: typeshed
         #: types a memoryview's items as int).
         self.view: Any = memoryview(self.flat.data)
-        self.slots = [_Slot(layout, i * layout.size) for i in range(slots)]
+        self.slots = [_Slot(layout, i * layout.size, self.flat) for i in range(slots)]
         self.slot_ids = np.arange(slots)
         row, item = self.rows.strides
         #: ``windows[k][i, seat]``: the card blocks of slot i in seat's relative order (k: hand, played, trick).
@@ -251,7 +254,7 @@ class BatchTensors:
         self._plays(slot, state, previous[slot.k:], tricks[done][1], False)
         for plays, lead, _, _ in tricks[done + 1:]:
             self._plays(slot, state, plays, lead, False)
-        self.flat[slot.trick_at:slot.trick_at + 2 * self.twice] = 0.0  # the trick blocks, both copies
+        slot.trick_blocks.fill(0.0)  # the trick blocks, both copies
         view = self.view
         view[slot.tricks_done_at] = min(1.0, nt / 12.0)
         if state.out != slot.out:
@@ -339,7 +342,7 @@ class BatchTensors:
         n = self.n
         layout = self.layout
         base = slot.base
-        self.flat[base:base + layout.size] = 0.0
+        slot.row.fill(0.0)
         view = self.view
         slot.state, slot.tricks, slot.done = state, state.tricks, state.done
         slot.voids, slot.w1_played = [0] * n, [0] * n
