@@ -110,7 +110,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from motley.core import Game, InvalidMoveError, State
+from motley.core import Game, InvalidMoveError, MoveError, State
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
 from motley.envs import as_game, match_seed
@@ -412,8 +412,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     def _play(self, state: State, agent: str, action: int) -> None:
         """``step`` of an ``int`` action by ``agent``, the agent to move and still playing: checked by the
-        state (``apply_action``), then the rewards and the next turn."""
+        state (``apply_action``), then the rewards and the next turn (:meth:`_moved`)."""
         state.apply_action(action)
+        self._moved(state, agent)
+
+    def _moved(self, state: State, agent: str) -> None:
+        """After ``agent``'s move (``apply_action`` done): its reward cleared, the rewards paid, the next turn."""
         self._cumulative_rewards[agent] = 0.0
         if self._quick and not self._paid and not state.is_terminal():
             # the common turn (no reward to pay or clear, no option in the infos): _next_turn's plain path inline
@@ -595,12 +599,15 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
     it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
-    (the legal actions), and the bare ``step`` plays it; ``observe`` and ``last`` read the bare environment.
-    ``TerminateIllegalWrapper`` therefore keeps no observation between steps (its ``_prev_obs`` stays None):
-    its own ``step``, the only reader, then observes the agent to move itself, which gives the same observation
-    (nothing changes between two steps). Everything else (before ``reset()``, an action of another type, an
-    illegal or out-of-range one, a finished agent's ``None``) goes through the standard wrappers, one after
-    the other.
+    (the legal actions), and the bare ``step`` plays it. Here the state's ``apply_action`` checks it, once: an
+    illegal or out-of-range action raises :class:`motley.MoveError` there and changes nothing, and then goes
+    through the standard wrappers. A finished agent's ``None`` is the bare environment's dead step
+    (``_was_dead_step``), which is what ``TerminateIllegalWrapper`` passes it to in either of its branches.
+    ``observe`` and ``last`` read the bare environment. ``TerminateIllegalWrapper`` therefore keeps no
+    observation between steps (its ``_prev_obs`` stays None): its own ``step``, the only reader, then observes
+    the agent to move itself, which gives the same observation (nothing changes between two steps). Everything
+    else (before ``reset()``, an action of another type, any step once every agent is done) goes through the
+    standard wrappers, one after the other.
     """
 
     def __init__(self, env: AECEnv) -> None:
@@ -619,11 +626,22 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         bare = self._view
-        if type(action) is int and type(bare) is not _NotReset:
+        if type(bare) is not _NotReset and bare.agents:
             agent = bare.agent_selection
-            if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
+            done = bare.terminations[agent] or bare.truncations[agent]
+            if type(action) is int and not done:
+                state = bare.game_state
+                try:
+                    state.apply_action(action)  # the one check of a move (the state is unchanged if it fails)
+                except MoveError:
+                    pass  # illegal, or outside the action space: the standard wrappers answer it below
+                else:
+                    self._has_updated = True
+                    bare._moved(state, agent)
+                    return
+            elif action is None and done:  # what the three wrappers do with it: the bare dead step
                 self._has_updated = True
-                bare._play(bare.game_state, agent, action)
+                bare._was_dead_step(None)
                 return
         super().step(action)
 
