@@ -1,9 +1,11 @@
 """The fast observation paths give the reference tensors byte for byte, in every game and from every seat.
 
 * Foolery: the compiled core's writer (``FooleryRules._write_tensor``, ``_native.c``) behind
-  ``state.observation_tensor`` against ``observe.reference_tensor`` (the Python definition);
+  ``state.observation_tensor``, and its ``state.observation_bytes``, against ``observe.reference_tensor`` (the
+  Python definition);
 * every game: the batch observer the environments use (``motley.envs.tensors.batch_observer``: Fool!'s
-  incremental one, Foolery's compiled one) against ``state.observation_tensor``;
+  incremental one, Foolery's compiled one) against ``state.observation_tensor``, and ``state.observation_bytes``
+  (the PettingZoo environment's tensor where a game's core writes it);
 
 over random matches at several options, every position of the match, every seat.
 """
@@ -42,6 +44,7 @@ def test_compiled_foolery_tensor_is_the_reference_at_every_position_and_seat(spe
                 reference = foolery_observe.reference_tensor(cast(Any, state), seat)
                 assert fast.dtype == np.float32 and fast.shape == reference.shape
                 assert fast.tobytes() == reference.tobytes(), (seat, np.flatnonzero(fast != reference))
+                assert state.observation_bytes(seat) == reference.tobytes(), seat  # the compiled bytes
                 checked += 1
             if state.is_terminal():
                 break
@@ -57,7 +60,10 @@ def test_compiled_foolery_tensor_refuses_bad_seats_and_buffers() -> None:
     for seat in (-1, 4, True, 1.0, "0"):
         with pytest.raises(MotleyError):
             state.observation_tensor(seat)
+        with pytest.raises(MotleyError):
+            state.observation_bytes(seat)
     assert state.observation_tensor(np.int64(2)).tobytes() == foolery_observe.reference_tensor(state, 2).tobytes()
+    assert state.observation_bytes(np.int64(2)) == foolery_observe.reference_tensor(state, 2).tobytes()
     size = game.observation_tensor_shape()[0]
     out: Any
     for out in (np.zeros(size, np.float64), np.zeros(size + 1, np.float32), np.zeros((size, 2), np.float32)[:, 0]):
@@ -82,6 +88,7 @@ def test_batch_observer_rows_are_observation_tensors_at_every_seat(spec: str) ->
             observer.write([state] * n, seats, out)
             for seat in seats:
                 assert out[seat].tobytes() == state.observation_tensor(seat).tobytes(), seat
+                assert state.observation_bytes(seat) == out[seat].tobytes(), seat
             if state.is_terminal():
                 break
             legal = state.legal_actions()

@@ -367,6 +367,16 @@ class State(abc.ABC):
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """The information state of ``seat`` as a float32 vector of ``game.observation_tensor_shape()``."""
 
+    def observation_bytes(self, seat: int) -> bytes:
+        """:meth:`observation_tensor` of ``seat`` as its bytes (float32, native byte order):
+        ``np.frombuffer(state.observation_bytes(seat), np.float32)`` is the tensor, read-only (for the RL
+        environments, which hand out read-only tensors; a game's compiled core may write them without an array).
+
+        Raises:
+            MotleyError: for a seat that is not a seat of the game.
+        """
+        return self.observation_tensor(seat).tobytes()
+
     def check_seat(self, seat: int) -> None:
         """Raise MotleyError unless ``seat`` is a seat of this game."""
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.game.num_players:

@@ -19,7 +19,8 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
 ``step`` or ``reset``); its arrays are read-only (writing raises ValueError) and never change once handed
-out: each mover's mask is a new array (a wide one, Foolery's, a view of the immutable bytes of
+out: each tensor and each mover's mask is a new array (Foolery's tensor a view of the immutable bytes of
+``state.observation_bytes(seat)``, which its compiled core writes; a wide mask, Foolery's, a view of those of
 ``state.legal_mask_bytes()``).
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
@@ -238,6 +239,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         #: tensors from the moves made since the last one instead of encoding the state anew.
         self._observer = game_observer(self.game, 1)
         self._observation_shape = shape
+        self._tensor_bytes = False
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
         self._no_mask = _new_mask(self._num_actions)
@@ -284,6 +286,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """
         self._rng, seed = match_seed(self._rng, seed)
         self.game_state = self.game.new_initial_state(seed=seed)
+        #: The game's compiled core writes a tensor's bytes (State.observation_bytes overridden; a flat tensor).
+        self._tensor_bytes = (type(self.game_state).observation_bytes is not State.observation_bytes
+                              and len(self._observation_shape) == 1)
         if self.privileged:
             self._idle = {agent: {**idle, "match_seed": seed} for agent, idle in self._idle.items()}
         self.agents = list(self.possible_agents)
@@ -318,12 +323,15 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if state is None:
             raise RuntimeError(_NOT_RESET)
         seat = self._seat[agent]
-        if self._observer is None:
-            tensor = state.observation_tensor(seat)
+        if self._tensor_bytes:  # the game writes the bytes itself: read-only as they are (immutable)
+            tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
         else:
-            tensor = np.empty(self._observation_shape, dtype=np.float32)
-            self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
-        tensor.setflags(write=False)
+            if self._observer is None:
+                tensor = state.observation_tensor(seat)
+            else:
+                tensor = np.empty(self._observation_shape, dtype=np.float32)
+                self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
+            tensor.setflags(write=False)
         if self.flat:
             self._observed[agent] = tensor
             return tensor

@@ -1314,6 +1314,48 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_TRUE;
 }
 
+/* observation_bytes(seat) -> bytes: the observation tensor of seat (observe.observation_tensor) as its float32 bytes,
+ * the compiled State.observation_bytes. A seat that is no int of 0..N-1 is checked by the state's check_seat (the
+ * game's own error), then taken as an index (a NumPy integer seat). */
+static PyObject *
+observation_bytes(PyObject *self, PyObject *seat_obj)
+{
+    PyObject *sizes = get_slot(self, S_SIZES);
+    if (sizes == NULL)
+        return NULL;
+    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
+        return NULL;
+    }
+    long n = (long)PyList_GET_SIZE(sizes), seat;
+    if (!PyLong_CheckExact(seat_obj) || read_long(seat_obj, &seat) < 0 || seat < 0 || seat >= n) {
+        PyErr_Clear();
+        PyObject *checked = PyObject_CallMethod(self, "check_seat", "O", seat_obj);
+        if (checked == NULL)
+            return NULL;
+        Py_DECREF(checked);
+        PyObject *index = PyNumber_Index(seat_obj);
+        if (index == NULL)
+            return NULL;
+        int bad = read_long(index, &seat) < 0;
+        Py_DECREF(index);
+        if (bad || seat < 0 || seat >= n) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "observation_bytes: the seat is out of range");
+            return NULL;
+        }
+    }
+    Py_ssize_t length = CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, length * (Py_ssize_t)sizeof(float));
+    if (out == NULL)
+        return NULL;
+    if (fill_tensor(self, seat, n, (float *)PyBytes_AS_STRING(out)) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef state_methods[] = {
     {"legal_actions", legal_actions, METH_NOARGS,
      "Legal action ids, sorted (cached until the next move); the compiled FooleryRules.legal_actions."},
@@ -1321,6 +1363,8 @@ static PyMethodDef state_methods[] = {
      "Is action legal now? Read from the cached legal list (FooleryRules._is_legal), compiled."},
     {"_apply", apply_, METH_O, "Apply a legal action (FooleryRules._apply), compiled."},
     {"is_terminal", is_terminal, METH_NOARGS, "Whether the match is over."},
+    {"observation_bytes", observation_bytes, METH_O,
+     "The observation tensor of a seat as its float32 bytes (State.observation_bytes), compiled."},
     {"legal_mask_bytes", legal_mask_bytes, METH_NOARGS,
      "One byte per action id, 1 at the legal ones (State.legal_mask_bytes), compiled: read from the cached legal list."},
     {"_write_tensor", (PyCFunction)(void (*)(void))write_tensor, METH_FASTCALL,
