@@ -19,9 +19,9 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
 ``step`` or ``reset``); its arrays are read-only (writing raises ValueError) and never change once handed
-out: each tensor and each mover's mask is a new array (Foolery's tensor a view of the immutable bytes of
-``state.observation_bytes(seat)``, which its compiled core writes; a wide mask, Foolery's, a view of those of
-``state.legal_mask_bytes()``).
+out: each tensor and each narrow mover's mask is a new array (Foolery's tensor a view of the immutable bytes
+of ``state.observation_bytes(seat)``, which its compiled core writes); a wide mask (Foolery's) is a view of the
+immutable bytes of ``state.legal_mask_bytes()``, and the same one may be given again for the same legal actions.
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
@@ -146,9 +146,13 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
 
 
 #: A mask at least this wide (Foolery's) is an :class:`ActionMask`; a narrower one (Fool!'s 88 entries) is a plain
-#: ``int8`` ndarray. Either is a new array each turn, so a mask a consumer kept never changes: a wide mover's mask
-#: is a read-only view of the bytes ``state.legal_mask_bytes()`` gives (immutable), a narrow one a new array.
+#: ``int8`` ndarray. A mask a consumer kept never changes: a wide mover's mask is a read-only view of the bytes
+#: ``state.legal_mask_bytes()`` gave (immutable; the same view may be given again for the same legal actions), a
+#: narrow one a new array each turn.
 _WIDE = 4096
+#: Wide masks kept for their legal actions (:meth:`MotleyAECEnv._wide_mask`): a mask is read-only over immutable
+#: bytes, so the same one can be handed out again for the same legal actions. About 25 KB each for Foolery.
+_WIDE_MASKS_KEPT = 32
 
 
 def _new_mask(size: int) -> npt.NDArray[np.int8]:
@@ -246,6 +250,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         #: A wide mover's mask is an ActionMask over ``state.legal_mask_bytes()``; a narrow one a copy of this one.
         self._wide = self._num_actions >= _WIDE
         self._mask_shape = (self._num_actions,)
+        self._wide_masks: dict[tuple[int, ...], ActionMask] = {}  # by legal actions (_wide_mask)
         self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's narrow masks, never handed out
         self._no_mask.setflags(write=False)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
@@ -337,8 +342,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             return tensor
         if agent != self._mover:
             mask = self._no_mask
-        elif self._wide:  # the state's mask bytes, read-only as they are (bytes): no copy, no write, no flag
-            mask = ActionMask(self._mask_shape, np.int8, state.legal_mask_bytes())
+        elif self._wide:
+            mask = self._wide_mask(state)
         else:  # the mover's narrow mask (self._mask inline: one call fewer a turn)
             mask = self._zero_mask.copy()
             mask[self._legal] = 1
@@ -352,10 +357,22 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if agent != self._mover:
             return self._no_mask
         if self._wide:
-            return ActionMask(self._mask_shape, np.int8, self._require_state().legal_mask_bytes())
+            return self._wide_mask(self._require_state())
         mask = self._zero_mask.copy()
         mask[self._legal] = 1
         mask.setflags(write=False)
+        return mask
+
+    def _wide_mask(self, state: State) -> ActionMask:
+        """The mover's wide mask: an ActionMask over the state's mask bytes (read-only as they are: immutable), the
+        one made for the same legal actions at an earlier turn if it is among the last few kept (Foolery's
+        pass-only turn is two in five)."""
+        key = tuple(self._legal_list)
+        mask = self._wide_masks.get(key)
+        if mask is None:
+            if len(self._wide_masks) >= _WIDE_MASKS_KEPT:
+                self._wide_masks.clear()
+            mask = self._wide_masks[key] = ActionMask(self._mask_shape, np.int8, state.legal_mask_bytes())
         return mask
 
     def action_features(self, agent: str) -> npt.NDArray[np.float32]:
