@@ -20,7 +20,7 @@ import pytest
 
 import motley
 from motley.core import MotleyError
-from motley.envs.tensors import batch_observer
+from motley.envs.tensors import batch_observer, one_state_observer
 from motley.games.foolery import observe as foolery_observe
 
 FOOLERY_SPECS = ["foolery(players=3)", "foolery(players=5)", "foolery(players=7,trump_variation=true)",
@@ -93,3 +93,27 @@ def test_batch_observer_rows_are_observation_tensors_at_every_seat(spec: str) ->
                 break
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("spec", ["fool(players=5,rounds=2)", "fool(players=7,rounds=2)"])
+def test_one_state_observer_follows_a_state_to_the_end_of_its_match_and_the_next(spec: str) -> None:
+    """Fool!'s tensor of one state kept up to date between calls (the PettingZoo environment's): the mover's tensor
+    after every move, every seat's now and then and at the end, over two matches in turn; a bad seat is refused."""
+    game = motley.load_game(spec)
+    tensor = one_state_observer(game)
+    assert tensor is not None
+    rng = random.Random(spec)
+    for match in range(2):
+        state = game.new_initial_state(seed=match)
+        while True:
+            seats = range(game.num_players) if state.is_terminal() or rng.random() < 0.1 else [state.current_player()]
+            for seat in seats:
+                assert tensor(state, seat).tobytes() == state.observation_tensor(seat).tobytes(), seat
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert tensor(state, cast(Any, np.int64(1))).tobytes() == state.observation_tensor(1).tobytes()
+    with pytest.raises(MotleyError):
+        tensor(state, game.num_players)
+    assert one_state_observer(motley.load_game("foolery", players=4)) is None  # its core writes the bytes

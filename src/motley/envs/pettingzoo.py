@@ -115,7 +115,7 @@ from motley.core import Game, InvalidMoveError, MoveError, State
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
 from motley.envs import as_game, match_seed
-from motley.envs.tensors import game_observer
+from motley.envs.tensors import game_observer, one_state_observer
 
 __all__ = ["ActionMask", "MotleyAECEnv", "env", "raw_env"]
 
@@ -242,6 +242,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         #: The game's own batch observer with one slot, if it has one (motley.envs.tensors): it updates the
         #: tensors from the moves made since the last one instead of encoding the state anew.
         self._observer = game_observer(self.game, 1)
+        #: The game's tensor of one state kept up to date between calls, if its batch observer gives it.
+        self._one_state = one_state_observer(self.game)
         self._observation_shape = shape
         self._tensor_bytes = False
         no_features = self._features[_NO_ACTIONS]
@@ -331,7 +333,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if self._tensor_bytes:  # the game writes the bytes itself: read-only as they are (immutable)
             tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
         else:
-            if self._observer is None:
+            if self._one_state is not None:
+                tensor = self._one_state(state, seat)  # = state.observation_tensor(seat)
+            elif self._observer is None:
                 tensor = state.observation_tensor(seat)
             else:
                 tensor = np.empty(self._observation_shape, dtype=np.float32)

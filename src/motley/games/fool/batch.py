@@ -143,7 +143,8 @@ class BatchTensors:
     """
 
     #: A single state's own ``observation_tensor`` keeps its tensor up to date itself (:class:`StateTensors`,
-    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``).
+    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``), or
+    #: this observer's :meth:`tensor` with one slot (``motley.envs.tensors.one_state_observer``: one frame shorter).
     one_slot_from_state = True
 
     def __init__(self, game: Game, slots: int) -> None:
@@ -167,6 +168,23 @@ class BatchTensors:
         self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
         self.totals_scale = float(game.params["end_bonus_count"])
         self.twice = n * H  # from a played or trick block to its second copy
+        self._take: Any = self.flat.take
+
+    def tensor(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """``state.observation_tensor(seat)`` (a new array) of one state held in slot 0, brought up to it from the
+        moves made since the previous call: the single-state environments' path
+        (``motley.envs.tensors.one_state_observer``; the state's own ``observation_tensor`` does the same through
+        a per-thread cache of several states).
+
+        Raises:
+            motley.MotleyError: for a seat out of range (as ``observation_tensor``).
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            seat = int(seat)
+        self._sync(self.slots[0], cast("FoolRules", state))
+        tensor: npt.NDArray[np.float32] = self._take(self.layout.index[seat], None, None, "wrap")  # in range
+        return tensor
 
     def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
         """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (slot i holds ``states[i]``).
