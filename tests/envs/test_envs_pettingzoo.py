@@ -395,3 +395,19 @@ def test_a_wide_mask_is_right_at_every_turn_and_a_kept_one_never_changes() -> No
         del obs, mask
     assert turns > 100 and len({id(mask) for mask in given}) < turns  # some handed out again (same legal ids)
     assert kept and all(_same(mine, snapshot) for mine, snapshot in kept)
+
+
+def test_resets_without_a_seed_draw_the_next_matches_from_the_last_seed_given() -> None:
+    """``reset(seed=s)`` plays match ``s``; each later ``reset()`` the next draw of ``random.Random(s)`` (made at the
+    first such reset), until a seed is given again."""
+    e = env("fool", players=4, privileged=True)
+    draws = random.Random(11)
+    seeds = []
+    for seed in (11, None, None, 3, 11, None):
+        e.reset(seed=seed)
+        seeds.append(e.infos["player_0"]["match_seed"])
+    expected_11 = [draws.randrange(2**63), draws.randrange(2**63)]
+    assert seeds == [11, *expected_11, 3, 11, expected_11[0]]
+    assert e.game_state is not None  # the match of its seed
+    assert e.game_state.serialize() == motley.load_game("fool", players=4).new_initial_state(
+        seed=expected_11[0]).serialize()

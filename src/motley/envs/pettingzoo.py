@@ -100,7 +100,6 @@ require("gymnasium", extra="rl", feature="the PettingZoo environment (motley.env
 require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 
 import operator
-import random
 from typing import Any
 
 import numpy as np
@@ -114,7 +113,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from motley.core import Game, InvalidMoveError, MoveError, State
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
-from motley.envs import as_game, match_seed
+from motley.envs import MatchSeeds, as_game, match_seed
 from motley.envs.tensors import game_observer, one_state_observer
 
 __all__ = ["ActionMask", "MotleyAECEnv", "env", "raw_env"]
@@ -237,7 +236,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: _ActionSpace(self._num_actions) for agent in self.possible_agents}
         size = int(np.prod(shape))
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
-        self._rng: random.Random | None = None
+        self._rng: MatchSeeds | None = None
         self._features = action_feature_table(self.game)
         #: The game's own batch observer with one slot, if it has one (motley.envs.tensors): it updates the
         #: tensors from the moves made since the last one instead of encoding the state anew.
