@@ -360,15 +360,17 @@ def test_kept_observations_and_infos_never_change(name: str, players: int) -> No
 
 
 def test_a_wide_mask_is_right_at_every_turn_and_a_kept_one_never_changes() -> None:
-    """Foolery's 25,741-wide mask: every mask is right at its turn, read-only, and what the loop kept (three turns
-    of five: the observation, the mask alone or a bool view of it) still holds its own turn's legal ids at the
-    end."""
+    """Foolery's 25,741-wide mask: every mask is right at its turn, read-only for good (it cannot be made writable
+    again: it views immutable bytes, so a mask handed out again for the same legal actions is safe), and what the
+    loop kept (three turns of five: the observation, the mask alone or a bool view of it) still holds its own
+    turn's legal ids at the end."""
     import copy
 
     e = env("foolery", players=5)
     e.reset(seed=6)
     rng = random.Random(6)
     kept: list[tuple[Any, Any]] = []
+    given: list[Any] = []
     turns = 0
     for _agent in e.agent_iter():
         obs, _, terminated, truncated, info = e.last()
@@ -378,6 +380,9 @@ def test_a_wide_mask_is_right_at_every_turn_and_a_kept_one_never_changes() -> No
         mask = obs["action_mask"]
         assert np.flatnonzero(mask).tolist() == info["legal_actions"].tolist() == e.game_state.legal_actions()
         assert not mask.flags.writeable
+        with pytest.raises(ValueError):
+            mask.setflags(write=True)
+        given.append(mask)  # held: an id is not reused while its mask lives
         if turns % 5 == 0:  # the observation kept, or the mask alone, or a view of it
             kept.append((obs, copy.deepcopy(obs)))
         elif turns % 5 == 1:
@@ -388,5 +393,21 @@ def test_a_wide_mask_is_right_at_every_turn_and_a_kept_one_never_changes() -> No
         e.step(int(legal[rng.randrange(len(legal))]))
         turns += 1
         del obs, mask
-    assert turns > 100
-    assert kept and all(_same(given, snapshot) for given, snapshot in kept)
+    assert turns > 100 and len({id(mask) for mask in given}) < turns  # some handed out again (same legal ids)
+    assert kept and all(_same(mine, snapshot) for mine, snapshot in kept)
+
+
+def test_resets_without_a_seed_draw_the_next_matches_from_the_last_seed_given() -> None:
+    """``reset(seed=s)`` plays match ``s``; each later ``reset()`` the next draw of ``random.Random(s)`` (made at the
+    first such reset), until a seed is given again."""
+    e = env("fool", players=4, privileged=True)
+    draws = random.Random(11)
+    seeds = []
+    for seed in (11, None, None, 3, 11, None):
+        e.reset(seed=seed)
+        seeds.append(e.infos["player_0"]["match_seed"])
+    expected_11 = [draws.randrange(2**63), draws.randrange(2**63)]
+    assert seeds == [11, *expected_11, 3, 11, expected_11[0]]
+    assert e.game_state is not None  # the match of its seed
+    assert e.game_state.serialize() == motley.load_game("fool", players=4).new_initial_state(
+        seed=expected_11[0]).serialize()

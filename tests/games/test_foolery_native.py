@@ -90,6 +90,9 @@ def play_both(params: dict[str, Any], seed: int) -> int:
         assert not native.is_terminal()
         legal = python.legal_actions()
         assert native.legal_actions() == legal, (seed, decisions)
+        mask = native.legal_mask_bytes()
+        assert mask == python.legal_mask_bytes() and type(mask) is bytes, (seed, decisions)
+        assert np.flatnonzero(np.frombuffer(mask, np.int8)).tolist() == legal, (seed, decisions)
         plays = [a for a in legal if a != fym.PASS]  # play more than a uniform draw, so hands empty and end
         action = rng.choice(plays if plays and rng.random() < 0.7 else legal)
         native.apply_action(action)
@@ -97,6 +100,7 @@ def play_both(params: dict[str, Any], seed: int) -> int:
         assert snapshot(native) == snapshot(python), (seed, decisions, action)
         decisions += 1
     assert native.is_terminal() and native.returns() == python.returns()
+    assert native.legal_mask_bytes() == python.legal_mask_bytes() == bytes(native.game.num_distinct_actions())
     assert native.history() == python.history()
     return decisions
 

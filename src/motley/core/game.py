@@ -328,6 +328,15 @@ class State(abc.ABC):
         """Is ``action`` legal now? (Games with a cached legal list answer without copying it.)"""
         return action in self.legal_actions()
 
+    def legal_mask_bytes(self) -> bytes:
+        """The legal actions as a mask: ``game.num_distinct_actions()`` bytes, 1 at each id of
+        :meth:`legal_actions`, 0 elsewhere (all 0 when the match is over): an ``int8`` action mask's bytes, for the
+        RL environments (``np.frombuffer``). A game's compiled core may give it without copying the list."""
+        mask = bytearray(self.game.num_distinct_actions())
+        for action in self.legal_actions():
+            mask[action] = 1
+        return bytes(mask)
+
     def deal_number(self) -> int:
         """Index of the current deal (round, hand) of the match, from 0; games of one deal return 0."""
         return 0
@@ -357,6 +366,16 @@ class State(abc.ABC):
     @abc.abstractmethod
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """The information state of ``seat`` as a float32 vector of ``game.observation_tensor_shape()``."""
+
+    def observation_bytes(self, seat: int) -> bytes:
+        """:meth:`observation_tensor` of ``seat`` as its bytes (float32, native byte order):
+        ``np.frombuffer(state.observation_bytes(seat), np.float32)`` is the tensor, read-only (for the RL
+        environments, which hand out read-only tensors; a game's compiled core may write them without an array).
+
+        Raises:
+            MotleyError: for a seat that is not a seat of the game.
+        """
+        return self.observation_tensor(seat).tobytes()
 
     def check_seat(self, seat: int) -> None:
         """Raise MotleyError unless ``seat`` is a seat of this game."""

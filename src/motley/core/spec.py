@@ -71,6 +71,10 @@ class BatchObserver(Protocol):
     Made for ``slots`` slots (:data:`BatchObserverFactory`); slot ``i`` is told ``states[i]`` at every write and
     may keep what it read of it, so a game can update a slot's tensors from the moves made since its previous
     write instead of encoding its state anew (it must still be exact for any states it is given).
+
+    An observer may also give ``tensor(state, seat) -> float32 array`` (a new array, ``state.observation_tensor(seat)``
+    byte for byte) for an observer of one slot that holds the state of an environment playing one state at a time
+    (:func:`motley.envs.tensors.one_state_observer`: the PettingZoo environment).
     """
 
     def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:

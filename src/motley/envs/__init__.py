@@ -26,7 +26,7 @@ from typing import Any
 
 from motley.core import Game, load_game
 
-__all__ = ["as_game", "match_seed"]
+__all__ = ["MatchSeeds", "as_game", "match_seed"]
 
 
 def as_game(game: Game | str, **params: Any) -> Game:
@@ -46,7 +46,25 @@ def as_game(game: Game | str, **params: Any) -> Game:
     return load_game(game, **params)
 
 
-def match_seed(rng: random.Random | None, seed: int | None) -> tuple[random.Random, int]:
+class MatchSeeds:
+    """The generator of an environment's later match seeds: ``random.Random(seed)`` (``seed`` None: from the system's
+    entropy), seeded at its first draw. Seeding a generator costs a few decisions' time, and a reset with a seed is
+    often followed by another with a seed (a benchmark's, an evaluation's), which never draws from it."""
+
+    __slots__ = ("_random", "_seed")
+
+    def __init__(self, seed: int | None) -> None:
+        self._seed = seed
+        self._random: random.Random | None = None
+
+    def randrange(self, stop: int) -> int:
+        """``random.Random(seed).randrange(stop)``, then the generator's next draws."""
+        if self._random is None:
+            self._random = random.Random(self._seed)
+        return self._random.randrange(stop)
+
+
+def match_seed(rng: MatchSeeds | None, seed: int | None) -> tuple[MatchSeeds, int]:
     """The seed of an environment's next match and the generator of the matches after it.
 
     ``seed`` given: that match (``game.new_initial_state(seed=seed)``) and a generator seeded with it, so a
@@ -58,7 +76,7 @@ def match_seed(rng: random.Random | None, seed: int | None) -> tuple[random.Rand
         ``(generator, match seed)``.
     """
     if seed is not None:
-        return random.Random(seed), int(seed)
-    rng = random.Random() if rng is None else rng
+        return MatchSeeds(seed), int(seed)
+    rng = MatchSeeds(None) if rng is None else rng
     return rng, rng.randrange(2**63)
 

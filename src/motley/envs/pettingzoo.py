@@ -18,9 +18,10 @@ tensor is the seat's information state (float32, ``game.observation_tensor_shape
 [-1, 1], see docs/observation_tensors.md) and the mask is 1 for the legal actions of the agent to move
 and all 0 for every other agent. Actions are the game's action ids (``Discrete(num_distinct_actions)``).
 An observation is computed once per agent and position (``observe`` returns the same dict until the next
-``step`` or ``reset``); its arrays are read-only (``setflags(write=False)``: writing raises ValueError) and
-never change once handed out while anything holds them: a wide mask (Foolery's) that nothing outside the
-environment refers to any more is written again for a later mover instead of a new one being made.
+``step`` or ``reset``); its arrays are read-only (writing raises ValueError) and never change once handed
+out: each tensor and each narrow mover's mask is a new array (Foolery's tensor a view of the immutable bytes
+of ``state.observation_bytes(seat)``, which its compiled core writes); a wide mask (Foolery's) is a view of the
+immutable bytes of ``state.legal_mask_bytes()``, and the same one may be given again for the same legal actions.
 
 ``infos[agent]`` holds ``"legal_actions"`` (int64, the agent's legal action ids, ascending, as
 ``state.legal_actions()``; empty for an agent not to move) and ``"action_features"`` (float32 of shape
@@ -99,7 +100,6 @@ require("gymnasium", extra="rl", feature="the PettingZoo environment (motley.env
 require("pettingzoo", extra="rl", feature="the PettingZoo environment (motley.envs.pettingzoo)")
 
 import operator
-import random
 from typing import Any
 
 import numpy as np
@@ -110,11 +110,11 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from motley.core import Game, InvalidMoveError, State
+from motley.core import Game, InvalidMoveError, MoveError, State
 from motley.core.features import action_feature_table
 from motley.core.rewards import deal_points
-from motley.envs import as_game, match_seed
-from motley.envs.tensors import game_observer
+from motley.envs import MatchSeeds, as_game, match_seed
+from motley.envs.tensors import game_observer, one_state_observer
 
 __all__ = ["ActionMask", "MotleyAECEnv", "env", "raw_env"]
 
@@ -145,8 +145,13 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
 
 
 #: A mask at least this wide (Foolery's) is an :class:`ActionMask`; a narrower one (Fool!'s 88 entries) is a plain
-#: ``int8`` ndarray. Either is a new array each turn, so a mask a consumer kept never changes.
+#: ``int8`` ndarray. A mask a consumer kept never changes: a wide mover's mask is a read-only view of the bytes
+#: ``state.legal_mask_bytes()`` gave (immutable; the same view may be given again for the same legal actions), a
+#: narrow one a new array each turn.
 _WIDE = 4096
+#: Wide masks kept for their legal actions (:meth:`MotleyAECEnv._wide_mask`): a mask is read-only over immutable
+#: bytes, so the same one can be handed out again for the same legal actions. About 25 KB each for Foolery.
+_WIDE_MASKS_KEPT = 32
 
 
 def _new_mask(size: int) -> npt.NDArray[np.int8]:
@@ -231,16 +236,23 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: _ActionSpace(self._num_actions) for agent in self.possible_agents}
         size = int(np.prod(shape))
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(n * size,), dtype=np.float32)
-        self._rng: random.Random | None = None
+        self._rng: MatchSeeds | None = None
         self._features = action_feature_table(self.game)
         #: The game's own batch observer with one slot, if it has one (motley.envs.tensors): it updates the
         #: tensors from the moves made since the last one instead of encoding the state anew.
         self._observer = game_observer(self.game, 1)
+        #: The game's tensor of one state kept up to date between calls, if its batch observer gives it.
+        self._one_state = one_state_observer(self.game)
         self._observation_shape = shape
+        self._tensor_bytes = False
         no_features = self._features[_NO_ACTIONS]
         no_features.setflags(write=False)
         self._no_mask = _new_mask(self._num_actions)
-        self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's masks, never handed out
+        #: A wide mover's mask is an ActionMask over ``state.legal_mask_bytes()``; a narrow one a copy of this one.
+        self._wide = self._num_actions >= _WIDE
+        self._mask_shape = (self._num_actions,)
+        self._wide_masks: dict[tuple[int, ...], ActionMask] = {}  # by legal actions (_wide_mask)
+        self._zero_mask = _new_mask(self._num_actions)  # copied for the mover's narrow masks, never handed out
         self._no_mask.setflags(write=False)
         idle: dict[str, Any] = {"illegal_action": False} if self.fixed_infos else {
             "legal_actions": _NO_ACTIONS, "action_features": no_features}
@@ -280,6 +292,9 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """
         self._rng, seed = match_seed(self._rng, seed)
         self.game_state = self.game.new_initial_state(seed=seed)
+        #: The game's compiled core writes a tensor's bytes (State.observation_bytes overridden; a flat tensor).
+        self._tensor_bytes = (type(self.game_state).observation_bytes is not State.observation_bytes
+                              and len(self._observation_shape) == 1)
         if self.privileged:
             self._idle = {agent: {**idle, "match_seed": seed} for agent, idle in self._idle.items()}
         self.agents = list(self.possible_agents)
@@ -314,21 +329,28 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if state is None:
             raise RuntimeError(_NOT_RESET)
         seat = self._seat[agent]
-        if self._observer is None:
-            tensor = state.observation_tensor(seat)
+        if self._tensor_bytes:  # the game writes the bytes itself: read-only as they are (immutable)
+            tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
         else:
-            tensor = np.empty(self._observation_shape, dtype=np.float32)
-            self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
-        tensor.setflags(write=False)
+            if self._one_state is not None:
+                tensor = self._one_state(state, seat)  # = state.observation_tensor(seat)
+            elif self._observer is None:
+                tensor = state.observation_tensor(seat)
+            else:
+                tensor = np.empty(self._observation_shape, dtype=np.float32)
+                self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
+            tensor.setflags(write=False)
         if self.flat:
             self._observed[agent] = tensor
             return tensor
-        if agent == self._mover:  # the mover's mask (self._mask inline: one call fewer a turn)
-            mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+        if agent != self._mover:
+            mask = self._no_mask
+        elif self._wide:
+            mask = self._wide_mask(state)
+        else:  # the mover's narrow mask (self._mask inline: one call fewer a turn)
+            mask = self._zero_mask.copy()
             mask[self._legal] = 1
             mask.setflags(write=False)
-        else:
-            mask = self._no_mask
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
@@ -337,9 +359,23 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         """The (read-only) int8 mask of ``agent``: 1 at its legal actions while it is to move, else all 0."""
         if agent != self._mover:
             return self._no_mask
-        mask = self._zero_mask.copy()  # the copy keeps the class (ActionMask or ndarray)
+        if self._wide:
+            return self._wide_mask(self._require_state())
+        mask = self._zero_mask.copy()
         mask[self._legal] = 1
         mask.setflags(write=False)
+        return mask
+
+    def _wide_mask(self, state: State) -> ActionMask:
+        """The mover's wide mask: an ActionMask over the state's mask bytes (read-only as they are: immutable), the
+        one made for the same legal actions at an earlier turn if it is among the last few kept (Foolery's
+        pass-only turn is two in five)."""
+        key = tuple(self._legal_list)
+        mask = self._wide_masks.get(key)
+        if mask is None:
+            if len(self._wide_masks) >= _WIDE_MASKS_KEPT:
+                self._wide_masks.clear()
+            mask = self._wide_masks[key] = ActionMask(self._mask_shape, np.int8, state.legal_mask_bytes())
         return mask
 
     def action_features(self, agent: str) -> npt.NDArray[np.float32]:
@@ -404,8 +440,12 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
 
     def _play(self, state: State, agent: str, action: int) -> None:
         """``step`` of an ``int`` action by ``agent``, the agent to move and still playing: checked by the
-        state (``apply_action``), then the rewards and the next turn."""
+        state (``apply_action``), then the rewards and the next turn (:meth:`_moved`)."""
         state.apply_action(action)
+        self._moved(state, agent)
+
+    def _moved(self, state: State, agent: str) -> None:
+        """After ``agent``'s move (``apply_action`` done): its reward cleared, the rewards paid, the next turn."""
         self._cumulative_rewards[agent] = 0.0
         if self._quick and not self._paid and not state.is_terminal():
             # the common turn (no reward to pay or clear, no option in the infos): _next_turn's plain path inline
@@ -587,12 +627,15 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     ``step`` of a legal action (a plain ``int``) of an agent still playing is what the three wrappers do with
     it: ``AssertOutOfBoundsWrapper`` finds it in the space, ``TerminateIllegalWrapper`` finds it in the mask
-    (the legal actions), and the bare ``step`` plays it; ``observe`` and ``last`` read the bare environment.
-    ``TerminateIllegalWrapper`` therefore keeps no observation between steps (its ``_prev_obs`` stays None):
-    its own ``step``, the only reader, then observes the agent to move itself, which gives the same observation
-    (nothing changes between two steps). Everything else (before ``reset()``, an action of another type, an
-    illegal or out-of-range one, a finished agent's ``None``) goes through the standard wrappers, one after
-    the other.
+    (the legal actions), and the bare ``step`` plays it. Here the state's ``apply_action`` checks it, once: an
+    illegal or out-of-range action raises :class:`motley.MoveError` there and changes nothing, and then goes
+    through the standard wrappers. A finished agent's ``None`` is the bare environment's dead step
+    (``_was_dead_step``), which is what ``TerminateIllegalWrapper`` passes it to in either of its branches.
+    ``observe`` and ``last`` read the bare environment. ``TerminateIllegalWrapper`` therefore keeps no
+    observation between steps (its ``_prev_obs`` stays None): its own ``step``, the only reader, then observes
+    the agent to move itself, which gives the same observation (nothing changes between two steps). Everything
+    else (before ``reset()``, an action of another type, any step once every agent is done) goes through the
+    standard wrappers, one after the other.
     """
 
     def __init__(self, env: AECEnv) -> None:
@@ -611,11 +654,22 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         bare = self._view
-        if type(action) is int and type(bare) is not _NotReset:
+        if type(bare) is not _NotReset and bare.agents:
             agent = bare.agent_selection
-            if action in bare._legal_list and not (bare.terminations[agent] or bare.truncations[agent]):
+            done = bare.terminations[agent] or bare.truncations[agent]
+            if type(action) is int and not done:
+                state = bare.game_state
+                try:
+                    state.apply_action(action)  # the one check of a move (the state is unchanged if it fails)
+                except MoveError:
+                    pass  # illegal, or outside the action space: the standard wrappers answer it below
+                else:
+                    self._has_updated = True
+                    bare._moved(state, agent)
+                    return
+            elif action is None and done:  # what the three wrappers do with it: the bare dead step
                 self._has_updated = True
-                bare._play(bare.game_state, agent, action)
+                bare._was_dead_step(None)
                 return
         super().step(action)
 

@@ -8,7 +8,8 @@ give the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +18,7 @@ from motley.core import Game, State
 from motley.core.registry import game_spec
 from motley.core.spec import BatchObserver
 
-__all__ = ["EachState", "batch_observer", "game_observer"]
+__all__ = ["EachState", "batch_observer", "game_observer", "one_state_observer"]
 
 
 class EachState:
@@ -49,6 +50,18 @@ def game_observer(game: Game, slots: int) -> BatchObserver | None:
                                            or getattr(factory, "one_slot_from_state", False) is True)):
         return None
     return factory(game, slots)
+
+
+def one_state_observer(game: Game) -> Callable[[State, int], npt.NDArray[np.float32]] | None:
+    """``tensor(state, seat)``: ``state.observation_tensor(seat)`` (a new array) from the game's batch observer with
+    one slot, kept up to date between calls for an environment that plays one state at a time, if the observer
+    gives one (its optional ``tensor`` method, :class:`motley.core.spec.BatchObserver`); else None."""
+    factory = game_spec(game.name).batch_observer
+    if factory is None or getattr(factory, "tensor", None) is None:
+        return None
+    observer: Any = factory(game, 1)  # a BatchObserver with the optional method
+    tensor: Callable[[State, int], npt.NDArray[np.float32]] = observer.tensor
+    return tensor
 
 
 def batch_observer(game: Game, slots: int) -> BatchObserver:

@@ -111,11 +111,14 @@ class _Slot:
     (``base`` its start; ``hand`` ... ``tricks_done_at`` the start of the pieces it updates, ``_Layout``'s)."""
 
     __slots__ = ("base", "done", "hand", "k", "lead", "lead_at", "leader", "leader_at", "move", "move_at", "nt",
-                 "out", "out_at", "played", "sizes", "state", "trick", "trick_at", "tricks", "tricks_done_at",
-                 "voids", "voids_at", "w1_played")
+                 "out", "out_at", "played", "row", "sizes", "state", "trick", "trick_at", "trick_blocks", "tricks",
+                 "tricks_done_at", "voids", "voids_at", "w1_played")
 
-    def __init__(self, layout: _Layout, base: int) -> None:
+    def __init__(self, layout: _Layout, base: int, flat: npt.NDArray[np.float32]) -> None:
         self.base = base
+        #: Views of the batch's flat array: the slot's row, and its trick blocks (both copies), set to 0 at once.
+        self.row = flat[base:base + layout.size]
+        self.trick_blocks = flat[base + layout.trick:base + layout.trick + 2 * layout.n * H]
         self.hand, self.played, self.trick_at = base + layout.hand, base + layout.played, base + layout.trick
         self.lead_at, self.sizes, self.out_at = base + layout.lead, base + layout.sizes, base + layout.out
         self.move_at, self.leader_at = base + layout.move, base + layout.leader
@@ -140,7 +143,8 @@ class BatchTensors:
     """
 
     #: A single state's own ``observation_tensor`` keeps its tensor up to date itself (:class:`StateTensors`,
-    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``).
+    #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``), or
+    #: this observer's :meth:`tensor` with one slot (``motley.envs.tensors.one_state_observer``: one frame shorter).
     one_slot_from_state = True
 
     def __init__(self, game: Game, slots: int) -> None:
@@ -152,7 +156,7 @@ class BatchTensors:
         #: Element writes through a float32 memoryview cost less than NumPy scalar writes (typed Any: typeshed
         #: types a memoryview's items as int).
         self.view: Any = memoryview(self.flat.data)
-        self.slots = [_Slot(layout, i * layout.size) for i in range(slots)]
+        self.slots = [_Slot(layout, i * layout.size, self.flat) for i in range(slots)]
         self.slot_ids = np.arange(slots)
         row, item = self.rows.strides
         #: ``windows[k][i, seat]``: the card blocks of slot i in seat's relative order (k: hand, played, trick).
@@ -164,6 +168,23 @@ class BatchTensors:
         self.small_places = layout.small_index[:, None, :] + (self.slot_ids * layout.size)[None, :, None]
         self.totals_scale = float(game.params["end_bonus_count"])
         self.twice = n * H  # from a played or trick block to its second copy
+        self._take: Any = self.flat.take
+
+    def tensor(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """``state.observation_tensor(seat)`` (a new array) of one state held in slot 0, brought up to it from the
+        moves made since the previous call: the single-state environments' path
+        (``motley.envs.tensors.one_state_observer``; the state's own ``observation_tensor`` does the same through
+        a per-thread cache of several states).
+
+        Raises:
+            motley.MotleyError: for a seat out of range (as ``observation_tensor``).
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            state.check_seat(seat)  # raises for anything but a seat (a NumPy integer seat passes)
+            seat = int(seat)
+        self._sync(self.slots[0], cast("FoolRules", state))
+        tensor: npt.NDArray[np.float32] = self._take(self.layout.index[seat], None, None, "wrap")  # in range
+        return tensor
 
     def write(self, states: Sequence[State], seats: Sequence[int], out: npt.NDArray[np.float32]) -> None:
         """Set ``out[i]`` to ``states[i].observation_tensor(seats[i])`` for every i (slot i holds ``states[i]``).
@@ -212,9 +233,12 @@ class BatchTensors:
         tricks = state.tricks
         nt = len(tricks)
         k = slot.k
-        if state is not slot.state or tricks is not slot.tricks or state.done:
-            if not (slot.done and state is slot.state):  # a finished match is read once
-                self._rebuild(slot, state)
+        if state is not slot.state or tricks is not slot.tricks:  # another state, or a new round: read anew
+            self._rebuild(slot, state)
+            return
+        if state.done:  # the match ended in this round (a finished match is read once)
+            if not slot.done and not self._completed(slot, state, nt):
+                self._end(slot, state)
             return
         view = self.view
         if nt == slot.nt:
@@ -225,22 +249,9 @@ class BatchTensors:
                 return
             self._plays(slot, state, trick[k:], state.lead, True)
         else:
-            previous = slot.trick
-            if nt < slot.nt or len(tricks[slot.nt][0]) != len(previous):
-                self._rebuild(slot, state)
+            if self._completed(slot, state, nt):
                 return
-            self._plays(slot, state, previous[k:], tricks[slot.nt][1], False)
-            for plays, lead, _, _ in tricks[slot.nt + 1:]:
-                self._plays(slot, state, plays, lead, False)
-            self.flat[slot.trick_at:slot.trick_at + 2 * self.twice] = 0.0  # the trick blocks, both copies
             self._plays(slot, state, trick, state.lead, True)
-            view[slot.tricks_done_at] = min(1.0, nt / 12.0)
-            if state.out != slot.out:
-                for s in slot.out:
-                    view[slot.out_at + s] = 0.0
-                for s in state.out:
-                    view[slot.out_at + s] = 1.0
-                slot.out = state.out
             leader = state.order[0]
             if leader != slot.leader:
                 view[slot.leader_at + slot.leader] = 0.0
@@ -249,6 +260,52 @@ class BatchTensors:
             slot.nt, slot.trick = nt, trick
         slot.k = len(trick)
         self._turn(slot, state)
+
+    def _completed(self, slot: _Slot, state: FoolRules, nt: int) -> bool:
+        """Tricks were completed since ``slot`` was read (``nt`` of them now, more than it read): write the rest of
+        the trick it read and the tricks after it, clear the trick blocks, and write the tricks done and the seats
+        sitting out. True if the state does not extend what was read: then the row was rebuilt instead."""
+        tricks, previous, done = state.tricks, slot.trick, slot.nt
+        if nt <= done or len(tricks[done][0]) != len(previous):
+            self._rebuild(slot, state)
+            return True
+        self._plays(slot, state, previous[slot.k:], tricks[done][1], False)
+        for plays, lead, _, _ in tricks[done + 1:]:
+            self._plays(slot, state, plays, lead, False)
+        slot.trick_blocks.fill(0.0)  # the trick blocks, both copies
+        view = self.view
+        view[slot.tricks_done_at] = min(1.0, nt / 12.0)
+        if state.out != slot.out:
+            for s in slot.out:
+                view[slot.out_at + s] = 0.0
+            for s in state.out:
+                view[slot.out_at + s] = 1.0
+            slot.out = state.out
+        return False
+
+    def _end(self, slot: _Slot, state: FoolRules) -> None:
+        """The match ended (FL-R14) after ``slot``'s plays were written (:meth:`_completed`): the fields the end
+        of its last round changes (FL-R13: totals, +10 bonus counts, the round's scores; nobody to move, no
+        leader or lead colour; over), as :meth:`_rebuild` writes them."""
+        view, base, layout = self.view, slot.base, self.layout
+        for at, old in ((slot.lead_at, slot.lead), (slot.move_at, slot.move), (slot.leader_at, slot.leader)):
+            if old >= 0:
+                view[at + old] = 0.0
+        slot.lead = slot.move = slot.leader = -1
+        self._scores(base, state)
+        view[base + layout.over] = 1.0
+        slot.nt, slot.trick, slot.k, slot.done = len(state.tricks), state.trick, len(state.trick), True
+
+    def _scores(self, base: int, state: FoolRules) -> None:
+        """Write the match totals, bonus counts and last round's scores of ``state`` into the row at ``base``."""
+        view, layout = self.view, self.layout
+        for s in range(self.n):
+            view[base + layout.totals + s] = max(-1.0, min(1.0, state.totals[s] / 100.0))
+            view[base + layout.bonuses + s] = min(1.0, state.bonuses[s] / self.totals_scale)
+        if state.last is not None:
+            last = state.last["scores"]
+            for s in range(self.n):
+                view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
 
     def _turn(self, slot: _Slot, state: FoolRules) -> None:
         """Write ``state``'s lead colour and seat to move into ``slot``'s row where they changed."""
@@ -303,7 +360,7 @@ class BatchTensors:
         n = self.n
         layout = self.layout
         base = slot.base
-        self.flat[base:base + layout.size] = 0.0
+        slot.row.fill(0.0)
         view = self.view
         slot.state, slot.tricks, slot.done = state, state.tricks, state.done
         slot.voids, slot.w1_played = [0] * n, [0] * n
@@ -331,13 +388,7 @@ class BatchTensors:
             view[slot.move_at + slot.move] = 1.0
             view[slot.leader_at + slot.leader] = 1.0
         view[base + layout.dealer + state.dealer] = 1.0
-        for s in range(n):
-            view[base + layout.totals + s] = max(-1.0, min(1.0, state.totals[s] / 100.0))
-            view[base + layout.bonuses + s] = min(1.0, state.bonuses[s] / self.totals_scale)
-        if state.last is not None:
-            last = state.last["scores"]
-            for s in range(n):
-                view[base + layout.last + s] = max(-1.0, min(1.0, last[s] / 100.0))
+        self._scores(base, state)
         self.flat[base + layout.deck:base + layout.deck + H] = game.deck_block
         view[base + layout.round] = min(1.0, state.round_number / 20.0)
         view[base + layout.tricks_done] = min(1.0, len(state.tricks) / 12.0)

@@ -1059,6 +1059,42 @@ is_legal(PyObject *self, PyObject *action)
     return PyBool_FromLong(found);
 }
 
+/* legal_mask_bytes() -> bytes: one byte per action id, 1 at each id of the cached legal list (built when absent, as
+ * legal_actions builds it), 0 elsewhere; the compiled State.legal_mask_bytes, without a copy of the list. */
+static PyObject *
+legal_mask_bytes(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *legal = cached_legal(self);
+    if (legal == NULL)
+        return NULL;
+    PyObject *seq = PySequence_Fast(legal, "a Foolery legal list");
+    Py_DECREF(legal);
+    if (seq == NULL)
+        return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, num_actions);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    char *mask = PyBytes_AS_STRING(out);
+    memset(mask, 0, (size_t)num_actions);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long a;
+        if (read_long(items[i], &a) < 0 || a < 0 || a >= num_actions) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a Foolery legal list holds an id outside the action space");
+            Py_DECREF(seq);
+            Py_DECREF(out);
+            return NULL;
+        }
+        mask[a] = 1;
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyObject *
 is_terminal(PyObject *self, PyObject *Py_UNUSED(ignored))
 {
@@ -1097,11 +1133,25 @@ cards_mask(PyObject *list, u128 *out)
     return 0;
 }
 
+/* BYTE_FLOATS[b][k]: bit k of the byte b as a float (0.0f or 1.0f); filled when the module loads. */
+static float BYTE_FLOATS[256][8];
+
+static void
+fill_byte_floats(void)
+{
+    for (int b = 0; b < 256; b++)
+        for (int k = 0; k < 8; k++)
+            BYTE_FLOATS[b][k] = (float)((b >> k) & 1);
+}
+
+/* The TENSOR_CARDS low bits of m as floats, bit c at out[c]: eight at a time from BYTE_FLOATS. */
 static inline void
 write_bits(float *out, u128 m)
 {
-    for (int c = 0; c < TENSOR_CARDS; c++)
-        out[c] = (float)((m >> c) & 1);
+    int c = 0;
+    for (; c + 8 <= TENSOR_CARDS; c += 8, m >>= 8)
+        memcpy(out + c, BYTE_FLOATS[(unsigned)m & 255u], 8 * sizeof(float));
+    memcpy(out + c, BYTE_FLOATS[(unsigned)m & 255u], (size_t)(TENSOR_CARDS - c) * sizeof(float));
 }
 
 /* The seats that passed in this trick (observe: FooleryRules.passed): the passes logged since the last trick or
@@ -1264,6 +1314,48 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_TRUE;
 }
 
+/* observation_bytes(seat) -> bytes: the observation tensor of seat (observe.observation_tensor) as its float32 bytes,
+ * the compiled State.observation_bytes. A seat that is no int of 0..N-1 is checked by the state's check_seat (the
+ * game's own error), then taken as an index (a NumPy integer seat). */
+static PyObject *
+observation_bytes(PyObject *self, PyObject *seat_obj)
+{
+    PyObject *sizes = get_slot(self, S_SIZES);
+    if (sizes == NULL)
+        return NULL;
+    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
+        return NULL;
+    }
+    long n = (long)PyList_GET_SIZE(sizes), seat;
+    if (!PyLong_CheckExact(seat_obj) || read_long(seat_obj, &seat) < 0 || seat < 0 || seat >= n) {
+        PyErr_Clear();
+        PyObject *checked = PyObject_CallMethod(self, "check_seat", "O", seat_obj);
+        if (checked == NULL)
+            return NULL;
+        Py_DECREF(checked);
+        PyObject *index = PyNumber_Index(seat_obj);
+        if (index == NULL)
+            return NULL;
+        int bad = read_long(index, &seat) < 0;
+        Py_DECREF(index);
+        if (bad || seat < 0 || seat >= n) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "observation_bytes: the seat is out of range");
+            return NULL;
+        }
+    }
+    Py_ssize_t length = CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, length * (Py_ssize_t)sizeof(float));
+    if (out == NULL)
+        return NULL;
+    if (fill_tensor(self, seat, n, (float *)PyBytes_AS_STRING(out)) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef state_methods[] = {
     {"legal_actions", legal_actions, METH_NOARGS,
      "Legal action ids, sorted (cached until the next move); the compiled FooleryRules.legal_actions."},
@@ -1271,6 +1363,10 @@ static PyMethodDef state_methods[] = {
      "Is action legal now? Read from the cached legal list (FooleryRules._is_legal), compiled."},
     {"_apply", apply_, METH_O, "Apply a legal action (FooleryRules._apply), compiled."},
     {"is_terminal", is_terminal, METH_NOARGS, "Whether the match is over."},
+    {"observation_bytes", observation_bytes, METH_O,
+     "The observation tensor of a seat as its float32 bytes (State.observation_bytes), compiled."},
+    {"legal_mask_bytes", legal_mask_bytes, METH_NOARGS,
+     "One byte per action id, 1 at the legal ones (State.legal_mask_bytes), compiled: read from the cached legal list."},
     {"_write_tensor", (PyCFunction)(void (*)(void))write_tensor, METH_FASTCALL,
      "_write_tensor(seat, out) -> bool: seat's observation tensor (observe.observation_tensor) written into out, a\n"
      "writable C-contiguous float32 buffer of its length; False, writing nothing, for a seat that is no int 0..N-1.\n\n"
@@ -1541,6 +1637,7 @@ PyInit__native(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
+    fill_byte_floats();
 #define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) { Py_DECREF(m); return NULL; }
     INTERN(s_ace_high, "ace_high")
     INTERN(s_any_trump, "any_trump")

@@ -7,10 +7,11 @@ The rules are the bases :class:`FooleryGameRules` and :class:`FooleryRules`; wha
 ``observe.py`` and the determinizer in ``sample.py``, and ``game.py`` assembles the public ``Foolery`` and
 ``FooleryState`` from the three (so this module imports neither).
 
-The hottest methods (``legal_actions``, ``_is_legal``, ``_apply``, ``is_terminal`` and the deal of
-``shuffle_deal``) also exist compiled, in ``_native.c``: installed on :class:`FooleryRules` at import when the
-extension is built and ``MOTLEY_PURE_PYTHON`` is not ``1`` (:data:`NATIVE`), they work on the same slots and
-play the same game; the Python methods here stay the reference and the fallback (:data:`PYTHON_METHODS`).
+The hottest methods (``legal_actions``, ``_is_legal``, ``_apply``, ``is_terminal``, ``legal_mask_bytes``,
+``observation_bytes`` and the deal of ``shuffle_deal``) also exist compiled, in ``_native.c``: installed on
+:class:`FooleryRules` at import when the extension is built and ``MOTLEY_PURE_PYTHON`` is not ``1``
+(:data:`NATIVE`), they work on the same slots and play the same game; the Python methods here (and the core
+State's for the two byte methods) stay the reference and the fallback (:data:`PYTHON_METHODS`).
 
 
 Extra rulings (not in the rules file, FY-D23 onward):
@@ -947,7 +948,8 @@ class FooleryRules(SearchState):
 #: falls back on for its rare paths and which the tests compare it with.
 PYTHON_METHODS: dict[str, Callable[..., Any]] = {
     name: getattr(FooleryRules, name)
-    for name in ("legal_actions", "_is_legal", "_apply", "is_terminal", "shuffle_deal")}
+    for name in ("legal_actions", "_is_legal", "_apply", "is_terminal", "legal_mask_bytes", "observation_bytes",
+                 "shuffle_deal")}
 
 
 def _install_native() -> bool:
