@@ -62,7 +62,10 @@ SHIFTS = """() => {
       window.motleyShifts.count += 1;
       const nodes = (e.sources || []).map((s) => (s.node && s.node.nodeType === 1 ? s.node
                                                   : s.node && s.node.parentElement));
-      if (nodes.length && nodes.every((n) => n && n.closest('#hand-cards'))) window.motleyShifts.hand += e.value;
+      // a frame in which the person's own cards moved (cards came into the hand or left it without an input: a
+      // new deal, a Foolery exchange) is the hand's, whatever moved with it (the exchange's line of the cards
+      // received, a seat's count of cards)
+      if (nodes.some((n) => n && n.closest('#hand-cards'))) window.motleyShifts.hand += e.value;
       for (const n of nodes) {
         const name = n ? `${n.tagName.toLowerCase()}.${[...n.classList].join('.')}` : '?';
         window.motleyShifts.sources[name] = (window.motleyShifts.sources[name] || 0) + e.value;
@@ -397,8 +400,10 @@ def test_nothing_shifts_during_play_on_a_phone(server: ServerThread, browser: Br
                                                options: dict[str, int], viewport: ViewportSize) -> None:
     """A whole match at a table with hints, the person's moves each with an input (a click), everything else
     (the bots' moves, the forced moves the table plays, the deal's summaries) with none: the layout shifts that
-    the browser counts add up to less than 0.01, apart from the person's own cards closing up or making room
-    when cards leave or come into the hand without an input (a Foolery exchange), which are reported."""
+    the browser counts add up to less than 0.01, apart from the frames in which the person's own cards close up
+    or make room when cards leave or come into the hand without an input (a new deal, a Foolery exchange, and
+    what moves with them in the same frame: the exchange's line of the cards received, a seat's count of cards),
+    which are reported; in Fool! no card comes into a hand during a round, so there nothing may shift at all."""
     # the bots move 0.6 s apart: more than the half second after the person's input, so their moves' shifts count
     table = create_table(server, game, ["Ann"], players - 1, options=options, summary_wait=0, hints=True, bot_delay=0.6)
     page = open_page(browser, server, table["seats"][0]["link"], viewport,
