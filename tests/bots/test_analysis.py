@@ -612,11 +612,17 @@ def test_a_near_tied_best_is_named_the_same_whichever_the_first_search_ranked_fi
     assert _verdict(estimates, 0, 0.0, kept)[0] == 1
 
 
-def test_the_runner_up_the_first_search_cannot_tell_from_the_rival_is_searched_again_with_it() -> None:
+def test_the_first_in_order_of_the_moves_the_first_search_cannot_tell_from_the_rival_is_searched_again_with_it(
+        ) -> None:
+    """Where the first search cannot tell the rival from other moves that may lead the played one, the first of them
+    in the game's order is searched again with it (another seed's first search, ranking the near-equals its own
+    way, searches it too); not where the rival comes first, nor a move clearly behind or unable to lead."""
     def row(action: int, win: float, se: float = 0.02) -> dict[str, object]:
         return {"action": action, "visits": 200, "win": win, "win_se": se, "points": 0.0, "points_se": 0.0}
 
     played = row(0, 0.30)
-    assert _rivals([played, row(1, 0.50), row(2, 0.48), row(3, 0.46)], played, 0.0) == ([1, 2], "win")
-    assert _rivals([played, row(1, 0.50), row(2, 0.40)], played, 0.0) == ([1], "win")  # clearly behind the rival
-    assert _rivals([played, row(1, 0.50), row(2, 0.49, 0.02), row(4, 0.31)], row(0, 0.47), 0.0) == ([1], "win")
+    assert _rivals([played, row(3, 0.50), row(2, 0.48), row(1, 0.46), row(4, 0.40)], played, 0.0) == ([3, 1], "win")
+    assert _rivals([played, row(1, 0.50), row(2, 0.48)], played, 0.0) == ([1], "win")  # the rival comes first
+    assert _rivals([played, row(3, 0.50), row(1, 0.40)], played, 0.0) == ([3], "win")  # clearly behind the rival
+    level = row(0, 0.47)
+    assert _rivals([level, row(3, 0.50), row(1, 0.49)], level, 0.0) == ([3], "win")  # 1 may not lead the played move

@@ -26,28 +26,29 @@ another seed would move it, so it is shown as such and never judged on.
 
 Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
 win chance and in points. Where by the first search another move searched enough may win the deal more often than
-the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations while
-winning as often (its lead with one standard error of it reaches the threshold: :func:`_rivals`; not the search's
-choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be marked,
-and before it is, the played move and that rival (and the runner-up, where the first search cannot tell it from the
-rival) are searched again (:func:`_check`), each alone (every iteration begins with it) with a quarter of the
-budget per round, all over the same sampled deals in a round (common random numbers: the cost is measured deal by
-deal, so the deal's luck cancels out of it), round after round until the cost is out of its noise on one side of
-its threshold (a sequential test), its mark is out of reach (from :data:`CHECK_FUTILE` rounds on: were the cost
-:data:`Z_REACH` standard errors above its estimate, :data:`CHECK_MAX_ROUNDS` rounds would still not take it out of
-the mark's margin), or :data:`CHECK_MAX_ROUNDS` rounds are run: so the rounds go to the decisions near a mark's
-line, where another seed would mark or not by chance. A runner-up the rival clearly leads is searched no more.
-Their estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed
-error itself). The move called best is then the one of the higher win chance (``choice``; of two the re-search
-cannot tell apart, the first in the game's order of moves, so another seed names the same), and the decision is
-marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3)
-standard errors is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal
-at least as often, when the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard
-deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal
-can still throw points away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard
-errors below the threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move
-with the higher win chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The
-other decisions cost what the first search costs.
+the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations
+while winning as often (its lead with one standard error of it reaches the threshold: :func:`_rivals`; not the
+search's choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be
+marked, and before it is, the played move and that rival (and, where the first search cannot tell the rival from
+other moves, the first of those in the game's order) are searched again (:func:`_check`), each alone (every
+iteration begins with it) with a quarter of the budget per round, all over the same sampled deals in a round (common
+random numbers: the cost is measured deal by deal, so the deal's luck cancels out of it), round after round until
+the cost is out of its noise on one side of its threshold (a sequential test), its mark is out of reach (from
+:data:`CHECK_FUTILE` rounds on: were the cost :data:`Z_REACH` standard errors above its estimate,
+:data:`CHECK_MAX_ROUNDS` rounds would still not take it out of the mark's margin), or :data:`CHECK_MAX_ROUNDS`
+rounds are run: so the rounds go to the decisions near a mark's line, where another seed would mark or not by
+chance. A move another re-searched rival clearly leads is searched no more. Their estimates replace the first
+search's (``checked``), with errors that hold the rounds' spread (the between-seed error itself). The move called
+best is then the one of the higher win chance (``choice``; of two the re-search cannot tell apart, the first in the
+game's order of moves, so another seed names the same), and the decision is marked ("inaccuracy", "mistake",
+``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3) standard errors is above
+:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as often, when
+the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard deviations of the seat's deal
+points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still throw points
+away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard errors below the
+threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move with the higher win
+chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The other decisions cost
+what the first search costs.
 
 Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
 as it within the noise (``as_good``: by the re-search's paired costs for the moves searched again, by the first
@@ -472,13 +473,13 @@ def _rivals(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: floa
     the most often, where it may win more often than the ``played`` one by :data:`INACCURACY` (its lead and one
     standard error of it reach the threshold), or else the one that scores the most points of those that win at
     least as often, where it may score :data:`POINTS_INACCURACY` standard deviations more (the same test); none when
-    there is none (the decision is not searched again, so it costs what the first search costs). After it, the
-    runner-up of the same kind where the first search cannot tell the two apart (:func:`_runner_up`): both are
-    searched again, so the move called best is the re-search's, not the first search's coin toss between
-    near-equals. One standard error, not none: a decision that a search marks after its re-search is to be searched
-    again at another seed too, though that seed's first search may see its rival's lead a little short of the
-    threshold. Not the search's choice: a search indifferent between moves (a deal won or lost whatever is played)
-    picks one by its visits; nor a thin move, whose estimate is a few deals'."""
+    there is none (the decision is not searched again, so it costs what the first search costs). After it, where
+    the first search cannot tell it from other moves, the first of them in the game's order (:func:`_runner_up`):
+    both are searched again, so where the two are near-equals the move called best is that one (:func:`_verdict`),
+    not the seed's pick of the near-equals. One standard error, not none: a decision that a search marks after its
+    re-search is to be searched again at another seed too, though that seed's first search may see its rival's lead
+    a little short of the threshold. Not the search's choice: a search indifferent between moves (a deal won or lost
+    whatever is played) picks one by its visits; nor a thin move, whose estimate is a few deals'."""
     searched = [r for r in rows if r is not played and r["visits"]]
     others = [r for r in searched if r.get("enough", True)] or searched
     win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
@@ -494,16 +495,17 @@ def _rivals(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: floa
 
 def _runner_up(pool: Sequence[dict[str, Any]], rival: dict[str, Any], played: dict[str, Any], key: str,
                threshold: float) -> list[int]:
-    """The move of ``pool`` next to the ``rival`` in ``key`` (``"win"``, ``"points"``), as one action in a list,
-    where the first search cannot tell it from the rival (the rival's lead over it is within :data:`Z` standard
-    errors) and it too may lead the ``played`` move by ``threshold`` (:func:`_may_lead`); else an empty list."""
-    other = "points" if key == "win" else "win"
-    rest = [r for r in pool if r is not rival]
-    second = max(rest, key=lambda r: (r[key], r[other]), default=None)
-    if second is None or not _may_lead(second, played, key, threshold):
-        return []
-    error = math.hypot(rival.get(f"{key}_se", 0.0), second.get(f"{key}_se", 0.0))
-    return [int(second["action"])] if float(rival[key]) - float(second[key]) <= Z * error else []
+    """Of the moves of ``pool`` the first search cannot tell from the ``rival`` in ``key`` (``"win"``,
+    ``"points"``: the rival's lead over it within :data:`Z` standard errors) and that too may lead the ``played``
+    move by ``threshold`` (:func:`_may_lead`), the first in the game's order (the lowest action id), as one action in
+    a list, where it comes before the rival; else an empty list. Another seed's first search, which may rank the
+    near-equals the other way, searches that move again too."""
+    def near(row: dict[str, Any]) -> bool:
+        error = math.hypot(rival.get(f"{key}_se", 0.0), row.get(f"{key}_se", 0.0))
+        return float(rival[key]) - float(row[key]) <= Z * error and _may_lead(row, played, key, threshold)
+
+    first = min((int(r["action"]) for r in pool if r is not rival and near(r)), default=None)
+    return [first] if first is not None and first < int(rival["action"]) else []
 
 
 def _may_lead(row: dict[str, Any], played: dict[str, Any], key: str, threshold: float) -> bool:
