@@ -532,12 +532,15 @@ class _Cost:
 
 class _Estimate:
     """One move's re-search (:func:`_check`): the tally of each round (its iterations' win shares and points in
-    order, deal by deal the same sampled deals as the other re-searched move's in that round)."""
+    order, deal by deal the same sampled deals as the other re-searched move's in that round), with each round's
+    mean and paired cost kept once worked out (a round's tally does not change once added)."""
 
-    __slots__ = ("rounds",)
+    __slots__ = ("_costs", "_means", "rounds")
 
     def __init__(self) -> None:
         self.rounds: list[_Tally] = []
+        self._means: dict[tuple[int, str], tuple[float, float]] = {}
+        self._costs: dict[tuple[_Estimate, int, str], tuple[float, float]] = {}
 
     def add(self, tally: _Tally) -> None:
         """One round's iterations."""
@@ -547,9 +550,31 @@ class _Estimate:
         """Per round, each iteration's ``"win"`` share or ``"points"``."""
         return [tally.wins if key == "win" else tally.gains for tally in self.rounds]
 
+    def round_mean(self, index: int, key: str) -> tuple[float, float]:
+        """Round ``index``'s mean of ``"win"`` or ``"points"`` and its standard error (:func:`_series_mean`)."""
+        found = self._means.get((index, key))
+        if found is None:
+            found = self._means[index, key] = _series_mean(self.series(key)[index])
+        return found
+
+    def round_cost(self, played: _Estimate, index: int, key: str) -> tuple[float, float]:
+        """Round ``index``'s cost in ``key`` of the ``played`` move's re-search against this one, and its error: the
+        mean of the deal-by-deal differences where both searched the round's deals in pairs, else the difference of
+        the two means with their errors taken as independent."""
+        found = self._costs.get((played, index, key))
+        if found is None:
+            ours, theirs = self.series(key)[index], played.series(key)[index]
+            if len(ours) == len(theirs):
+                found = _series_mean([x - y for x, y in zip(ours, theirs, strict=True)])
+            else:
+                (ma, ea), (mb, eb) = self.round_mean(index, key), played.round_mean(index, key)
+                found = ma - mb, math.hypot(ea, eb)
+            self._costs[played, index, key] = found
+        return found
+
     def mean(self, key: str) -> tuple[float, float]:
         """The mean over the rounds of ``"win"`` or ``"points"`` and its standard error (:func:`_combined_se`)."""
-        rounds = [_series_mean(values) for values in self.series(key)]
+        rounds = [self.round_mean(index, key) for index in range(len(self.rounds))]
         return sum(m for m, _ in rounds) / len(rounds), _combined_se([m for m, _ in rounds], [e for _, e in rounds])
 
     def row(self, visits: int) -> dict[str, Any]:
@@ -641,18 +666,10 @@ def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str)
     differences, with that series' error (:func:`_series_mean`); the rounds' costs are combined by
     :func:`_combined_se`. A round of unequal lengths (not searched in pairs) takes the two means' errors as
     independent. Only the rounds both moves were searched in count (a rival searched no more has fewer)."""
-    means, errors = [], []
-    ours, theirs = estimates[better].series(key), estimates[played].series(key)
-    common = min(len(ours), len(theirs))
-    for a, b in zip(ours[:common], theirs[:common], strict=True):
-        if len(a) == len(b):
-            mean, se = _series_mean([x - y for x, y in zip(a, b, strict=True)])
-        else:
-            (ma, ea), (mb, eb) = _series_mean(a), _series_mean(b)
-            mean, se = ma - mb, math.hypot(ea, eb)
-        means.append(mean)
-        errors.append(se)
-    return sum(means) / len(means), _combined_se(means, errors)
+    ours, theirs = estimates[better], estimates[played]
+    rounds = [ours.round_cost(theirs, index, key) for index in range(min(len(ours.rounds), len(theirs.rounds)))]
+    means = [mean for mean, _ in rounds]
+    return sum(means) / len(means), _combined_se(means, [se for _, se in rounds])
 
 
 def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: float) -> bool:
