@@ -27,6 +27,10 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
   the thin ones (under 30 iterations);
 * seconds per decision of the first run (the machine's load counts: compare runs made together).
 
+``--details PATH`` writes one JSON line per decision marked at either seed (the game, match, record index, and at
+each seed the mark, what it is on, the move called best and those as good, the cost and the re-search's rounds), to
+see which kinds of decision are not marked again.
+
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_marks.py
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_marks.py fools_errand --marks 20 --json marks.json
 """
@@ -138,9 +142,9 @@ def confirmed(result: dict[str, Any], win: float, points: float, mistake: bool =
 
 
 def measure(game_text: str, lineup: list[str], simulations: int, marks: int, matches: int, base: int,
-            partial: str | None = None) -> Tally:
+            partial: str | None = None, details: str | None = None) -> Tally:
     """The counts of one game (module docstring); with ``partial``, the figures so far written there (JSON) after
-    each match, for a run stopped before its end."""
+    each match, for a run stopped before its end; with ``details``, a line per decision marked at either seed."""
     game = motley.load_game(game_text)
     spec, deep = searcher_spec(game, simulations), searcher_spec(game, 10 * simulations)
     tally = Tally(game_text)
@@ -161,6 +165,8 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                     tally.check_rounds += first["checked"]["rounds"]
                 tally.best_same_all += first["choice"] == second["choice"]
                 cover(tally, first, second)
+                if details and (first["mark"] or second["mark"]):
+                    detail(details, game_text, match, first, second)
                 if first["mark"] is None:
                     continue
                 tally.marked += 1
@@ -182,6 +188,15 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
             with open(partial, "w", encoding="utf-8") as stream:
                 json.dump(summary(tally), stream, indent=1)
     return tally
+
+
+def detail(path: str, game_text: str, match: int, first: dict[str, Any], second: dict[str, Any]) -> None:
+    """Append one decision's two analyses, in short, to ``path`` (JSON lines; module docstring)."""
+    keys = ("mark", "mark_on", "played", "choice", "as_good", "cost", "checked")
+    line = {"game": game_text, "match": match, "index": first["index"],
+            "a": {k: first[k] for k in keys}, "b": {k: second[k] for k in keys}}
+    with open(path, "a", encoding="utf-8") as stream:
+        stream.write(json.dumps(line) + "\n")
 
 
 def summary(t: Tally) -> dict[str, Any]:
@@ -223,6 +238,7 @@ def main() -> None:
     parser.add_argument("--marks", type=int, default=35, help="marked decisions per game to reach")
     parser.add_argument("--matches", type=int, default=40, help="matches per game at most")
     parser.add_argument("--base", type=int, default=1000, help="the first match's seed")
+    parser.add_argument("--details", default=None, help="append a JSON line per decision marked at either seed here")
     parser.add_argument("--json", default=None, help="write the figures here (and the figures so far after each "
                                                      "match, to PATH.partial)")
     args = parser.parse_args()
@@ -230,7 +246,7 @@ def main() -> None:
     total, out = Tally("all games"), []
     for game in args.games:
         tally = measure(game, lineup, args.simulations, args.marks, args.matches, args.base,
-                        args.json and f"{args.json}.partial")
+                        args.json and f"{args.json}.partial", args.details)
         out.append(report(tally))
         total.add(tally)
     out.append(report(total))

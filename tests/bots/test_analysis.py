@@ -7,13 +7,16 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
 
 import motley
-from motley.bots import make_bot
+from motley.bots import analysis, make_bot
 from motley.bots.analysis import (
+    CHECK_FUTILE,
+    CHECK_MAX_ROUNDS,
     CHECK_ROUNDS,
     INACCURACY,
     THIN,
@@ -21,12 +24,14 @@ from motley.bots.analysis import (
     Z,
     _AnalysisSearch,
     _as_good,
+    _check,
     _Estimate,
     _hinted,
     _move_row,
     _paired,
     _pct,
     _rival,
+    _rivals,
     _settled,
     _Tally,
     _verdict,
@@ -536,3 +541,88 @@ def test_without_the_second_search_nothing_is_marked_or_searched_again(fool_reco
     for bare, full in zip(first["decisions"], checked["decisions"], strict=True):
         if full["checked"] is None:
             assert bare["moves"] == full["moves"]
+
+
+class _Scripted:
+    """A stand-in for the analysis's searcher in the re-search: each iteration of the move it searches alone draws
+    one sampled deal from the round's ``worlds`` and wins it where the deal's draw is under the move's ``RATES``
+    entry, so two moves searched over the same deals differ deal by deal by exactly their rates' gap."""
+
+    RATES: ClassVar[dict[int, float]] = {}
+
+    def __init__(self, game: motley.Game, **options: object) -> None:
+        self.simulations = int(str(options["simulations"]))
+        self.tallies: dict[int, _Tally] = {}
+        self.worlds: random.Random | None = None
+        self.so_far: object = None
+        self.root_move: int | None = None
+
+    def act(self, observation: object, legal: list[int], rng: random.Random) -> int:
+        assert self.worlds is not None and self.root_move is not None
+        rate = self.RATES[self.root_move]
+        draws = [self.worlds.random() for _ in range(self.simulations)]
+        self.tallies[self.root_move] = _tally([float(u < rate) for u in draws], [0.0] * len(draws))
+        return self.root_move
+
+
+def _scripted_check(monkeypatch: pytest.MonkeyPatch, rates: dict[int, float], rivals: list[int],
+                    seed: str = "s") -> tuple[int, dict[int, _Estimate], list[int]]:
+    """The re-search (:func:`_check`) of move 0 played against ``rivals``, each winning at its ``rates`` entry."""
+    monkeypatch.setattr(analysis, "_AnalysisSearch", _Scripted)
+    monkeypatch.setattr(_Scripted, "RATES", rates)
+    game = motley.load_game("fool(players=4,rounds=1)")
+    state = game.new_initial_state(seed=3)
+    decision = decision_at(state, state.current_player(), state.legal_actions()[0])
+    return _check(game, decision, searcher_spec(game, 500), seed, 0, rivals, "win", 0.0)
+
+
+def test_a_cost_near_a_mark_s_line_is_searched_past_the_old_cap_and_one_out_of_reach_stops_early(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds go where a mark is in the balance: a rival winning 6.5 more deals in a hundred than the played
+    move (the line 5, a round's error about 2.2) is still in its noise after 9 rounds and searched on until it is
+    out of it; one winning 4 more, whose mark is out of reach, stops within a few rounds from :data:`CHECK_FUTILE`,
+    where the test of its absence alone (1.96 errors under the line) would not have; a clear 20 stops at once."""
+    rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.465}, [1])
+    cost, se = _paired(estimates, 1, 0, "win")
+    assert 9 < rounds <= CHECK_MAX_ROUNDS
+    assert _verdict(estimates, 0, 0.0)[1] == ("inaccuracy" if cost - Z_MARK * se > INACCURACY else None)
+    rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.44}, [1])
+    cost, se = _paired(estimates, 1, 0, "win")
+    assert CHECK_FUTILE <= rounds < 9 and _verdict(estimates, 0, 0.0)[1] is None
+    assert cost + Z * se >= INACCURACY  # the test of its absence alone had not settled it
+    rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.60}, [1])
+    assert rounds < CHECK_FUTILE and _verdict(estimates, 0, 0.0)[1:3] == ("mistake", "win")
+
+
+def test_a_near_tied_best_is_named_the_same_whichever_the_first_search_ranked_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two rivals the first search could not tell apart are both searched again; where the re-search cannot tell
+    them apart either, the move called best is the first of them in the game's order, whichever was searched as
+    the rival, and the other is named as good; a rival the other clearly leads is searched no more."""
+    named = set()
+    for rivals in ([1, 2], [2, 1]):
+        rounds, estimates, kept = _scripted_check(monkeypatch, {0: 0.30, 1: 0.551, 2: 0.55}, rivals)
+        assert sorted(kept) == [0, 1, 2] and all(len(estimates[m].rounds) == rounds for m in kept)
+        choice, mark, on, _ = _verdict(estimates, 0, 0.0, kept)
+        assert (mark, on) == ("mistake", "win")
+        named.add(choice)
+    assert named == {1}  # 1 leads by a tenth of a deal in a hundred: not told apart; the first in order is named
+    rounds, estimates, kept = _scripted_check(monkeypatch, {0: 0.40, 1: 0.465, 2: 0.30}, [2, 1])
+    assert kept == [0, 1] and len(estimates[2].rounds) == 1 < rounds
+    assert _verdict(estimates, 0, 0.0, kept)[0] == 1
+
+
+def test_the_first_in_order_of_the_moves_the_first_search_cannot_tell_from_the_rival_is_searched_again_with_it(
+        ) -> None:
+    """Where the first search cannot tell the rival from other moves that may lead the played one, the first of them
+    in the game's order is searched again with it (another seed's first search, ranking the near-equals its own
+    way, searches it too); not where the rival comes first, nor a move clearly behind or unable to lead."""
+    def row(action: int, win: float, se: float = 0.02) -> dict[str, object]:
+        return {"action": action, "visits": 200, "win": win, "win_se": se, "points": 0.0, "points_se": 0.0}
+
+    played = row(0, 0.30)
+    assert _rivals([played, row(3, 0.50), row(2, 0.48), row(1, 0.46), row(4, 0.40)], played, 0.0) == ([3, 1], "win")
+    assert _rivals([played, row(1, 0.50), row(2, 0.48)], played, 0.0) == ([1], "win")  # the rival comes first
+    assert _rivals([played, row(3, 0.50), row(1, 0.40)], played, 0.0) == ([3], "win")  # clearly behind the rival
+    level = row(0, 0.47)
+    assert _rivals([level, row(3, 0.50), row(1, 0.49)], level, 0.0) == ([3], "win")  # 1 may not lead the played move

@@ -26,26 +26,33 @@ another seed would move it, so it is shown as such and never judged on.
 
 Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
 win chance and in points. Where by the first search another move searched enough may win the deal more often than
-the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations while
-winning as often (its lead with one standard error of it reaches the threshold: :func:`_rival`; not the search's
-choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be marked,
-and before it is, the played move and that rival are searched again (:func:`_check`), each alone (every iteration
-begins with it) with a quarter of the budget per round, both over the same sampled deals in a round (common random
-numbers: the cost is measured deal by deal, so the deal's luck cancels out of it), round after round until the cost
-is out of its noise on one side of its threshold (a sequential test) or :data:`CHECK_MAX_ROUNDS` rounds are run.
-Their estimates replace the first search's (``checked``), with errors that hold the rounds' spread (the between-seed
-error itself). The move called best is then the one of the higher win chance (``choice``), and the decision is
-marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3)
-standard errors is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal
-at least as often, when the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard
-deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal
-can still throw points away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard
-errors below the threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move
-with the higher win chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The
-other decisions cost what the first search costs.
+the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations
+while winning as often (its lead with one standard error of it reaches the threshold: :func:`_rivals`; not the
+search's choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be
+marked, and before it is, the played move and that rival (and, where the first search cannot tell the rival from
+other moves, the first of those in the game's order) are searched again (:func:`_check`), each alone (every
+iteration begins with it) with a quarter of the budget per round, all over the same sampled deals in a round (common
+random numbers: the cost is measured deal by deal, so the deal's luck cancels out of it), round after round until
+the cost is out of its noise on one side of its threshold (a sequential test), its mark is out of reach (from
+:data:`CHECK_FUTILE` rounds on: were the cost :data:`Z_REACH` standard errors above its estimate,
+:data:`CHECK_MAX_ROUNDS` rounds would still not take it out of the mark's margin), or :data:`CHECK_MAX_ROUNDS`
+rounds are run: so the rounds go to the decisions near a mark's line, where another seed would mark or not by
+chance. A move another re-searched rival clearly leads is searched no more. Their estimates replace the first
+search's (``checked``), with errors that hold the rounds' spread (the between-seed error itself). The move called
+best is then the one of the higher win chance (``choice``; of two the re-search cannot tell apart, the first in the
+game's order of moves, so another seed names the same), and the decision is marked ("inaccuracy", "mistake",
+``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3) standard errors is above
+:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as often, when
+the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard deviations of the seat's deal
+points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still throw points
+away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard errors below the
+threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move with the higher win
+chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The other decisions cost
+what the first search costs.
 
 Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
-as it within the noise (``as_good``: by the first search's estimates, for moves searched enough) are named with it
+as it within the noise (``as_good``: by the re-search's paired costs for the moves searched again, by the first
+search's estimates for the others searched enough) are named with it
 ("green 12 (or green 7, as good) wins 40%"), so the claim made is one another seed keeps.
 ``benchmarks/analysis_marks.py`` measures whether the marks hold at another seed and at ten times the budget, and
 whether the move called best at another seed is one of those named.
@@ -81,10 +88,10 @@ from motley.core import Game, MotleyError, Observation, State, jsonsafe, records
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
 
-__all__ = ["BATCHES", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT", "INACCURACY",
-           "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Decision", "analyse_decision",
-           "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint", "move_words", "searcher_spec",
-           "searcher_words", "summarise"]
+__all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
+           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Z_REACH", "Decision",
+           "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
+           "move_words", "searcher_spec", "searcher_words", "summarise"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
@@ -113,9 +120,17 @@ BATCHES = 5
 #: and its interval too narrow (the between-seed error of so few iterations is not known).
 THIN = 30
 #: Rounds of the re-search before a mark: at least, and at most (each round searches the played move and its rival
-#: alone, over the same sampled deals, with a quarter of the decision's budget each: :func:`_check`).
+#: alone, over the same sampled deals, with a quarter of the decision's budget each: :func:`_check`). Few decisions
+#: run to the cap: from :data:`CHECK_FUTILE` rounds on, a decision whose mark is out of reach stops (:func:`_side`),
+#: so the rounds past the first few go to the decisions whose cost is near a mark's line.
 CHECK_ROUNDS = 1
-CHECK_MAX_ROUNDS = 9
+CHECK_MAX_ROUNDS = 32
+#: Rounds from which the re-search of a decision stops, unmarked, once its mark is out of reach: were the cost
+#: :data:`Z_REACH` standard errors above its estimate, it would still be within :data:`Z_MARK` standard errors of
+#: its threshold after :data:`CHECK_MAX_ROUNDS` rounds (the error shrinking as one over the square root of the
+#: rounds: :func:`_side`). Not before: a round or two's error holds no spread of the rounds.
+CHECK_FUTILE = 3
+Z_REACH = 1.0
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -380,7 +395,8 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
         "moves": [per legal move: "move", "words", "action", "visits", "win", "win_low", "win_high", "win_se",
         "points", "points_se", "value", "enough", "checked"], most visited first, "cost": {"win", "win_se",
         "points", "points_se", "points_sd"}, "mark": None | "inaccuracy" | "mistake", "mark_on": None | "win" |
-        "points", "checked": None | {"rounds", "simulations"}, "why"}``.
+        "points", "checked": None | {"rounds", "simulations" (per move and round), "moves" (re-searched, the played
+        one with them)}, "why"}``.
     Raises:
         MotleyError: for a spec that is not ISMCTS, or a game without search support.
     """
@@ -394,17 +410,17 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     by_action = {r["action"]: r for r in rows}
     first = {a: dict(r) for a, r in by_action.items()}  # the first search's rows, before any re-search
     checked = None
-    rival = _rival(rows, by_action[decision.played], spread) if check else None
+    rivals, kind = _rivals(rows, by_action[decision.played], spread) if check else ([], "win")
     key = "win"
     estimates: dict[int, _Estimate] = {}
-    if rival is not None:
-        rounds, estimates = _check(game, decision, spec, seed, decision.played, rival, spread)
+    if rivals:
+        rounds, estimates, kept = _check(game, decision, spec, seed, decision.played, rivals, kind, spread)
         budget = _check_budget(spec)
         for action, estimate in estimates.items():
-            by_action[action].update(estimate.row(rounds * budget))
+            by_action[action].update(estimate.row(len(estimate.rounds) * budget))
         rows.sort(key=lambda r: (-r["visits"], -r["win"]))
-        checked = {"rounds": rounds, "simulations": budget}
-        choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread)
+        checked = {"rounds": rounds, "simulations": budget, "moves": len(estimates)}
+        choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread, kept)
         key = "points" if mark_on == "points" else "win"
     else:
         cost = _Cost.between(by_action[choice], by_action[decision.played])
@@ -446,12 +462,21 @@ def _as_good(first: dict[int, dict[str, Any]], estimates: dict[int, _Estimate], 
 
 
 def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> int | None:
-    """The move that may make the decision a mark, by the first search: of the other moves searched enough (any
-    searched move where none is), the one that wins the deal the most often, where it may win more often than the
-    ``played`` one by :data:`INACCURACY` (its lead and one standard error of it reach the threshold), or else the
-    one that scores the most points of those that win at least as often, where it may score :data:`POINTS_INACCURACY`
-    standard deviations more (the same test); None when there is none (the decision is not searched again, so it
-    costs what the first search costs). One standard error, not none: a decision that a search marks after its
+    """The move that may make the decision a mark (the first of :func:`_rivals`), or None."""
+    rivals = _rivals(rows, played, spread)[0]
+    return rivals[0] if rivals else None
+
+
+def _rivals(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> tuple[list[int], str]:
+    """The moves that may make the decision a mark, by the first search, and what their lead is in (``"win"``,
+    ``"points"``): of the other moves searched enough (any searched move where none is), the one that wins the deal
+    the most often, where it may win more often than the ``played`` one by :data:`INACCURACY` (its lead and one
+    standard error of it reach the threshold), or else the one that scores the most points of those that win at
+    least as often, where it may score :data:`POINTS_INACCURACY` standard deviations more (the same test); none when
+    there is none (the decision is not searched again, so it costs what the first search costs). After it, where
+    the first search cannot tell it from other moves, the first of them in the game's order (:func:`_runner_up`):
+    both are searched again, so where the two are near-equals the move called best is that one (:func:`_verdict`),
+    not the seed's pick of the near-equals. One standard error, not none: a decision that a search marks after its
     re-search is to be searched again at another seed too, though that seed's first search may see its rival's lead
     a little short of the threshold. Not the search's choice: a search indifferent between moves (a deal won or lost
     whatever is played) picks one by its visits; nor a thin move, whose estimate is a few deals'."""
@@ -459,12 +484,28 @@ def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float
     others = [r for r in searched if r.get("enough", True)] or searched
     win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
     if win is not None and _may_lead(win, played, "win", INACCURACY):
-        return int(win["action"])
+        return [int(win["action"]), *_runner_up(others, win, played, "win", INACCURACY)], "win"
     level = [r for r in others if r["win"] >= played["win"]]
     rich = max(level, key=lambda r: (r["points"], r["win"]), default=None)
-    if rich is not None and spread > 0 and _may_lead(rich, played, "points", POINTS_INACCURACY * spread):
-        return int(rich["action"])
-    return None
+    threshold = POINTS_INACCURACY * spread
+    if rich is not None and spread > 0 and _may_lead(rich, played, "points", threshold):
+        return [int(rich["action"]), *_runner_up(level, rich, played, "points", threshold)], "points"
+    return [], "win"
+
+
+def _runner_up(pool: Sequence[dict[str, Any]], rival: dict[str, Any], played: dict[str, Any], key: str,
+               threshold: float) -> list[int]:
+    """Of the moves of ``pool`` the first search cannot tell from the ``rival`` in ``key`` (``"win"``,
+    ``"points"``: the rival's lead over it within :data:`Z` standard errors) and that too may lead the ``played``
+    move by ``threshold`` (:func:`_may_lead`), the first in the game's order (the lowest action id), as one action in
+    a list, where it comes before the rival; else an empty list. Another seed's first search, which may rank the
+    near-equals the other way, searches that move again too."""
+    def near(row: dict[str, Any]) -> bool:
+        error = math.hypot(rival.get(f"{key}_se", 0.0), row.get(f"{key}_se", 0.0))
+        return float(rival[key]) - float(row[key]) <= Z * error and _may_lead(row, played, key, threshold)
+
+    first = min((int(r["action"]) for r in pool if r is not rival and near(r)), default=None)
+    return [first] if first is not None and first < int(rival["action"]) else []
 
 
 def _may_lead(row: dict[str, Any], played: dict[str, Any], key: str, threshold: float) -> bool:
@@ -491,12 +532,15 @@ class _Cost:
 
 class _Estimate:
     """One move's re-search (:func:`_check`): the tally of each round (its iterations' win shares and points in
-    order, deal by deal the same sampled deals as the other re-searched move's in that round)."""
+    order, deal by deal the same sampled deals as the other re-searched move's in that round), with each round's
+    mean and paired cost kept once worked out (a round's tally does not change once added)."""
 
-    __slots__ = ("rounds",)
+    __slots__ = ("_costs", "_means", "rounds")
 
     def __init__(self) -> None:
         self.rounds: list[_Tally] = []
+        self._means: dict[tuple[int, str], tuple[float, float]] = {}
+        self._costs: dict[tuple[_Estimate, int, str], tuple[float, float]] = {}
 
     def add(self, tally: _Tally) -> None:
         """One round's iterations."""
@@ -506,9 +550,31 @@ class _Estimate:
         """Per round, each iteration's ``"win"`` share or ``"points"``."""
         return [tally.wins if key == "win" else tally.gains for tally in self.rounds]
 
+    def round_mean(self, index: int, key: str) -> tuple[float, float]:
+        """Round ``index``'s mean of ``"win"`` or ``"points"`` and its standard error (:func:`_series_mean`)."""
+        found = self._means.get((index, key))
+        if found is None:
+            found = self._means[index, key] = _series_mean(self.series(key)[index])
+        return found
+
+    def round_cost(self, played: _Estimate, index: int, key: str) -> tuple[float, float]:
+        """Round ``index``'s cost in ``key`` of the ``played`` move's re-search against this one, and its error: the
+        mean of the deal-by-deal differences where both searched the round's deals in pairs, else the difference of
+        the two means with their errors taken as independent."""
+        found = self._costs.get((played, index, key))
+        if found is None:
+            ours, theirs = self.series(key)[index], played.series(key)[index]
+            if len(ours) == len(theirs):
+                found = _series_mean([x - y for x, y in zip(ours, theirs, strict=True)])
+            else:
+                (ma, ea), (mb, eb) = self.round_mean(index, key), played.round_mean(index, key)
+                found = ma - mb, math.hypot(ea, eb)
+            self._costs[played, index, key] = found
+        return found
+
     def mean(self, key: str) -> tuple[float, float]:
         """The mean over the rounds of ``"win"`` or ``"points"`` and its standard error (:func:`_combined_se`)."""
-        rounds = [_series_mean(values) for values in self.series(key)]
+        rounds = [self.round_mean(index, key) for index in range(len(self.rounds))]
         return sum(m for m, _ in rounds) / len(rounds), _combined_se([m for m, _ in rounds], [e for _, e in rounds])
 
     def row(self, visits: int) -> dict[str, Any]:
@@ -549,30 +615,49 @@ def _check_budget(spec: str) -> int:
     return max(20, int(parse_bot_spec(spec).resolved()["simulations"]) // 4)
 
 
-def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: int, rival: int,
-           spread: float) -> tuple[int, dict[int, _Estimate]]:
-    """The re-search of the ``played`` move and its ``rival`` (:func:`_rival`): in each round each of the two is
-    searched alone (every iteration begins with it, :attr:`ISMCTSBot.root_move`) by a fresh searcher with
-    :func:`_check_budget` iterations, the round's generator (``"{seed}:check:{round}"``) and the round's sampled
-    deals (``"{seed}:deals:{round}"``, the same for both: :attr:`_AnalysisSearch.worlds`), from
-    :data:`CHECK_ROUNDS` rounds until :data:`CHECK_MAX_ROUNDS`, stopping once the cost is out of its noise on one
-    side of its threshold (:func:`_settled`): a sequential test with a cap on its budget. Returns the rounds run and
-    each move's estimate."""
+def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: int, rivals: Sequence[int],
+           kind: str, spread: float) -> tuple[int, dict[int, _Estimate], list[int]]:
+    """The re-search of the ``played`` move and its ``rivals`` (:func:`_rivals`: one, or two the first search could
+    not tell apart): in each round each of them is searched alone (every iteration begins with it,
+    :attr:`ISMCTSBot.root_move`) by a fresh searcher with :func:`_check_budget` iterations, the round's generator
+    (``"{seed}:check:{round}"``) and the round's sampled deals (``"{seed}:deals:{round}"``, the same for all:
+    :attr:`_AnalysisSearch.worlds`), from :data:`CHECK_ROUNDS` rounds until :data:`CHECK_MAX_ROUNDS`, stopping once
+    the cost against the move called best (:func:`_verdict`) is settled on one side of its threshold
+    (:func:`_settled`): a sequential test with a cap on its budget. A rival the other leads by more than :data:`Z`
+    standard errors of their paired cost in ``kind`` (what their lead is in) is searched no more. Returns the rounds
+    run, each move's estimate (of the rounds it was searched in) and the moves searched to the end."""
     options = dict(parse_bot_spec(spec).resolved())
     options["simulations"] = _check_budget(spec)
-    estimates = {m: _Estimate() for m in (played, rival)}
+    estimates = {m: _Estimate() for m in (played, *rivals)}
+    kept = [played, *rivals]
     rounds = 0
     while rounds < CHECK_MAX_ROUNDS:
-        for move in (played, rival):
+        for move in kept:
             searcher = _AnalysisSearch(game, **options)
             searcher.so_far, searcher.root_move = decision.so_far, move
             searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
             searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
             estimates[move].add(searcher.tallies.get(move) or _Tally())
         rounds += 1
-        if rounds >= CHECK_ROUNDS and _settled(estimates, played, rival, spread):
+        kept = [played, *_undecided(estimates, kept[1:], kind)]
+        called, mark, _, _ = _verdict(estimates, played, spread, kept)
+        if called == played or (mark is None and kind == "points"):  # the settled test is of the mark's own rival
+            called = max(kept[1:], key=lambda m: estimates[m].mean(kind)[0])
+        if rounds >= CHECK_ROUNDS and _settled(estimates, played, called, spread):
             break
-    return rounds, estimates
+    return rounds, estimates, kept
+
+
+def _undecided(estimates: dict[int, _Estimate], rivals: Sequence[int], key: str) -> list[int]:
+    """The ``rivals`` that no other of them leads in ``key`` by more than :data:`Z` standard errors of their paired
+    cost (the ones still in the running to be called best)."""
+    return [m for m in rivals if not any(_leads(estimates, other, m, key) for other in rivals if other != m)]
+
+
+def _leads(estimates: dict[int, _Estimate], better: int, worse: int, key: str) -> bool:
+    """Whether ``better`` leads ``worse`` in ``key`` by more than :data:`Z` standard errors of their paired cost."""
+    cost, se = _paired(estimates, better, worse, key)
+    return cost - Z * se > 0.0
 
 
 def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str) -> tuple[float, float]:
@@ -580,63 +665,88 @@ def _paired(estimates: dict[int, _Estimate], better: int, played: int, key: str)
     the two moves were searched over the same sampled deals, so the round's cost is the mean of the deal-by-deal
     differences, with that series' error (:func:`_series_mean`); the rounds' costs are combined by
     :func:`_combined_se`. A round of unequal lengths (not searched in pairs) takes the two means' errors as
-    independent."""
-    means, errors = [], []
-    for a, b in zip(estimates[better].series(key), estimates[played].series(key), strict=True):
-        if len(a) == len(b):
-            mean, se = _series_mean([x - y for x, y in zip(a, b, strict=True)])
-        else:
-            (ma, ea), (mb, eb) = _series_mean(a), _series_mean(b)
-            mean, se = ma - mb, math.hypot(ea, eb)
-        means.append(mean)
-        errors.append(se)
-    return sum(means) / len(means), _combined_se(means, errors)
+    independent. Only the rounds both moves were searched in count (a rival searched no more has fewer)."""
+    ours, theirs = estimates[better], estimates[played]
+    rounds = [ours.round_cost(theirs, index, key) for index in range(min(len(ours.rounds), len(theirs.rounds)))]
+    means = [mean for mean, _ in rounds]
+    return sum(means) / len(means), _combined_se(means, [se for _, se in rounds])
 
 
 def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: float) -> bool:
     """Whether the re-search has said what it can: the cost in win chance of the ``played`` move against the
-    ``rival`` above :data:`INACCURACY` by :data:`Z_MARK` standard errors (a mark), or below it by :data:`Z` and, where
-    the rival wins at least as often, the cost in points likewise on one side of :data:`POINTS_INACCURACY` standard
-    deviations (above by :data:`Z_MARK` standard errors, below by :data:`Z`)."""
+    ``rival`` settled on one side of :data:`INACCURACY` (:func:`_side`: a mark, or none), and where it is settled
+    unmarked and the rival wins at least as often, the cost in points likewise against :data:`POINTS_INACCURACY`
+    standard deviations."""
+    rounds = min(len(estimates[played].rounds), len(estimates[rival].rounds))
     win, win_se = _paired(estimates, rival, played, "win")
-    if win - Z_MARK * win_se > INACCURACY:
-        return True
-    if win + Z * win_se >= INACCURACY:
-        return False
+    side = _side(win, win_se, INACCURACY, rounds)
+    if side is not False:
+        return side is True
     threshold = POINTS_INACCURACY * spread
     if threshold <= 0 or win < 0:
         return True
     points, points_se = _paired(estimates, rival, played, "points")
-    return points - Z_MARK * points_se > threshold or points + Z * points_se < threshold
+    return _side(points, points_se, threshold, rounds) is not None
 
 
-def _verdict(estimates: dict[int, _Estimate], played: int,
-             spread: float) -> tuple[int, str | None, str | None, _Cost]:
-    """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search.
+def _side(cost: float, se: float, threshold: float, rounds: int) -> bool | None:
+    """Where a ``cost`` with its standard error ``se`` after ``rounds`` rounds of the re-search stands against a mark's
+    ``threshold``: True, a mark (:data:`Z_MARK` standard errors above it); False, settled unmarked (:data:`Z` below
+    it, or from :data:`CHECK_FUTILE` rounds on, its mark out of reach: were the cost :data:`Z_REACH` standard errors
+    above its estimate, the error shrinking as one over the square root of the rounds would still leave it within
+    :data:`Z_MARK` errors of the threshold after :data:`CHECK_MAX_ROUNDS` rounds); None, still in its noise near
+    the mark's line (the rounds past the first few go to these decisions)."""
+    if cost - Z_MARK * se > threshold:
+        return True
+    if cost + Z * se < threshold:
+        return False
+    if rounds < CHECK_FUTILE:
+        return None
+    reach = (cost + Z_REACH * se - threshold) * math.sqrt(CHECK_MAX_ROUNDS / rounds)
+    return False if reach <= Z_MARK * se else None
 
-    The best is the move of the highest win chance. A win-chance mark needs the cost less :data:`Z_MARK` standard
-    errors above :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a points mark, only where no
-    win-chance mark is, is against the move of the most points among those that win the deal at least as often as
-    the played one, with the cost less :data:`Z_MARK` standard errors above :data:`POINTS_INACCURACY` standard
-    deviations of the deal's points. So
+
+def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
+             moves: Sequence[int] | None = None) -> tuple[int, str | None, str | None, _Cost]:
+    """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search of
+    ``moves`` (by default all of ``estimates``; the played move among them).
+
+    The best is the move of the highest win chance, or of the moves that win more often than the played one and as
+    often as it within the noise, the first in the game's order (:func:`_first_of_equals`: another seed, which
+    may rank near-equals the other way, names the same move). A win-chance mark needs the cost against it less
+    :data:`Z_MARK` standard errors above :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a
+    points mark, only where no win-chance mark is, is against the move of the most points (the same way among
+    near-equals) among those that win the deal at least as often as the played one, with the cost less
+    :data:`Z_MARK` standard errors above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
     the move of the higher win chance is never marked, and each mark says what it is on."""
     def cost_of(move: int) -> _Cost:
         return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
 
-    win = {m: e.mean("win")[0] for m, e in estimates.items()}
-    points = {m: e.mean("points")[0] for m, e in estimates.items()}
-    best = max(estimates, key=lambda m: (win[m], points[m], m == played))
-    if best == played:
+    moves = list(estimates) if moves is None else list(moves)
+    win = {m: estimates[m].mean("win")[0] for m in moves}
+    points = {m: estimates[m].mean("points")[0] for m in moves}
+    top = max(moves, key=lambda m: (win[m], points[m], m == played))
+    if top == played:
         return played, None, None, _Cost(0.0, 0.0, 0.0, 0.0)
+    best = _first_of_equals(estimates, [m for m in moves if win[m] > win[played]] or [top], top, "win")
     cost = cost_of(best)
     if cost.win - Z_MARK * cost.win_se > INACCURACY:
         return best, "mistake" if cost.win >= MISTAKE else "inaccuracy", "win", cost
-    rivals = [m for m in estimates if m != played and win[m] >= win[played]]
+    rivals = [m for m in moves if m != played and win[m] >= win[played]]
     richest = max(rivals, key=lambda m: (points[m], win[m]))
+    richest = _first_of_equals(estimates, [m for m in rivals if points[m] > points[played]] or [richest], richest,
+                               "points")
     richer = cost_of(richest)
     if spread > 0 and richer.points - Z_MARK * richer.points_se > POINTS_INACCURACY * spread:
         return richest, "mistake" if richer.points >= POINTS_MISTAKE * spread else "inaccuracy", "points", richer
     return best, None, None, cost
+
+
+def _first_of_equals(estimates: dict[int, _Estimate], moves: Sequence[int], top: int, key: str) -> int:
+    """Of ``moves`` (``top`` among them), the first in the game's order (the lowest action id) that ``top`` does not
+    lead in ``key`` by more than :data:`Z` standard errors of their paired cost: between near-equals the re-search
+    cannot tell apart, a fixed order, not the seed's noise, decides which is named first."""
+    return min(m for m in moves if m == top or not _leads(estimates, top, m, key))
 
 
 def _points_spread(tallies: Iterable[_Tally]) -> float:
