@@ -1276,6 +1276,27 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
     return 0;
 }
 
+/* The number of seats of a Foolery state (its sizes list, 2..8 of them); -1 with an exception set otherwise. */
+static long
+seat_count(PyObject *self)
+{
+    PyObject *sizes = get_slot(self, S_SIZES);
+    if (sizes == NULL)
+        return -1;
+    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
+        return -1;
+    }
+    return (long)PyList_GET_SIZE(sizes);
+}
+
+/* The observation tensor's length (float32 values) at n seats (observe.observation_tensor). */
+static Py_ssize_t
+tensor_length(long n)
+{
+    return CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+}
+
 /* _write_tensor(seat, out) -> bool: the observation tensor of seat written into out (a writable, C-contiguous
  * float32 buffer of the tensor's length); False, writing nothing, for a seat that is no int of 0..N-1 (the
  * caller raises the game's own error). */
@@ -1286,14 +1307,9 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_write_tensor(seat, out) takes 2 arguments");
         return NULL;
     }
-    PyObject *sizes = get_slot(self, S_SIZES);
-    if (sizes == NULL)
+    long n = seat_count(self), seat;
+    if (n < 0)
         return NULL;
-    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
-        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
-        return NULL;
-    }
-    long n = (long)PyList_GET_SIZE(sizes), seat;
     if (!PyLong_CheckExact(args[0]) || read_long(args[0], &seat) < 0 || seat < 0 || seat >= n) {
         PyErr_Clear();
         Py_RETURN_FALSE;
@@ -1301,7 +1317,7 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer view;
     if (PyObject_GetBuffer(args[1], &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
-    Py_ssize_t length = CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+    Py_ssize_t length = tensor_length(n);
     if (view.format == NULL || strcmp(view.format, "f") != 0 || view.itemsize != 4 || view.len != 4 * length) {
         PyErr_Format(PyExc_ValueError, "_write_tensor: out must be float32 of %zd values", length);
         PyBuffer_Release(&view);
@@ -1320,14 +1336,9 @@ write_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 observation_bytes(PyObject *self, PyObject *seat_obj)
 {
-    PyObject *sizes = get_slot(self, S_SIZES);
-    if (sizes == NULL)
+    long n = seat_count(self), seat;
+    if (n < 0)
         return NULL;
-    if (!PyList_Check(sizes) || PyList_GET_SIZE(sizes) < 2 || PyList_GET_SIZE(sizes) > MAX_SEATS) {
-        PyErr_SetString(PyExc_ValueError, "a Foolery state's sizes must be a list of 2..8 seats");
-        return NULL;
-    }
-    long n = (long)PyList_GET_SIZE(sizes), seat;
     if (!PyLong_CheckExact(seat_obj) || read_long(seat_obj, &seat) < 0 || seat < 0 || seat >= n) {
         PyErr_Clear();
         PyObject *checked = PyObject_CallMethod(self, "check_seat", "O", seat_obj);
@@ -1345,7 +1356,7 @@ observation_bytes(PyObject *self, PyObject *seat_obj)
             return NULL;
         }
     }
-    Py_ssize_t length = CARD_BLOCKS * TENSOR_CARDS + (SEAT_FIELDS + 1) * n + 14;
+    Py_ssize_t length = tensor_length(n);
     PyObject *out = PyBytes_FromStringAndSize(NULL, length * (Py_ssize_t)sizeof(float));
     if (out == NULL)
         return NULL;
