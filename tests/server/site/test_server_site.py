@@ -387,7 +387,7 @@ def test_seat_requests_sent_to_the_other_process_are_answered_by_the_owner(postg
             "game": "fools_errand", "players": 2, "seats": [{"kind": "human", "open": True}, {"kind": "human"}]}).json()
         table_id, invited = made["id"], made["seats"][1]["link"].split("token=")[1]
         first = httpx.post(f"{b.base}/api/tables/{table_id}/join", timeout=10)
-        assert first.status_code == 200 and first.json()["seat"] == 0
+        assert first.status_code == 200 and first.json()["seat"] == 0, (first.status_code, first.text)
         declined = httpx.post(f"{b.base}/api/tables/{table_id}/decline", json={"token": invited}, timeout=10)
         assert declined.status_code == 200 and declined.json() == {"id": table_id, "seat": 1, "open": True}
         second = httpx.post(f"{b.base}/api/tables/{table_id}/join?seat=1", timeout=10)
