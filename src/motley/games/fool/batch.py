@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from motley.core.tensors import TensorLayout
+from motley.games.fool import observe
 from motley.games.fool.cards import COLOUR, W1, W
 from motley.games.fool.observe import H, observation_tensor, tensor_layout
 
@@ -146,6 +147,9 @@ class BatchTensors:
     #: the same slots), so an environment of one state asks the state (``motley.envs.tensors.game_observer``), or
     #: this observer's :meth:`tensor` with one slot (``motley.envs.tensors.one_state_observer``: one frame shorter).
     one_slot_from_state = True
+    #: The state's own ``observation_tensor`` is written by the compiled writer (``observe.NATIVE_WRITE``), faster
+    #: than a slot kept up to date: an environment of one state asks the state (``one_state_observer`` gives None).
+    state_is_fastest = observe.NATIVE_WRITE is not None
 
     def __init__(self, game: Game, slots: int) -> None:
         self.game: FoolGameRules = cast("FoolGameRules", game)
