@@ -88,11 +88,34 @@ small_int(PyObject *obj, long low, long high, long *out, const char *what)
     return 0;
 }
 
+/* A number as Python's true division by a float takes it: an int as float(int) (exact below 2**53), a float as it is. */
 static inline int
 as_double(PyObject *obj, double *out)
 {
-    *out = PyFloat_AsDouble(obj);  /* an int's exact value where it has one, as Python's true division takes it */
+    if (PyLong_CheckExact(obj)) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(obj, &overflow);
+        if (!overflow && v > -(1L << 53) && v < (1L << 53)) {
+            *out = (double)v;
+            return 0;
+        }
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+    }
+    else if (PyFloat_CheckExact(obj)) {
+        *out = PyFloat_AS_DOUBLE(obj);
+        return 0;
+    }
+    *out = PyFloat_AsDouble(obj);
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The relative seat of seat s seen from seat (both 0..n-1): (s - seat) mod n. */
+static inline long
+rel(long s, long seat, long n)
+{
+    long r = s - seat;
+    return r < 0 ? r + n : r;
 }
 
 static inline double
@@ -168,7 +191,7 @@ read_plays(PyObject *plays, long seat, long n, const Py_ssize_t *L, float *out, 
             PyErr_Format(PyExc_ValueError, "a Fool! state's play holds no card: %ld", t);
             return -1;
         }
-        long r = (p - seat + n) % n;
+        long r = rel(p, seat, n);
         if (c >= W1) {
             w1[p] += sixth;
             if (current)
@@ -204,7 +227,7 @@ per_seat(PyObject *values, long seat, long n, float *out, Py_ssize_t at, double 
         double v;
         if (as_double(items[s], &v) < 0)
             return -1;
-        out[at + (s - seat + n) % n] = (float)clip(v / scale, low, high);
+        out[at + rel(s, seat, n)] = (float)clip(v / scale, low, high);
     }
     return 0;
 }
@@ -271,7 +294,7 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
     if (trick == NULL || read_plays(trick, seat, n, L, out, w1, voids, 1) < 0)
         return -1;
     for (long s = 0; s < n; s++) {
-        long r = (s - seat + n) % n;
+        long r = rel(s, seat, n);
         if (w1[s] != 0.0f)
             out[L[L_PLAYED] + H * r + W1] = w1[s];
         for (int col = 0; col < 4; col++)
@@ -293,7 +316,7 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
     for (Py_ssize_t i = 0; i < len; i++) {
         if (small_int(items[i], 0, n, &v, "seat") < 0)
             return -1;
-        out[L[L_OUT] + (v - seat + n) % n] = 1.0f;
+        out[L[L_OUT] + rel(v, seat, n)] = 1.0f;
     }
     PyObject *done = get_slot(self, S_DONE);
     if (done == NULL)
@@ -308,8 +331,8 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
             || small_int(pos, 0, len, &at, "position in the trick") < 0
             || small_int(items[at], 0, n, &mover, "seat") < 0 || small_int(items[0], 0, n, &leader, "seat") < 0)
             return -1;
-        out[L[L_MOVE] + (mover - seat + n) % n] = 1.0f;
-        out[L[L_LEADER] + (leader - seat + n) % n] = 1.0f;
+        out[L[L_MOVE] + rel(mover, seat, n)] = 1.0f;
+        out[L[L_LEADER] + rel(leader, seat, n)] = 1.0f;
     }
     out[L[L_TRICKS_DONE]] = (float)clip((double)done_tricks / 12.0, 0.0, 1.0);
     out[L[L_OVER]] = over ? 1.0f : 0.0f;
@@ -317,7 +340,7 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
     PyObject *dealer = get_slot(self, S_DEALER);
     if (dealer == NULL || small_int(dealer, 0, n, &v, "dealer") < 0)
         return -1;
-    out[L[L_DEALER] + (v - seat + n) % n] = 1.0f;
+    out[L[L_DEALER] + rel(v, seat, n)] = 1.0f;
     PyObject *totals = get_slot(self, S_TOTALS), *bonuses = get_slot(self, S_BONUSES);
     if (totals == NULL || bonuses == NULL
         || per_seat(totals, seat, n, out, L[L_TOTALS], 100.0, -1.0, 1.0, "totals") < 0

@@ -28,7 +28,7 @@ from motley.games.fool.rules import FoolGameRules, FoolRules
 _NATIVE_WRITE = observe.NATIVE_WRITE
 _SIZES = [observe.tensor_size(n) if n >= FoolGameRules.min_players else 0 for n in range(9)]
 _empty = np.empty
-_FLOAT32 = np.float32
+_FLOAT32 = np.dtype(np.float32)
 
 
 class FoolState(FoolRules):
