@@ -71,7 +71,7 @@ def test_the_state_asks_the_compiled_writer() -> None:
 
 
 @native
-def test_a_hand_sorted_otherwise_or_held_in_tuples_gives_the_same_tensor() -> None:
+def test_hands_and_a_trick_held_in_tuples_give_the_same_tensor() -> None:
     """The writer reads lists or tuples (a clone, a copy or a restored state), and refuses what is neither."""
     game = motley.load_game("fool", players=4)
     state = cast("FoolState", game.new_initial_state(seed=5))

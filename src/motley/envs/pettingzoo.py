@@ -345,7 +345,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             else:
                 tensor = np.empty(self._observation_shape, dtype=np.float32)
                 self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
-            tensor.setflags(False)  # write=False (by position: keywords cost more to parse than the rest)
+            # write=False by position (NumPy parses a keyword slower than it sets the flag; its stubs want the keyword)
+            tensor.setflags(False)  # type: ignore[call-arg]
         if self.flat:
             self._observed[agent] = tensor
             return tensor
@@ -356,7 +357,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         else:  # the mover's narrow mask (self._mask inline: one call fewer a turn)
             mask = self._zero_mask.copy()
             mask[self._legal] = 1
-            mask.setflags(False)  # write=False
+            mask.setflags(False)  # type: ignore[call-arg]  # write=False, as the tensor's
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
