@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any, cast
 
@@ -57,6 +58,35 @@ def test_compiled_tensor_is_the_reference_at_every_position_and_seat(options: di
                 break
             play_random(state, rng, 1)
     assert checked > 500 and len(rounds) > 1  # later rounds (totals, bonuses, last round's scores) were seen
+
+
+@native
+def test_states_of_games_with_other_options_in_turn() -> None:
+    """The writer keeps what it read of the last game (its deck's block, the bonus count, two Fools): states of
+    games with other decks and options, asked in turn from several threads, each get their own game's tensor."""
+    games = [motley.load_game("fool", **options) for options in CONFIGS[1:4]]
+    games.append(motley.load_game("fool", players=7, two_fools_from_players=7, end_bonus_count=2))
+    failures: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            rng = random.Random(seed)
+            states = [cast("FoolState", game.new_initial_state(seed=seed)) for game in games]
+            for _ in range(200):
+                state = rng.choice(states)
+                if not state.is_terminal():
+                    play_random(state, rng, 1)
+                seat = rng.randrange(state.game.num_players)
+                assert state.observation_tensor(seat).tobytes() == observe.observation_tensor(state, seat).tobytes()
+        except BaseException as error:  # handed to the main thread
+            failures.append(error)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
 
 
 @native

@@ -35,13 +35,15 @@ static Py_ssize_t layout[MAX_SEATS + 1][L_COUNT];
 static unsigned char colour[NUM_CARDS];
 static int installed = 0;
 
-/* What the tensor reads of the last game seen (a game's options never change): one entry, holding the game. */
-static struct {
+/* What the tensor reads of a game (a game's options never change). */
+typedef struct {
     PyObject *game;
     float deck[H];
     float assumed, two_fools;
     double bonus_scale;
-} game_consts = {NULL, {0}, 0, 0, 1.0};
+} GameConsts;
+/* The last game read: one entry, holding the game; replaced whole, with no Python code run in between. */
+static GameConsts game_consts = {NULL, {0}, 0, 0, 1.0};
 
 static PyObject *s_deck_block, *s_deck_assumed, *s_num_fools, *s_params, *s_end_bonus_count, *s_scores;
 
@@ -124,13 +126,17 @@ clip(double v, double low, double high)
     return v > high ? high : (v < low ? low : v);
 }
 
-/* Read what the tensor takes from the game (the deck's block, the deck table assumed, two Fools, the bonus count
- * of the match's end), unless it is the game read last. */
+/* What the tensor takes from the game (the deck's block, the deck table assumed, two Fools, the bonus count of the
+ * match's end) into *g: the entry kept, or read and kept (read into a local first: reading runs Python code, during
+ * which another thread may read another game). */
 static int
-read_game(PyObject *game)
+read_game(PyObject *game, GameConsts *g)
 {
-    if (game == game_consts.game)
+    if (game == game_consts.game) {
+        *g = game_consts;
         return 0;
+    }
+    g->game = game;
     PyObject *deck = PyObject_GetAttr(game, s_deck_block);
     if (deck == NULL)
         return -1;
@@ -144,7 +150,7 @@ read_game(PyObject *game)
         PyErr_SetString(PyExc_ValueError, "the game's deck_block must be float32 of 83 values");
         return -1;
     }
-    memcpy(game_consts.deck, view.buf, sizeof game_consts.deck);
+    memcpy(g->deck, view.buf, sizeof g->deck);
     PyBuffer_Release(&view);
     PyObject *assumed = PyObject_GetAttr(game, s_deck_assumed);
     PyObject *fools = assumed == NULL ? NULL : PyObject_GetAttr(game, s_num_fools);
@@ -160,11 +166,13 @@ read_game(PyObject *game)
     Py_XDECREF(count);
     if (!ok || truth < 0 || PyErr_Occurred())
         return -1;
-    game_consts.assumed = truth ? 1.0f : 0.0f;
-    game_consts.two_fools = num_fools == 2 ? 1.0f : 0.0f;
-    game_consts.bonus_scale = scale;
+    g->assumed = truth ? 1.0f : 0.0f;
+    g->two_fools = num_fools == 2 ? 1.0f : 0.0f;
+    g->bonus_scale = scale;
+    PyObject *old = game_consts.game;
     Py_INCREF(game);
-    Py_XSETREF(game_consts.game, game);
+    game_consts = *g;
+    Py_XDECREF(old);
     return 0;
 }
 
@@ -237,8 +245,9 @@ static int
 fill_tensor(PyObject *self, long seat, long n, float *out)
 {
     const Py_ssize_t *L = layout[n];
+    GameConsts consts;
     PyObject *game = get_slot(self, S_GAME);
-    if (game == NULL || read_game(game) < 0)
+    if (game == NULL || read_game(game, &consts) < 0)
         return -1;
     memset(out, 0, (size_t)L[L_SIZE] * sizeof(float));
     PyObject **items, **colours;
@@ -344,7 +353,7 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
     PyObject *totals = get_slot(self, S_TOTALS), *bonuses = get_slot(self, S_BONUSES);
     if (totals == NULL || bonuses == NULL
         || per_seat(totals, seat, n, out, L[L_TOTALS], 100.0, -1.0, 1.0, "totals") < 0
-        || per_seat(bonuses, seat, n, out, L[L_BONUSES], game_consts.bonus_scale, -INFINITY, 1.0,
+        || per_seat(bonuses, seat, n, out, L[L_BONUSES], consts.bonus_scale, -INFINITY, 1.0,
                     "bonus counts") < 0)
         return -1;
     PyObject *last = get_slot(self, S_LAST);
@@ -359,14 +368,14 @@ fill_tensor(PyObject *self, long seat, long n, float *out)
         if (bad < 0)
             return -1;
     }
-    memcpy(out + L[L_DECK], game_consts.deck, sizeof game_consts.deck);
+    memcpy(out + L[L_DECK], consts.deck, sizeof consts.deck);
     double round_number;
     PyObject *round = get_slot(self, S_ROUND);
     if (round == NULL || as_double(round, &round_number) < 0)
         return -1;
     out[L[L_ROUND]] = (float)(round_number / 20.0 > 1.0 ? 1.0 : round_number / 20.0);
-    out[L[L_ASSUMED]] = game_consts.assumed;
-    out[L[L_TWO_FOOLS]] = game_consts.two_fools;
+    out[L[L_ASSUMED]] = consts.assumed;
+    out[L[L_TWO_FOOLS]] = consts.two_fools;
     return 0;
 }
 
