@@ -1,11 +1,11 @@
 /* The compiled observation tensor of Fool!: observe.observation_tensor (the reference, Python) written by C from a
- * state's slots, for the single-state environments' path (FoolState.observation_tensor, the PettingZoo and
- * Gymnasium environments). It reads the state, it plays no rule: the moves, their legality and every other field
- * stay the Python engine's (rules.py).
+ * state's slots (FoolState.observation_tensor, so the PettingZoo and Gymnasium environments; the batch observer's
+ * rows). It reads the state, it plays no rule: the moves, their legality and every other field stay the Python
+ * engine's (rules.py).
  *
  * install(cls, tables) reads the slot offsets of the state class (FoolRules) and the tables observe.py gives it
  * (the layout's offsets per player count, the colour of each card id), and returns {"_write_tensor": method},
- * a method descriptor bound to cls; game.py sets it on the class unless MOTLEY_PURE_PYTHON=1. The tensor's values
+ * a method descriptor bound to cls; observe.py keeps it (NATIVE_WRITE) unless MOTLEY_PURE_PYTHON=1. The values
  * are computed as the reference computes them (the same double divisions rounded to float32, the W1 counts added
  * 1/6 at a time in float32), so the bytes are the same (tests/games/test_fool_native_tensor.py).
  */
