@@ -3,7 +3,8 @@
 Random matches are stepped in many slots at once, each slot moved forward by a random number of plays between
 two writes (0: the same state again; several: a trick or a round ended in between), seen from a random seat,
 and now and then handed another match, a clone or a finished match; every row must equal
-``observe.observation_tensor(state, seat)`` (the reference, from scratch) byte for byte.
+``observe.observation_tensor(state, seat)`` (the reference, from scratch) byte for byte. Every test runs on both
+paths of the observer: the compiled writer's rows and the rows kept up to date slot by slot.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 import motley
 from motley.core import MotleyError, State
 from motley.core.registry import game_spec
-from motley.games.fool import observe
+from motley.games.fool import batch, observe
 from motley.games.fool.game import FoolState
 from tests.support import play_random
 
@@ -34,6 +35,17 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 7, "rounds": 2, "two_fools_from_players": 8},
     {"players": 8, "rounds": 2, "end_total": -30},
 ]
+
+
+@pytest.fixture(autouse=True, params=["compiled", "kept up to date"])
+def _path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test twice: the rows written by the compiled writer (where it is built), and kept up to date slot by
+    slot (the path without it)."""
+    if request.param == "compiled":
+        if batch._NATIVE_WRITE is None:
+            pytest.skip("Fool!'s compiled tensor writer is not built")
+    else:
+        monkeypatch.setattr(batch, "_NATIVE_WRITE", None)
 
 
 def _observer(game: motley.Game, slots: int) -> Any:

@@ -1,5 +1,6 @@
 """``FoolState.observation_tensor`` kept up to date move by move (games/fool/batch.py, ``StateTensors``) gives
-exactly the reference, ``observe.observation_tensor`` (from scratch), and shows a seat only what it may see.
+exactly the reference, ``observe.observation_tensor`` (from scratch), and shows a seat only what it may see. (The
+compiled writer, which stands in front of it where it is built, is set aside here.)
 
 Seeded random matches: more states than the cache keeps (so slots are taken back and reused), each moved by a
 random number of plays between two calls (0: the same position again; several: a trick or a round ended in
@@ -20,11 +21,19 @@ import pytest
 
 import motley
 from motley.core import MotleyError
+from motley.games.fool import game as fool_game
 from motley.games.fool import observe
 from motley.games.fool.batch import StateTensors
 from motley.games.fool.game import Fool, FoolState
 from tests.games.test_fool_batch_tensors import CONFIGS
 from tests.support import play_random
+
+
+@pytest.fixture(autouse=True)
+def _python_tensors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache's path of ``FoolState.observation_tensor``, the compiled writer set aside where it is built (its
+    own tests: test_fool_native_tensor.py)."""
+    monkeypatch.setattr(fool_game, "_NATIVE_WRITE", None)
 
 
 def _same(state: FoolState, seat: int) -> None:

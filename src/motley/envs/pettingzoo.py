@@ -127,6 +127,12 @@ ObsDict = dict[str, npt.NDArray[Any]]
 _NOT_RESET = "call reset() before using the environment"
 _NO_ACTIONS: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
 _NO_ACTIONS.setflags(write=False)
+#: The dtypes of the arrays made at every turn, as dtype objects (NumPy takes one faster than a scalar type), and
+#: ``ndarray.__new__`` (a wide mask over its bytes: faster than calling the subclass).
+_FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+_INT8 = np.dtype(np.int8)
+_new_array = np.ndarray.__new__
 
 
 class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
@@ -330,7 +336,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError(_NOT_RESET)
         seat = self._seat[agent]
         if self._tensor_bytes:  # the game writes the bytes itself: read-only as they are (immutable)
-            tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
+            tensor = np.frombuffer(state.observation_bytes(seat), _FLOAT32)
         else:
             if self._one_state is not None:
                 tensor = self._one_state(state, seat)  # = state.observation_tensor(seat)
@@ -339,7 +345,8 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             else:
                 tensor = np.empty(self._observation_shape, dtype=np.float32)
                 self._observer.write((state,), (seat,), tensor[None])  # = state.observation_tensor(seat)
-            tensor.setflags(write=False)
+            # write=False by position (NumPy parses a keyword slower than it sets the flag; its stubs want the keyword)
+            tensor.setflags(False)  # type: ignore[call-arg]
         if self.flat:
             self._observed[agent] = tensor
             return tensor
@@ -350,7 +357,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         else:  # the mover's narrow mask (self._mask inline: one call fewer a turn)
             mask = self._zero_mask.copy()
             mask[self._legal] = 1
-            mask.setflags(write=False)
+            mask.setflags(False)  # type: ignore[call-arg]  # write=False, as the tensor's
         obs: ObsDict = {"observation": tensor, "action_mask": mask}
         self._observed[agent] = obs
         return obs
@@ -375,7 +382,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
         if mask is None:
             if len(self._wide_masks) >= _WIDE_MASKS_KEPT:
                 self._wide_masks.clear()
-            mask = self._wide_masks[key] = ActionMask(self._mask_shape, np.int8, state.legal_mask_bytes())
+            mask = self._wide_masks[key] = _new_array(ActionMask, self._mask_shape, _INT8, state.legal_mask_bytes())
         return mask
 
     def action_features(self, agent: str) -> npt.NDArray[np.float32]:
@@ -454,7 +461,7 @@ class MotleyAECEnv(AECEnv):  # type: ignore[misc]
             infos[agent] = self._idle[agent]
             mover = self.agent_selection = self._mover = self.possible_agents[state.current_player()]
             legal_list = self._legal_list = state.legal_actions()
-            legal = self._legal = np.array(legal_list, np.int64)  # dtype by position: no keyword to parse
+            legal = self._legal = np.array(legal_list, _INT64)  # dtype by position: no keyword to parse
             infos[mover] = {"legal_actions": legal, "action_features": self._features.take(legal, 0)}
             return
         if self._paid:  # the last step paid rewards: back to 0 (otherwise they are all 0 already)

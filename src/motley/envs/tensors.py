@@ -55,9 +55,10 @@ def game_observer(game: Game, slots: int) -> BatchObserver | None:
 def one_state_observer(game: Game) -> Callable[[State, int], npt.NDArray[np.float32]] | None:
     """``tensor(state, seat)``: ``state.observation_tensor(seat)`` (a new array) from the game's batch observer with
     one slot, kept up to date between calls for an environment that plays one state at a time, if the observer
-    gives one (its optional ``tensor`` method, :class:`motley.core.spec.BatchObserver`); else None."""
+    gives one (its optional ``tensor`` method, :class:`motley.core.spec.BatchObserver`); else None, also when the
+    observer's class says the state's own tensor is faster (``state_is_fastest = True``: a compiled writer)."""
     factory = game_spec(game.name).batch_observer
-    if factory is None or getattr(factory, "tensor", None) is None:
+    if factory is None or getattr(factory, "tensor", None) is None or getattr(factory, "state_is_fastest", False):
         return None
     observer: Any = factory(game, 1)  # a BatchObserver with the optional method
     tensor: Callable[[State, int], npt.NDArray[np.float32]] = observer.tensor

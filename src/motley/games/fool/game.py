@@ -4,8 +4,9 @@
 :class:`~motley.games.fool.rules.FoolRules`), ``observe.py`` what a seat sees and ``sample.py`` the
 determinizer; each imports only the ones before it. This module binds them into the classes the package
 registers, so no part needs an import that runs in a circle. The observation functions are bound as the
-methods themselves (no call in between): the assembled State costs nothing over the rules' one. The tensor of
-a state asked for again is kept up to date move by move (``batch.StateTensors``, one per game and thread).
+methods themselves (no call in between): the assembled State costs nothing over the rules' one. The tensor is
+written by the compiled writer where it is built (``observe.NATIVE_WRITE``); without it, the tensor of a state
+asked for again is kept up to date move by move (``batch.StateTensors``, one per game and thread).
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ import numpy.typing as npt
 from motley.core.game import Observation
 from motley.games.fool import batch, observe, sample
 from motley.games.fool.rules import FoolGameRules, FoolRules
+
+#: The compiled tensor writer (``observe.NATIVE_WRITE``), the tensor's length by player count, and NumPy's
+#: allocation, read once (``FoolState.observation_tensor``).
+_NATIVE_WRITE = observe.NATIVE_WRITE
+_SIZES = [observe.tensor_size(n) if n >= FoolGameRules.min_players else 0 for n in range(9)]
+_empty = np.empty
+_FLOAT32 = np.dtype(np.float32)
 
 
 class FoolState(FoolRules):
@@ -40,12 +48,20 @@ class FoolState(FoolRules):
 
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """float32 (``observe.tensor_size(players)``,) from ``seat``'s view, a new array: byte for byte
-        ``observe.observation_tensor`` (the reference), kept up to date move by move for a state asked again
+        ``observe.observation_tensor`` (the reference), written by the compiled writer where it is built
+        (``observe.NATIVE_WRITE``), else kept up to date move by move for a state asked again
         (``batch.StateTensors``).
 
         Raises:
             MotleyError: for a seat that is not one of the game's.
         """
+        write = _NATIVE_WRITE
+        if write is not None:  # the compiled writer (observe.NATIVE_WRITE): the same bytes
+            out = _empty(_SIZES[len(self.sizes)], _FLOAT32)
+            if not write(self, seat, out):  # not an int of 0..n-1: the game's own error, or a NumPy integer seat
+                self.check_seat(seat)
+                write(self, int(seat), out)
+            return out
         caches = self.game.state_tensors
         tensors = caches.get(get_ident())
         if tensors is None:

@@ -5,11 +5,17 @@ their state to the functions here; the tensor's pieces are declared once, per pl
 :func:`tensor_layout` (the batch observer and the docs' table read them there too). ``Fool`` takes its deck's
 tensor block (:func:`deck_block`) and the tensor length (:func:`tensor_size`) from here too. Nothing here
 changes a state.
+
+:func:`observation_tensor` is the tensor's definition, in Python; the compiled writer (``_native.c``, built with the
+package where a C compiler is found) writes the same bytes from a state's slots: :data:`NATIVE_WRITE`, which
+``FoolState.observation_tensor`` calls (``MOTLEY_PURE_PYTHON=1`` leaves it out).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+import os
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, cast
 
@@ -19,7 +25,7 @@ from typing_extensions import TypedDict
 
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
-from motley.games.fool.rules import FoolRules
+from motley.games.fool.rules import FoolGameRules, FoolRules
 
 H = 83  # tensor block per card set: 82 coloured one-hot + W1 count / 6
 
@@ -408,3 +414,32 @@ def _add(out: npt.NDArray[np.float32], base: int, c: int) -> None:
         out[base + W1] += 1.0 / 6.0
     else:
         out[base + c] = 1.0
+
+
+#: The pieces whose offsets the compiled writer reads, in its order (``_native.c``: ``L_HAND`` ... ``L_TWO_FOOLS``),
+#: after the tensor's size.
+_NATIVE_PIECES = ("hand", "played", "trick", "lead", "hand_sizes", "sitting_out", "to_move", "dealer", "leader",
+                  "voids", "totals", "bonus_counts", "last_round", "deck", "round", "tricks_done", "over",
+                  "deck_assumed", "two_fools")
+
+
+def _native_writer() -> Callable[[FoolRules, int, npt.NDArray[np.float32]], bool] | None:
+    """The compiled tensor writer, ``write(state, seat, out) -> bool``: :func:`observation_tensor` of ``seat``
+    written into ``out`` (a writable C-contiguous float32 vector of :func:`tensor_size`; ValueError otherwise),
+    False and nothing written for a seat that is no ``int`` of 0..n-1. None when the extension is not built or
+    ``MOTLEY_PURE_PYTHON`` is ``1``."""
+    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
+        return None
+    try:
+        native = importlib.import_module("motley.games.fool._native")
+    except ImportError:  # built without a C compiler: the Python tensor, the same bytes
+        return None
+    layouts = {n: (tensor_size(n), *tensor_layout(n).offsets(*_NATIVE_PIECES))
+               for n in range(FoolGameRules.min_players, FoolGameRules.max_players + 1)}
+    write: Callable[[FoolRules, int, npt.NDArray[np.float32]], bool] = native.install(
+        FoolRules, {"COLOUR": COLOUR, "LAYOUT": layouts})["_write_tensor"]
+    return write
+
+
+#: The compiled tensor writer (:func:`_native_writer`), or None: the Python tensor alone.
+NATIVE_WRITE = _native_writer()
