@@ -85,8 +85,10 @@ from motley.bots.best import BEST_DEFAULT, best_spec
 from motley.bots.ismcts import ISMCTSBot, Node
 from motley.bots.spec import BotSpec, parse_bot_spec
 from motley.core import Game, MotleyError, Observation, State, jsonsafe, records
+from motley.core.inference import random_share
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
+from motley.core.spec import Heuristic
 
 __all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
            "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Z_REACH", "Decision",
@@ -153,6 +155,10 @@ class Decision:
         actor: who made the move for the seat: ``"seat"`` (the player), ``"bot"`` (a bot's seat, or a bot standing
             in), ``"timer"`` (the move a timer made), ``"away"`` (a stand-in for a player away): the server's record
             of who acted; ``"seat"`` where the record does not say.
+        seats: per seat (the analysed one too), its share of moves played at random, learned from its unforced
+            moves of the match before this one (:func:`decisions`): the search plays each seat by it
+            (:attr:`motley.bots.ismcts.ISMCTSBot.seat_epsilons`); empty: the searcher's ``epsilon`` for every
+            seat.
     """
 
     index: int
@@ -165,6 +171,7 @@ class Decision:
     number: int = 1
     deal_number: int = 1
     actor: str = "seat"
+    seats: tuple[float, ...] = ()
 
 
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
@@ -231,18 +238,39 @@ def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tupl
     deal, start = 0, [0] * game.num_players  # the scores the current deal started from
     number = deal_number = 0
     found: list[Decision] = []
+    heuristic = game_spec(game.name).heuristic
+    plays: list[list[tuple[int, int]]] = [[] for _ in range(game.num_players)]
     for index, (_, move) in enumerate(record.moves):
         action = state.string_to_action(move)
-        if state.current_player() == seat:
+        mover = state.current_player()
+        legal = state.legal_actions()
+        if mover == seat:
             number, deal_number = number + 1, deal_number + 1
-            legal = state.legal_actions()
             if len(legal) > 1:
+                seats = tuple(random_share(p) for p in plays) if heuristic is not None else ()
                 found.append(replace(decision_at(state, seat, action, index, start), number=number,
-                                     deal_number=deal_number, actor=str(actors[index])))
+                                     deal_number=deal_number, actor=str(actors[index]), seats=seats))
+        if heuristic is not None and len(legal) > 1:
+            plays[mover].append((len(legal), _rank(game, heuristic, state, mover, legal, action)))
         state.apply_action(action)
         if state.deal_number() != deal:
             deal, start, deal_number = state.deal_number(), state.scores(), 0
     return game, found
+
+
+def _rank(game: Game, heuristic: Heuristic, state: State, seat: int, legal: Sequence[int], action: int) -> int:
+    """The rank of ``action`` by the game's heuristic for ``seat`` (to move in ``state``): 0 for its move from the
+    seat's observation, else 1.. by its move scores on the full state where the game has them
+    (``InferenceSupport.scores``), else -1 (:func:`motley.core.inference.random_share`)."""
+    chosen = heuristic(game, state.observation(seat), legal, random.Random(0))
+    if action == chosen:
+        return 0
+    support = game_spec(game.name).inference
+    if support is None:
+        return -1
+    scores = support.scores(state)
+    others = sorted((a for a in legal if a != chosen), key=lambda a: (-scores.get(a, -math.inf), a))
+    return 1 + others.index(action)
 
 
 def _recorded_actors(text: str) -> list[str]:
@@ -402,6 +430,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     """
     searcher = _searcher(game, spec)
     searcher.so_far = decision.so_far
+    searcher.seat_epsilons = decision.seats or None
     choice = searcher.act(decision.observation, list(decision.legal), random.Random(seed))
     values = {entry["action"]: float(entry["mean"]) for entry in searcher.explain()}
     spread = _points_spread(searcher.tallies.values())
@@ -635,6 +664,7 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
         for move in kept:
             searcher = _AnalysisSearch(game, **options)
             searcher.so_far, searcher.root_move = decision.so_far, move
+            searcher.seat_epsilons = decision.seats or None
             searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
             searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
             estimates[move].add(searcher.tallies.get(move) or _Tally())
