@@ -76,7 +76,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -365,6 +365,18 @@ def _searcher(game: Game, spec: str) -> _AnalysisSearch:
     return _AnalysisSearch(game, **parsed.resolved())
 
 
+def _seat_model(decision: Decision, options: Mapping[str, Any]) -> list[float] | None:
+    """The searcher's share of random moves per seat (``ISMCTSBot.seat_epsilons``) at ``decision``: each other
+    seat's learned one (:attr:`Decision.seats`), the analysed seat's own future moves the searcher's ``epsilon``
+    (they are searched: the win chance of a move is the chance with the seat's best play after it); None where
+    nothing was learned."""
+    if not decision.seats:
+        return None
+    shares = list(decision.seats)
+    shares[int(decision.observation["seat"])] = float(options["epsilon"])
+    return shares
+
+
 def _share_interval(wins: float, n: int) -> tuple[float, float, float]:
     """The Agresti-Coull centre, standard error and 95% interval half-width of a share of ``wins`` in ``n``."""
     centre = (wins + Z * Z / 2) / (n + Z * Z)
@@ -430,7 +442,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     """
     searcher = _searcher(game, spec)
     searcher.so_far = decision.so_far
-    searcher.seat_epsilons = decision.seats or None
+    searcher.seat_epsilons = _seat_model(decision, parse_bot_spec(spec).resolved())
     choice = searcher.act(decision.observation, list(decision.legal), random.Random(seed))
     values = {entry["action"]: float(entry["mean"]) for entry in searcher.explain()}
     spread = _points_spread(searcher.tallies.values())
@@ -664,7 +676,7 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
         for move in kept:
             searcher = _AnalysisSearch(game, **options)
             searcher.so_far, searcher.root_move = decision.so_far, move
-            searcher.seat_epsilons = decision.seats or None
+            searcher.seat_epsilons = _seat_model(decision, options)
             searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
             searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
             estimates[move].add(searcher.tallies.get(move) or _Tally())
