@@ -13,7 +13,7 @@ import pytest
 
 import motley
 from motley.bots import make_bot
-from motley.bots.analysis import decisions, evaluate, searcher_spec
+from motley.bots.analysis import _seat_model, decisions, evaluate, searcher_spec
 from motley.bots.ismcts import ISMCTSBot, Node
 from motley.core import MotleyError
 from motley.core.inference import random_share
@@ -106,6 +106,22 @@ def test_the_analysis_searches_with_the_seats_learned_and_is_the_same_for_a_seed
     flipped = evaluate(game, replace(decision, seats=tuple(other)), spec, 7, check=False)
     assert wins != {m["move"]: m["win"] for m in flipped["moves"]}
     assert json.dumps(evaluate(game, replace(decision, seats=()), spec, 7, check=False)) != json.dumps(learned)
+    fixed = spec.replace("seat_model=learned", "seat_model=fixed")
+    assert fixed != spec  # the analysis's searcher plays the seats learned (SEAT_MODEL)
+    assert json.dumps(evaluate(game, decision, fixed, 7, check=False)) == \
+        json.dumps(evaluate(game, replace(decision, seats=()), fixed, 7, check=False))
+
+
+def test_the_analysed_seat_s_own_moves_keep_the_searcher_s_epsilon() -> None:
+    """The learned shares are the other seats': the analysed seat's later moves are searched (its best play), so
+    its own entry is the searcher's epsilon, whatever its record."""
+    _, found = decisions(_record("fool(players=4,rounds=1)", 6, ["random"] * 4), 2)
+    decision = found[-1]
+    assert decision.seats[2] > 0.4  # a random seat, learned as one
+    model = _seat_model(decision, {"epsilon": 0.1})
+    assert model is not None and model[2] == 0.1
+    assert [m for s, m in enumerate(model) if s != 2] == [m for s, m in enumerate(decision.seats) if s != 2]
+    assert _seat_model(replace(decision, seats=()), {"epsilon": 0.1}) is None
 
 
 def _shares_of_visits(root: Node, seat: int) -> list[float]:
@@ -129,7 +145,7 @@ def test_under_search_a_random_seat_s_tree_moves_are_random() -> None:
     for share in (0.0, 1.0):
         shares = []
         for decision in found[:6]:
-            bot = ISMCTSBot(game, simulations=600, uct_c=0.0)  # greedy: UCB1 keeps to one move
+            bot = ISMCTSBot(game, simulations=600, uct_c=0.0, seat_model="learned")  # greedy: UCB1 keeps to one
             bot.seat_epsilons = [0.0, 0.0] if share == 0.0 else [0.0, 1.0]
             bot.act(decision.observation, list(decision.legal), random.Random(3))
             shares += _shares_of_visits(bot._root, 1)

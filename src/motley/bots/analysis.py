@@ -3,12 +3,16 @@
 For each decision of the seat with more than one legal move (forced moves and forced passes are skipped), the
 search is run from that seat's information state alone -- ``state.observation(seat)`` and the legal moves, never
 the State: the cards the seat could not see are re-dealt by the game's sampler in every iteration, as when
-``best`` plays. The search is ``best``'s with one difference (:func:`searcher_spec`): where ``best`` weighs the
+``best`` plays. The search is ``best``'s with two differences (:func:`searcher_spec`): where ``best`` weighs the
 re-dealt worlds by how well the heuristic explains the other seats' plays with a fixed share of plays off it
 (``infer_trust="fixed"``), the analysis learns that share from the table's plays (``infer_trust="table"``), so a
 table that does not play like the heuristic (people, random players) does not collapse the worlds' weights and
-make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance). Every legal move gets the
-search's estimates from the iterations that began with it:
+make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance); and where ``best``
+plays every other seat in its rollouts (and model moves) by the heuristic with a fixed share of random moves, the
+analysis plays each other seat by its own share learned from its moves of the match before the decision
+(:attr:`Decision.seats`, ``seat_model="learned"``: :data:`SEAT_MODEL`), so a random player is played as one and a
+heuristic as one (docs/reports/README.md#at-mixed-tables). Every legal move gets the search's estimates from the
+iterations that began with it:
 
 * **win chance** (``win``): the share of those iterations in which the seat wins the current *deal* (its score gain
   over the deal is the highest; a win shared by ``k`` seats counts ``1/k``). The search looks no further than the
@@ -91,7 +95,8 @@ from motley.core.search import SearchState
 from motley.core.spec import Heuristic
 
 __all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
-           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Z_REACH", "Decision",
+           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_MARK", "Z_REACH",
+           "Decision",
            "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
            "move_words", "searcher_spec", "searcher_words", "summarise"]
 
@@ -133,6 +138,11 @@ CHECK_MAX_ROUNDS = 32
 #: rounds: :func:`_side`). Not before: a round or two's error holds no spread of the rounds.
 CHECK_FUTILE = 3
 Z_REACH = 1.0
+
+#: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"learned"`` plays each by its share of
+#: random moves learned from its play (:attr:`Decision.seats`), ``"fixed"`` every seat by the searcher's
+#: ``epsilon`` (docs/reports/README.md#at-mixed-tables).
+SEAT_MODEL = "learned"
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -178,7 +188,8 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
     """The ISMCTS spec of the analysis: what ``best`` plays in ``game`` (:func:`motley.bots.best.best_spec`; a
     best that is not a search, such as a network, gives way to :data:`motley.bots.best.BEST_DEFAULT`) with
     ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision, and inference from play with the trust
-    learned from the table (``infer_trust="table"``) where ``best``'s is fixed (module docstring).
+    learned from the table (``infer_trust="table"``) where ``best``'s is fixed, and the seat model
+    :data:`SEAT_MODEL` (module docstring).
 
     Raises:
         MotleyError: for ``simulations`` below 1.
@@ -194,6 +205,7 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
     if _infers(options) and not options.get("infer_temperature") and options.get("infer_trust", "fixed") == "fixed":
         options["infer_trust"] = "table"  # the reviewed table need not play like the heuristic
     options.pop("seconds", None)  # a time budget is not reproducible
+    options["seat_model"] = SEAT_MODEL
     return str(BotSpec(spec.kind, options))
 
 
