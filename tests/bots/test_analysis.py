@@ -156,9 +156,8 @@ def test_bad_seats_and_budgets_are_refused(fool_record: str) -> None:
 
 
 def test_the_searcher_is_the_best_bot_s_search_at_the_analysis_budget() -> None:
-    assert searcher_spec(motley.load_game("foolery"), 50) == \
-        "ismcts(simulations=50,infer_chain=2,infer_trust=table,seat_model=learned)"
-    assert searcher_spec(motley.load_game("fools_errand"), 50) == "ismcts(simulations=50,seat_model=learned)"
+    assert searcher_spec(motley.load_game("foolery"), 50) == "ismcts(simulations=50,infer_chain=2,infer_trust=table)"
+    assert searcher_spec(motley.load_game("fools_errand"), 50) == "ismcts(simulations=50)"
 
 
 def test_the_searcher_learns_how_heuristic_the_table_is_where_best_infers_from_play() -> None:

@@ -3,15 +3,15 @@
 For each decision of the seat with more than one legal move (forced moves and forced passes are skipped), the
 search is run from that seat's information state alone -- ``state.observation(seat)`` and the legal moves, never
 the State: the cards the seat could not see are re-dealt by the game's sampler in every iteration, as when
-``best`` plays. The search is ``best``'s with two differences (:func:`searcher_spec`): where ``best`` weighs the
+``best`` plays. The search is ``best``'s with at most two differences (:func:`searcher_spec`): where ``best`` weighs the
 re-dealt worlds by how well the heuristic explains the other seats' plays with a fixed share of plays off it
 (``infer_trust="fixed"``), the analysis learns that share from the table's plays (``infer_trust="table"``), so a
 table that does not play like the heuristic (people, random players) does not collapse the worlds' weights and
 make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance); and where ``best``
 plays every other seat in its rollouts (and model moves) by the heuristic with a fixed share of random moves, the
-analysis plays each other seat by its own share learned from its moves of the match before the decision
-(:attr:`Decision.seats`, ``seat_model="learned"``: :data:`SEAT_MODEL`), so a random player is played as one and a
-heuristic as one (docs/reports/README.md#at-mixed-tables). Every legal move gets the search's estimates from the
+analysis can play each other seat by its own share learned from its moves of the match before the decision
+(:attr:`Decision.seats`, ``seat_model="learned"``; :data:`SEAT_MODEL`, fixed by default: measured less well
+calibrated, docs/reports/README.md#at-mixed-tables). Every legal move gets the search's estimates from the
 iterations that began with it:
 
 * **win chance** (``win``): the share of those iterations in which the seat wins the current *deal* (its score gain
@@ -139,10 +139,13 @@ CHECK_MAX_ROUNDS = 32
 CHECK_FUTILE = 3
 Z_REACH = 1.0
 
-#: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"learned"`` plays each by its share of
-#: random moves learned from its play (:attr:`Decision.seats`), ``"fixed"`` every seat by the searcher's
-#: ``epsilon`` (docs/reports/README.md#at-mixed-tables).
-SEAT_MODEL = "learned"
+#: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"fixed"`` plays every seat by the
+#: searcher's ``epsilon``; ``"learned"`` each other seat by its share of random moves learned from its play
+#: (:attr:`Decision.seats`). Fixed: at the mixed tables of docs/reports/README.md#at-mixed-tables the learned
+#: model's win chances were less well calibrated (a searcher agrees with the heuristic little more often than a
+#: random player, so it is searched as a weak player); ``benchmarks/analysis_calibration.py --options
+#: seat_model=learned`` measures it.
+SEAT_MODEL = "fixed"
 
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
@@ -205,7 +208,8 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
     if _infers(options) and not options.get("infer_temperature") and options.get("infer_trust", "fixed") == "fixed":
         options["infer_trust"] = "table"  # the reviewed table need not play like the heuristic
     options.pop("seconds", None)  # a time budget is not reproducible
-    options["seat_model"] = SEAT_MODEL
+    if SEAT_MODEL != "fixed":
+        options["seat_model"] = SEAT_MODEL
     return str(BotSpec(spec.kind, options))
 
 
