@@ -172,7 +172,8 @@ def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulat
         final = play_match(game, [make_bot(bots[(s + seed) % len(bots)], game) for s in range(game.num_players)], seed)
         record = motley.records.dump(final)
         wins = deal_wins(record)
-        found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat)[1]]
+        learn = parse_bot_spec(spec).resolved()["seat_model"] == "learned"
+        found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat, learn=learn)[1]]
         rng = random.Random(seed)
         for seat, d in rng.sample(found, min(per_match, len(found))):
             analysis = evaluate(game, d, spec, f"calibration:{seed}:{d.index}")

@@ -69,7 +69,7 @@ def test_the_decisions_learn_each_seat_from_its_moves_before_them(game_text: str
     game = motley.load_game(game_text)
     bots = (["heuristic", "random"] * 2)[:game.num_players]
     record = _record(game_text, 3, bots)
-    _, found = decisions(record, 0)
+    _, found = decisions(record, 0, learn=True)
     last = found[-1].seats
     assert len(last) == game.num_players
     for seat, bot in enumerate(bots):
@@ -111,7 +111,7 @@ def test_the_fools_errand_heuristic_on_full_states_is_the_bot_on_the_observation
 def test_the_analysis_searches_with_the_seats_learned_and_is_the_same_for_a_seed(game_text: str) -> None:
     game = motley.load_game(game_text)
     bots = (["random", "heuristic"] * 2)[:game.num_players]
-    _, found = decisions(_record(game_text, 4, bots), 0)
+    _, found = decisions(_record(game_text, 4, bots), 0, learn=True)
     decision = min(found, key=lambda d: abs(d.so_far[0] - max(d.so_far[1:])))  # the closest: not yet decided
     fixed = searcher_spec(game, SIMS)
     spec = with_seat_model(fixed)
@@ -129,7 +129,9 @@ def test_the_analysis_searches_with_the_seats_learned_and_is_the_same_for_a_seed
 def test_the_analysed_seat_s_own_moves_keep_the_searcher_s_epsilon() -> None:
     """The learned shares are the other seats': the analysed seat's later moves are searched (its best play), so
     its own entry is the searcher's epsilon, whatever its record."""
-    _, found = decisions(_record("fool(players=4,rounds=1)", 6, ["random"] * 4), 2)
+    _, found = decisions(_record("fool(players=4,rounds=1)", 6, ["random"] * 4), 2, learn=True)
+    assert all(not d.seats for d in decisions(_record("fool(players=4,rounds=1)", 6, ["random"] * 4), 2,
+                                                learn=False)[1])
     decision = found[-1]
     assert decision.seats[2] > 0.4  # a random seat, learned as one
     model = _seat_model(decision, {"epsilon": 0.1})
@@ -154,7 +156,7 @@ def test_under_search_a_random_seat_s_tree_moves_are_random() -> None:
     """The Fool's Errand searches the other seat by UCB1: with a share of 1 its tree moves are uniform (its moves
     tried about as often), with 0 UCB1's (greedy here: one move nearly always)."""
     game = motley.load_game("fools_errand")
-    _, found = decisions(_record("fools_errand", 5, ["heuristic", "heuristic"]), 0)
+    _, found = decisions(_record("fools_errand", 5, ["heuristic", "heuristic"]), 0, learn=True)
     top = {}
     for share in (0.0, 1.0):
         shares = []

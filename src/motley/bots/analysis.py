@@ -232,11 +232,15 @@ def move_words(game: Game, move: str) -> str:
     return " ".join(out)
 
 
-def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tuple[Game, list[Decision]]:
+def decisions(text: str, seat: int, actors: Sequence[str] | None = None,
+              learn: bool = SEAT_MODEL != "fixed") -> tuple[Game, list[Decision]]:
     """The decisions of ``seat`` in a record (JSON text, :mod:`motley.core.records`) with more than one legal move.
 
     ``actors`` gives who made each move of the record (:attr:`Decision.actor`; the server's record of a table keeps
-    it); by default each move object's ``"actor"`` field where the record has one, else ``"seat"``.
+    it); by default each move object's ``"actor"`` field where the record has one, else ``"seat"``. With ``learn``
+    (by default where the analysis's :data:`SEAT_MODEL` is learned) each decision carries each seat's share of
+    random moves learned from its moves before it (:attr:`Decision.seats`; the game's heuristic asked at every
+    unforced move of the record).
 
     Raises:
         RecordError: for a record that does not replay (:func:`motley.core.records.load`).
@@ -254,7 +258,7 @@ def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tupl
     deal, start = 0, [0] * game.num_players  # the scores the current deal started from
     number = deal_number = 0
     found: list[Decision] = []
-    heuristic = game_spec(game.name).heuristic
+    heuristic = game_spec(game.name).heuristic if learn else None
     plays: list[list[tuple[int, int]]] = [[] for _ in range(game.num_players)]
     for index, (_, move) in enumerate(record.moves):
         action = state.string_to_action(move)
