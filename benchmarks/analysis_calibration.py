@@ -17,8 +17,9 @@ share its outcome, so a bootstrap over the decisions would be too narrow); at a 
 decisions of each bot of the lineup. Few decisions from many matches (``--per-match 5``) weigh the bins with more
 independent outcomes than many from few. ``--tables 2,3`` runs only those of the mixed tables; ``--json PATH``
 writes every (estimate, outcome), its match and the bot that made the decision. ``--options
-key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s), to
-measure a change at the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
+key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s;
+``seat_model=learned``: each seat played by its share of random moves learned from its play), to measure a change at
+the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
 for the move played and the search's choice, the share of the two runs' differences within 1.96 of their standard
 errors (0.95 when the analysis's intervals are honest) and the median (0.67). ``--plot PATH`` draws the reliability
 diagrams with matplotlib (the ``report`` extra). ``--mixed`` runs the mixed tables of :data:`MIXED_TABLES` (Fool! at
@@ -31,7 +32,9 @@ lineups. Results: docs/reports/README.md.
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "fool(players=5,rounds=1)" \
         --lineups "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random" --matches 40
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 40 --first 500
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 100 --first 12000
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 100 --first 12000 \
+        --options seat_model=learned --json learned.json
 """
 
 from __future__ import annotations
