@@ -12,10 +12,14 @@ share it, else 0): what the estimate predicts. Printed per game and lineup: the 
 estimate: decisions, mean estimate, mean outcome), the expected calibration error (the decision-weighted mean of
 ``|mean estimate - mean outcome|`` over the bins) and the Brier score (mean squared difference of estimate and
 outcome), with the Brier score of the base rate (every decision given the mean outcome) beside it, and the 95%
-interval of the ECE by a bootstrap over the decisions. The decisions of one deal share its outcome: few decisions
-from many matches (``--per-match 5``) weigh the bins with more independent outcomes than many from few. ``--options
-key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s), to
-measure a change at the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
+interval of the ECE by a bootstrap over the matches (a match's decisions drawn together: the decisions of one deal
+share its outcome, so a bootstrap over the decisions would be too narrow); at a mixed table, the same again for the
+decisions of each bot of the lineup. Few decisions from many matches (``--per-match 5``) weigh the bins with more
+independent outcomes than many from few. ``--tables 2,3`` runs only those of the mixed tables; ``--json PATH``
+writes every (estimate, outcome), its match and the bot that made the decision. ``--options
+key=value,...`` runs the analysis's searcher with other ISMCTS options (``infer_trust=fixed``: ``best``'s;
+``seat_model=learned``: each seat played by its share of random moves learned from its play), to measure a change at
+the same seeds. ``--coverage`` analyses each decision a second time with other seeds and prints,
 for the move played and the search's choice, the share of the two runs' differences within 1.96 of their standard
 errors (0.95 when the analysis's intervals are honest) and the median (0.67). ``--plot PATH`` draws the reliability
 diagrams with matplotlib (the ``report`` extra). ``--mixed`` runs the mixed tables of :data:`MIXED_TABLES` (Fool! at
@@ -28,12 +32,15 @@ lineups. Results: docs/reports/README.md.
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "foolery(hands=1)" --options infer_trust=fixed
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py "fool(players=5,rounds=1)" \
         --lineups "ismcts(simulations=300)+ismcts(simulations=300)+heuristic+heuristic+random" --matches 40
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 40 --first 500
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 100 --first 12000
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_calibration.py --mixed --matches 100 --first 12000 \
+        --options seat_model=learned --json learned.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -67,6 +74,9 @@ class Calibration:
     game: str
     lineup: str
     pairs: list[tuple[float, float]] = field(default_factory=list)
+    #: Per pair: the match (its seed) it was made in, and the bot that made the decision (the seat's spec).
+    matches: list[int] = field(default_factory=list)
+    makers: list[str] = field(default_factory=list)
     #: ``--coverage``: per move compared, |difference of two runs| / its standard error, for the win and the points.
     z_win: list[float] = field(default_factory=list)
     z_points: list[float] = field(default_factory=list)
@@ -88,11 +98,24 @@ class Calibration:
         return sum(count * abs(p - o) for _, _, count, p, o in self.table()) / max(n, 1)
 
     def ece_interval(self, resamples: int = 1000, seed: int = 0) -> tuple[float, float]:
-        """The 95% percentile interval of the ECE, by bootstrap over the decisions (``resamples`` draws)."""
+        """The 95% percentile interval of the ECE, by bootstrap over the matches (``resamples`` draws): a match's
+        decisions are drawn together, as they share their deals' outcomes (a bootstrap over the decisions would
+        take them as independent and be too narrow)."""
         rng = random.Random(seed)
-        draws = sorted(Calibration(self.game, self.lineup, rng.choices(self.pairs, k=len(self.pairs))).ece()
+        by_match: dict[int, list[tuple[float, float]]] = {}
+        for pair, match in zip(self.pairs, self.matches or range(len(self.pairs)), strict=False):
+            by_match.setdefault(match, []).append(pair)
+        groups = list(by_match.values())
+        draws = sorted(Calibration(self.game, self.lineup,
+                                   [p for g in rng.choices(groups, k=len(groups)) for p in g]).ece()
                        for _ in range(resamples))
         return draws[int(0.025 * resamples)], draws[min(resamples - 1, int(0.975 * resamples))]
+
+    def of_maker(self, maker: str) -> Calibration:
+        """The pairs of the decisions ``maker`` made."""
+        keep = [i for i, m in enumerate(self.makers) if m == maker]
+        return Calibration(self.game, f"{self.lineup} [{maker}]", [self.pairs[i] for i in keep],
+                           [self.matches[i] for i in keep], [maker] * len(keep))
 
     def brier(self) -> tuple[float, float]:
         """The Brier score of the estimates, and of the base rate."""
@@ -152,19 +175,22 @@ def calibrate(game_text: str, lineup: str, matches: int, per_match: int, simulat
         final = play_match(game, [make_bot(bots[(s + seed) % len(bots)], game) for s in range(game.num_players)], seed)
         record = motley.records.dump(final)
         wins = deal_wins(record)
-        found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat)[1]]
+        learn = parse_bot_spec(spec).resolved()["seat_model"] == "learned"
+        found = [(seat, d) for seat in range(game.num_players) for d in decisions(record, seat, learn=learn)[1]]
         rng = random.Random(seed)
         for seat, d in rng.sample(found, min(per_match, len(found))):
             analysis = evaluate(game, d, spec, f"calibration:{seed}:{d.index}")
             played = next(m for m in analysis["moves"] if m["move"] == analysis["played"])
             result.pairs.append((played["win"], wins[d.deal][seat]))
+            result.matches.append(seed)
+            result.makers.append(bots[(seat + seed) % len(bots)])
             if coverage:
                 compare(result, analysis, evaluate(game, d, spec, f"again:{seed}:{d.index}"))
     return result
 
 
-def report(result: Calibration, seconds: float) -> None:
-    """Print one game and lineup's reliability table, ECE and Brier scores."""
+def report(result: Calibration, seconds: float, makers: bool = True) -> None:
+    """Print one game and lineup's reliability table, ECE and Brier scores (and, at a mixed table, each bot's)."""
     brier, base = result.brier()
     print(f"\n{result.game}, {result.lineup} matches: {len(result.pairs)} decisions, {seconds:.0f} s")
     print(f"{'bin':>10} {'decisions':>9} {'estimate':>8} {'outcome':>8}")
@@ -178,6 +204,10 @@ def report(result: Calibration, seconds: float) -> None:
             inside = sum(1 for z in zs if z <= 1.96) / len(zs)
             print(f"noise of the {key}: {len(zs)} moves analysed twice, {inside:.3f} of the differences within 1.96 "
                   f"standard errors (0.95 if honest), median {sorted(zs)[len(zs) // 2]:.2f} (0.67)", flush=True)
+    kinds = sorted(set(result.makers))
+    if makers and len(kinds) > 1:
+        for maker in kinds:
+            report(result.of_maker(maker), 0.0, makers=False)
 
 
 def plot(results: Sequence[Calibration], path: str) -> None:
@@ -221,9 +251,14 @@ def main() -> None:
     parser.add_argument("--mixed", action="store_true",
                         help="the tables of MIXED_TABLES (each game at its own lineup), not games x lineups")
     parser.add_argument("--first", type=int, default=0, help="the first match's seed (other seeds: other matches)")
+    parser.add_argument("--tables", default=None,
+                        help="with --mixed: the tables of MIXED_TABLES to run, by index from 0, comma-separated")
+    parser.add_argument("--json", default=None, help="write every (estimate, outcome, match, maker) here (JSON)")
     args = parser.parse_args()
     results = []
     runs = list(MIXED_TABLES) if args.mixed else [(g, lineup) for g in args.games for lineup in args.lineups.split(",")]
+    if args.mixed and args.tables:
+        runs = [runs[int(i)] for i in args.tables.split(",")]
     for game, lineup in runs:
         began = time.perf_counter()
         results.append(calibrate(game, lineup, args.matches, args.per_match, args.simulations,
@@ -231,6 +266,10 @@ def main() -> None:
         report(results[-1], time.perf_counter() - began)
     if args.plot:
         plot(results, args.plot)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([{"game": r.game, "lineup": r.lineup, "pairs": r.pairs, "matches": r.matches,
+                        "makers": r.makers} for r in results], out)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,16 @@
 For each decision of the seat with more than one legal move (forced moves and forced passes are skipped), the
 search is run from that seat's information state alone -- ``state.observation(seat)`` and the legal moves, never
 the State: the cards the seat could not see are re-dealt by the game's sampler in every iteration, as when
-``best`` plays. The search is ``best``'s with one difference (:func:`searcher_spec`): where ``best`` weighs the
+``best`` plays. The search is ``best``'s with at most two differences (:func:`searcher_spec`): where ``best`` weighs the
 re-dealt worlds by how well the heuristic explains the other seats' plays with a fixed share of plays off it
 (``infer_trust="fixed"``), the analysis learns that share from the table's plays (``infer_trust="table"``), so a
 table that does not play like the heuristic (people, random players) does not collapse the worlds' weights and
-make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance). Every legal move gets the
-search's estimates from the iterations that began with it:
+make the win chance overconfident (docs/reports/README.md#calibration-of-the-win-chance); and where ``best``
+plays every other seat in its rollouts (and model moves) by the heuristic with a fixed share of random moves, the
+analysis can play each other seat by its own share learned from its moves of the match before the decision
+(:attr:`Decision.seats`, ``seat_model="learned"``; :data:`SEAT_MODEL`, fixed by default: measured less well
+calibrated, docs/reports/README.md#at-mixed-tables). Every legal move gets the search's estimates from the
+iterations that began with it:
 
 * **win chance** (``win``): the share of those iterations in which the seat wins the current *deal* (its score gain
   over the deal is the highest; a win shared by ``k`` seats counts ``1/k``). The search looks no further than the
@@ -76,7 +80,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -85,11 +89,14 @@ from motley.bots.best import BEST_DEFAULT, best_spec
 from motley.bots.ismcts import ISMCTSBot, Node
 from motley.bots.spec import BotSpec, parse_bot_spec
 from motley.core import Game, MotleyError, Observation, State, jsonsafe, records
+from motley.core.inference import random_share
 from motley.core.registry import game_spec
 from motley.core.search import SearchState
+from motley.core.spec import Heuristic
 
 __all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
-           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "THIN", "Z_MARK", "Z_REACH", "Decision",
+           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_MARK", "Z_REACH",
+           "Decision",
            "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
            "move_words", "searcher_spec", "searcher_words", "summarise"]
 
@@ -132,6 +139,14 @@ CHECK_MAX_ROUNDS = 32
 CHECK_FUTILE = 3
 Z_REACH = 1.0
 
+#: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"fixed"`` plays every seat by the
+#: searcher's ``epsilon``; ``"learned"`` each other seat by its share of random moves learned from its play
+#: (:attr:`Decision.seats`). Fixed: at the mixed tables of docs/reports/README.md#at-mixed-tables the learned
+#: model's win chances were less well calibrated (a searcher agrees with the heuristic little more often than a
+#: random player, so it is searched as a weak player); ``benchmarks/analysis_calibration.py --options
+#: seat_model=learned`` measures it.
+SEAT_MODEL = "fixed"
+
 #: ``progress(done, total)``: decisions analysed so far, of all.
 Progress = Callable[[int, int], None]
 
@@ -153,6 +168,10 @@ class Decision:
         actor: who made the move for the seat: ``"seat"`` (the player), ``"bot"`` (a bot's seat, or a bot standing
             in), ``"timer"`` (the move a timer made), ``"away"`` (a stand-in for a player away): the server's record
             of who acted; ``"seat"`` where the record does not say.
+        seats: per seat (the analysed one too), its share of moves played at random, learned from its unforced
+            moves of the match before this one (:func:`decisions`): the search plays each seat by it
+            (:attr:`motley.bots.ismcts.ISMCTSBot.seat_epsilons`); empty: the searcher's ``epsilon`` for every
+            seat.
     """
 
     index: int
@@ -165,13 +184,15 @@ class Decision:
     number: int = 1
     deal_number: int = 1
     actor: str = "seat"
+    seats: tuple[float, ...] = ()
 
 
 def searcher_spec(game: Game, simulations: int | None = None) -> str:
     """The ISMCTS spec of the analysis: what ``best`` plays in ``game`` (:func:`motley.bots.best.best_spec`; a
     best that is not a search, such as a network, gives way to :data:`motley.bots.best.BEST_DEFAULT`) with
     ``simulations`` (default :data:`DEFAULT_SIMULATIONS`) per decision, and inference from play with the trust
-    learned from the table (``infer_trust="table"``) where ``best``'s is fixed (module docstring).
+    learned from the table (``infer_trust="table"``) where ``best``'s is fixed, and the seat model
+    :data:`SEAT_MODEL` (module docstring).
 
     Raises:
         MotleyError: for ``simulations`` below 1.
@@ -187,6 +208,8 @@ def searcher_spec(game: Game, simulations: int | None = None) -> str:
     if _infers(options) and not options.get("infer_temperature") and options.get("infer_trust", "fixed") == "fixed":
         options["infer_trust"] = "table"  # the reviewed table need not play like the heuristic
     options.pop("seconds", None)  # a time budget is not reproducible
+    if SEAT_MODEL != "fixed":
+        options["seat_model"] = SEAT_MODEL
     return str(BotSpec(spec.kind, options))
 
 
@@ -209,11 +232,15 @@ def move_words(game: Game, move: str) -> str:
     return " ".join(out)
 
 
-def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tuple[Game, list[Decision]]:
+def decisions(text: str, seat: int, actors: Sequence[str] | None = None,
+              learn: bool = SEAT_MODEL != "fixed") -> tuple[Game, list[Decision]]:
     """The decisions of ``seat`` in a record (JSON text, :mod:`motley.core.records`) with more than one legal move.
 
     ``actors`` gives who made each move of the record (:attr:`Decision.actor`; the server's record of a table keeps
-    it); by default each move object's ``"actor"`` field where the record has one, else ``"seat"``.
+    it); by default each move object's ``"actor"`` field where the record has one, else ``"seat"``. With ``learn``
+    (by default where the analysis's :data:`SEAT_MODEL` is learned) each decision carries each seat's share of
+    random moves learned from its moves before it (:attr:`Decision.seats`; the game's heuristic asked at every
+    unforced move of the record).
 
     Raises:
         RecordError: for a record that does not replay (:func:`motley.core.records.load`).
@@ -231,18 +258,39 @@ def decisions(text: str, seat: int, actors: Sequence[str] | None = None) -> tupl
     deal, start = 0, [0] * game.num_players  # the scores the current deal started from
     number = deal_number = 0
     found: list[Decision] = []
+    heuristic = game_spec(game.name).heuristic if learn else None
+    plays: list[list[tuple[int, int]]] = [[] for _ in range(game.num_players)]
     for index, (_, move) in enumerate(record.moves):
         action = state.string_to_action(move)
-        if state.current_player() == seat:
+        mover = state.current_player()
+        legal = state.legal_actions()
+        if mover == seat:
             number, deal_number = number + 1, deal_number + 1
-            legal = state.legal_actions()
             if len(legal) > 1:
+                seats = tuple(random_share(p) for p in plays) if heuristic is not None else ()
                 found.append(replace(decision_at(state, seat, action, index, start), number=number,
-                                     deal_number=deal_number, actor=str(actors[index])))
+                                     deal_number=deal_number, actor=str(actors[index]), seats=seats))
+        if heuristic is not None and len(legal) > 1:
+            plays[mover].append((len(legal), _rank(game, heuristic, state, mover, legal, action)))
         state.apply_action(action)
         if state.deal_number() != deal:
             deal, start, deal_number = state.deal_number(), state.scores(), 0
     return game, found
+
+
+def _rank(game: Game, heuristic: Heuristic, state: State, seat: int, legal: Sequence[int], action: int) -> int:
+    """The rank of ``action`` by the game's heuristic for ``seat`` (to move in ``state``): 0 for its move from the
+    seat's observation, else 1.. by its move scores on the full state where the game has them
+    (``InferenceSupport.scores``), else -1 (:func:`motley.core.inference.random_share`)."""
+    chosen = heuristic(game, state.observation(seat), legal, random.Random(0))
+    if action == chosen:
+        return 0
+    support = game_spec(game.name).inference
+    if support is None:
+        return -1
+    scores = support.scores(state)
+    others = sorted((a for a in legal if a != chosen), key=lambda a: (-scores.get(a, -math.inf), a))
+    return 1 + others.index(action)
 
 
 def _recorded_actors(text: str) -> list[str]:
@@ -337,6 +385,18 @@ def _searcher(game: Game, spec: str) -> _AnalysisSearch:
     return _AnalysisSearch(game, **parsed.resolved())
 
 
+def _seat_model(decision: Decision, options: Mapping[str, Any]) -> list[float] | None:
+    """The searcher's share of random moves per seat (``ISMCTSBot.seat_epsilons``) at ``decision``: each other
+    seat's learned one (:attr:`Decision.seats`), the analysed seat's own future moves the searcher's ``epsilon``
+    (they are searched: the win chance of a move is the chance with the seat's best play after it); None where
+    nothing was learned."""
+    if not decision.seats:
+        return None
+    shares = list(decision.seats)
+    shares[int(decision.observation["seat"])] = float(options["epsilon"])
+    return shares
+
+
 def _share_interval(wins: float, n: int) -> tuple[float, float, float]:
     """The Agresti-Coull centre, standard error and 95% interval half-width of a share of ``wins`` in ``n``."""
     centre = (wins + Z * Z / 2) / (n + Z * Z)
@@ -402,6 +462,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     """
     searcher = _searcher(game, spec)
     searcher.so_far = decision.so_far
+    searcher.seat_epsilons = _seat_model(decision, parse_bot_spec(spec).resolved())
     choice = searcher.act(decision.observation, list(decision.legal), random.Random(seed))
     values = {entry["action"]: float(entry["mean"]) for entry in searcher.explain()}
     spread = _points_spread(searcher.tallies.values())
@@ -635,6 +696,7 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
         for move in kept:
             searcher = _AnalysisSearch(game, **options)
             searcher.so_far, searcher.root_move = decision.so_far, move
+            searcher.seat_epsilons = _seat_model(decision, options)
             searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
             searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
             estimates[move].add(searcher.tallies.get(move) or _Tally())

@@ -57,7 +57,7 @@ from motley.core.inference import TRUSTS, InferredChain, InferredSampler, Player
 from motley.core.options import Option
 from motley.core.registry import game_spec
 from motley.core.rewards import centre, rollout_rewards, score_gains, shape_gains, with_points
-from motley.core.search import SearchState
+from motley.core.search import SearchState, roll_out_seats
 
 
 class Node:
@@ -102,6 +102,9 @@ class ISMCTSBot(Bot):
             infer_epsilon``), ``"per_seat"`` (each seat's share of other moves is its own and learned from its
             plays) or ``"table"`` (one share learned from all the other seats' plays): a table of searchers or
             people is not read as heuristics (``PlayerModel.trust``); the deterministic model only.
+        seat_model: ``"fixed"`` (the default: every seat's model moves and rollouts by ``epsilon``) or
+            ``"learned"``: where a caller has learned each seat's share of random moves from its play
+            (:attr:`seat_epsilons`, the analysis: :mod:`motley.bots.analysis`), each seat is played by its own.
 
     The values are checked by the declaration (:data:`OPTIONS`, through :func:`motley.bots.make_bot`).
 
@@ -115,7 +118,8 @@ class ISMCTSBot(Bot):
     def __init__(self, game: Game, simulations: int = 1000, seconds: float | None = None, uct_c: float = 1.0,
                  rollout: str = "auto", epsilon: float = 0.1, reward: str = "spread", points: float = 0.0,
                  opponents: str = "auto", final: str = "visits", infer: int = 0, infer_chain: int = 0,
-                 infer_temperature: float = 0.0, infer_epsilon: float = 0.05, infer_trust: str = "fixed") -> None:
+                 infer_temperature: float = 0.0, infer_epsilon: float = 0.05, infer_trust: str = "fixed",
+                 seat_model: str = "fixed") -> None:
         super().__init__(game)
         self._model = _player_model(game, infer, infer_chain, infer_temperature, infer_epsilon, infer_trust)
         self.infer, self.infer_chain = infer, infer_chain
@@ -125,7 +129,19 @@ class ISMCTSBot(Bot):
         self.reward = reward
         self._spread_sum, self._spread_count = 0.0, 0
         self.final = final
-        fast = game_spec(game.name).search_policy if rollout != "random" else None
+        spec = game_spec(game.name)
+        fast = spec.search_policy if rollout != "random" else None
+        seats_policy = spec.search_policy or spec.model_policy
+        self._seat_move = None if seats_policy is None else seats_policy.move
+        #: Per seat, the share of its moves played at random, learned from its play (set by the analysis,
+        #: :mod:`motley.bots.analysis`; None: ``epsilon`` for every seat, as in play). Under ``seat_model="learned"``,
+        #: where set and the game has a heuristic on full states (``GameSpec.search_policy``, else
+        #: ``GameSpec.model_policy``), the rollouts play each seat by it with its own share
+        #: (:func:`motley.core.search.roll_out_seats`), and so do the other seats' moves in the tree under
+        #: ``opponents="policy"``; under ``"search"`` another seat's move in the tree is a uniformly random one with
+        #: its share, else chosen by UCB1.
+        self.seat_epsilons: Sequence[float] | None = None
+        self.seat_model = seat_model
         self._policy = None if fast is None else fast.rollout
         self._move = None if fast is None else fast.move
         self._rollout_bot: Bot | None = None
@@ -200,6 +216,7 @@ class ISMCTSBot(Bot):
         # bound methods: this loop runs for every move of every iteration
         is_terminal, deal_number, current_player = world.is_terminal, world.deal_number, world.current_player
         legal_actions, apply_legal, model_move = world.legal_actions, world.apply_legal, self._model_move
+        shares = self.seat_epsilons if self.seat_model == "learned" else None
         if self.root_move is not None:
             node = root.children.get(self.root_move) or root.children.setdefault(self.root_move, Node(observer))
             node.avail += 1
@@ -212,7 +229,23 @@ class ISMCTSBot(Bot):
             children = node.children
             unexpanded = []
             best_score = -math.inf
-            for a in legal_actions():
+            legal = legal_actions()
+            if shares is not None and me < 0 and current_player() != observer and rng.random() < shares[
+                    current_player()]:
+                best_action = legal[rng.randrange(len(legal))]  # a seat's random move (seat_epsilons)
+                best = children.get(best_action) or Node(current_player())
+                if best_action not in children:
+                    best.avail = 1
+                    children[best_action] = best
+                    apply_legal(best_action)
+                    path.append(best)
+                    break
+                best.avail += 1
+                node = best
+                apply_legal(best_action)
+                path.append(node)
+                continue
+            for a in legal:
                 child = children.get(a)
                 if child is None:
                     unexpanded.append(a)
@@ -260,6 +293,9 @@ class ISMCTSBot(Bot):
         searches for (a searcher whose rollouts play that seat apart from the others overrides this)."""
         if world.is_terminal() or world.deal_number() != deal:
             return
+        if self.seat_model == "learned" and self.seat_epsilons is not None and self._seat_move is not None:
+            roll_out_seats(world, rng, self._seat_move, self.seat_epsilons)
+            return
         if self._policy is not None:
             self._policy(world, rng, self.epsilon)
             return
@@ -275,7 +311,9 @@ class ISMCTSBot(Bot):
 
     def _model_move(self, world: State, rng: random.Random) -> int:
         """Another seat's move in the tree under ``opponents="policy"``: the rollout policy, epsilon-greedy."""
-        if self._move is not None and not (self.epsilon and rng.random() < self.epsilon):
+        shares = self.seat_epsilons if self.seat_model == "learned" else None
+        epsilon = self.epsilon if shares is None else shares[world.current_player()]
+        if self._move is not None and not (epsilon and rng.random() < epsilon):
             return self._move(world)
         legal = world.legal_actions()
         if len(legal) > 1 and self._rollout_bot is not None:
@@ -361,6 +399,8 @@ OPTIONS = (
            check=_open_unit),
     Option("infer_trust", "fixed", "the other seats' share of moves off the heuristic: fixed (infer_epsilon), "
            "learned per seat or for the table", choices=TRUSTS),
+    Option("seat_model", "fixed", "each seat's share of random moves in the search: epsilon for every seat (fixed), "
+           "or its own learned from its play where the analysis gives it (learned)", choices=("fixed", "learned")),
 )
 
 register_bot_kind("ismcts", ISMCTSBot, OPTIONS, doc="single-observer information-set MCTS (Cowling et al. 2012)",

@@ -197,6 +197,58 @@ class PlayerModel:
         return math.log((1.0 - eps) * weights.get(action, 0.0) / sum(weights.values()) + eps / n)
 
 
+#: The shares of random play over which :func:`random_share` integrates (midpoints of 40 equal steps of 0..1).
+_SHARES = tuple((i + 0.5) / 40 for i in range(40))
+#: How fast a skilled player's chance of a move falls with its rank by the heuristic (:func:`random_share`).
+SKILL_DECAY = 0.25
+
+
+def skilled_chance(n: int, rank: int) -> float:
+    """A skilled player's chance of the move of ``rank`` among ``n`` legal moves: ``(1 - r) r^rank / (1 - r^n)``
+    with ``r`` = :data:`SKILL_DECAY` (the heuristic's move, rank 0, most likely; a searcher's other choices mostly
+    the next best), or for ``rank`` -1 (a move other than the heuristic's, not ranked) the mean of ranks 1..n-1."""
+    r = SKILL_DECAY
+    top = (1.0 - r) / (1.0 - r ** n)
+    if rank < 0:
+        return (1.0 - top) / (n - 1)
+    return top * r ** rank
+
+
+def random_share(plays: Sequence[tuple[int, int]], epsilon: float = 0.1, heuristic_weight: float = 0.8) -> float:
+    """A seat's share of uniformly random moves learned from its unforced plays: the posterior mean of ``e`` where
+    each play is a skilled player's (:func:`skilled_chance` of its rank by the game's heuristic) with probability
+    ``1 - e``, else uniform over its ``n`` legal moves, under the prior ``heuristic_weight * Beta(1, (1 - epsilon) /
+    epsilon)`` (mean ``epsilon``) plus the rest uniform. A seat that plays the heuristic's move every time tends to
+    0, one that plays at random to 1; a searcher, whose other moves are mostly ones the heuristic ranks next, stays
+    low (the search models it as the heuristic with that share of random moves). With no plays it is the prior's
+    mean.
+
+    Args:
+        plays: per unforced play, ``(n, rank)``: its number of legal moves (>= 2) and the rank of the move played
+            by the heuristic (0: its move; 1..n-1 by its scores; -1: another move, not ranked).
+        epsilon: the mean of the prior's heuristic part, in (0, 1); ``heuristic_weight`` its weight, in [0, 1].
+    Returns:
+        The share, in (0, 1).
+    Raises:
+        MotleyError: a play of fewer than 2 legal moves or a rank out of range, or ``epsilon`` or
+            ``heuristic_weight`` out of range.
+    """
+    if not 0.0 < epsilon < 1.0 or not 0.0 <= heuristic_weight <= 1.0:
+        raise MotleyError(f"random_share needs epsilon in (0, 1) and heuristic_weight in [0, 1]; "
+                          f"got {epsilon!r}, {heuristic_weight!r}")
+    if any(n < 2 or not -1 <= rank < n for n, rank in plays):
+        raise MotleyError("random_share counts unforced plays (at least 2 legal moves), ranked from 0 (or -1)")
+    b = (1.0 - epsilon) / epsilon
+    chances = [(skilled_chance(n, rank), 1.0 / n) for n, rank in plays]
+    logs = []
+    for e in _SHARES:
+        prior = heuristic_weight * b * (1.0 - e) ** (b - 1.0) + (1.0 - heuristic_weight)
+        logs.append(math.log(prior) + sum(math.log((1.0 - e) * skilled + e * uniform) for skilled, uniform in chances))
+    top = max(logs)
+    weights = [math.exp(w - top) for w in logs]
+    return sum(e * w for e, w in zip(_SHARES, weights, strict=True)) / sum(weights)
+
+
 def _log_beta(a: float, b: float) -> float:
     """The natural log of the beta function ``B(a, b)``; ``a, b > 0``."""
     return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)

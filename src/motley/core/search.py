@@ -20,9 +20,9 @@ spec (``GameSpec.search_policy``); games without one are searched with uniformly
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from motley.core.game import Game, State, copy_rng, rng_to_json
 
@@ -137,3 +137,27 @@ class SearchPolicy:
 
     move: Callable[[State], int]
     rollout: Callable[[State, random.Random, float], None]
+
+
+def roll_out_seats(state: State, rng: random.Random, move: Callable[[State], int], epsilons: Sequence[float]) -> None:
+    """Play ``state`` on with ``move`` until the match ends or the deal it was in on entry is over, each seat's
+    move a uniformly random legal one with probability ``epsilons[seat]``: :attr:`SearchPolicy.rollout` with a
+    share of random moves per seat (each seat's model learned from its play,
+    :func:`motley.core.inference.random_share`), one loop for every game.
+
+    Args:
+        state: a full state with search support (``apply_legal``); changed in place.
+        move: the game's heuristic on full states (:attr:`SearchPolicy.move`).
+        epsilons: per seat, the share of its moves played at random, in [0, 1].
+    """
+    search = cast("SearchState", state)
+    deal = search.deal_number()
+    is_terminal, deal_number, current_player = search.is_terminal, search.deal_number, search.current_player
+    legal_actions, apply_legal, rand = search.legal_actions, search.apply_legal, rng.random
+    while not is_terminal() and deal_number() == deal:
+        epsilon = epsilons[current_player()]
+        if epsilon and rand() < epsilon:
+            legal = legal_actions()
+            apply_legal(legal[rng.randrange(len(legal))])
+        else:
+            apply_legal(move(search))

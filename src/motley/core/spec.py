@@ -131,6 +131,9 @@ class GameSpec:
         heuristic: the game's heuristic player (the ``heuristic`` bot), or ``None``.
         search_policy: the same heuristic played on full states, for fast search rollouts and the
             other seats' moves in the tree (:class:`motley.core.search.SearchPolicy`), or ``None``.
+        model_policy: the heuristic on full states of a game whose search does not roll out by it (The Fool's
+            Errand: random rollouts measured stronger), for the model of each seat learned from its play (the
+            analysis's search: :attr:`motley.bots.ismcts.ISMCTSBot.seat_epsilons`); ``None``: ``search_policy``.
         inference: what inference from play needs of the game (:class:`motley.core.inference.InferenceSupport`:
             replaying a sampled world's deal, the heuristic's move and move scores on full states), or ``None``:
             search then samples worlds uniformly over the hard constraints only.
@@ -178,6 +181,7 @@ class GameSpec:
     public_move: Callable[[str], bool] = _always_public
     heuristic: Heuristic | None = None
     search_policy: SearchPolicy | None = None
+    model_policy: SearchPolicy | None = None
     inference: InferenceSupport | None = None
     special_card: str | None = None
     decider: Decider | None = None

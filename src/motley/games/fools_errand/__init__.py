@@ -32,6 +32,7 @@ SPEC = register_spec(GameSpec(
     private_fields=(),  # everything in its observation is public (the decks never appear in it)
     public_move=lambda move: True,  # draw / play joker / keep joker are all seen (FE-R2, FE-R8)
     heuristic=policy.heuristic,
+    model_policy=policy.MODEL_POLICY,
     special_card="Joker",
     decider=facts.joker_decides,
     terminal_view=views.render,
