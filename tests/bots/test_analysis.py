@@ -20,6 +20,7 @@ from motley.bots.analysis import (
     CHECK_ROUNDS,
     INACCURACY,
     THIN,
+    Z_LOOKS,
     Z_MARK,
     Z,
     _AnalysisSearch,
@@ -33,6 +34,7 @@ from motley.bots.analysis import (
     _rival,
     _rivals,
     _settled,
+    _side,
     _Tally,
     _verdict,
     analyse_decision,
@@ -42,6 +44,7 @@ from motley.bots.analysis import (
     evaluate,
     hint,
     searcher_spec,
+    z_mark,
 )
 from motley.bots.best import best_spec
 from motley.bots.spec import parse_bot_spec
@@ -300,7 +303,7 @@ def test_a_move_with_the_higher_win_chance_is_never_called_a_mistake() -> None:
     assert (choice, mark, on) == (0, None, None)
     choice, mark, on, cost = _verdict({0: _estimate(0.5, 1.0), 1: _estimate(0.5, 9.0)}, 0, 2.0)
     assert (choice, mark, on) == (1, "mistake", "points") and cost.points == 8.0
-    choice, mark, on, cost = _verdict({0: _estimate(0.3, 9.0, 8), 1: _estimate(0.6, 1.0, 8)}, 0, 2.0)
+    choice, mark, on, cost = _verdict({0: _estimate(0.3, 9.0, 16), 1: _estimate(0.6, 1.0, 16)}, 0, 2.0)
     assert (choice, mark, on) == (1, "mistake", "win") and cost.win == pytest.approx(0.3)
 
 
@@ -463,6 +466,32 @@ def test_a_mark_needs_a_wider_margin_than_its_absence() -> None:
     assert _settled(below, 0, 1, 5.0) and _verdict(below, 0, 5.0)[1] is None
 
 
+def test_a_mark_found_after_more_rounds_needs_a_wider_margin() -> None:
+    """Each round of the re-search is another look at the cost, and a cost near the mark's line crosses a fixed margin
+    at some look by chance: so the margin grows by :data:`Z_LOOKS` standard errors per doubling of the rounds. A
+    cost 3.2 standard errors over the threshold is a mark after one round but not after 16 (the re-search goes on),
+    and one 4.5 over it is a mark after 16. The same 400 deals (the rival winning one in ten more) are a mark as one
+    round and not as eight rounds of 50: the same cost with the same error, found at the eighth look."""
+    assert z_mark(1) == Z_MARK and z_mark(16) == pytest.approx(Z_MARK + 4 * Z_LOOKS) and z_mark(2) < z_mark(16)
+    threshold, se = INACCURACY, 0.01
+    assert _side(threshold + 3.2 * se, se, threshold, 1) is True
+    assert _side(threshold + 3.2 * se, se, threshold, 16) is None
+    assert _side(threshold + 4.5 * se, se, threshold, 16) is True
+
+    def deals(n: int) -> tuple[list[float], list[float]]:
+        base = [float(k % 2) for k in range(n)]
+        return base, [1.0 if k % 10 == 0 else p for k, p in enumerate(base)]
+
+    one = {0: _rounds([deals(400)[0]]), 1: _rounds([deals(400)[1]])}
+    eight = {0: _rounds([deals(50)[0]] * 8), 1: _rounds([deals(50)[1]] * 8)}
+    cost, se = _paired(one, 1, 0, "win")
+    cost8, se8 = _paired(eight, 1, 0, "win")
+    assert cost == pytest.approx(cost8) and se == pytest.approx(se8, rel=0.05)
+    assert z_mark(8) * se8 > cost8 - INACCURACY > Z_MARK * se
+    assert _verdict(one, 0, 0.0)[1:3] == ("inaccuracy", "win")
+    assert _verdict(eight, 0, 0.0)[1] is None
+
+
 def test_a_points_mark_needs_the_wider_margin_too() -> None:
     """Where both moves win as often, a points cost 1.96 standard errors clear of its threshold is not a mark; 3 clear,
     it is (a mark on points, saying so)."""
@@ -590,7 +619,7 @@ def test_a_cost_near_a_mark_s_line_is_searched_past_the_old_cap_and_one_out_of_r
     rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.465}, [1])
     cost, se = _paired(estimates, 1, 0, "win")
     assert 9 < rounds <= CHECK_MAX_ROUNDS
-    assert _verdict(estimates, 0, 0.0)[1] == ("inaccuracy" if cost - Z_MARK * se > INACCURACY else None)
+    assert _verdict(estimates, 0, 0.0)[1] == ("inaccuracy" if cost - z_mark(rounds) * se > INACCURACY else None)
     rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.44}, [1])
     cost, se = _paired(estimates, 1, 0, "win")
     assert CHECK_FUTILE <= rounds < 9 and _verdict(estimates, 0, 0.0)[1] is None

@@ -45,12 +45,15 @@ chance. A move another re-searched rival clearly leads is searched no more. Thei
 search's (``checked``), with errors that hold the rounds' spread (the between-seed error itself). The move called
 best is then the one of the higher win chance (``choice``; of two the re-search cannot tell apart, the first in the
 game's order of moves, so another seed names the same), and the decision is marked ("inaccuracy", "mistake",
-``mark_on`` saying on what) when the cost in win chance less :data:`Z_MARK` (3) standard errors is above
-:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as often, when
-the cost in points less 3 standard errors is above :data:`POINTS_INACCURACY` standard deviations of the seat's deal
-points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still throw points
-away). The margin of a mark is wider than that of its absence (the cost plus 1.96 standard errors below the
-threshold settles a decision unmarked): a mark is a claim another seed's search repeats. A move with the higher win
+``mark_on`` saying on what) when the cost in win chance less the mark's margin (:func:`z_mark`: :data:`Z_MARK`,
+3, standard errors after one round) is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the
+rival wins the deal at least as often, when the cost in points less that margin is above :data:`POINTS_INACCURACY`
+standard deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of
+winning the deal can still throw points away). The margin of a mark is wider than that of its absence (the cost plus
+1.96 standard errors below the threshold settles a decision unmarked): a mark is a claim another seed's search
+repeats. It grows with the rounds (:data:`Z_LOOKS` more per doubling of them): each round is another look at the
+cost, and a cost near the line crosses a fixed margin at one of many looks by chance, so a mark found late was one
+another seed made about half the time (benchmarks/analysis_marks.py). A move with the higher win
 chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The other decisions cost
 what the first search costs.
 
@@ -95,10 +98,9 @@ from motley.core.search import SearchState
 from motley.core.spec import Heuristic
 
 __all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
-           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_MARK", "Z_REACH",
-           "Decision",
-           "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions", "evaluate", "hint",
-           "move_words", "searcher_spec", "searcher_words", "summarise"]
+           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_LOOKS", "Z_MARK",
+           "Z_REACH", "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions",
+           "evaluate", "hint", "move_words", "searcher_spec", "searcher_words", "summarise", "z_mark"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
@@ -119,6 +121,11 @@ Z = 1.96
 #: seed's search makes too (a mark made on a cost 1.96 standard errors clear of its threshold is one that another
 #: seed, whose cost lands about as far on either side, makes about half the time: benchmarks/analysis_marks.py).
 Z_MARK = 3.0
+#: Standard errors added to the mark's margin (:data:`Z_MARK` after one round of the re-search) per doubling of the
+#: rounds (:func:`z_mark`): 4.25 at the cap of 32. A sequential test looks at the cost after every round, and a cost
+#: near the mark's line that crosses a fixed margin at the 16th look is one another seed's search marks about half the
+#: time (against 0.93-0.96 for marks made in the first three rounds; benchmarks/analysis_marks.py, docs/reports).
+Z_LOOKS = 0.25
 #: Pseudo-iterations of the decision's pooled points variance in each move's (see ``_move_row``).
 PRIOR = 2.0
 #: Consecutive batches of a move's iterations whose means give its batch-means standard error (``_batch_se``).
@@ -133,9 +140,9 @@ THIN = 30
 CHECK_ROUNDS = 1
 CHECK_MAX_ROUNDS = 32
 #: Rounds from which the re-search of a decision stops, unmarked, once its mark is out of reach: were the cost
-#: :data:`Z_REACH` standard errors above its estimate, it would still be within :data:`Z_MARK` standard errors of
-#: its threshold after :data:`CHECK_MAX_ROUNDS` rounds (the error shrinking as one over the square root of the
-#: rounds: :func:`_side`). Not before: a round or two's error holds no spread of the rounds.
+#: :data:`Z_REACH` standard errors above its estimate, it would still be within the mark's margin at the cap
+#: (:func:`z_mark`) of its threshold after :data:`CHECK_MAX_ROUNDS` rounds (the error shrinking as one over the
+#: square root of the rounds: :func:`_side`). Not before: a round or two's error holds no spread of the rounds.
 CHECK_FUTILE = 3
 Z_REACH = 1.0
 
@@ -753,19 +760,25 @@ def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: f
 
 def _side(cost: float, se: float, threshold: float, rounds: int) -> bool | None:
     """Where a ``cost`` with its standard error ``se`` after ``rounds`` rounds of the re-search stands against a mark's
-    ``threshold``: True, a mark (:data:`Z_MARK` standard errors above it); False, settled unmarked (:data:`Z` below
-    it, or from :data:`CHECK_FUTILE` rounds on, its mark out of reach: were the cost :data:`Z_REACH` standard errors
-    above its estimate, the error shrinking as one over the square root of the rounds would still leave it within
-    :data:`Z_MARK` errors of the threshold after :data:`CHECK_MAX_ROUNDS` rounds); None, still in its noise near
+    ``threshold``: True, a mark (:func:`z_mark` of the rounds standard errors above it); False, settled unmarked
+    (:data:`Z` below it, or from :data:`CHECK_FUTILE` rounds on, its mark out of reach: were the cost :data:`Z_REACH`
+    standard errors above its estimate, the error shrinking as one over the square root of the rounds would still
+    leave it within the margin at :data:`CHECK_MAX_ROUNDS` rounds of the threshold then); None, still in its noise near
     the mark's line (the rounds past the first few go to these decisions)."""
-    if cost - Z_MARK * se > threshold:
+    if cost - z_mark(rounds) * se > threshold:
         return True
     if cost + Z * se < threshold:
         return False
     if rounds < CHECK_FUTILE:
         return None
     reach = (cost + Z_REACH * se - threshold) * math.sqrt(CHECK_MAX_ROUNDS / rounds)
-    return False if reach <= Z_MARK * se else None
+    return False if reach <= z_mark(CHECK_MAX_ROUNDS) * se else None
+
+
+def z_mark(rounds: int) -> float:
+    """The margin of a mark, in standard errors of its cost, after ``rounds`` rounds of the re-search (at least 1):
+    :data:`Z_MARK` plus :data:`Z_LOOKS` per doubling of the rounds."""
+    return Z_MARK + Z_LOOKS * math.log2(max(rounds, 1))
 
 
 def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
@@ -775,11 +788,11 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
 
     The best is the move of the highest win chance, or of the moves that win more often than the played one and as
     often as it within the noise, the first in the game's order (:func:`_first_of_equals`: another seed, which
-    may rank near-equals the other way, names the same move). A win-chance mark needs the cost against it less
-    :data:`Z_MARK` standard errors above :data:`INACCURACY` (the mark is a mistake from :data:`MISTAKE` on); a
-    points mark, only where no win-chance mark is, is against the move of the most points (the same way among
-    near-equals) among those that win the deal at least as often as the played one, with the cost less
-    :data:`Z_MARK` standard errors above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
+    may rank near-equals the other way, names the same move). A win-chance mark needs the cost against it less the
+    mark's margin (:func:`z_mark` of the played move's rounds) standard errors above :data:`INACCURACY` (the mark is
+    a mistake from :data:`MISTAKE` on); a points mark, only where no win-chance mark is, is against the move of the
+    most points (the same way among near-equals) among those that win the deal at least as often as the played one,
+    with the cost less that margin above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
     the move of the higher win chance is never marked, and each mark says what it is on."""
     def cost_of(move: int) -> _Cost:
         return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
@@ -792,14 +805,15 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
         return played, None, None, _Cost(0.0, 0.0, 0.0, 0.0)
     best = _first_of_equals(estimates, [m for m in moves if win[m] > win[played]] or [top], top, "win")
     cost = cost_of(best)
-    if cost.win - Z_MARK * cost.win_se > INACCURACY:
+    margin = z_mark(len(estimates[played].rounds))
+    if cost.win - margin * cost.win_se > INACCURACY:
         return best, "mistake" if cost.win >= MISTAKE else "inaccuracy", "win", cost
     rivals = [m for m in moves if m != played and win[m] >= win[played]]
     richest = max(rivals, key=lambda m: (points[m], win[m]))
     richest = _first_of_equals(estimates, [m for m in rivals if points[m] > points[played]] or [richest], richest,
                                "points")
     richer = cost_of(richest)
-    if spread > 0 and richer.points - Z_MARK * richer.points_se > POINTS_INACCURACY * spread:
+    if spread > 0 and richer.points - margin * richer.points_se > POINTS_INACCURACY * spread:
         return richest, "mistake" if richer.points >= POINTS_MISTAKE * spread else "inaccuracy", "points", richer
     return best, None, None, cost
 
@@ -960,7 +974,7 @@ def _hinted(moves: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, 
 
 #: The marks' thresholds (the result's ``thresholds`` field; module docstring).
 _THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "points_inaccuracy_sd": POINTS_INACCURACY,
-               "points_mistake_sd": POINTS_MISTAKE, "z": Z, "z_mark": Z_MARK}
+               "points_mistake_sd": POINTS_MISTAKE, "z": Z, "z_mark": Z_MARK, "z_looks": Z_LOOKS}
 
 
 #: What each figure of an analysis is (the result's ``estimates`` field).
