@@ -12,6 +12,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+
+#include "../../core/_slots.h"
 #include <math.h>
 #include <string.h>
 
@@ -451,20 +453,8 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "install: the compiled Fool! tensor is installed once");
         return NULL;
     }
-    for (int i = 0; i < S_COUNT; i++) {
-        PyObject *d = PyObject_GetAttrString(cls, SLOT_NAMES[i]);
-        if (d == NULL)
-            return NULL;
-        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type)
-                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-        if (ok)
-            slot_offset[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
-        if (!ok) {
-            PyErr_Format(PyExc_TypeError, "install: '%s' is not a slot of the state class", SLOT_NAMES[i]);
-            return NULL;
-        }
-    }
+    if (read_slot_offsets(cls, SLOT_NAMES, S_COUNT, slot_offset) < 0)
+        return NULL;
     PyObject *colours = PyDict_GetItemString(tables, "COLOUR");
     if (colours == NULL || !PyTuple_Check(colours) || PyTuple_GET_SIZE(colours) != NUM_CARDS) {
         PyErr_SetString(PyExc_ValueError, "install: COLOUR must be a tuple of 88 colours");

@@ -19,6 +19,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+
+#include "../../core/_slots.h"
 #include <string.h>
 
 
@@ -1434,20 +1436,8 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "install: the compiled Foolery core is installed once");
         return NULL;
     }
-    for (int i = 0; i < S_COUNT; i++) {
-        PyObject *d = PyObject_GetAttrString(cls, SLOT_NAMES[i]);
-        if (d == NULL)
-            return NULL;
-        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type)
-                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-        if (ok)
-            slot_offset[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
-        if (!ok) {
-            PyErr_Format(PyExc_TypeError, "install: '%s' is not a slot of the state class", SLOT_NAMES[i]);
-            return NULL;
-        }
-    }
+    if (read_slot_offsets(cls, SLOT_NAMES, S_COUNT, slot_offset) < 0)
+        return NULL;
     PyObject *masks = PyDict_GetItemString(tables, "A_MASK");
     if (masks == NULL || !PyList_Check(masks)) {
         PyErr_SetString(PyExc_ValueError, "install: A_MASK must be a list");
