@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -79,6 +80,25 @@ def play_random(state: State, rng: random.Random, steps: int) -> State:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
     return state
+
+
+def in_threads(work: Callable[[int], None], count: int = 3) -> None:
+    """Run ``work(0)`` .. ``work(count - 1)`` in as many threads at once; fails with every error any of them raised
+    (an assertion in a thread is otherwise lost)."""
+    failures: list[BaseException] = []
+
+    def guarded(seed: int) -> None:
+        try:
+            work(seed)
+        except BaseException as error:  # handed to the main thread
+            failures.append(error)
+
+    threads = [threading.Thread(target=guarded, args=(seed,)) for seed in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
 
 
 def play_out(state: State, rng: random.Random, limit: int = 100_000) -> State:

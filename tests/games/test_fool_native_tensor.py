@@ -9,7 +9,6 @@ import os
 import random
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,7 +22,7 @@ from motley.games.fool import game as fool_game
 from motley.games.fool import observe
 from motley.games.fool.game import FoolState
 from tests.games.test_fool_batch_tensors import CONFIGS
-from tests.support import play_random
+from tests.support import in_threads, play_random
 
 native = pytest.mark.skipif(observe.NATIVE_WRITE is None, reason="Fool!'s compiled tensor writer is not built")
 
@@ -66,27 +65,18 @@ def test_states_of_games_with_other_options_in_turn() -> None:
     games with other decks and options, asked in turn from several threads, each get their own game's tensor."""
     games = [motley.load_game("fool", **options) for options in CONFIGS[1:4]]
     games.append(motley.load_game("fool", players=7, two_fools_from_players=7, end_bonus_count=2))
-    failures: list[BaseException] = []
 
     def work(seed: int) -> None:
-        try:
-            rng = random.Random(seed)
-            states = [cast("FoolState", game.new_initial_state(seed=seed)) for game in games]
-            for _ in range(200):
-                state = rng.choice(states)
-                if not state.is_terminal():
-                    play_random(state, rng, 1)
-                seat = rng.randrange(state.game.num_players)
-                assert state.observation_tensor(seat).tobytes() == observe.observation_tensor(state, seat).tobytes()
-        except BaseException as error:  # handed to the main thread
-            failures.append(error)
+        rng = random.Random(seed)
+        states = [cast("FoolState", game.new_initial_state(seed=seed)) for game in games]
+        for _ in range(200):
+            state = rng.choice(states)
+            if not state.is_terminal():
+                play_random(state, rng, 1)
+            seat = rng.randrange(state.game.num_players)
+            assert state.observation_tensor(seat).tobytes() == observe.observation_tensor(state, seat).tobytes()
 
-    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not failures, failures
+    in_threads(work)
 
 
 @native

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-import threading
 from typing import Any, cast
 
 import numpy as np
@@ -26,7 +25,7 @@ from motley.games.fool import observe
 from motley.games.fool.batch import StateTensors
 from motley.games.fool.game import Fool, FoolState
 from tests.games.test_fool_batch_tensors import CONFIGS
-from tests.support import play_random
+from tests.support import in_threads, play_random
 
 
 @pytest.fixture(autouse=True)
@@ -123,25 +122,16 @@ def test_a_seat_sees_only_what_it_may_see() -> None:
 
 def test_threads_keep_their_own_states() -> None:
     game = motley.load_game("fool", players=5, rounds=2)
-    failures: list[BaseException] = []
 
     def work(seed: int) -> None:
-        try:
-            rng = random.Random(seed)
-            states = [cast("FoolState", game.new_initial_state(seed=seed * 10 + k)) for k in range(3)]
-            for _ in range(300):
-                state = rng.choice(states)
-                play_random(state, rng, 1)
-                _same(state, rng.randrange(game.num_players))
-        except BaseException as error:  # handed to the main thread
-            failures.append(error)
+        rng = random.Random(seed)
+        states = [cast("FoolState", game.new_initial_state(seed=seed * 10 + k)) for k in range(3)]
+        for _ in range(300):
+            state = rng.choice(states)
+            play_random(state, rng, 1)
+            _same(state, rng.randrange(game.num_players))
 
-    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not failures, failures
+    in_threads(work)
 
 
 def test_a_game_copies_and_pickles_without_its_cache() -> None:
