@@ -1,5 +1,5 @@
-/* The slots of a Python state class read from C, for the games' optional compiled parts (games/fool/_native.c,
- * games/foolery/_native.c): header-only, each extension includes it. */
+/* A Python state class's slots read from C, and C methods bound to it, for the games' optional compiled parts
+ * (games/fool/_native.c, games/foolery/_native.c): header-only, each extension includes it. */
 #ifndef MOTLEY_SLOTS_H
 #define MOTLEY_SLOTS_H
 #include <Python.h>
@@ -25,6 +25,26 @@ read_slot_offsets(PyObject *cls, const char *const *names, int count, Py_ssize_t
         }
     }
     return 0;
+}
+
+/* {name: method descriptor of cls} for each entry of defs (ended by a NULL ml_name), which the Python side sets on
+ * the class (a new reference); NULL with the error set if one cannot be made. */
+static PyObject *
+bind_methods(PyObject *cls, PyMethodDef *defs)
+{
+    PyObject *methods = PyDict_New();
+    if (methods == NULL)
+        return NULL;
+    for (PyMethodDef *def = defs; def->ml_name != NULL; def++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, def);
+        if (descr == NULL || PyDict_SetItemString(methods, def->ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            Py_DECREF(methods);
+            return NULL;
+        }
+        Py_DECREF(descr);
+    }
+    return methods;
 }
 
 #endif

@@ -488,18 +488,9 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
             layout[n][i] = at;
         }
     }
-    PyObject *methods = PyDict_New();
+    PyObject *methods = bind_methods(cls, state_methods);
     if (methods == NULL)
         return NULL;
-    for (PyMethodDef *def = state_methods; def->ml_name != NULL; def++) {
-        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, def);
-        if (descr == NULL || PyDict_SetItemString(methods, def->ml_name, descr) < 0) {
-            Py_XDECREF(descr);
-            Py_DECREF(methods);
-            return NULL;
-        }
-        Py_DECREF(descr);
-    }
     installed = 1;
     return methods;
 }

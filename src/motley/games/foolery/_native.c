@@ -1525,18 +1525,9 @@ install(PyObject *Py_UNUSED(module), PyObject *args)
     }
     Py_INCREF(pass_events);
     Py_INCREF(pass_only);
-    PyObject *out = PyDict_New();
+    PyObject *out = bind_methods(cls, state_methods);
     if (out == NULL)
         goto fail;
-    for (PyMethodDef *def = state_methods; def->ml_name != NULL; def++) {
-        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, def);
-        if (descr == NULL || PyDict_SetItemString(out, def->ml_name, descr) < 0) {
-            Py_XDECREF(descr);
-            Py_DECREF(out);
-            goto fail;
-        }
-        Py_DECREF(descr);
-    }
     return out;
 fail:
     num_actions = 0;
