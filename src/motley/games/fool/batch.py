@@ -213,8 +213,7 @@ class BatchTensors:
             for i, state in enumerate(cast("Sequence[FoolRules]", states)):
                 row = out[i]
                 if not write(state, seats[i], row):  # not an int of 0..n-1: the game's error, or a NumPy integer
-                    state.check_seat(seats[i])
-                    write(state, int(seats[i]), row)
+                    observe.native_write_refused(state, seats[i], row)
             return
         n = self.n
         sync = self._sync

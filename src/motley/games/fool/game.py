@@ -59,8 +59,7 @@ class FoolState(FoolRules):
         if write is not None:  # the compiled writer (observe.NATIVE_WRITE): the same bytes
             out = _empty(_SIZES[len(self.sizes)], _FLOAT32)
             if not write(self, seat, out):  # not an int of 0..n-1: the game's own error, or a NumPy integer seat
-                self.check_seat(seat)
-                write(self, int(seat), out)
+                observe.native_write_refused(self, seat, out)
             return out
         caches = self.game.state_tensors
         tensors = caches.get(get_ident())

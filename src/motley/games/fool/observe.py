@@ -443,3 +443,16 @@ def _native_writer() -> Callable[[FoolRules, int, npt.NDArray[np.float32]], bool
 
 #: The compiled tensor writer (:func:`_native_writer`), or None: the Python tensor alone.
 NATIVE_WRITE = _native_writer()
+
+
+def native_write_refused(state: FoolRules, seat: Any, out: npt.NDArray[np.float32]) -> None:
+    """What follows :data:`NATIVE_WRITE` returning False for ``seat`` (no ``int`` of 0..n-1): the game's own error
+    for a seat that is not one of the game's, else (a NumPy integer) the tensor written for ``int(seat)`` into
+    ``out``. Kept apart so the callers' path for an ``int`` seat is the writer's call alone.
+
+    Raises:
+        MotleyError: for a seat that is not one of the game's (``state.check_seat``).
+    """
+    state.check_seat(seat)
+    assert NATIVE_WRITE is not None
+    NATIVE_WRITE(state, int(seat), out)
