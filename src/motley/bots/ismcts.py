@@ -229,42 +229,37 @@ class ISMCTSBot(Bot):
             children = node.children
             unexpanded = []
             best_score = -math.inf
-            legal = legal_actions()
             if shares is not None and me < 0 and current_player() != observer and rng.random() < shares[
                     current_player()]:
-                best_action = legal[rng.randrange(len(legal))]  # a seat's random move (seat_epsilons)
-                best = children.get(best_action) or Node(current_player())
-                if best_action not in children:
-                    best.avail = 1
-                    children[best_action] = best
-                    apply_legal(best_action)
-                    path.append(best)
-                    break
-                best.avail += 1
-                node = best
-                apply_legal(best_action)
-                path.append(node)
-                continue
-            for a in legal:
-                child = children.get(a)
-                if child is None:
-                    unexpanded.append(a)
-                    continue
-                child.avail += 1  # available in this world (the UCB of Cowling et al. counts these)
-                if not unexpanded:  # scores matter only while every legal move has a child
-                    score = child.value / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if score > best_score:
-                        best_action, best_score, best = a, score, child
-            if unexpanded:
-                action = unexpanded[rng.randrange(len(unexpanded))]
+                legal = legal_actions()
+                action = legal[rng.randrange(len(legal))]  # a seat's random move (seat_epsilons)
+                child = children.get(action)
+                if child is not None:
+                    child.avail += 1
+            else:
+                for a in legal_actions():
+                    child = children.get(a)
+                    if child is None:
+                        unexpanded.append(a)
+                        continue
+                    child.avail += 1  # available in this world (the UCB of Cowling et al. counts these)
+                    if not unexpanded:  # scores matter only while every legal move has a child
+                        score = child.value / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if score > best_score:
+                            best_action, best_score, best = a, score, child
+                if unexpanded:
+                    action, child = unexpanded[rng.randrange(len(unexpanded))], None
+                else:
+                    action, child = best_action, best
+            if child is None:  # a move without a node yet: expanded, and the rollout starts after it
                 child = Node(current_player())
                 child.avail = 1
                 children[action] = child
                 apply_legal(action)
                 path.append(child)
                 break
-            node = best
-            apply_legal(best_action)
+            node = child
+            apply_legal(action)
             path.append(node)
         self._roll_out(world, rng, deal, observer)
         rewards = self._rewards(world, start_scores)
