@@ -13,8 +13,6 @@ package where a C compiler is found) writes the same bytes from a state's slots:
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, cast
@@ -23,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import TypedDict
 
+from motley.core.extras import compiled
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
 from motley.games.fool.rules import FoolGameRules, FoolRules
@@ -428,11 +427,8 @@ def _native_writer() -> Callable[[FoolRules, int, npt.NDArray[np.float32]], bool
     written into ``out`` (a writable C-contiguous float32 vector of :func:`tensor_size`; ValueError otherwise),
     False and nothing written for a seat that is no ``int`` of 0..n-1. None when the extension is not built or
     ``MOTLEY_PURE_PYTHON`` is ``1``."""
-    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
-        return None
-    try:
-        native = importlib.import_module("motley.games.fool._native")
-    except ImportError:  # built without a C compiler: the Python tensor, the same bytes
+    native = compiled("motley.games.fool._native")
+    if native is None:  # not built, or MOTLEY_PURE_PYTHON=1: the Python tensor, the same bytes
         return None
     layouts = {n: (tensor_size(n), *tensor_layout(n).offsets(*_NATIVE_PIECES))
                for n in range(FoolGameRules.min_players, FoolGameRules.max_players + 1)}

@@ -41,8 +41,6 @@ Extra rulings (not in the rules file, FY-D23 onward):
 
 from __future__ import annotations
 
-import importlib
-import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
@@ -51,6 +49,7 @@ import numpy as np
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
 from motley.core.errors import DealError, IllegalMoveError, InvalidMoveError, OptionError
+from motley.core.extras import compiled
 from motley.core.game import TERMINAL, Game, seeded_rng
 from motley.core.options import Option
 from motley.core.search import SearchState
@@ -957,11 +956,8 @@ def _install_native() -> bool:
     ``MOTLEY_PURE_PYTHON`` is not ``1``; True if it did. The state, its slots and every other method stay as
     above: the compiled methods read and write the same slots, path for path as the Python ones, and draw the
     same numbers from the state's generator."""
-    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
-        return False
-    try:
-        native = importlib.import_module("motley.games.foolery._native")
-    except ImportError:  # built without a C compiler: the Python engine, the same game
+    native = compiled("motley.games.foolery._native")
+    if native is None:  # not built, or MOTLEY_PURE_PYTHON=1: the Python engine, the same game
         return False
     tables = {"A_MASK": A_MASK, "A_KIND": A_KIND, "A_SIZE": A_SIZE, "A_TOP": A_TOP, "A_STR": A_STR,
               "SKIP_RANK": SKIP_RANK, "PASS_EVENTS": _PASS_EVENTS, "PASS_ONLY": _PASS_ONLY,
