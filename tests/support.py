@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -99,6 +102,13 @@ def in_threads(work: Callable[[int], None], count: int = 3) -> None:
     for thread in threads:
         thread.join()
     assert not failures, failures
+
+
+def run_pure_python(probe: str) -> subprocess.CompletedProcess[str]:
+    """Python code ``probe`` run in a fresh interpreter with ``MOTLEY_PURE_PYTHON=1`` (the games' compiled parts left
+    out, which is decided at import) and this checkout's sources first; its output captured."""
+    env = {**os.environ, "MOTLEY_PURE_PYTHON": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
 
 
 def play_out(state: State, rng: random.Random, limit: int = 100_000) -> State:

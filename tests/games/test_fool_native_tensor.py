@@ -5,11 +5,7 @@ and buffers with the game's errors, and shows a seat only what it may see; ``MOT
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -22,7 +18,7 @@ from motley.games.fool import game as fool_game
 from motley.games.fool import observe
 from motley.games.fool.game import FoolState
 from tests.games.test_fool_batch_tensors import CONFIGS
-from tests.support import in_threads, play_random
+from tests.support import in_threads, play_random, run_pure_python
 
 native = pytest.mark.skipif(observe.NATIVE_WRITE is None, reason="Fool!'s compiled tensor writer is not built")
 
@@ -156,12 +152,10 @@ def test_a_seat_sees_only_what_it_may_see() -> None:
 
 
 def test_motley_pure_python_leaves_the_compiled_writer_out() -> None:
-    root = Path(__file__).resolve().parents[2]
     probe = ("import motley; from motley.games.fool import game, observe; "
              "assert observe.NATIVE_WRITE is None and game._NATIVE_WRITE is None; "
              "state = motley.load_game('fool', players=4).new_initial_state(seed=1); "
              "state.observation_tensor(0); state.observation_tensor(0); "
              "assert state.game.state_tensors; print('python tensor')")
-    env = {**os.environ, "MOTLEY_PURE_PYTHON": "1", "PYTHONPATH": str(root / "src")}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    done = run_pure_python(probe)
     assert done.returncode == 0 and "python tensor" in done.stdout, done.stderr

@@ -11,11 +11,7 @@ nothing. The compiled deal draws exactly the numbers of ``cards.shuffle_as_rando
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +24,7 @@ from motley.games.foolery import cards as fyc
 from motley.games.foolery import game as fy
 from motley.games.foolery import moves as fym
 from motley.games.foolery import rules
+from tests.support import run_pure_python
 
 pytestmark = pytest.mark.skipif(not rules.NATIVE, reason="the compiled Foolery core is not built here, or "
                                 "MOTLEY_PURE_PYTHON=1 (the Python engine alone)")
@@ -193,11 +190,9 @@ def test_the_compiled_deal_draws_what_the_python_shuffle_draws() -> None:
 
 
 def test_motley_pure_python_forces_the_python_engine() -> None:
-    root = Path(__file__).resolve().parents[2]
     probe = ("from motley.games.foolery import rules; "
              "assert not rules.NATIVE; "
              "assert all(getattr(rules.FooleryRules, n) is m for n, m in rules.PYTHON_METHODS.items()); "
              "print('python engine')")
-    env = {**os.environ, "MOTLEY_PURE_PYTHON": "1", "PYTHONPATH": str(root / "src")}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    done = run_pure_python(probe)
     assert done.returncode == 0 and "python engine" in done.stdout, done.stderr
