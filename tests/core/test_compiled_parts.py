@@ -1,4 +1,4 @@
-"""The games' optional compiled parts are found by one function (:func:`motley.core.extras.compiled`): the module
+"""The games' optional compiled parts are found by one function (:func:`motley.core.native.compiled`): the module
 where it is built, None where it is not or ``MOTLEY_PURE_PYTHON=1`` leaves it out."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from motley.core.extras import compiled
+from motley.core.native import compiled
 
 BUILT = [name for name in ("motley.games.foolery._native", "motley.games.fool._native")
          if importlib.util.find_spec(name) is not None]

@@ -10,21 +10,16 @@ so a missing library is reported as the extra to install rather than as a bare `
 * ``train`` -- the training stack (PyTorch, sb3-contrib);
 * ``postgres`` -- psycopg 3, for ``serve --db postgresql://...`` (:mod:`motley.server.store.storage`);
 * ``dev`` -- everything the tests, the linters and the browser tests need.
-
-The games' compiled parts (Foolery's core, Fool!'s tensor writer: C extensions built with the package where a
-compiler is found) are optional too, each with the Python code that does the same as its fallback:
-:func:`compiled` imports one, or gives None where it is not built or ``MOTLEY_PURE_PYTHON=1`` leaves it out.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 from types import ModuleType
 
 from motley.core.errors import MotleyError
 
-__all__ = ["MissingExtraError", "compiled", "require"]
+__all__ = ["MissingExtraError", "require"]
 
 
 class MissingExtraError(MotleyError):
@@ -63,15 +58,3 @@ def require(module: str, extra: str, feature: str | None = None) -> ModuleType:
         if not (module == missing or module.startswith(missing + ".")) or not missing:
             raise
         raise MissingExtraError(module, extra, feature or module.split(".")[0]) from None
-
-
-def compiled(module: str) -> ModuleType | None:
-    """The compiled extension ``module`` (a game's optional C part, e.g. ``"motley.games.foolery._native"``), or
-    None where it is not built (installed without a C compiler) or the environment variable ``MOTLEY_PURE_PYTHON``
-    is ``1`` (the Python code it stands in for then runs: the same results)."""
-    if os.environ.get("MOTLEY_PURE_PYTHON") == "1":
-        return None
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None

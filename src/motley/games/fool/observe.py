@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import TypedDict
 
-from motley.core.extras import compiled
+from motley.core.native import compiled
 from motley.core.tensors import Piece, TensorLayout
 from motley.games.fool.cards import CODES, COLOUR, COLOUR_NAMES, W1, Card, Seat, W
 from motley.games.fool.rules import FoolGameRules, FoolRules

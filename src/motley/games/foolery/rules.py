@@ -49,8 +49,8 @@ import numpy as np
 
 from motley.core.cards import cards_from_codes, check_no_duplicates, split_codes
 from motley.core.errors import DealError, IllegalMoveError, InvalidMoveError, OptionError
-from motley.core.extras import compiled
 from motley.core.game import TERMINAL, Game, seeded_rng
+from motley.core.native import compiled
 from motley.core.options import Option
 from motley.core.search import SearchState
 from motley.games.foolery import moves
