@@ -27,12 +27,17 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
   the thin ones (under 30 iterations);
 * seconds per decision of the first run (the machine's load counts: compare runs made together).
 
+``--quick`` analyses at the second seed only the decisions marked at the first and searches none deeper: it gives
+marked again, the same best and the re-search's rounds (not the confirmation, the coverage or the same best of all
+decisions) for about a third of the time, so several times the marks in the same time (``--marks 150``).
+
 ``--details PATH`` writes one JSON line per decision marked at either seed (the game, match, record index, and at
 each seed the mark, what it is on, the move called best and those as good, the cost and the re-search's rounds), to
 see which kinds of decision are not marked again.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_marks.py
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_marks.py fools_errand --marks 20 --json marks.json
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/analysis_marks.py --quick --marks 150 --matches 200
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class Tally:
     """The counts of one game (or of all)."""
 
     game: str
+    quick: bool = False  # the second seed only where the first marks, no deeper search (--quick)
     decisions: int = 0
     seconds: float = 0.0
     marked: int = 0
@@ -85,7 +91,9 @@ class Tally:
             if isinstance(value, list):
                 mine = getattr(self, key)
                 mine[0], mine[1] = mine[0] + value[0], mine[1] + value[1]
-            elif isinstance(value, (int, float)) and key != "game":
+            elif key == "quick":
+                self.quick = self.quick or value
+            elif isinstance(value, (int, float)):
                 setattr(self, key, getattr(self, key) + value)
 
 
@@ -142,12 +150,13 @@ def confirmed(result: dict[str, Any], win: float, points: float, mistake: bool =
 
 
 def measure(game_text: str, lineup: list[str], simulations: int, marks: int, matches: int, base: int,
-            partial: str | None = None, details: str | None = None) -> Tally:
+            partial: str | None = None, details: str | None = None, quick: bool = False) -> Tally:
     """The counts of one game (module docstring); with ``partial``, the figures so far written there (JSON) after
-    each match, for a run stopped before its end; with ``details``, a line per decision marked at either seed."""
+    each match, for a run stopped before its end; with ``details``, a line per decision marked at either seed; with
+    ``quick``, the second seed only for the decisions marked at the first, and no deeper search."""
     game = motley.load_game(game_text)
     spec, deep = searcher_spec(game, simulations), searcher_spec(game, 10 * simulations)
-    tally = Tally(game_text)
+    tally = Tally(game_text, quick)
     for match in range(base, base + matches):
         if tally.marked >= marks:
             break
@@ -158,11 +167,13 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 began = time.process_time()
                 first = evaluate(game, d, spec, f"a:{match}:{d.index}")
                 tally.seconds += time.process_time() - began
-                second = evaluate(game, d, spec, f"b:{match}:{d.index}")
                 tally.decisions += 1
                 if first.get("checked"):
                     tally.checked += 1
                     tally.check_rounds += first["checked"]["rounds"]
+                if quick and first["mark"] is None:
+                    continue
+                second = evaluate(game, d, spec, f"b:{match}:{d.index}")
                 tally.best_same_all += first["choice"] == second["choice"]
                 cover(tally, first, second)
                 if details and (first["mark"] or second["mark"]):
@@ -180,6 +191,8 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 if first["mark"] == "mistake":
                     tally.mistakes += 1
                     tally.mistake_again += second["mark"] == "mistake"
+                if quick:
+                    continue
                 win, points = deep_cost(game, d, deep, f"deep:{match}:{d.index}", first)
                 tally.confirmed += confirmed(first, win, points)
                 tally.mistake_confirmed += first["mark"] == "mistake" and confirmed(first, win, points, True)
@@ -199,9 +212,22 @@ def detail(path: str, game_text: str, match: int, first: dict[str, Any], second:
         stream.write(json.dumps(line) + "\n")
 
 
+#: The figures a ``--quick`` run does not measure.
+NOT_QUICK = ("confirmed at 10x the budget", "mistakes confirmed as mistakes at 10x", "same best at another seed (all)",
+             "coverage, moves searched enough", "coverage, moves re-searched before a mark", "coverage, thin moves")
+
+
 def summary(t: Tally) -> dict[str, Any]:
-    """One game's figures (module docstring) as shares with their 95% intervals."""
-    return {"game": t.game, **asdict(t), "shares": {
+    """One game's figures (module docstring) as shares with their 95% intervals (those ``--quick`` measures, for a
+    quick run)."""
+    shares = _shares(t)
+    if t.quick:
+        shares = {key: value for key, value in shares.items() if key not in NOT_QUICK}
+    return {"game": t.game, **asdict(t), "shares": shares}
+
+
+def _shares(t: Tally) -> dict[str, str]:
+    return {
         "marked again at another seed": share(t.marked_again, t.marked),
         "mistakes marked a mistake again": share(t.mistake_again, t.mistakes),
         "confirmed at 10x the budget": share(t.confirmed, t.marked),
@@ -218,7 +244,7 @@ def summary(t: Tally) -> dict[str, Any]:
         "coverage, moves re-searched before a mark": share(*t.covered_checked),
         "coverage, thin moves": share(*t.covered_thin),
         "seconds per decision": f"{t.seconds / max(t.decisions, 1):.3f}",
-    }}
+    }
 
 
 def report(t: Tally) -> dict[str, Any]:
@@ -238,6 +264,8 @@ def main() -> None:
     parser.add_argument("--marks", type=int, default=35, help="marked decisions per game to reach")
     parser.add_argument("--matches", type=int, default=40, help="matches per game at most")
     parser.add_argument("--base", type=int, default=1000, help="the first match's seed")
+    parser.add_argument("--quick", action="store_true", help="the second seed only where the first marks, no deeper "
+                                                                 "search (marked again and the same best only)")
     parser.add_argument("--details", default=None, help="append a JSON line per decision marked at either seed here")
     parser.add_argument("--json", default=None, help="write the figures here (and the figures so far after each "
                                                      "match, to PATH.partial)")
@@ -246,7 +274,7 @@ def main() -> None:
     total, out = Tally("all games"), []
     for game in args.games:
         tally = measure(game, lineup, args.simulations, args.marks, args.matches, args.base,
-                        args.json and f"{args.json}.partial", args.details)
+                        args.json and f"{args.json}.partial", args.details, args.quick)
         out.append(report(tally))
         total.add(tally)
     out.append(report(total))

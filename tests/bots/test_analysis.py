@@ -4,6 +4,7 @@ information state only, a known blunder marked, forced moves skipped, the comman
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -18,8 +19,11 @@ from motley.bots.analysis import (
     CHECK_FUTILE,
     CHECK_MAX_ROUNDS,
     CHECK_ROUNDS,
+    CHECK_UNMARKED,
     INACCURACY,
+    POINTS_INACCURACY,
     THIN,
+    Z_GATE,
     Z_LOOKS,
     Z_MARK,
     Z,
@@ -431,14 +435,15 @@ def test_a_cost_measured_deal_by_deal_is_out_of_the_noise_where_two_independent_
 
 def test_the_re_search_goes_on_while_the_cost_straddles_its_threshold() -> None:
     """The sequential test stops once the cost is out of its noise on one side of the threshold (clearly above:
-    a mark; clearly below, the points too: none) and goes on while its interval holds the threshold."""
+    a mark; clearly below, the points too, after :data:`CHECK_UNMARKED` rounds: none) and goes on while its interval
+    holds the threshold."""
     base = [float(k % 2) for k in range(200)]
 
     def rival(every: int) -> list[float]:
         return [1.0 if k % every == 0 else p for k, p in enumerate(base)]
 
     clear_mark = {0: _rounds([base]), 1: _rounds([rival(4)])}  # +0.25
-    clear_none = {0: _rounds([base]), 1: _rounds([base])}  # 0
+    clear_none = {0: _rounds([base, base]), 1: _rounds([base, base])}  # 0, two rounds
     straddling = {0: _rounds([base]), 1: _rounds([rival(12)])}  # about +0.04, its error about 0.014
     assert _settled(clear_mark, 0, 1, 5.0) and _settled(clear_none, 0, 1, 5.0)
     assert not _settled(straddling, 0, 1, 5.0)
@@ -461,9 +466,44 @@ def test_a_mark_needs_a_wider_margin_than_its_absence() -> None:
     cost, se = _paired(clear, 1, 0, "win")
     assert cost - Z_MARK * se > INACCURACY
     assert _settled(clear, 0, 1, 5.0) and _verdict(clear, 0, 5.0)[1:3] == ("mistake", "win")
-    below = {0: _rounds([base]), 1: _rounds([[1.0 if k % 2 == 0 and (k // 2) % 100 == 0 else p
-                                             for k, p in enumerate(base)]])}  # +0.01
+    little = [1.0 if k % 2 == 0 and (k // 2) % 100 == 0 else p for k, p in enumerate(base)]  # +0.01
+    below = {0: _rounds([base, base]), 1: _rounds([little, little])}
     assert _settled(below, 0, 1, 5.0) and _verdict(below, 0, 5.0)[1] is None
+
+
+def test_one_round_does_not_settle_a_decision_unmarked() -> None:
+    """One round's error is its iterations' alone, not another seed's: a cost a round puts 1.96 standard errors under
+    the line is searched another round (a mark after one round needs :data:`Z_MARK`); from :data:`CHECK_UNMARKED`
+    rounds the same cost settles it unmarked, and a cost clear of the mark's margin is a mark after one round."""
+    threshold, se = INACCURACY, 0.01
+    assert CHECK_UNMARKED == 2
+    assert _side(threshold - 2.5 * se, se, threshold, 1) is None
+    assert _side(threshold - 2.5 * se, se, threshold, CHECK_UNMARKED) is False
+    assert _side(threshold + 3.2 * se, se, threshold, 1) is True
+    base = [float(k % 2) for k in range(400)]
+    one = {0: _rounds([base]), 1: _rounds([base])}
+    two = {0: _rounds([base, base]), 1: _rounds([base, base])}
+    assert not _settled(one, 0, 1, 5.0) and _settled(two, 0, 1, 5.0)
+
+
+def test_the_first_search_sends_a_decision_to_the_re_search_within_two_standard_errors_of_a_mark() -> None:
+    """The gate: a rival whose lead over the played move is 1.5 standard errors short of the threshold (a first
+    search of another seed may see it there, and its re-search mark it) sends the decision to the re-search; one
+    2.5 short, or one that cannot lead at all, does not. In points the same, for a rival winning as often."""
+    def row(action: int, win: float, points: float = 0.0, win_se: float = 0.02) -> dict[str, object]:
+        return {"action": action, "visits": 200, "win": win, "win_se": win_se, "points": points, "points_se": 1.0}
+
+    se = math.hypot(0.02, 0.02)
+    played = row(0, 0.30)
+    assert Z_GATE == 2.0
+    assert _rivals([played, row(1, 0.30 + INACCURACY - 1.5 * se)], played, 0.0) == ([1], "win")
+    assert _rivals([played, row(1, 0.30 + INACCURACY - 2.5 * se)], played, 0.0) == ([], "win")
+    spread, lead, sure = 10.0, POINTS_INACCURACY * 10.0, 0.01  # a win chance too sure to send it on its own
+    level = row(0, 0.30, win_se=sure)
+    near = row(1, 0.30, lead - 1.5 * math.sqrt(2.0), sure)
+    far = row(1, 0.30, lead - 2.5 * math.sqrt(2.0), sure)
+    assert _rivals([level, near], level, spread) == ([1], "points")
+    assert _rivals([level, far], level, spread) == ([], "win")
 
 
 def test_a_mark_found_after_more_rounds_needs_a_wider_margin() -> None:
@@ -494,7 +534,8 @@ def test_a_mark_found_after_more_rounds_needs_a_wider_margin() -> None:
 
 def test_a_points_mark_needs_the_wider_margin_too() -> None:
     """Where both moves win as often, a points cost 1.96 standard errors clear of its threshold is not a mark; 3 clear,
-    it is (a mark on points, saying so)."""
+    it is (a mark on points, saying so), settled once the win chance's cost is settled unmarked (from
+    :data:`CHECK_UNMARKED` rounds: one round does not settle it)."""
     wins = [float(k % 2) for k in range(400)]
     played = _Estimate()
     played.add(_tally(wins, [float(k % 5) for k in range(400)]))  # points 2.0, standard deviation about 1.4
@@ -514,7 +555,12 @@ def test_a_points_mark_needs_the_wider_margin_too() -> None:
             assert cost - Z_MARK * se <= 0.4
         estimates = {0: played, 1: richer(extra)}
         assert (_verdict(estimates, 0, spread)[1] is not None) is marked
-        assert _settled(estimates, 0, 1, spread) or not marked
+        assert not _settled(estimates, 0, 1, spread)
+        twice = {0: _Estimate(), 1: _Estimate()}
+        for move, estimate in estimates.items():
+            for _ in range(CHECK_UNMARKED):
+                twice[move].add(estimate.rounds[0])
+        assert _settled(twice, 0, 1, spread) or not marked
 
 
 def test_the_re_searched_moves_see_the_same_sampled_deals() -> None:
@@ -658,5 +704,5 @@ def test_the_first_in_order_of_the_moves_the_first_search_cannot_tell_from_the_r
     assert _rivals([played, row(3, 0.50), row(2, 0.48), row(1, 0.46), row(4, 0.40)], played, 0.0) == ([3, 1], "win")
     assert _rivals([played, row(1, 0.50), row(2, 0.48)], played, 0.0) == ([1], "win")  # the rival comes first
     assert _rivals([played, row(3, 0.50), row(1, 0.40)], played, 0.0) == ([3], "win")  # clearly behind the rival
-    level = row(0, 0.47)
-    assert _rivals([level, row(3, 0.50), row(1, 0.49)], level, 0.0) == ([3], "win")  # 1 may not lead the played move
+    level = row(0, 0.47, 0.01)
+    assert _rivals([level, row(3, 0.50, 0.01), row(1, 0.49, 0.01)], level, 0.0) == ([3], "win")  # 1 may not lead it

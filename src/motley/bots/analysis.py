@@ -28,34 +28,33 @@ independent one and the batch-means one (:data:`BATCHES` consecutive batches of 
 fewer than :data:`THIN` iterations is "not searched enough" (``enough`` False): its interval leaves out how much
 another seed would move it, so it is shown as such and never judged on.
 
-Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in
-win chance and in points. Where by the first search another move searched enough may win the deal more often than
-the move played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations
-while winning as often (its lead with one standard error of it reaches the threshold: :func:`_rivals`; not the
-search's choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be
-marked, and before it is, the played move and that rival (and, where the first search cannot tell the rival from
-other moves, the first of those in the game's order) are searched again (:func:`_check`), each alone (every
-iteration begins with it) with a quarter of the budget per round, all over the same sampled deals in a round (common
-random numbers: the cost is measured deal by deal, so the deal's luck cancels out of it), round after round until
-the cost is out of its noise on one side of its threshold (a sequential test), its mark is out of reach (from
-:data:`CHECK_FUTILE` rounds on: were the cost :data:`Z_REACH` standard errors above its estimate,
-:data:`CHECK_MAX_ROUNDS` rounds would still not take it out of the mark's margin), or :data:`CHECK_MAX_ROUNDS`
-rounds are run: so the rounds go to the decisions near a mark's line, where another seed would mark or not by
-chance. A move another re-searched rival clearly leads is searched no more. Their estimates replace the first
-search's (``checked``), with errors that hold the rounds' spread (the between-seed error itself). The move called
-best is then the one of the higher win chance (``choice``; of two the re-search cannot tell apart, the first in the
-game's order of moves, so another seed names the same), and the decision is marked ("inaccuracy", "mistake",
-``mark_on`` saying on what) when the cost in win chance less the mark's margin (:func:`z_mark`: :data:`Z_MARK`,
-3, standard errors after one round) is above :data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the
-rival wins the deal at least as often, when the cost in points less that margin is above :data:`POINTS_INACCURACY`
-standard deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`; a seat with no chance of
-winning the deal can still throw points away). The margin of a mark is wider than that of its absence (the cost plus
-1.96 standard errors below the threshold settles a decision unmarked): a mark is a claim another seed's search
-repeats. It grows with the rounds (:data:`Z_LOOKS` more per doubling of them): each round is another look at the
-cost, and a cost near the line crosses a fixed margin at one of many looks by chance, so a mark found late was one
-another seed made about half the time (benchmarks/analysis_marks.py). A move with the higher win
-chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The other decisions cost
-what the first search costs.
+Marks. The **cost** of the move played is the estimate of a better move minus the estimate of the move played, in win
+chance and in points. Where by the first search another move searched enough may win the deal more often than the move
+played by :data:`INACCURACY`, or may score more points by :data:`POINTS_INACCURACY` standard deviations while winning as
+often (its lead with :data:`Z_GATE` standard errors of it reaches the threshold: :func:`_rivals`; not the search's
+choice, its most visited move, which is a coin toss where the search is indifferent), the decision may be marked, and
+before it is, the played move and that rival (and, where the first search cannot tell the rival from other moves, the
+first of those in the game's order) are searched again (:func:`_check`), each alone (every iteration begins with it)
+with a quarter of the budget per round, all over the same sampled deals in a round (common random numbers: the cost is
+measured deal by deal, so the deal's luck cancels out of it), round after round until the cost is out of its noise on
+one side of its threshold (a sequential test; below it only from :data:`CHECK_UNMARKED` rounds on), its mark is out of
+reach (from :data:`CHECK_FUTILE` rounds on: were the cost :data:`Z_REACH` standard errors above its estimate,
+:data:`CHECK_MAX_ROUNDS` rounds would still not take it out of the mark's margin), or :data:`CHECK_MAX_ROUNDS` rounds
+are run: so the rounds go to the decisions near a mark's line, where another seed would mark or not by chance. A move
+another re-searched rival clearly leads is searched no more. Their estimates replace the first search's (``checked``),
+with errors that hold the rounds' spread (the between-seed error itself). The move called best is then the one of the
+higher win chance (``choice``; of two the re-search cannot tell apart, the first in the game's order of moves, so
+another seed names the same), and the decision is marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the
+cost in win chance less the mark's margin (:func:`z_mark`: :data:`Z_MARK`, 3, standard errors after one round) is above
+:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as often, when the
+cost in points less that margin is above :data:`POINTS_INACCURACY` standard deviations of the seat's deal points (a
+mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still throw points away). The margin
+of a mark is wider than that of its absence (the cost plus 1.96 standard errors below the threshold settles a decision
+unmarked): a mark is a claim another seed's search repeats. It grows with the rounds (:data:`Z_LOOKS` more per doubling
+of them): each round is another look at the cost, and a cost near the line crosses a fixed margin at one of many looks
+by chance, so a mark found late was one another seed made about half the time (benchmarks/analysis_marks.py). A move
+with the higher win chance is never marked; a decision whose cost stays in its noise at the cap is not marked. The other
+decisions cost what the first search costs.
 
 Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
 as it within the noise (``as_good``: by the re-search's paired costs for the moves searched again, by the first
@@ -97,10 +96,10 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 from motley.core.spec import Heuristic
 
-__all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "DEFAULT_SIMULATIONS", "FORMAT",
-           "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_LOOKS", "Z_MARK",
-           "Z_REACH", "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at", "decisions",
-           "evaluate", "hint", "move_words", "searcher_spec", "searcher_words", "summarise", "z_mark"]
+__all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "CHECK_UNMARKED", "DEFAULT_SIMULATIONS",
+           "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_GATE",
+           "Z_LOOKS", "Z_MARK", "Z_REACH", "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at",
+           "decisions", "evaluate", "hint", "move_words", "searcher_spec", "searcher_words", "summarise", "z_mark"]
 
 #: The format name of an analysis (the ``format`` field of :func:`analyse_record`'s result).
 FORMAT = "motley-analysis/1"
@@ -145,6 +144,14 @@ CHECK_MAX_ROUNDS = 32
 #: square root of the rounds: :func:`_side`). Not before: a round or two's error holds no spread of the rounds.
 CHECK_FUTILE = 3
 Z_REACH = 1.0
+#: Rounds from which a decision may be settled unmarked by its cost :data:`Z` standard errors under the threshold
+#: (:func:`_side`). Not after one: one round's error is its iterations' alone, without the spread of the rounds
+#: (another seed's), so a cost a round puts under the line is one another seed's re-search marks a round or two later
+#: (as a mark after one round needs :data:`Z_MARK`, not :data:`Z`).
+CHECK_UNMARKED = 2
+#: Standard errors of the first search's lead over the played move with which a move may make the decision a mark and
+#: sends it to the re-search (:func:`_may_lead`, :func:`_rivals`).
+Z_GATE = 2.0
 
 #: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"fixed"`` plays every seat by the
 #: searcher's ``epsilon``; ``"learned"`` each other seat by its share of random moves learned from its play
@@ -537,17 +544,19 @@ def _rival(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float
 
 def _rivals(rows: Sequence[dict[str, Any]], played: dict[str, Any], spread: float) -> tuple[list[int], str]:
     """The moves that may make the decision a mark, by the first search, and what their lead is in (``"win"``,
-    ``"points"``): of the other moves searched enough (any searched move where none is), the one that wins the deal
-    the most often, where it may win more often than the ``played`` one by :data:`INACCURACY` (its lead and one
-    standard error of it reach the threshold), or else the one that scores the most points of those that win at
-    least as often, where it may score :data:`POINTS_INACCURACY` standard deviations more (the same test); none when
-    there is none (the decision is not searched again, so it costs what the first search costs). After it, where
-    the first search cannot tell it from other moves, the first of them in the game's order (:func:`_runner_up`):
-    both are searched again, so where the two are near-equals the move called best is that one (:func:`_verdict`),
-    not the seed's pick of the near-equals. One standard error, not none: a decision that a search marks after its
-    re-search is to be searched again at another seed too, though that seed's first search may see its rival's lead
-    a little short of the threshold. Not the search's choice: a search indifferent between moves (a deal won or lost
-    whatever is played) picks one by its visits; nor a thin move, whose estimate is a few deals'."""
+    ``"points"``): of the other moves searched enough (any searched move where none is), the one that wins the deal the
+    most often, where it may win more often than the ``played`` one by :data:`INACCURACY` (its lead and :data:`Z_GATE`
+    standard errors of it reach the threshold), or else the one that scores the most points of those that win at least
+    as often, where it may score :data:`POINTS_INACCURACY` standard deviations more (the same test); none when there is
+    none (the decision is not searched again, so it costs what the first search costs). After it, where the first search
+    cannot tell it from other moves, the first of them in the game's order (:func:`_runner_up`): both are searched
+    again, so where the two are near-equals the move called best is that one (:func:`_verdict`), not the seed's pick of
+    the near-equals. Two standard errors, not none: a decision that a search marks after its re-search is to be searched
+    again at another seed too, though that seed's first search may see its rival's lead short of the threshold (with
+    one, 6 of the 20 marks another seed did not make in The Fool's Errand were never searched again there:
+    docs/reports/README.md#a-wider-gate-and-no-unmarked-verdict-after-one-round). Not the search's choice: a search
+    indifferent between moves (a deal won or lost whatever is played) picks one by its visits; nor a thin move, whose
+    estimate is a few deals'."""
     searched = [r for r in rows if r is not played and r["visits"]]
     others = [r for r in searched if r.get("enough", True)] or searched
     win = max(others, key=lambda r: (r["win"], r["points"]), default=None)
@@ -577,9 +586,10 @@ def _runner_up(pool: Sequence[dict[str, Any]], rival: dict[str, Any], played: di
 
 
 def _may_lead(row: dict[str, Any], played: dict[str, Any], key: str, threshold: float) -> bool:
-    """Whether ``row``'s lead over ``played`` in ``key``, with one standard error of it, reaches ``threshold``."""
+    """Whether ``row``'s lead over ``played`` in ``key``, with :data:`Z_GATE` standard errors of it, reaches
+    ``threshold``."""
     error = math.hypot(row.get(f"{key}_se", 0.0), played.get(f"{key}_se", 0.0))
-    return float(row[key]) - float(played[key]) + error >= threshold
+    return float(row[key]) - float(played[key]) + Z_GATE * error >= threshold
 
 
 @dataclass(frozen=True)
@@ -761,13 +771,13 @@ def _settled(estimates: dict[int, _Estimate], played: int, rival: int, spread: f
 def _side(cost: float, se: float, threshold: float, rounds: int) -> bool | None:
     """Where a ``cost`` with its standard error ``se`` after ``rounds`` rounds of the re-search stands against a mark's
     ``threshold``: True, a mark (:func:`z_mark` of the rounds standard errors above it); False, settled unmarked
-    (:data:`Z` below it, or from :data:`CHECK_FUTILE` rounds on, its mark out of reach: were the cost :data:`Z_REACH`
-    standard errors above its estimate, the error shrinking as one over the square root of the rounds would still
-    leave it within the margin at :data:`CHECK_MAX_ROUNDS` rounds of the threshold then); None, still in its noise near
-    the mark's line (the rounds past the first few go to these decisions)."""
+    (:data:`Z` below it, from :data:`CHECK_UNMARKED` rounds on; or from :data:`CHECK_FUTILE` rounds on, its mark out of
+    reach: were the cost :data:`Z_REACH` standard errors above its estimate, the error shrinking as one over the square
+    root of the rounds would still leave it within the margin at :data:`CHECK_MAX_ROUNDS` rounds of the threshold then);
+    None, still in its noise near the mark's line (the rounds past the first few go to these decisions)."""
     if cost - z_mark(rounds) * se > threshold:
         return True
-    if cost + Z * se < threshold:
+    if cost + Z * se < threshold and rounds >= CHECK_UNMARKED:
         return False
     if rounds < CHECK_FUTILE:
         return None
