@@ -392,7 +392,9 @@ class FoolRules(SearchState):
                  rng: random.Random | None = None) -> None:
         super().__init__(game, origin, rng)  # the rng shuffles the later deals
         n = game.num_players
-        self.hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(n)]
+        #: Per seat five sorted lists of card ids, G R Y B W (the module docstring); none until a round is dealt
+        #: (``start_round``) or the position is built (``_state_from_dict``, ``sample``).
+        self.hands: list[list[list[int]]] = []
         self.sizes = [0] * n
         self.dealer = 0
         self.round_number = 1
