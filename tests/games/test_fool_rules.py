@@ -257,6 +257,38 @@ def test_fl_t15_deal_sizes(players: int) -> None:
     assert len(dealt_codes) == deck and dealt_codes.count("W1") == entry["W1"]
 
 
+@pytest.mark.parametrize("players", [4, 5, 8])
+def test_a_seed_deals_the_deck_sorted_by_one_draw_per_card(players: int) -> None:
+    """FL-R3, FL-D7: the first deal of seed S is ``random.Random(S)``'s dealer draw, then the deck sorted by one
+    draw per card (in the deck's order), cut into hands seat 0 first; each hand by colour G R Y B W, sorted.
+    Records replay by seed, so the deal's definition must not move."""
+    game = motley.load_game("fool", players=players)
+    assert isinstance(game, Fool)
+    for seed in range(20):
+        rng = random.Random(seed)
+        dealer = rng.randrange(players)
+        order = sorted(game.deck, key=lambda _card: rng.random())
+        state = game.new_initial_state(seed=seed)
+        assert isinstance(state, FoolState)
+        assert state.dealer == dealer
+        for seat in range(players):
+            cards = sorted(order[seat * game.hand_size:(seat + 1) * game.hand_size])
+            assert state.hands[seat] == [[c for c in cards if flc.COLOUR[c] == colour] for colour in range(5)]
+
+
+def test_split_hand_sorts_by_colour_and_leaves_its_input() -> None:
+    """``split_hand``: five sorted lists G R Y B W holding exactly the cards given; the input list unchanged."""
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = rng.sample(range(flc.W1), rng.randrange(13)) + [flc.W1] * rng.randrange(3)
+        rng.shuffle(cards)
+        given = list(cards)
+        hand = flc.split_hand(cards)
+        assert cards == given
+        assert hand == [sorted(c for c in cards if flc.COLOUR[c] == colour) for colour in range(5)]
+        assert flc.split_sorted(sorted(cards)) == hand
+
+
 # ---- other rules and rulings ---------------------------------------------------------------------------
 def test_fl_r5_left_of_dealer_leads_and_fl_d7_rotation() -> None:
     """FL-R5, FL-D7: seat left of the dealer leads; next round the deal passes left, discs in the centre."""

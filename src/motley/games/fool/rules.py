@@ -54,6 +54,7 @@ from motley.games.fool.cards import (
     Seat,
     W,
     split_hand,
+    split_sorted,
 )
 
 
@@ -429,7 +430,11 @@ class FoolRules(SearchState):
             draws = starmap(self.own_rng().random, repeat(()))
             dealt = sorted(game.deck, key=partial(next, draws))
             k = game.hand_size
-            self.hands = [split_hand(dealt[i:i + k]) for i in game.cuts]
+            self.hands = dealt_hands = []
+            for i in game.cuts:  # each seat's cards, sorted in place (a new list) and split by colour
+                hand = dealt[i:i + k]
+                hand.sort()
+                dealt_hands.append(split_sorted(hand))
             self.sizes = [k] * game.num_players
         else:
             self.hands = [split_hand(h) for h in hands]
