@@ -423,6 +423,26 @@ def test_fl_d6_winner_who_is_a_fool_passes_the_lead() -> None:
     assert state.current_player() == 1 and state.observation(0)["sitting_out"] == [3, 0]
 
 
+@pytest.mark.parametrize(("players", "two_fools_from"), [(4, 7), (6, 7), (7, 8), (7, 7), (8, 7)])
+def test_fl_r10_fl_d6_the_next_tricks_seats(players: int, two_fools_from: int) -> None:
+    """FL-R10, FL-D6: after a trick the winner leads, or the next seat clockwise not sitting out when the winner
+    is a Fool; every seat but the Fools plays, clockwise. With one Fool a trick the table read by the trick's end
+    (``one_fool_orders``) holds the same lists as ``next_order``."""
+    game = motley.load_game("fool", players=players, two_fools_from_players=two_fools_from)
+    assert isinstance(game, Fool)
+    fool_sets = ([(f,) for f in range(players)] if game.num_fools == 1
+                 else [(f, g) for f in range(players) for g in range(players) if f != g])
+    for winner in range(players):
+        for fools in fool_sets:
+            clockwise = [(winner + i) % players for i in range(players)]
+            leader = next(s for s in clockwise if s not in fools)
+            expected = [(leader + i) % players for i in range(players) if (leader + i) % players not in fools]
+            assert game.next_order(winner, fools) == expected
+            if game.num_fools == 1:
+                assert game.one_fool_orders[winner][fools[0]] is game.next_order(winner, fools)
+    assert game.one_fool_orders == [] or game.num_fools == 1
+
+
 @pytest.mark.parametrize(("tie_break", "winners"), [("shared", [0, 1, 2]), ("most_bonuses", [2])])
 def test_fl_d8_tie_break(tie_break: str, winners: list[int]) -> None:
     """FL-D8: equal top totals share the win, or the one with more +10 bonuses wins."""

@@ -263,6 +263,24 @@ class FoolGameRules(Game):
         #: The seats of the next trick after each (winner, Fools) (FL-R10, FL-D6), filled as met; the lists
         #: are shared by states and never changed in place.
         self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        #: With one Fool a trick: ``next_order(winner, (fool,))`` as ``one_fool_orders[winner][fool]``, read
+        #: without hashing a key (empty with two Fools).
+        self.one_fool_orders: list[list[list[int]]] = []
+        if self.num_fools == 1:
+            self.one_fool_orders = [[self.next_order(winner, (fool,)) for fool in range(n)] for winner in range(n)]
+
+    def next_order(self, winner: int, fools: tuple[int, ...]) -> list[int]:
+        """The seats of the trick after one won by ``winner`` with ``fools`` (seats, in order): the winner leads
+        (FL-R10), or if the winner is a Fool the next seat clockwise not sitting out (FL-D6); the Fools sit out.
+        Kept in ``next_orders``: the same list each time, never to be changed in place."""
+        nxt = self.next_orders.get((winner, fools))
+        if nxt is None:
+            rot = self.rotations
+            leader = winner
+            if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
+                leader = next(s for s in rot[winner] if s not in fools)
+            nxt = self.next_orders[winner, fools] = [s for s in rot[leader] if s not in fools]
+        return nxt
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolRules:
         rng = seeded_rng(seed)  # as random.Random(seed)
@@ -481,14 +499,7 @@ class FoolRules(SearchState):
             self._end_round(fools)
             return
         self.out = fools  # FL-R10: the Fools take the discs (the previous Fools rejoin) and sit out
-        nxt = game.next_orders.get((winner, fools))
-        if nxt is None:
-            rot = game.rotations
-            leader = winner
-            if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
-                leader = next(s for s in rot[winner] if s not in fools)
-            nxt = game.next_orders[winner, fools] = [s for s in rot[leader] if s not in fools]
-        self.order = nxt
+        self.order = game.one_fool_orders[winner][fools[0]] if len(fools) == 1 else game.next_order(winner, fools)
         self.pos = 0
         self.trick = []
         self.lead = -1
