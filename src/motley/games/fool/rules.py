@@ -76,14 +76,23 @@ BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in 
 #: ``BADNESS[lead + 1][card]`` by ``lead + 1`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the
 #: trick's end reads them through ``list.__getitem__``).
 TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in BADNESS)
+#: ``{"seat", "card"}`` (the card's code; "" past the pack) by trick entry ``card | seat << 7`` (seats 0..7): the
+#: final trick of a round's result (``FoolRules.last``) is made of these, shared and never changed (observations
+#: copy them).
+PLAYS: tuple[dict[str, Any], ...] = tuple({"seat": t >> 7, "card": CODES[t & 127] if t & 127 < NUM_CARDS else ""}
+                                          for t in range(8 << 7))
+
+
+#: Each colour's ``card id - value`` (``ID_MINUS_VALUE``) and a 1's minus points, as names (read by ``hand_penalty``).
+_G_OFFSET, _R_OFFSET, _Y_OFFSET, _B_OFFSET = ID_MINUS_VALUE
+_ONE_PENALTY = PENALTY[W1]
 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    g, r, y, b, w = hand
-    k = ID_MINUS_VALUE  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
-    return (sum([*g, *r, *y, *b]) - k[0] * len(g) - k[1] * len(r) - k[2] * len(y) - k[3] * len(b)
-            + PENALTY[W1] * len(w))
+    g, r, y, b, w = hand  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
+    return (sum([*g, *r, *y, *b]) - _G_OFFSET * len(g) - _R_OFFSET * len(r) - _Y_OFFSET * len(y)
+            - _B_OFFSET * len(b) + _ONE_PENALTY * len(w))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -530,7 +539,7 @@ class FoolRules(SearchState):
             "bonus": bonus,
             "went_out_fooled": fooled,
             "fools": list(fools),
-            "final_trick": [{"seat": t >> 7, "card": CODES[t & 127]} for t in self.trick],
+            "final_trick": [PLAYS[t] for t in self.trick],
         }
         self.out = fools  # FL-R12: the Fools of the final trick still take the discs
         self.trick = []
