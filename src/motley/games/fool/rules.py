@@ -420,7 +420,7 @@ class FoolRules(SearchState):
 
     def __init__(self, game: FoolGameRules, origin: dict[str, Any] | None,
                  rng: random.Random | None = None) -> None:
-        super().__init__(game, origin, rng)  # the rng shuffles the later deals
+        SearchState.__init__(self, game, origin, rng)  # the rng shuffles the later deals (named: as apply_action)
         n = game.num_players
         #: Per seat five sorted lists of card ids, G R Y B W (the module docstring); none until a round is dealt
         #: (``start_round``) or the position is built (``_state_from_dict``, ``sample``).
@@ -600,7 +600,9 @@ class FoolRules(SearchState):
                 self._apply(action)
                 self._history.append(action)
                 return
-        super().apply_action(action)  # a NumPy integer, or a refusal with its reason
+        # a NumPy integer, or a refusal with its reason; the base named, not super(): a function that uses super()
+        # carries a __class__ cell, which every call pays for
+        SearchState.apply_action(self, action)
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
