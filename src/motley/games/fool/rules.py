@@ -574,7 +574,7 @@ class FoolRules(SearchState):
         hand = self.hands[self.order[self.pos]]
         lc = self.lead
         if lc >= 0 and hand[lc]:  # FL-R6: follow the lead colour, or play a W1 (FL-R7)
-            return [*hand[lc], W1] if hand[W] else hand[lc][:]
+            return [*hand[lc], W1] if hand[W] else [*hand[lc]]
         # leading, or void in the lead colour: any card (FL-R6)
         legal = [*hand[0], *hand[1], *hand[2], *hand[3]]
         if hand[W]:
