@@ -151,6 +151,27 @@ def test_tensor_shape_range_and_legal_actions(state: FoolState) -> None:
         assert state.string_to_action(state.action_to_string(a)) == a
 
 
+@settings(max_examples=80, deadline=None)
+@given(reachable_states())
+def test_apply_action_takes_exactly_the_legal_actions(state: FoolState) -> None:
+    """``apply_action``'s check read from the hand (FL-R6, FL-R7, FL-D12) accepts exactly ``legal_actions()``,
+    plays each as ``apply_legal`` does, a NumPy integer as the int, and refuses every other id unchanged."""
+    legal = state.legal_actions()
+    before = state.serialize()
+    for action in range(-1, flc.NUM_CARDS + 1):
+        for given_action in (action, np.int64(action)):
+            checked = state.clone()
+            if action in legal:
+                checked.apply_action(given_action)  # type: ignore[arg-type]
+                unchecked = state.clone()
+                unchecked.apply_legal(action)
+                assert checked.serialize() == unchecked.serialize()
+            else:
+                with pytest.raises(motley.MoveError):
+                    checked.apply_action(given_action)  # type: ignore[arg-type]
+                assert checked.serialize() == before
+
+
 @pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
 def test_tensor_shape_does_not_depend_on_other_options(players: int) -> None:
     shapes = {motley.load_game("fool", players=players, **extra).observation_tensor_shape()

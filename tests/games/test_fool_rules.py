@@ -257,6 +257,38 @@ def test_fl_t15_deal_sizes(players: int) -> None:
     assert len(dealt_codes) == deck and dealt_codes.count("W1") == entry["W1"]
 
 
+@pytest.mark.parametrize("players", [4, 5, 8])
+def test_a_seed_deals_the_deck_sorted_by_one_draw_per_card(players: int) -> None:
+    """FL-R3, FL-D7: the first deal of seed S is ``random.Random(S)``'s dealer draw, then the deck sorted by one
+    draw per card (in the deck's order), cut into hands seat 0 first; each hand by colour G R Y B W, sorted.
+    Records replay by seed, so the deal's definition must not move."""
+    game = motley.load_game("fool", players=players)
+    assert isinstance(game, Fool)
+    for seed in range(20):
+        rng = random.Random(seed)
+        dealer = rng.randrange(players)
+        order = sorted(game.deck, key=lambda _card: rng.random())
+        state = game.new_initial_state(seed=seed)
+        assert isinstance(state, FoolState)
+        assert state.dealer == dealer
+        for seat in range(players):
+            cards = sorted(order[seat * game.hand_size:(seat + 1) * game.hand_size])
+            assert state.hands[seat] == [[c for c in cards if flc.COLOUR[c] == colour] for colour in range(5)]
+
+
+def test_split_hand_sorts_by_colour_and_leaves_its_input() -> None:
+    """``split_hand``: five sorted lists G R Y B W holding exactly the cards given; the input list unchanged."""
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = rng.sample(range(flc.W1), rng.randrange(13)) + [flc.W1] * rng.randrange(3)
+        rng.shuffle(cards)
+        given = list(cards)
+        hand = flc.split_hand(cards)
+        assert cards == given
+        assert hand == [sorted(c for c in cards if flc.COLOUR[c] == colour) for colour in range(5)]
+        assert flc.split_sorted(sorted(cards)) == hand
+
+
 # ---- other rules and rulings ---------------------------------------------------------------------------
 def test_fl_r5_left_of_dealer_leads_and_fl_d7_rotation() -> None:
     """FL-R5, FL-D7: seat left of the dealer leads; next round the deal passes left, discs in the centre."""
@@ -389,6 +421,26 @@ def test_fl_d6_winner_who_is_a_fool_passes_the_lead() -> None:
     trick = last_trick(state)
     assert trick["winner"] == 0 and sorted(trick["fools"]) == [0, 3]
     assert state.current_player() == 1 and state.observation(0)["sitting_out"] == [3, 0]
+
+
+@pytest.mark.parametrize(("players", "two_fools_from"), [(4, 7), (6, 7), (7, 8), (7, 7), (8, 7)])
+def test_fl_r10_fl_d6_the_next_tricks_seats(players: int, two_fools_from: int) -> None:
+    """FL-R10, FL-D6: after a trick the winner leads, or the next seat clockwise not sitting out when the winner
+    is a Fool; every seat but the Fools plays, clockwise. With one Fool a trick the table read by the trick's end
+    (``one_fool_orders``) holds the same lists as ``next_order``."""
+    game = motley.load_game("fool", players=players, two_fools_from_players=two_fools_from)
+    assert isinstance(game, Fool)
+    fool_sets = ([(f,) for f in range(players)] if game.num_fools == 1
+                 else [(f, g) for f in range(players) for g in range(players) if f != g])
+    for winner in range(players):
+        for fools in fool_sets:
+            clockwise = [(winner + i) % players for i in range(players)]
+            leader = next(s for s in clockwise if s not in fools)
+            expected = [(leader + i) % players for i in range(players) if (leader + i) % players not in fools]
+            assert game.next_order(winner, fools) == expected
+            if game.num_fools == 1:
+                assert game.one_fool_orders[winner][fools[0]] is game.next_order(winner, fools)
+    assert game.one_fool_orders == [] or game.num_fools == 1
 
 
 @pytest.mark.parametrize(("tie_break", "winners"), [("shared", [0, 1, 2]), ("most_bonuses", [2])])

@@ -18,8 +18,7 @@ Which of these cards a player count uses is the deck table's business (``rules.p
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import TypeAlias
 
 #: A card id 0..87 (see above); hands and tricks hold every W1 as id 82 (FL-D12).
@@ -51,11 +50,18 @@ PENALTY: tuple[int, ...] = VALUE[:W1] + (5,) * 6
 ID_MINUS_VALUE: tuple[int, ...] = tuple(COLOUR.index(c) - 2 for c in range(4))
 
 
-def split_hand(cards: Sequence[Card]) -> list[list[Card]]:
-    """A hand as five sorted per-colour lists (G R Y B W); ids are colour blocks, so slice the sorted hand."""
-    hand = sorted(cards)
-    r, y, b, w = bisect_left(hand, 26), bisect_left(hand, 48), bisect_left(hand, 68), bisect_left(hand, W1)
-    return [hand[:r], hand[r:y], hand[y:b], hand[b:w], hand[w:]]
+def split_hand(cards: Iterable[Card]) -> list[list[Card]]:
+    """A hand as five sorted per-colour lists (G R Y B W); ``cards`` is not changed."""
+    return split_sorted(sorted(cards))
+
+
+def split_sorted(hand: Iterable[Card]) -> list[list[Card]]:
+    """Cards sorted by id as five sorted per-colour lists (G R Y B W): each card appended to its colour's
+    list (cheaper than finding the colours' bounds with ``bisect`` and slicing)."""
+    colours: list[list[Card]] = [[], [], [], [], []]
+    for card in hand:
+        colours[COLOUR[card]].append(card)
+    return colours
 
 
 def card_info(code: str) -> dict[str, object]:

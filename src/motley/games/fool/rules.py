@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
+from itertools import repeat, starmap
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -52,6 +54,7 @@ from motley.games.fool.cards import (
     Seat,
     W,
     split_hand,
+    split_sorted,
 )
 
 
@@ -73,14 +76,23 @@ BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in 
 #: ``BADNESS[lead + 1][card]`` by ``lead + 1`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the
 #: trick's end reads them through ``list.__getitem__``).
 TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in BADNESS)
+#: ``{"seat", "card"}`` (the card's code; "" past the pack) by trick entry ``card | seat << 7`` (seats 0..7): the
+#: final trick of a round's result (``FoolRules.last``) is made of these, shared and never changed (observations
+#: copy them).
+PLAYS: tuple[dict[str, Any], ...] = tuple({"seat": t >> 7, "card": CODES[t & 127] if t & 127 < NUM_CARDS else ""}
+                                          for t in range(8 << 7))
+
+
+#: Each colour's ``card id - value`` (``ID_MINUS_VALUE``) and a 1's minus points, as names (read by ``hand_penalty``).
+_G_OFFSET, _R_OFFSET, _Y_OFFSET, _B_OFFSET = ID_MINUS_VALUE
+_ONE_PENALTY = PENALTY[W1]
 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    g, r, y, b, w = hand
-    k = ID_MINUS_VALUE  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
-    return (sum([*g, *r, *y, *b]) - k[0] * len(g) - k[1] * len(r) - k[2] * len(y) - k[3] * len(b)
-            + PENALTY[W1] * len(w))
+    g, r, y, b, w = hand  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
+    return (sum([*g, *r, *y, *b]) - _G_OFFSET * len(g) - _R_OFFSET * len(r) - _Y_OFFSET * len(y)
+            - _B_OFFSET * len(b) + _ONE_PENALTY * len(w))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -260,6 +272,24 @@ class FoolGameRules(Game):
         #: The seats of the next trick after each (winner, Fools) (FL-R10, FL-D6), filled as met; the lists
         #: are shared by states and never changed in place.
         self.next_orders: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        #: With one Fool a trick: ``next_order(winner, (fool,))`` as ``one_fool_orders[winner][fool]``, read
+        #: without hashing a key (empty with two Fools).
+        self.one_fool_orders: list[list[list[int]]] = []
+        if self.num_fools == 1:
+            self.one_fool_orders = [[self.next_order(winner, (fool,)) for fool in range(n)] for winner in range(n)]
+
+    def next_order(self, winner: int, fools: tuple[int, ...]) -> list[int]:
+        """The seats of the trick after one won by ``winner`` with ``fools`` (seats, in order): the winner leads
+        (FL-R10), or if the winner is a Fool the next seat clockwise not sitting out (FL-D6); the Fools sit out.
+        Kept in ``next_orders``: the same list each time, never to be changed in place."""
+        nxt = self.next_orders.get((winner, fools))
+        if nxt is None:
+            rot = self.rotations
+            leader = winner
+            if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
+                leader = next(s for s in rot[winner] if s not in fools)
+            nxt = self.next_orders[winner, fools] = [s for s in rot[leader] if s not in fools]
+        return nxt
 
     def _new_state(self, seed: int, deal: Mapping[str, Any] | None) -> FoolRules:
         rng = seeded_rng(seed)  # as random.Random(seed)
@@ -390,9 +420,11 @@ class FoolRules(SearchState):
 
     def __init__(self, game: FoolGameRules, origin: dict[str, Any] | None,
                  rng: random.Random | None = None) -> None:
-        super().__init__(game, origin, rng)  # the rng shuffles the later deals
+        SearchState.__init__(self, game, origin, rng)  # the rng shuffles the later deals (named: as apply_action)
         n = game.num_players
-        self.hands: list[list[list[int]]] = [[[], [], [], [], []] for _ in range(n)]
+        #: Per seat five sorted lists of card ids, G R Y B W (the module docstring); none until a round is dealt
+        #: (``start_round``) or the position is built (``_state_from_dict``, ``sample``).
+        self.hands: list[list[list[int]]] = []
         self.sizes = [0] * n
         self.dealer = 0
         self.round_number = 1
@@ -419,10 +451,17 @@ class FoolRules(SearchState):
         """
         game = self.game
         if hands is None:
-            draw = self.own_rng().random
-            dealt = sorted(game.deck, key=lambda _card: draw())  # a uniform shuffle, faster than rng.shuffle
+            # A uniform shuffle, faster than rng.shuffle: the deck sorted by a draw of the generator for each card,
+            # drawn in the deck's order. The key is ``next(draws, card)``: the next draw (the card, the default,
+            # is never returned), all of it called in C, without a Python frame per card.
+            draws = starmap(self.own_rng().random, repeat(()))
+            dealt = sorted(game.deck, key=partial(next, draws))
             k = game.hand_size
-            self.hands = [split_hand(dealt[i:i + k]) for i in game.cuts]
+            self.hands = dealt_hands = []
+            for i in game.cuts:  # each seat's cards, sorted in place (a new list) and split by colour
+                hand = dealt[i:i + k]
+                hand.sort()
+                dealt_hands.append(split_sorted(hand))
             self.sizes = [k] * game.num_players
         else:
             self.hands = [split_hand(h) for h in hands]
@@ -469,14 +508,7 @@ class FoolRules(SearchState):
             self._end_round(fools)
             return
         self.out = fools  # FL-R10: the Fools take the discs (the previous Fools rejoin) and sit out
-        nxt = game.next_orders.get((winner, fools))
-        if nxt is None:
-            rot = game.rotations
-            leader = winner
-            if winner in fools:  # FL-D6: the lead passes clockwise to the next seat not sitting out
-                leader = next(s for s in rot[winner] if s not in fools)
-            nxt = game.next_orders[winner, fools] = [s for s in rot[leader] if s not in fools]
-        self.order = nxt
+        self.order = game.one_fool_orders[winner][fools[0]] if len(fools) == 1 else game.next_order(winner, fools)
         self.pos = 0
         self.trick = []
         self.lead = -1
@@ -507,7 +539,7 @@ class FoolRules(SearchState):
             "bonus": bonus,
             "went_out_fooled": fooled,
             "fools": list(fools),
-            "final_trick": [{"seat": t >> 7, "card": CODES[t & 127]} for t in self.trick],
+            "final_trick": [PLAYS[t] for t in self.trick],
         }
         self.out = fools  # FL-R12: the Fools of the final trick still take the discs
         self.trick = []
@@ -542,24 +574,35 @@ class FoolRules(SearchState):
         hand = self.hands[self.order[self.pos]]
         lc = self.lead
         if lc >= 0 and hand[lc]:  # FL-R6: follow the lead colour, or play a W1 (FL-R7)
-            return [*hand[lc], W1] if hand[W] else hand[lc][:]
+            return [*hand[lc], W1] if hand[W] else [*hand[lc]]
         # leading, or void in the lead colour: any card (FL-R6)
         legal = [*hand[0], *hand[1], *hand[2], *hand[3]]
         if hand[W]:
             legal.append(W1)
         return legal
 
-    def _is_legal(self, action: Action) -> bool:
-        """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
-        legal_actions()``, read from the hand without building the list."""
-        if self.done or not 0 <= action <= W1:  # ids 83..87 name W1s but are never actions (FL-D12)
-            return False
-        hand = self.hands[self.order[self.pos]]
-        col = COLOUR[action]
-        if action not in hand[col]:
-            return False
-        lc = self.lead
-        return lc < 0 or col == lc or col >= W or not hand[lc]  # W: the wild ones, the last colour
+    def apply_action(self, action: Action) -> None:
+        """Play card id ``action`` for the seat to move, checked: the core's :meth:`State.apply_action` with its
+        check read from the hand in this one call (the card held, the lead colour followed or void, FL-R6; a W1
+        always allowed, FL-R7; every W1 played as 82, FL-D12), then :meth:`_apply` and the history. Exactly
+        ``action in legal_actions()``: anything else goes to the core's, which refuses it.
+
+        Raises:
+            InvalidMoveError: for a value that is not a whole number, or an id outside 0..87.
+            IllegalMoveError: with :meth:`why_illegal`'s reason and rule id (GameOverError once the match is over).
+                Either way the state is unchanged.
+        """
+        if type(action) is int and not self.done and 0 <= action <= W1:  # 83..87 name W1s, never actions (FL-D12)
+            hand = self.hands[self.order[self.pos]]
+            col = COLOUR[action]
+            lc = self.lead
+            if action in hand[col] and (lc < 0 or col == lc or col >= W or not hand[lc]):  # W: the wild ones, last
+                self._apply(action)
+                self._history.append(action)
+                return
+        # a NumPy integer, or a refusal with its reason; the base named, not super(): a function that uses super()
+        # carries a __class__ cell, which every call pays for
+        SearchState.apply_action(self, action)
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
