@@ -420,7 +420,7 @@ class FoolRules(SearchState):
 
     def __init__(self, game: FoolGameRules, origin: dict[str, Any] | None,
                  rng: random.Random | None = None) -> None:
-        SearchState.__init__(self, game, origin, rng)  # the rng shuffles the later deals (named: as apply_action)
+        super().__init__(game, origin, rng)  # the rng shuffles the later deals
         n = game.num_players
         #: Per seat five sorted lists of card ids, G R Y B W (the module docstring); none until a round is dealt
         #: (``start_round``) or the position is built (``_state_from_dict``, ``sample``).
@@ -581,28 +581,17 @@ class FoolRules(SearchState):
             legal.append(W1)
         return legal
 
-    def apply_action(self, action: Action) -> None:
-        """Play card id ``action`` for the seat to move, checked: the core's :meth:`State.apply_action` with its
-        check read from the hand in this one call (the card held, the lead colour followed or void, FL-R6; a W1
-        always allowed, FL-R7; every W1 played as 82, FL-D12), then :meth:`_apply` and the history. Exactly
-        ``action in legal_actions()``: anything else goes to the core's, which refuses it.
-
-        Raises:
-            InvalidMoveError: for a value that is not a whole number, or an id outside 0..87.
-            IllegalMoveError: with :meth:`why_illegal`'s reason and rule id (GameOverError once the match is over).
-                Either way the state is unchanged.
-        """
-        if type(action) is int and not self.done and 0 <= action <= W1:  # 83..87 name W1s, never actions (FL-D12)
-            hand = self.hands[self.order[self.pos]]
-            col = COLOUR[action]
-            lc = self.lead
-            if action in hand[col] and (lc < 0 or col == lc or col >= W or not hand[lc]):  # W: the wild ones, last
-                self._apply(action)
-                self._history.append(action)
-                return
-        # a NumPy integer, or a refusal with its reason; the base named, not super(): a function that uses super()
-        # carries a __class__ cell, which every call pays for
-        SearchState.apply_action(self, action)
+    def _is_legal(self, action: Action) -> bool:
+        """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
+        legal_actions()``, read from the hand without building the list."""
+        if self.done or not 0 <= action <= W1:  # ids 83..87 name W1s but are never actions (FL-D12)
+            return False
+        hand = self.hands[self.order[self.pos]]
+        col = COLOUR[action]
+        if action not in hand[col]:
+            return False
+        lc = self.lead
+        return lc < 0 or col == lc or col >= W or not hand[lc]  # W: the wild ones, the last colour
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
