@@ -29,7 +29,8 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
 
 ``--quick`` analyses at the second seed only the decisions marked at the first and searches none deeper: it gives
 marked again, the same best and the re-search's rounds (not the confirmation, the coverage or the same best of all
-decisions) for about a third of the time, so several times the marks in the same time (``--marks 150``).
+decisions) for about a third of the time, so several times the marks in the same time (``--marks 150``); its
+``--details`` lines are of the decisions marked at the first seed.
 
 ``--details PATH`` writes one JSON line per decision marked at either seed (the game, match, record index, and at
 each seed the mark, what it is on, the move called best and those as good, the cost and the re-search's rounds), to
@@ -174,8 +175,9 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 if quick and first["mark"] is None:
                     continue
                 second = evaluate(game, d, spec, f"b:{match}:{d.index}")
-                tally.best_same_all += first["choice"] == second["choice"]
-                cover(tally, first, second)
+                if not quick:  # figures of every decision: a quick run has the second seed of the marked ones only
+                    tally.best_same_all += first["choice"] == second["choice"]
+                    cover(tally, first, second)
                 if details and (first["mark"] or second["mark"]):
                     detail(details, game_text, match, first, second)
                 if first["mark"] is None:
