@@ -147,7 +147,8 @@ Z_REACH = 1.0
 #: Rounds from which a decision may be settled unmarked by its cost :data:`Z` standard errors under the threshold
 #: (:func:`_side`). Not after one: one round's error is its iterations' alone, without the spread of the rounds
 #: (another seed's), so a cost a round puts under the line is one another seed's re-search marks a round or two later
-#: (as a mark after one round needs :data:`Z_MARK`, not :data:`Z`).
+#: (as a mark after one round needs :data:`Z_MARK`, not :data:`Z`). A mark on win chance may still be made after one
+#: round; one on points, judged only once the win chance is settled unmarked (:func:`_settled`), from this round on.
 CHECK_UNMARKED = 2
 #: Standard errors of the first search's lead over the played move with which a move may make the decision a mark and
 #: sends it to the re-search (:func:`_may_lead`, :func:`_rivals`).
