@@ -11,6 +11,12 @@ Rows per game, each a uniform random legal action at every decision:
   ``info["legal_actions"]`` (the loop the environment's docstring shows);
 * ``pettingzoo mask``: the same environment, the conventional ``np.flatnonzero(obs["action_mask"])``;
 * ``pettingzoo bool``: the same on ``obs["action_mask"].view(np.bool_)`` (the scan of a bool mask);
+* ``floor info``, ``floor mask``: the arrays of an environment step built inline, without the AEC API's calls
+  (``agent_iter``, ``last``, ``step``, the wrappers, the rewards and infos of every agent): per decision the legal
+  ids as an int64 array and their action features, the mover's tensor and mask built as ``MotleyAECEnv`` builds
+  them, then the action drawn from the ids (``info``) or from ``np.flatnonzero`` of the mask (``mask``). What any
+  PettingZoo environment that hands out these arrays costs at least, its AEC calls aside: the bound of the two
+  ``pettingzoo`` rows above;
 * ``batch``: ``motley.envs.vector.VectorEnv`` in this process (``workers=0``, 64 slots), one action per slot per
   step from ``infos["legal_actions"]``; per decision of a slot;
 * ``openspiel``: ``pyspiel``, at every decision the game's tensor of the player to move
@@ -54,11 +60,15 @@ from typing import Any
 import numpy as np
 
 import motley
+from motley.core.features import action_feature_table
+from motley.envs.pettingzoo import ActionMask
 from motley.envs.pettingzoo import env as pettingzoo_env
+from motley.envs.tensors import one_state_observer
 from motley.envs.vector import VectorEnv
 
 #: motley's rows, in the table's order.
-MINE = ("engine", "engine+tensor", "engine+obs", "pettingzoo info", "pettingzoo mask", "pettingzoo bool", "batch")
+MINE = ("engine", "engine+tensor", "engine+obs", "pettingzoo info", "pettingzoo mask", "pettingzoo bool", "floor info",
+        "floor mask", "batch")
 #: motley configuration -> its peers: (system, peer game).
 GAMES: dict[str, list[tuple[str, str]]] = {
     "foolery(players=5,hands=1)": [("openspiel", "dou_dizhu"), ("rlcard env", "doudizhu")],
@@ -113,6 +123,60 @@ def pettingzoo(spec: str, pick: str) -> Player:
             else:
                 legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
             e.step(int(legal[rng.randrange(len(legal))]))
+            n += 1
+        return n, 1
+
+    return play
+
+
+def floor(spec: str, pick: str) -> Player:
+    """The arrays of a PettingZoo step built inline (the module docstring's ``floor`` rows): the tensor as
+    ``MotleyAECEnv.observe`` makes it (the game's one-state observer, or the compiled core's bytes, or
+    ``observation_tensor``), the mask as it does (a wide one kept by legal actions over ``legal_mask_bytes``, a
+    narrow one a copy of zeros with the legal ids set), each read-only."""
+    game = motley.load_game(spec)
+    rng = random.Random(0)
+    features = action_feature_table(game)
+    size = game.num_distinct_actions()
+    tensor_of = one_state_observer(game)
+    zeros = np.zeros(size, dtype=np.int8)
+    kept: dict[tuple[int, ...], Any] = {}
+
+    def tensor(state: motley.State, seat: int) -> Any:
+        if tensor_of is not None:
+            array = tensor_of(state, seat)
+        elif type(state).observation_bytes is not motley.State.observation_bytes:
+            return np.frombuffer(state.observation_bytes(seat), np.float32)
+        else:
+            array = state.observation_tensor(seat)
+        array.setflags(write=False)
+        return array
+
+    def mask(state: motley.State, legal_list: list[int], legal: Any) -> Any:
+        if size >= 4096:  # pettingzoo._WIDE
+            key = tuple(legal_list)
+            wide = kept.get(key)
+            if wide is None:
+                if len(kept) >= 32:
+                    kept.clear()
+                wide = kept[key] = np.frombuffer(state.legal_mask_bytes(), np.int8).view(ActionMask)
+            return wide
+        narrow = zeros.copy()
+        narrow[legal] = 1
+        narrow.setflags(write=False)
+        return narrow
+
+    def play(i: int) -> tuple[int, int]:
+        n = 0
+        state = game.new_initial_state(seed=i)
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal_list = state.legal_actions()
+            legal = np.array(legal_list, dtype=np.int64)
+            info: dict[str, Any] = {"legal_actions": legal, "action_features": features.take(legal, 0)}
+            obs: dict[str, Any] = {"observation": tensor(state, seat), "action_mask": mask(state, legal_list, legal)}
+            ids = info["legal_actions"] if pick == "info" else np.flatnonzero(obs["action_mask"])
+            state.apply_action(int(ids[rng.randrange(len(ids))]))
             n += 1
         return n, 1
 
@@ -188,6 +252,8 @@ def player(spec: str, system: str) -> Player | None:
         return engine(spec, {"engine": "", "engine+tensor": "tensor", "engine+obs": "both"}[system])
     if system.startswith("pettingzoo "):
         return pettingzoo(spec, system.removeprefix("pettingzoo "))
+    if system.startswith("floor "):
+        return floor(spec, system.removeprefix("floor "))
     if system == "batch":
         return batch(spec)
     if system.startswith("openspiel "):
@@ -280,7 +346,8 @@ def main() -> None:
                 row["instructions_per_decision"] = None if steps is None else steps[0]
             group.append(row)
         base = group[0]["decisions_per_s"]
-        peer_rows = [row for row in group if not row["system"].startswith(("engine", "pettingzoo", "batch"))]
+        peer_rows = [row for row in group
+                     if not row["system"].startswith(("engine", "pettingzoo", "floor", "batch"))]
         for row in group:
             row["x_engine"] = row["decisions_per_s"] / base
             for peer in peer_rows:
