@@ -7,18 +7,18 @@ on) are played from seed ``--base`` on, and every decision of every seat with mo
 ``"b:{match}:{index}"``. A game's matches go on until ``--marks`` decisions are marked at the first seed (or
 ``--matches`` matches are played). Printed per game and for all games together:
 
-* **marked again**: of the decisions marked at the first seed, the share marked (any mark) at the second, and
-  the share of mistakes marked a mistake again;
+* **marked again**: of the decisions marked at the first seed, the share marked (any mark) at the second; of those
+  marked a mistake, the share marked again (any mark) and the share marked a mistake again;
 * **confirmed**: of the decisions marked at the first seed, the share whose cost a deeper search confirms: the move
   played and the move called best each searched alone (every iteration begins with it) with ten times the budget
   (seed ``"deep:{match}:{index}"``), the cost in what the mark is on (win chance; points, in the decision's
   standard deviations of points; either for a mark that does not say) at least the inaccuracy threshold; and of
-  the mistakes, the share whose deeper cost is at least the mistake threshold;
+  the mistakes, the share whose deeper cost is at least that threshold and the share at least the mistake threshold;
 * **same best**: of the decisions marked at the first seed, the share whose move called best (``choice``) is the same
   at the second seed, the share where the two seeds' moves called best or as good (``as_good``) meet, the share
   whose move called best at the second seed is one the first named (best or as good: the claim made holds), and
-  the share of marks naming one best move; and of all decisions, the share whose ``choice`` is the same (the
-  search's stability);
+  the share of marks naming one best move; of the mistakes, the share whose ``choice`` is the same; and of all
+  decisions, the share whose ``choice`` is the same (the search's stability);
 * **searched again**: of the decisions marked at the first seed, the share searched again at the second (the gate
   let it through); of all decisions, the share searched again before a mark, and their rounds on average;
 * **coverage**: of every move shown in both runs with at least 2 iterations in each, the share whose two estimates
@@ -73,8 +73,11 @@ class Tally:
     mistakes: int = 0
     marked_again: int = 0
     mistake_again: int = 0
+    mistake_marked_again: int = 0  # mistakes at the first seed marked (any mark) at the second
     confirmed: int = 0
     mistake_confirmed: int = 0
+    mistake_confirmed_mark: int = 0  # mistakes whose deeper cost is at least a mark's threshold
+    mistake_best_same: int = 0  # mistakes whose move called best is the same at the second seed
     best_same_marked: int = 0
     best_as_good_marked: int = 0
     best_same_all: int = 0
@@ -193,11 +196,14 @@ def measure(game_text: str, lineup: list[str], simulations: int, marks: int, mat
                 if first["mark"] == "mistake":
                     tally.mistakes += 1
                     tally.mistake_again += second["mark"] == "mistake"
+                    tally.mistake_marked_again += second["mark"] is not None
+                    tally.mistake_best_same += first["choice"] == second["choice"]
                 if quick:
                     continue
                 win, points = deep_cost(game, d, deep, f"deep:{match}:{d.index}", first)
                 tally.confirmed += confirmed(first, win, points)
                 tally.mistake_confirmed += first["mark"] == "mistake" and confirmed(first, win, points, True)
+                tally.mistake_confirmed_mark += first["mark"] == "mistake" and confirmed(first, win, points)
         print(f"  {game_text} match {match}: {tally.decisions} decisions, {tally.marked} marked", flush=True)
         if partial:
             with open(partial, "w", encoding="utf-8") as stream:
@@ -215,8 +221,9 @@ def detail(path: str, game_text: str, match: int, first: dict[str, Any], second:
 
 
 #: The figures a ``--quick`` run does not measure.
-NOT_QUICK = ("confirmed at 10x the budget", "mistakes confirmed as mistakes at 10x", "same best at another seed (all)",
-             "coverage, moves searched enough", "coverage, moves re-searched before a mark", "coverage, thin moves")
+NOT_QUICK = ("confirmed at 10x the budget", "mistakes confirmed at 10x", "mistakes confirmed as mistakes at 10x",
+             "same best at another seed (all)", "coverage, moves searched enough",
+             "coverage, moves re-searched before a mark", "coverage, thin moves")
 
 
 def summary(t: Tally) -> dict[str, Any]:
@@ -231,10 +238,13 @@ def summary(t: Tally) -> dict[str, Any]:
 def _shares(t: Tally) -> dict[str, str]:
     return {
         "marked again at another seed": share(t.marked_again, t.marked),
+        "mistakes marked again at another seed": share(t.mistake_marked_again, t.mistakes),
         "mistakes marked a mistake again": share(t.mistake_again, t.mistakes),
         "confirmed at 10x the budget": share(t.confirmed, t.marked),
+        "mistakes confirmed at 10x": share(t.mistake_confirmed_mark, t.mistakes),
         "mistakes confirmed as mistakes at 10x": share(t.mistake_confirmed, t.mistakes),
         "same best at another seed (marked)": share(t.best_same_marked, t.marked),
+        "same best at another seed (mistakes)": share(t.mistake_best_same, t.mistakes),
         "best, or one called as good, shared (marked)": share(t.best_as_good_marked, t.marked),
         "best at another seed among those named (marked)": share(t.claim_held, t.marked),
         "one move named best (marked)": share(t.claim_single, t.marked),
