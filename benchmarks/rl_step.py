@@ -129,52 +129,66 @@ def pettingzoo(spec: str, pick: str) -> Player:
     return play
 
 
-def floor(spec: str, pick: str) -> Player:
-    """The arrays of a PettingZoo step built inline (the module docstring's ``floor`` rows): the tensor as
-    ``MotleyAECEnv.observe`` makes it (the game's one-state observer, or the compiled core's bytes, or
-    ``observation_tensor``), the mask as it does (a wide one kept by legal actions over ``legal_mask_bytes``, a
+def step_arrays(game: motley.Game) -> Callable[[motley.State], tuple[dict[str, Any], dict[str, Any]]]:
+    """``arrays(state) -> (info, obs)``: the arrays a PettingZoo step hands the seat to move in ``state``, built
+    inline (the module docstring's ``floor`` rows): the legal ids as an int64 array and their action features; the
+    tensor as ``MotleyAECEnv.observe`` makes it (the compiled core's bytes, or the game's one-state observer, or
+    ``observation_tensor``) and the mask as it does (a wide one kept by legal actions over ``legal_mask_bytes``, a
     narrow one a copy of zeros with the legal ids set), each read-only."""
-    game = motley.load_game(spec)
-    rng = random.Random(0)
     features = action_feature_table(game)
     size = game.num_distinct_actions()
     tensor_of = one_state_observer(game)
     zeros = np.zeros(size, dtype=np.int8)
     kept: dict[tuple[int, ...], Any] = {}
 
-    def tensor(state: motley.State, seat: int) -> Any:
-        if tensor_of is not None:
-            array = tensor_of(state, seat)
-        elif type(state).observation_bytes is not motley.State.observation_bytes:
-            return np.frombuffer(state.observation_bytes(seat), np.float32)
-        else:
-            array = state.observation_tensor(seat)
-        array.setflags(write=False)
-        return array
+    wide = size >= 4096  # pettingzoo._WIDE
+    compiled = None
 
-    def mask(state: motley.State, legal_list: list[int], legal: Any) -> Any:
-        if size >= 4096:  # pettingzoo._WIDE
+    def arrays(state: motley.State) -> tuple[dict[str, Any], dict[str, Any]]:
+        # one call a decision: the tensor and the mask inline
+        nonlocal compiled
+        legal_list = state.legal_actions()
+        legal = np.array(legal_list, dtype=np.int64)
+        info = {"legal_actions": legal, "action_features": features.take(legal, 0)}
+        seat = state.current_player()
+        if compiled is None:
+            compiled = type(state).observation_bytes is not motley.State.observation_bytes
+        if compiled:
+            tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
+        elif tensor_of is not None:
+            tensor = tensor_of(state, seat)
+            tensor.setflags(write=False)
+        else:
+            tensor = state.observation_tensor(seat)
+            tensor.setflags(write=False)
+        if wide:
             key = tuple(legal_list)
-            wide = kept.get(key)
-            if wide is None:
+            mask = kept.get(key)
+            if mask is None:
                 if len(kept) >= 32:
                     kept.clear()
-                wide = kept[key] = np.frombuffer(state.legal_mask_bytes(), np.int8).view(ActionMask)
-            return wide
-        narrow = zeros.copy()
-        narrow[legal] = 1
-        narrow.setflags(write=False)
-        return narrow
+                mask = kept[key] = np.frombuffer(state.legal_mask_bytes(), np.int8).view(ActionMask)
+        else:
+            mask = zeros.copy()
+            mask[legal] = 1
+            mask.setflags(write=False)
+        return info, {"observation": tensor, "action_mask": mask}
+
+    return arrays
+
+
+def floor(spec: str, pick: str) -> Player:
+    """The floor rows (module docstring): :func:`step_arrays` at every decision, then the action drawn from the ids
+    (``pick="info"``) or from ``np.flatnonzero`` of the mask (``"mask"``)."""
+    game = motley.load_game(spec)
+    rng = random.Random(0)
+    arrays = step_arrays(game)
 
     def play(i: int) -> tuple[int, int]:
         n = 0
         state = game.new_initial_state(seed=i)
         while not state.is_terminal():
-            seat = state.current_player()
-            legal_list = state.legal_actions()
-            legal = np.array(legal_list, dtype=np.int64)
-            info: dict[str, Any] = {"legal_actions": legal, "action_features": features.take(legal, 0)}
-            obs: dict[str, Any] = {"observation": tensor(state, seat), "action_mask": mask(state, legal_list, legal)}
+            info, obs = arrays(state)
             ids = info["legal_actions"] if pick == "info" else np.flatnonzero(obs["action_mask"])
             state.apply_action(int(ids[rng.randrange(len(ids))]))
             n += 1
