@@ -46,9 +46,10 @@ with errors that hold the rounds' spread (the between-seed error itself). The mo
 higher win chance (``choice``; of two the re-search cannot tell apart, the first in the game's order of moves, so
 another seed names the same), and the decision is marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the
 cost in win chance less the mark's margin (:func:`z_mark`: :data:`Z_MARK`, 3, standard errors after one round) is above
-:data:`INACCURACY` (a mistake from :data:`MISTAKE`), or else, where the rival wins the deal at least as often, when the
-cost in points less that margin is above :data:`POINTS_INACCURACY` standard deviations of the seat's deal points (a
-mistake from :data:`POINTS_MISTAKE`; a seat with no chance of winning the deal can still throw points away). The margin
+:data:`INACCURACY` (a mistake where the cost less :data:`Z` standard errors reaches :data:`MISTAKE`), or else, where the
+rival wins the deal at least as often, when the cost in points less that margin is above :data:`POINTS_INACCURACY`
+standard deviations of the seat's deal points (a mistake from :data:`POINTS_MISTAKE`, with the same 95% margin; a
+seat with no chance of winning the deal can still throw points away). The margin
 of a mark is wider than that of its absence (the cost plus 1.96 standard errors below the threshold settles a decision
 unmarked): a mark is a claim another seed's search repeats. It grows with the rounds (:data:`Z_LOOKS` more per doubling
 of them): each round is another look at the cost, and a cost near the line crosses a fixed margin at one of many looks
@@ -801,9 +802,10 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
     often as it within the noise, the first in the game's order (:func:`_first_of_equals`: another seed, which
     may rank near-equals the other way, names the same move). A win-chance mark needs the cost against it less the
     mark's margin (:func:`z_mark` of the played move's rounds) standard errors above :data:`INACCURACY` (the mark is
-    a mistake from :data:`MISTAKE` on); a points mark, only where no win-chance mark is, is against the move of the
-    most points (the same way among near-equals) among those that win the deal at least as often as the played one,
-    with the cost less that margin above :data:`POINTS_INACCURACY` standard deviations of the deal's points. So
+    a mistake where its 95% interval lies above :data:`MISTAKE`: :func:`_level`); a points mark, only where no
+    win-chance mark is, is against the move of the most points (the same way among near-equals) among those that win
+    the deal at least as often as the played one, with the cost less that margin above :data:`POINTS_INACCURACY`
+    standard deviations of the deal's points (a mistake the same way from :data:`POINTS_MISTAKE`). So
     the move of the higher win chance is never marked, and each mark says what it is on."""
     def cost_of(move: int) -> _Cost:
         return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
@@ -818,15 +820,24 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
     cost = cost_of(best)
     margin = z_mark(len(estimates[played].rounds))
     if cost.win - margin * cost.win_se > INACCURACY:
-        return best, "mistake" if cost.win >= MISTAKE else "inaccuracy", "win", cost
+        return best, _level(cost.win, cost.win_se, MISTAKE), "win", cost
     rivals = [m for m in moves if m != played and win[m] >= win[played]]
     richest = max(rivals, key=lambda m: (points[m], win[m]))
     richest = _first_of_equals(estimates, [m for m in rivals if points[m] > points[played]] or [richest], richest,
                                "points")
     richer = cost_of(richest)
     if spread > 0 and richer.points - margin * richer.points_se > POINTS_INACCURACY * spread:
-        return richest, "mistake" if richer.points >= POINTS_MISTAKE * spread else "inaccuracy", "points", richer
+        return richest, _level(richer.points, richer.points_se, POINTS_MISTAKE * spread), "points", richer
     return best, None, None, cost
+
+
+def _level(cost: float, se: float, mistake: float) -> str:
+    """The level of a mark whose ``cost`` (with its standard error ``se``) is out of its noise above the inaccuracy
+    line: ``"mistake"`` where the cost less :data:`Z` standard errors still reaches the ``mistake`` threshold (its 95%
+    interval lies above it), else ``"inaccuracy"``. A mistake is a claim too: by the cost alone, a cost near the
+    mistake line was called a mistake at one seed and an inaccuracy at another, and a deeper search found it under the
+    line about a third of the time (docs/reports/README.md#a-mistake-only-out-of-its-noise)."""
+    return "mistake" if cost - Z * se >= mistake else "inaccuracy"
 
 
 def _first_of_equals(estimates: dict[int, _Estimate], moves: Sequence[int], top: int, key: str) -> int:
