@@ -31,9 +31,11 @@ from motley.bots.analysis import (
     _AnalysisSearch,
     _as_good,
     _check,
+    _Cost,
     _Estimate,
     _hinted,
     _move_row,
+    _near_mistake,
     _paired,
     _pct,
     _rival,
@@ -42,6 +44,7 @@ from motley.bots.analysis import (
     _side,
     _Tally,
     _verdict,
+    _why,
     analyse_decision,
     analyse_record,
     decision_at,
@@ -497,6 +500,21 @@ def test_a_points_mark_is_a_mistake_only_where_its_95_interval_lies_above_the_mi
     cost, se = _paired(deep, 1, 0, "points")
     assert cost - Z * se >= 0.8 * 10.0
     assert _verdict(deep, 0, 10.0)[1:3] == ("mistake", "points")
+
+
+def test_an_inaccuracy_past_the_mistake_line_says_it_may_be_a_mistake() -> None:
+    """An inaccuracy whose cost is past the mistake line, in win chance or in points, but not out of its noise says
+    so in its sentence; one under the line, and a mistake, do not."""
+    assert _near_mistake(_Cost(0.18, 0.03, 0.0, 0.0), "inaccuracy", "win", 5.0)
+    assert not _near_mistake(_Cost(0.10, 0.01, 0.0, 0.0), "inaccuracy", "win", 5.0)
+    assert not _near_mistake(_Cost(0.30, 0.01, 0.0, 0.0), "mistake", "win", 5.0)
+    assert _near_mistake(_Cost(0.0, 0.0, 9.0, 1.0), "inaccuracy", "points", 10.0)
+    assert not _near_mistake(_Cost(0.0, 0.0, 5.0, 1.0), "inaccuracy", "points", 10.0)
+    best = {"words": "green 19", "win": 0.31, "points": 1.0, "enough": True, "visits": 400}
+    played = {"words": "green 12", "win": 0.13, "points": -2.0, "enough": True, "visits": 400}
+    said = _why(best, played, "inaccuracy", "win", (), True)
+    assert said.startswith("An inaccuracy in win chance (perhaps a mistake") and "green 12" in said
+    assert "perhaps" not in _why(best, played, "inaccuracy", "win", (), False)
 
 
 def test_a_mark_needs_a_wider_margin_than_its_absence() -> None:

@@ -512,7 +512,8 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
             "cost": {"win": round(cost.win, 4), "win_se": round(cost.win_se, 4), "points": round(cost.points, 3),
                      "points_se": round(cost.points_se, 3), "points_sd": round(spread, 3)},
             "mark": mark, "mark_on": mark_on, "checked": checked,
-            "why": _why(best, played, mark, mark_on, [by_action[a]["words"] for a in as_good])}
+            "why": _why(best, played, mark, mark_on, [by_action[a]["words"] for a in as_good],
+                        _near_mistake(cost, mark, mark_on, spread))}
 
 
 def _as_good(first: dict[int, dict[str, Any]], estimates: dict[int, _Estimate], choice: int, played: int,
@@ -857,10 +858,18 @@ def _points_spread(tallies: Iterable[_Tally]) -> float:
     return math.sqrt(max(0.0, (points2 - points * points / n) / (n - 1)))
 
 
+def _near_mistake(cost: _Cost, mark: str | None, mark_on: str | None, spread: float) -> bool:
+    """Whether an inaccuracy's cost is itself past the mistake line, but not out of its noise (:func:`_level`)."""
+    if mark != "inaccuracy":
+        return False
+    return cost.win >= MISTAKE if mark_on == "win" else cost.points >= POINTS_MISTAKE * spread
+
+
 def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on: str | None,
-         as_good: Sequence[str] = ()) -> str:
+         as_good: Sequence[str] = (), near_mistake: bool = False) -> str:
     """One sentence a player reads: the move played and what it wins, against the move called best (and the moves
-    ``as_good``, in words, as good within the search's noise)."""
+    ``as_good``, in words, as good within the search's noise); an inaccuracy ``near_mistake`` (:func:`_near_mistake`)
+    says it may be a mistake."""
     you = f"you played {played['words']}: it wins the deal {_pct(played['win'])} of the time"
     if best is played:
         return f"Y{you[1:]} ({_signed(played['points'])} points on average), as well as any move the search found."
@@ -868,7 +877,8 @@ def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on
         return (f"Y{you[1:]}, by too few sampled deals ({played['visits']}) to judge; {best['words']} wins "
                 f"{_pct(best['win'])}.")
     on = "in points" if mark_on == "points" else "in win chance"
-    verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark} {on}: " if mark else ""
+    maybe = " (perhaps a mistake, within the search's noise)" if near_mistake else ""
+    verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark} {on}{maybe}: " if mark else ""
     if mark_on == "points":
         return (f"{verdict}{you} and scores {_signed(played['points'])} points in the deal on average; "
                 f"{best['words']} scores {_signed(best['points'])} and wins {_pct(best['win'])}.")
