@@ -837,7 +837,7 @@ def _level(cost: float, se: float, mistake: float) -> str:
     line: ``"mistake"`` where the cost less :data:`Z` standard errors still reaches the ``mistake`` threshold (its 95%
     interval lies above it), else ``"inaccuracy"``. A mistake is a claim too: by the cost alone, a cost near the
     mistake line was called a mistake at one seed and an inaccuracy at another, and a deeper search found it under the
-    line about a third of the time (docs/reports/README.md#a-mistake-only-out-of-its-noise)."""
+    line a quarter of the time (docs/reports/README.md#a-mistake-only-out-of-its-noise)."""
     return "mistake" if cost - Z * se >= mistake else "inaccuracy"
 
 
