@@ -482,10 +482,10 @@ class FoolRules(SearchState):
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
         # FL-R9, FL-D3, FL-D4: the badness of each entry, the index left out: only W1s (all id 82) are equal
-        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): with
-        # a lead colour set, the highest badness is the highest lead-colour card (a W1 counts as value 1, below
-        # every coloured card, and a discard lower still), the first-played of equals; with none set every
-        # card is a W1 and the first one played wins.
+        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): the
+        # highest badness, the first-played of equals. With a lead colour set, that is the highest lead-colour
+        # card (a W1 counts as value 1, below every coloured card, and a discard lower still); with none set
+        # every card is a W1, all equal, and the first one played wins.
         bad = TRICK_BADNESS[lc + 1]
         game = self.game
         if game.num_fools == 1:  # one pass: the worst (the last-played of equals) and the best
@@ -497,18 +497,19 @@ class FoolRules(SearchState):
                     worst, low = entry, b
                 elif b > high:
                     best, high = entry, b
-            fools: tuple[int, ...] = (worst >> 7,)
+            winner, fool = best >> 7, worst >> 7
+            fools: tuple[int, ...] = (fool,)
+            order = game.one_fool_orders[winner][fool]
         else:  # a stable sort of the trick reversed: equals in the order later-played first
             ranked = sorted(reversed(trick), key=bad.__getitem__)
-            fools = (ranked[0] >> 7, ranked[1] >> 7)
-            best = ranked[-1]
-        winner = best >> 7 if lc >= 0 else trick[0] >> 7
+            winner, fools = ranked[-1] >> 7, (ranked[0] >> 7, ranked[1] >> 7)
+            order = game.next_order(winner, fools)
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
             return
         self.out = fools  # FL-R10: the Fools take the discs (the previous Fools rejoin) and sit out
-        self.order = game.one_fool_orders[winner][fools[0]] if len(fools) == 1 else game.next_order(winner, fools)
+        self.order = order
         self.pos = 0
         self.trick = []
         self.lead = -1
