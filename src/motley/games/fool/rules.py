@@ -83,6 +83,10 @@ PLAYS: tuple[dict[str, Any], ...] = tuple({"seat": t >> 7, "card": CODES[t & 127
                                           for t in range(8 << 7))
 
 
+#: A trick entry's seat part ``seat << 7`` by seat (0..7): ``card + SEAT_BITS[seat]`` is ``card | seat << 7`` at
+#: less cost (a tuple read and an int add are specialized instructions, a shift and an or are not).
+SEAT_BITS: tuple[int, ...] = tuple(seat << 7 for seat in range(8))
+
 #: Each colour's ``card id - value`` (``ID_MINUS_VALUE``) and a 1's minus points, as names (read by ``hand_penalty``).
 _G_OFFSET, _R_OFFSET, _Y_OFFSET, _B_OFFSET = ID_MINUS_VALUE
 _ONE_PENALTY = PENALTY[W1]
@@ -585,14 +589,20 @@ class FoolRules(SearchState):
     def _is_legal(self, action: Action) -> bool:
         """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
         legal_actions()``, read from the hand without building the list."""
-        if self.done or not 0 <= action <= W1:  # ids 83..87 name W1s but are never actions (FL-D12)
+        if self.done:
+            return False
+        try:  # cheaper than a range check: ids 83..87 name W1s but are held as 82 (FL-D12), negative ids in no hand
+            col = COLOUR[action]
+        except IndexError:  # an id past the pack
             return False
         hand = self.hands[self.order[self.pos]]
-        col = COLOUR[action]
         if action not in hand[col]:
             return False
         lc = self.lead
-        return lc < 0 or col == lc or col >= W or not hand[lc]  # W: the wild ones, the last colour
+        # as conditions: a compare that only jumps runs specialized, one whose value is returned does not
+        if lc < 0 or col == lc or col >= W:  # W: the wild ones, the last colour
+            return True
+        return not hand[lc]
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
@@ -624,7 +634,7 @@ class FoolRules(SearchState):
         col = COLOUR[action]
         self.hands[p][col].remove(action)
         self.sizes[p] -= 1
-        self.trick.append(action | p << 7)
+        self.trick.append(action + SEAT_BITS[p])  # action | p << 7
         if self.lead < 0 and col != W:
             self.lead = col  # FL-R7: the first non-1 card sets the lead colour
         pos += 1
