@@ -43,7 +43,6 @@ from motley.games.fool.cards import (
     COLOUR,
     COLOUR_LETTERS,
     COLOUR_NAMES,
-    ID_MINUS_VALUE,
     NUM_CARDS,
     PENALTY,
     TOPS,
@@ -86,17 +85,18 @@ PLAYS: tuple[dict[str, Any], ...] = tuple({"seat": t >> 7, "card": CODES[t & 127
 #: A trick entry's seat part ``seat << 7`` by seat (0..7): ``card + SEAT_BITS[seat]`` is ``card | seat << 7`` at
 #: less cost (a tuple read and an int add are specialized instructions, a shift and an or are not).
 SEAT_BITS: tuple[int, ...] = tuple(seat << 7 for seat in range(8))
+#: The seat ``entry >> 7`` of each trick entry ``card | seat << 7`` (seats 0..7), read at the trick's end (a shift is
+#: not a specialized instruction, a tuple read is).
+ENTRY_SEAT: tuple[int, ...] = tuple(entry >> 7 for entry in range(8 << 7))
 
-#: Each colour's ``card id - value`` (``ID_MINUS_VALUE``) and a 1's minus points, as names (read by ``hand_penalty``).
-_G_OFFSET, _R_OFFSET, _Y_OFFSET, _B_OFFSET = ID_MINUS_VALUE
-_ONE_PENALTY = PENALTY[W1]
+#: Each card's minus points by id (``PENALTY``) as a list: ``list.__getitem__`` is a faster call than a tuple's.
+_PENALTY_OF = list(PENALTY).__getitem__
 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    g, r, y, b, w = hand  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
-    return (sum([*g, *r, *y, *b]) - _G_OFFSET * len(g) - _R_OFFSET * len(r) - _Y_OFFSET * len(y)
-            - _B_OFFSET * len(b) + _ONE_PENALTY * len(w))
+    g, r, y, b, w = hand
+    return sum(map(_PENALTY_OF, [*g, *r, *y, *b, *w]))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -501,7 +501,7 @@ class FoolRules(SearchState):
                     worst, low = entry, b
                 elif b > high:
                     best, high = entry, b
-            winner, fool = best >> 7, worst >> 7
+            winner, fool = ENTRY_SEAT[best], ENTRY_SEAT[worst]
             fools: tuple[int, ...] = (fool,)
             order = game.one_fool_orders[winner][fool]
         else:  # a stable sort of the trick reversed: equals in the order later-played first
