@@ -574,9 +574,10 @@ class FoolRules(SearchState):
         """Sorted card ids the player to move may play (FL-R6 follow colour, FL-R7 a W1 is always allowed, one
         action for all W1s, FL-D12); ``[]`` when the match is over. A new list each call (nothing is cached:
         building it costs less than keeping a copy up to date)."""
-        if self.done:
+        try:  # a try costs nothing until it catches, a test of ``done`` costs every call
+            hand = self.hands[self.order[self.pos]]
+        except IndexError:  # no seat is to play: the match is over (its end empties ``order``, FL-R14)
             return []
-        hand = self.hands[self.order[self.pos]]
         lc = self.lead
         if lc >= 0 and hand[lc]:  # FL-R6: follow the lead colour, or play a W1 (FL-R7)
             return [*hand[lc], W1] if hand[W] else [*hand[lc]]
@@ -589,13 +590,11 @@ class FoolRules(SearchState):
     def _is_legal(self, action: Action) -> bool:
         """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
         legal_actions()``, read from the hand without building the list."""
-        if self.done:
+        try:  # cheaper than testing ``done`` and the id's range: ids 83..87 name W1s but are held as 82 (FL-D12),
+            col = COLOUR[action]  # and negative ids are in no hand
+            hand = self.hands[self.order[self.pos]]
+        except IndexError:  # an id past the pack, or no seat to play: the match is over (its end empties ``order``)
             return False
-        try:  # cheaper than a range check: ids 83..87 name W1s but are held as 82 (FL-D12), negative ids in no hand
-            col = COLOUR[action]
-        except IndexError:  # an id past the pack
-            return False
-        hand = self.hands[self.order[self.pos]]
         if action not in hand[col]:
             return False
         lc = self.lead
