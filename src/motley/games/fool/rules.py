@@ -595,13 +595,13 @@ class FoolRules(SearchState):
             hand = self.hands[self.order[self.pos]]
         except IndexError:  # an id past the pack, or no seat to play: the match is over (its end empties ``order``)
             return False
-        if action not in hand[col]:
-            return False
         lc = self.lead
-        # as conditions: a compare that only jumps runs specialized, one whose value is returned does not
-        if lc < 0 or col == lc or col >= W:  # W: the wild ones, the last colour
-            return True
-        return not hand[lc]
+        # the colour may be played (FL-R6, FL-R7): the lead colour's (the commonest first), any while none is set, a
+        # W1 (W: the last colour), any of a seat void in the lead colour; as a condition, as a compare that only
+        # jumps runs specialized (one whose value is returned does not)
+        if col == lc or lc < 0 or col >= W or not hand[lc]:
+            return action in hand[col]  # and the card is held
+        return False
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
