@@ -562,6 +562,7 @@ def test_moves_after_the_end_are_refused() -> None:
     state = play_out(motley.load_game("fool", players=4, rounds=1).new_initial_state(seed=2), random.Random(2))
     before = state.serialize()
     assert state.legal_actions() == [] and state.current_player() == motley.TERMINAL
+    assert isinstance(state, FoolState)
     held = [card for hand in state.hands for cards in hand for card in cards]
     assert held, "the hands left at the round's end hold cards"
     for card in held:
