@@ -323,7 +323,7 @@ def test_the_badness_table_is_the_plain_rule() -> None:
             for index in range(15):
                 assert fl.BADNESS[lead + 1][card] - index == fl.badness(card, lead, index)
             for seat in range(8):  # the trick end's table, by trick entry ``card | seat << 7``
-                assert fl.TRICK_BADNESS[lead + 1][card | seat << 7] == fl.badness(card, lead, 0)
+                assert fl.TRICK_BADNESS[lead][card | seat << 7] == fl.badness(card, lead, 0)  # -1: the last row
 
 
 @settings(max_examples=60, deadline=None)

@@ -72,9 +72,10 @@ def badness(card: Card, lead: int, index: int) -> int:
 #: of the card played ``index``-th (the table the trick end and the heuristic read, for speed).
 BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in range(NUM_CARDS))
                                              for lead in range(-1, 4))
-#: ``BADNESS[lead + 1][card]`` by ``lead + 1`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the
-#: trick's end reads them through ``list.__getitem__``).
-TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in BADNESS)
+#: ``BADNESS[lead + 1][card]`` by ``lead`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the trick's
+#: end reads them through ``list.__getitem__``): the rows of the lead colours 0..3, then the row of no lead colour,
+#: which ``TRICK_BADNESS[-1]`` finds (no ``lead + 1`` to add at each trick).
+TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in (*BADNESS[1:], BADNESS[0]))
 #: ``{"seat", "card"}`` (the card's code; "" past the pack) by trick entry ``card | seat << 7`` (seats 0..7): the
 #: final trick of a round's result (``FoolRules.last``) is made of these, shared and never changed (observations
 #: copy them).
@@ -490,7 +491,7 @@ class FoolRules(SearchState):
         # highest badness, the first-played of equals. With a lead colour set, that is the highest lead-colour
         # card (a W1 counts as value 1, below every coloured card, and a discard lower still); with none set
         # every card is a W1, all equal, and the first one played wins.
-        bad = TRICK_BADNESS[lc + 1]
+        bad = TRICK_BADNESS[lc]  # -1, no lead colour: the last row
         game = self.game
         if game.num_fools == 1:  # one pass: the worst (the last-played of equals) and the best
             worst = best = trick[0]
