@@ -155,10 +155,11 @@ def test_tensor_shape_range_and_legal_actions(state: FoolState) -> None:
 @given(reachable_states())
 def test_apply_action_takes_exactly_the_legal_actions(state: FoolState) -> None:
     """``apply_action``'s check read from the hand (FL-R6, FL-R7, FL-D12) accepts exactly ``legal_actions()``,
-    plays each as ``apply_legal`` does, a NumPy integer as the int, and refuses every other id unchanged."""
+    plays each as ``apply_legal`` does, a NumPy integer as the int, and refuses every other id unchanged: the
+    W1 ids 83..87 (FL-D12), negative ids (as indexes they would wrap round the card tables) and ids past the pack."""
     legal = state.legal_actions()
     before = state.serialize()
-    for action in range(-1, flc.NUM_CARDS + 1):
+    for action in (*range(-flc.NUM_CARDS - 2, flc.NUM_CARDS + 2), 2**40, -2**40):
         for given_action in (action, np.int64(action)):
             checked = state.clone()
             if action in legal:
@@ -322,7 +323,7 @@ def test_the_badness_table_is_the_plain_rule() -> None:
             for index in range(15):
                 assert fl.BADNESS[lead + 1][card] - index == fl.badness(card, lead, index)
             for seat in range(8):  # the trick end's table, by trick entry ``card | seat << 7``
-                assert fl.TRICK_BADNESS[lead + 1][card | seat << 7] == fl.badness(card, lead, 0)
+                assert fl.TRICK_BADNESS[lead][card | seat << 7] == fl.badness(card, lead, 0)  # -1: the last row
 
 
 @settings(max_examples=60, deadline=None)

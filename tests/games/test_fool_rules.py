@@ -557,9 +557,17 @@ def test_a_seat_sitting_out_or_not_to_move_is_refused() -> None:
 
 
 def test_moves_after_the_end_are_refused() -> None:
+    """No card is played once the match is over, not even one of the cards still held (the engine finds no seat to
+    play: the match's end empties the trick's seats)."""
     state = play_out(motley.load_game("fool", players=4, rounds=1).new_initial_state(seed=2), random.Random(2))
     before = state.serialize()
     assert state.legal_actions() == [] and state.current_player() == motley.TERMINAL
+    assert isinstance(state, FoolState)
+    held = [card for hand in state.hands for cards in hand for card in cards]
+    assert held, "the hands left at the round's end hold cards"
+    for card in held:
+        with pytest.raises(motley.GameOverError):
+            state.apply_action(card)
     with pytest.raises(motley.IllegalMoveError, match="game is over"):
         state.apply_action(0)
     with pytest.raises(motley.IllegalMoveError, match="game is over"):

@@ -46,8 +46,6 @@ COLOUR: tuple[int, ...] = tuple(c for c in range(4) for _ in range(2, TOPS[c] + 
 VALUE: tuple[int, ...] = tuple(v for c in range(4) for v in range(2, TOPS[c] + 1)) + (1,) * 6
 #: Minus points of a card left in hand (FL-R13: the printed value, a 1 counts 5).
 PENALTY: tuple[int, ...] = VALUE[:W1] + (5,) * 6
-#: ``card id - value`` for each colour: the ids of a colour run up with its values.
-ID_MINUS_VALUE: tuple[int, ...] = tuple(COLOUR.index(c) - 2 for c in range(4))
 
 
 def split_hand(cards: Iterable[Card]) -> list[list[Card]]:
@@ -59,8 +57,9 @@ def split_sorted(hand: Iterable[Card]) -> list[list[Card]]:
     """Cards sorted by id as five sorted per-colour lists (G R Y B W): each card appended to its colour's
     list (cheaper than finding the colours' bounds with ``bisect`` and slicing)."""
     colours: list[list[Card]] = [[], [], [], [], []]
+    colour = COLOUR  # a local name: read once a card, and a local costs less than a global
     for card in hand:
-        colours[COLOUR[card]].append(card)
+        colours[colour[card]].append(card)
     return colours
 
 

@@ -43,7 +43,6 @@ from motley.games.fool.cards import (
     COLOUR,
     COLOUR_LETTERS,
     COLOUR_NAMES,
-    ID_MINUS_VALUE,
     NUM_CARDS,
     PENALTY,
     TOPS,
@@ -73,9 +72,10 @@ def badness(card: Card, lead: int, index: int) -> int:
 #: of the card played ``index``-th (the table the trick end and the heuristic read, for speed).
 BADNESS: tuple[tuple[int, ...], ...] = tuple(tuple(badness(c, lead, 0) for c in range(NUM_CARDS))
                                              for lead in range(-1, 4))
-#: ``BADNESS[lead + 1][card]`` by ``lead + 1`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the
-#: trick's end reads them through ``list.__getitem__``).
-TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in BADNESS)
+#: ``BADNESS[lead + 1][card]`` by ``lead`` and trick entry ``card | seat << 7`` (seats 0..7), as lists (the trick's
+#: end reads them through ``list.__getitem__``): the rows of the lead colours 0..3, then the row of no lead colour,
+#: which ``TRICK_BADNESS[-1]`` finds (no ``lead + 1`` to add at each trick).
+TRICK_BADNESS: tuple[list[int], ...] = tuple([*row, *[0] * (128 - NUM_CARDS)] * 8 for row in (*BADNESS[1:], BADNESS[0]))
 #: ``{"seat", "card"}`` (the card's code; "" past the pack) by trick entry ``card | seat << 7`` (seats 0..7): the
 #: final trick of a round's result (``FoolRules.last``) is made of these, shared and never changed (observations
 #: copy them).
@@ -83,16 +83,21 @@ PLAYS: tuple[dict[str, Any], ...] = tuple({"seat": t >> 7, "card": CODES[t & 127
                                           for t in range(8 << 7))
 
 
-#: Each colour's ``card id - value`` (``ID_MINUS_VALUE``) and a 1's minus points, as names (read by ``hand_penalty``).
-_G_OFFSET, _R_OFFSET, _Y_OFFSET, _B_OFFSET = ID_MINUS_VALUE
-_ONE_PENALTY = PENALTY[W1]
+#: A trick entry's seat part ``seat << 7`` by seat (0..7): ``card + SEAT_BITS[seat]`` is ``card | seat << 7`` at
+#: less cost (a tuple read and an int add are specialized instructions, a shift and an or are not).
+SEAT_BITS: tuple[int, ...] = tuple(seat << 7 for seat in range(8))
+#: The seat ``entry >> 7`` of each trick entry ``card | seat << 7`` (seats 0..7), read at the trick's end (a shift is
+#: not a specialized instruction, a tuple read is).
+ENTRY_SEAT: tuple[int, ...] = tuple(entry >> 7 for entry in range(8 << 7))
+
+#: Each card's minus points by id (``PENALTY``) as a list: ``list.__getitem__`` is a faster call than a tuple's.
+_PENALTY_OF = list(PENALTY).__getitem__
 
 
 def hand_penalty(hand: Sequence[Sequence[Card]]) -> int:
     """Minus points of a hand split by colour (FL-R13): the sum of the printed values, 5 for each 1."""
-    g, r, y, b, w = hand  # the ids of a colour run up with its values: one sum of the ids, less each colour's offset
-    return (sum([*g, *r, *y, *b]) - _G_OFFSET * len(g) - _R_OFFSET * len(r) - _Y_OFFSET * len(y)
-            - _B_OFFSET * len(b) + _ONE_PENALTY * len(w))
+    g, r, y, b, w = hand
+    return sum(map(_PENALTY_OF, [*g, *r, *y, *b, *w]))
 
 #: FL-D1 placeholder deck table -- ASSUMED, unverified (must be checked against a physical Overview card).
 DEFAULT_DECK_TABLE: dict[str, dict[str, int]] = {
@@ -482,11 +487,11 @@ class FoolRules(SearchState):
         """Winner (FL-R8, FL-D5), Fool(s) (FL-R9, FL-R10, FL-R11, FL-D3, FL-D4, FL-D6), round end (FL-R12)."""
         trick, lc = self.trick, self.lead
         # FL-R9, FL-D3, FL-D4: the badness of each entry, the index left out: only W1s (all id 82) are equal
-        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): with
-        # a lead colour set, the highest badness is the highest lead-colour card (a W1 counts as value 1, below
-        # every coloured card, and a discard lower still), the first-played of equals; with none set every
-        # card is a W1 and the first one played wins.
-        bad = TRICK_BADNESS[lc + 1]
+        # cards, and among equals the later-played is worse. The winner (FL-R8, FL-D5, as trick_winner): the
+        # highest badness, the first-played of equals. With a lead colour set, that is the highest lead-colour
+        # card (a W1 counts as value 1, below every coloured card, and a discard lower still); with none set
+        # every card is a W1, all equal, and the first one played wins.
+        bad = TRICK_BADNESS[lc]  # -1, no lead colour: the last row
         game = self.game
         if game.num_fools == 1:  # one pass: the worst (the last-played of equals) and the best
             worst = best = trick[0]
@@ -497,18 +502,19 @@ class FoolRules(SearchState):
                     worst, low = entry, b
                 elif b > high:
                     best, high = entry, b
-            fools: tuple[int, ...] = (worst >> 7,)
+            winner, fool = ENTRY_SEAT[best], ENTRY_SEAT[worst]
+            fools: tuple[int, ...] = (fool,)
+            order = game.one_fool_orders[winner][fool]
         else:  # a stable sort of the trick reversed: equals in the order later-played first
             ranked = sorted(reversed(trick), key=bad.__getitem__)
-            fools = (ranked[0] >> 7, ranked[1] >> 7)
-            best = ranked[-1]
-        winner = best >> 7 if lc >= 0 else trick[0] >> 7
+            winner, fools = ranked[-1] >> 7, (ranked[0] >> 7, ranked[1] >> 7)
+            order = game.next_order(winner, fools)
         self.tricks.append((tuple(trick), lc, winner, fools))
         if 0 in self.sizes:  # FL-R12: somebody played their last card; the trick is complete
             self._end_round(fools)
             return
         self.out = fools  # FL-R10: the Fools take the discs (the previous Fools rejoin) and sit out
-        self.order = game.one_fool_orders[winner][fools[0]] if len(fools) == 1 else game.next_order(winner, fools)
+        self.order = order
         self.pos = 0
         self.trick = []
         self.lead = -1
@@ -569,9 +575,10 @@ class FoolRules(SearchState):
         """Sorted card ids the player to move may play (FL-R6 follow colour, FL-R7 a W1 is always allowed, one
         action for all W1s, FL-D12); ``[]`` when the match is over. A new list each call (nothing is cached:
         building it costs less than keeping a copy up to date)."""
-        if self.done:
+        try:  # a try costs nothing until it catches, a test of ``done`` costs every call
+            hand = self.hands[self.order[self.pos]]
+        except IndexError:  # no seat is to play: the match is over (its end empties ``order``, FL-R14)
             return []
-        hand = self.hands[self.order[self.pos]]
         lc = self.lead
         if lc >= 0 and hand[lc]:  # FL-R6: follow the lead colour, or play a W1 (FL-R7)
             return [*hand[lc], W1] if hand[W] else [*hand[lc]]
@@ -584,14 +591,18 @@ class FoolRules(SearchState):
     def _is_legal(self, action: Action) -> bool:
         """Is card id ``action`` (an int) playable now (FL-R6, FL-R7, FL-D12): exactly ``action in
         legal_actions()``, read from the hand without building the list."""
-        if self.done or not 0 <= action <= W1:  # ids 83..87 name W1s but are never actions (FL-D12)
-            return False
-        hand = self.hands[self.order[self.pos]]
-        col = COLOUR[action]
-        if action not in hand[col]:
+        try:  # cheaper than testing ``done`` and the id's range: ids 83..87 name W1s but are held as 82 (FL-D12),
+            col = COLOUR[action]  # and negative ids are in no hand
+            hand = self.hands[self.order[self.pos]]
+        except IndexError:  # an id past the pack, or no seat to play: the match is over (its end empties ``order``)
             return False
         lc = self.lead
-        return lc < 0 or col == lc or col >= W or not hand[lc]  # W: the wild ones, the last colour
+        # the colour may be played (FL-R6, FL-R7): the lead colour's (the commonest first), any while none is set, a
+        # W1 (W: the last colour), any of a seat void in the lead colour; as a condition, as a compare that only
+        # jumps runs specialized (one whose value is returned does not)
+        if col == lc or lc < 0 or col >= W or not hand[lc]:
+            return action in hand[col]  # and the card is held
+        return False
 
     def why_illegal(self, action: Action) -> str:
         """The reason ``action`` cannot be played now (game over, unknown id, not in deck/hand, FL-R6), addressed to
@@ -623,7 +634,7 @@ class FoolRules(SearchState):
         col = COLOUR[action]
         self.hands[p][col].remove(action)
         self.sizes[p] -= 1
-        self.trick.append(action | p << 7)
+        self.trick.append(action + SEAT_BITS[p])  # action | p << 7
         if self.lead < 0 and col != W:
             self.lead = col  # FL-R7: the first non-1 card sets the lead colour
         pos += 1
