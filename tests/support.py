@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import os
 import random
 import subprocess
@@ -12,6 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -231,3 +233,18 @@ def create_table(server: ServerThread, game: str, people: list[str], bots: int, 
     answer = httpx.post(f"{server.base}/api/tables", json=spec, timeout=10)
     assert answer.status_code == 200, answer.text
     return cast("dict[str, Any]", answer.json())
+
+
+def benchmark_module(name: str) -> ModuleType:
+    """The script ``benchmarks/{name}.py`` loaded as the module ``benchmarks.{name}`` (once; registered, as a
+    dataclass there looks its module up by name), so tests can check its parts where they are."""
+    key = f"benchmarks.{name}"
+    if key in sys.modules:
+        return sys.modules[key]
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(key, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module
+    spec.loader.exec_module(module)
+    return module

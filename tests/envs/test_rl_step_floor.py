@@ -3,32 +3,21 @@ features, tensor and mask at every decision (so the floor is the cost of the env
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
 
 from motley.envs.pettingzoo import env
+from tests.support import benchmark_module
 
 GAMES = ("fool(players=5,rounds=1)", "foolery(players=5,hands=1)", "fool(players=4)", "fools_errand")
-
-
-def _rl_step() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "rl_step.py"
-    spec = importlib.util.spec_from_file_location("rl_step", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("spec", GAMES)
 def test_the_floor_builds_the_arrays_the_environment_hands_out(spec: str) -> None:
     e = env(spec)
-    arrays = _rl_step().step_arrays(e.unwrapped.game)
+    arrays = benchmark_module("rl_step").step_arrays(e.unwrapped.game)
     rng = random.Random(3)
     checked = 0
     for seed in range(3):

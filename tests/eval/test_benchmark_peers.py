@@ -3,22 +3,17 @@ every outcome is equally likely, so the fair loop plays the peer's own game."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.support import benchmark_module
 
 pyspiel = pytest.importorskip("pyspiel")
 
 
 def _random_play() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "random_play.py"
-    spec = importlib.util.spec_from_file_location("random_play", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("random_play")
 
 
 @pytest.mark.parametrize("name", ["dou_dizhu", "hearts", "oh_hell"])
