@@ -61,7 +61,7 @@ import numpy as np
 
 import motley
 from motley.core.features import action_feature_table
-from motley.envs.pettingzoo import ActionMask
+from motley.envs.pettingzoo import _WIDE, _WIDE_MASKS_KEPT, ActionMask
 from motley.envs.pettingzoo import env as pettingzoo_env
 from motley.envs.tensors import one_state_observer
 from motley.envs.vector import VectorEnv
@@ -140,19 +140,16 @@ def step_arrays(game: motley.Game) -> Callable[[motley.State], tuple[dict[str, A
     tensor_of = one_state_observer(game)
     zeros = np.zeros(size, dtype=np.int8)
     kept: dict[tuple[int, ...], Any] = {}
-
-    wide = size >= 4096  # pettingzoo._WIDE
-    compiled = None
+    wide, shape, int8 = size >= _WIDE, (size,), np.dtype(np.int8)
+    # the compiled core writes the tensor's bytes (State.observation_bytes overridden), as the environment checks
+    compiled = type(game.new_initial_state(seed=0)).observation_bytes is not motley.State.observation_bytes
 
     def arrays(state: motley.State) -> tuple[dict[str, Any], dict[str, Any]]:
         # one call a decision: the tensor and the mask inline
-        nonlocal compiled
         legal_list = state.legal_actions()
         legal = np.array(legal_list, dtype=np.int64)
         info = {"legal_actions": legal, "action_features": features.take(legal, 0)}
         seat = state.current_player()
-        if compiled is None:
-            compiled = type(state).observation_bytes is not motley.State.observation_bytes
         if compiled:
             tensor = np.frombuffer(state.observation_bytes(seat), np.float32)
         elif tensor_of is not None:
@@ -165,9 +162,9 @@ def step_arrays(game: motley.Game) -> Callable[[motley.State], tuple[dict[str, A
             key = tuple(legal_list)
             mask = kept.get(key)
             if mask is None:
-                if len(kept) >= 32:
+                if len(kept) >= _WIDE_MASKS_KEPT:
                     kept.clear()
-                mask = kept[key] = np.frombuffer(state.legal_mask_bytes(), np.int8).view(ActionMask)
+                mask = kept[key] = np.ndarray.__new__(ActionMask, shape, int8, state.legal_mask_bytes())  # as observe
         else:
             mask = zeros.copy()
             mask[legal] = 1
