@@ -555,7 +555,8 @@ def test_a_postgresql_restart_mid_match_across_two_processes_loses_and_doubles_n
         postgres: Any, ttl: float) -> None:
     """Two processes of a site on PostgreSQL: a table of four people made on A, seats 0 and 1 playing through A
     and seats 2 and 3 through B (relayed), and a table of bots made on B. PostgreSQL stopped (``pg_ctl stop -m
-    fast``) for 3 s and started: the moves made while it is down are refused as ``not_stored``; then the people
+    fast``) for 3 s and started: the moves made while it is down are refused as ``not_stored`` (or find their
+    socket closed, once a short lease has lapsed: the process fenced itself off); then the people
     and the bots play on, and the store holds every acknowledged move once, numbered without a gap. With a
     lease longer than the outage each table stays with its owner; with a shorter one both processes stop
     driving their tables (self-fencing, the sockets closed with 1012 and connected again) and each table is
@@ -581,7 +582,10 @@ def test_a_postgresql_restart_mid_match_across_two_processes_loses_and_doubles_n
             time.sleep(max(0.0, 3.0 - (time.monotonic() - stopped)))  # the bots try meanwhile, and are refused
         finally:
             postgres.start()
-        assert down[0] == "not_stored" and set(down) <= {"not_stored", "closed"}, down
+        if ttl > 3.0:  # the owners keep their tables through the outage: every move made meanwhile is refused
+            assert down and down[0] == "not_stored" and set(down) <= {"not_stored", "closed"}, down
+        else:  # a lease of 1.5 s lapses 1 s after its last renewal, which may be before ``pg_ctl stop`` returns
+            assert down and set(down) <= {"not_stored", "closed"}, down
         bots_back = len(stored_moves_numbered(url, bots))
         deadline = time.monotonic() + 30
         while len(mover.acknowledged) < 12 and time.monotonic() < deadline:  # the people play on
