@@ -24,6 +24,9 @@ if CHROMIUM.exists():  # Playwright comes with the dev extra, used only where Ch
 DECISION = ("() => document.querySelector('#match-over') ? 'over' : "
             "(window.motleyTable && window.motleyTable.decision())")
 
+#: No card is in flight: every animation of the page (the cards' flights, table.js) has finished.
+SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
@@ -48,7 +51,8 @@ def measures(server: ServerThread, browser: Browser, game: str, players: int, wi
         d = page.wait_for_function(DECISION).json_value()
         if d == "over":
             break
-        page.wait_for_timeout(250)  # the cards in flight land
+        page.wait_for_timeout(100)  # the cards in flight land, however long a loaded machine takes to draw them
+        page.wait_for_function(SETTLED)
         found.append(page.evaluate(TABLE_FIT))
         move = d["legal"][rng.randrange(len(d["legal"]))]
         sent = json.dumps({"type": "move", "version": d["version"], "action": move["action"]})
