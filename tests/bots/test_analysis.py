@@ -43,6 +43,7 @@ from motley.bots.analysis import (
     _settled,
     _side,
     _Tally,
+    _ties,
     _verdict,
     _why,
     analyse_decision,
@@ -630,6 +631,23 @@ def test_a_points_mark_needs_the_wider_margin_too() -> None:
         assert _settled(twice, 0, 1, spread) or not marked
 
 
+def test_unmarked_a_decision_searched_again_for_points_names_the_move_a_points_mark_would_name() -> None:
+    """A decision searched again for a rival's lead in points and left unmarked (the lead under its margin) names that
+    rival best, as a seed that marks it on points does: not the move that wins a hair more often with fewer points.
+    Searched again for a lead in win chance, the move of the higher win chance is named; and a rival that scores more
+    but wins clearly less often than the best is not named."""
+    def move(win: float, points: float) -> _Estimate:
+        return _estimate(win, points, rounds=2, n=200)
+
+    spread = 40.0  # the points threshold 8: a 5-point lead is no mark
+    estimates = {0: move(0.50, 10.0), 1: move(0.505, 10.0), 2: move(0.50, 15.0)}
+    assert _verdict(estimates, 0, spread, kind="points")[:3] == (2, None, None)
+    assert _verdict(estimates, 0, spread, kind="win")[:3] == (1, None, None)
+    assert _verdict({**estimates, 1: move(0.70, 10.0)}, 0, spread, kind="points")[:3] == (1, None, None)
+    rich = {**estimates, 2: move(0.50, 30.0)}
+    assert _verdict(rich, 0, spread, kind="points")[:3] == (2, "inaccuracy", "points")  # marked: the same move
+
+
 def test_the_re_searched_moves_see_the_same_sampled_deals() -> None:
     """Two searchers given generators of one seed for their deals (``worlds``) draw the same deals whatever their
     own generators: the cost is measured deal by deal (common random numbers)."""
@@ -740,6 +758,35 @@ def test_a_cost_near_a_mark_s_line_is_searched_past_the_old_cap_and_one_out_of_r
     rounds, estimates, _ = _scripted_check(monkeypatch, {0: 0.40, 1: 0.60}, [1])
     cost, se = _paired(estimates, 1, 0, "win")
     assert rounds < CHECK_FUTILE and _verdict(estimates, 0, 0.0)[1:3] == (_level_of(cost, se), "win")
+
+
+def test_near_equals_before_the_best_in_the_game_s_order_are_searched_and_the_first_of_them_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a marked decision, the moves the first search could not tell from the move called best and that come before
+    it in the game's order are searched over the re-search's deals: the first of them the re-search cannot tell from
+    the best is named best (another seed, whose re-search called another near-equal best, names the same), one
+    clearly worse is searched no more and not named, and a decision with no such near-equal keeps its best."""
+    monkeypatch.setattr(analysis, "_AnalysisSearch", _Scripted)
+    game = motley.load_game("fool(players=4,rounds=1)")
+    state = game.new_initial_state(seed=3)
+    legal = sorted(state.legal_actions())
+    played, tie, worse, best = legal[:4]
+    decision = decision_at(state, state.current_player(), played)
+    spec = searcher_spec(game, 500)
+
+    def named(rates: dict[int, float], choice: int) -> tuple[int, dict[int, _Estimate]]:
+        monkeypatch.setattr(_Scripted, "RATES", rates)
+        first = {m: {"win": rates[m], "win_se": 0.05, "points": 0.0, "points_se": 0.0, "enough": True}
+                 for m in (played, tie, worse, best)}
+        estimates = _check(game, decision, spec, "s", played, [choice], "win", 0.0)[1]
+        return _ties(game, decision, spec, "s", first, estimates, choice, "win"), estimates
+
+    rates = {played: 0.30, tie: 0.60, worse: 0.52, best: 0.60}
+    choice, estimates = named(rates, best)
+    assert choice == tie and len(estimates[worse].rounds) == 1  # clearly worse after one round: searched no more
+    assert _paired(estimates, tie, best, "win")[0] == 0.0  # the same deals: the two near-equals tell nothing apart
+    assert named(rates, tie)[0] == tie  # the seed whose re-search called the first of them best: the same
+    assert named({**rates, tie: 0.52}, best)[0] == best  # no near-equal before it: it stays
 
 
 def test_a_near_tied_best_is_named_the_same_whichever_the_first_search_ranked_first(

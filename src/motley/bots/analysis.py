@@ -60,7 +60,11 @@ decisions cost what the first search costs.
 Best among near-equals. A move is called best only above the moves it is separated from: the other moves as good
 as it within the noise (``as_good``: by the re-search's paired costs for the moves searched again, by the first
 search's estimates for the others searched enough) are named with it
-("green 12 (or green 7, as good) wins 40%"), so the claim made is one another seed keeps.
+("green 12 (or green 7, as good) wins 40%"), so the claim made is one another seed keeps. Which of the near-equals is
+named first is not the seed's: at a marked decision, those the first search could not tell from the move called best
+that come before it in the game's order are searched over the re-search's deals too (:func:`_ties`, at most
+:data:`CHECK_TIES` of them in :data:`CHECK_TIE_ROUNDS` rounds), and the first in that order of the moves the
+re-search cannot tell from the best is named (the mark and its cost are the re-search's, as found).
 ``benchmarks/analysis_marks.py`` measures whether the marks hold at another seed and at ten times the budget, and
 whether the move called best at another seed is one of those named.
 
@@ -97,7 +101,8 @@ from motley.core.registry import game_spec
 from motley.core.search import SearchState
 from motley.core.spec import Heuristic
 
-__all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "CHECK_UNMARKED", "DEFAULT_SIMULATIONS",
+__all__ = ["BATCHES", "CHECK_FUTILE", "CHECK_MAX_ROUNDS", "CHECK_ROUNDS", "CHECK_TIES", "CHECK_TIE_ROUNDS",
+           "CHECK_UNMARKED", "DEFAULT_SIMULATIONS",
            "FORMAT", "INACCURACY", "MISTAKE", "POINTS_INACCURACY", "POINTS_MISTAKE", "SEAT_MODEL", "THIN", "Z_GATE",
            "Z_LOOKS", "Z_MARK", "Z_REACH", "Decision", "analyse_decision", "analyse_record", "assemble", "decision_at",
            "decisions", "evaluate", "hint", "move_words", "searcher_spec", "searcher_words", "summarise", "z_mark"]
@@ -154,6 +159,12 @@ CHECK_UNMARKED = 2
 #: Standard errors of the first search's lead over the played move with which a move may make the decision a mark and
 #: sends it to the re-search (:func:`_may_lead`, :func:`_rivals`).
 Z_GATE = 2.0
+#: At a marked decision, the near-equals of the move called best that come before it in the game's order and were not
+#: searched again (:func:`_ties`): at most this many are searched with it, in at most :data:`CHECK_TIE_ROUNDS` of the
+#: re-search's rounds, so that the first in the game's order of the moves the re-search cannot tell apart is named best
+#: at every seed, not the near-equal this seed's first search happened to rank first.
+CHECK_TIES = 3
+CHECK_TIE_ROUNDS = 4
 
 #: The searcher's model of the other seats (``ismcts(seat_model=...)``): ``"fixed"`` plays every seat by the
 #: searcher's ``epsilon``; ``"learned"`` each other seat by its share of random moves learned from its play
@@ -492,13 +503,15 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     estimates: dict[int, _Estimate] = {}
     if rivals:
         rounds, estimates, kept = _check(game, decision, spec, seed, decision.played, rivals, kind, spread)
+        choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread, kept, kind)
+        key = "points" if mark_on == "points" or (mark is None and kind == "points") else "win"
+        if choice != decision.played:  # the mark and its cost stand; which of the near-equals is named best is settled
+            choice = _ties(game, decision, spec, seed, first, estimates, choice, key)
         budget = _check_budget(spec)
         for action, estimate in estimates.items():
             by_action[action].update(estimate.row(len(estimate.rounds) * budget))
         rows.sort(key=lambda r: (-r["visits"], -r["win"]))
         checked = {"rounds": rounds, "simulations": budget, "moves": len(estimates)}
-        choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread, kept)
-        key = "points" if mark_on == "points" else "win"
     else:
         cost = _Cost.between(by_action[choice], by_action[decision.played])
         mark = mark_on = None
@@ -714,12 +727,7 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
     rounds = 0
     while rounds < CHECK_MAX_ROUNDS:
         for move in kept:
-            searcher = _AnalysisSearch(game, **options)
-            searcher.so_far, searcher.root_move = decision.so_far, move
-            searcher.seat_epsilons = _seat_model(decision, options)
-            searcher.worlds = random.Random(f"{seed}:deals:{rounds}")
-            searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{rounds}"))
-            estimates[move].add(searcher.tallies.get(move) or _Tally())
+            estimates[move].add(_round(game, decision, options, seed, rounds, move))
         rounds += 1
         kept = [played, *_undecided(estimates, kept[1:], kind)]
         called, mark, _, _ = _verdict(estimates, played, spread, kept)
@@ -728,6 +736,59 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
         if rounds >= CHECK_ROUNDS and _settled(estimates, played, called, spread):
             break
     return rounds, estimates, kept
+
+
+def _round(game: Game, decision: Decision, options: Mapping[str, Any], seed: int | str, index: int,
+           move: int) -> _Tally:
+    """Round ``index`` of the re-search of ``move`` (:func:`_check`): a fresh searcher with ``options`` (the round's
+    budget) begins every iteration with it, with the round's generator and the round's sampled deals (the same for
+    every move searched in that round, so their costs are paired deal by deal)."""
+    searcher = _AnalysisSearch(game, **options)
+    searcher.so_far, searcher.root_move = decision.so_far, move
+    searcher.seat_epsilons = _seat_model(decision, options)
+    searcher.worlds = random.Random(f"{seed}:deals:{index}")
+    searcher.act(decision.observation, list(decision.legal), random.Random(f"{seed}:check:{index}"))
+    return searcher.tallies.get(move) or _Tally()
+
+
+def _ties(game: Game, decision: Decision, spec: str, seed: int | str, first: dict[int, dict[str, Any]],
+          estimates: dict[int, _Estimate], choice: int, key: str) -> int:
+    """The move to call best at a decision whose re-search called ``choice`` best (not the played move): the
+    near-equals of it in ``key`` by the first search (:func:`_as_good` of ``first``, its rows) that come before it in
+    the game's order and were not searched again (the first in that order) are searched as the re-search's moves were
+    (:func:`_round`: its first rounds, over the same deals, at most :data:`CHECK_TIE_ROUNDS` and no more than
+    ``choice``'s), one the choice leads by :data:`Z` standard errors of their paired cost searched no more; the move
+    named is the first in the game's order of those the re-search cannot tell from the best of them
+    (:func:`_first_of_equals`; on points, ``key``, of those that win the deal at least as often as the played move),
+    and where that is a near-equal, its own near-equals before it are searched in turn, :data:`CHECK_TIES` moves in
+    all at most. Their estimates are added to ``estimates``. Another seed, whose first search may rank the near-equals
+    the other way and whose re-search may call another of them best, then names the same move."""
+    played, named = decision.played, choice
+    options = dict(parse_bot_spec(spec).resolved())
+    options["simulations"] = _check_budget(spec)
+    pool, searched = [choice], 0
+    while searched < CHECK_TIES:
+        near = sorted(a for a in _as_good(first, {}, named, played, key) if a < named and a not in estimates)
+        if not near:
+            break
+        near = near[:CHECK_TIES - searched]
+        searched += len(near)
+        for move in near:
+            estimates[move] = _Estimate()
+        searching = list(near)
+        for index in range(min(CHECK_TIE_ROUNDS, len(estimates[choice].rounds))):
+            for move in searching:
+                estimates[move].add(_round(game, decision, options, seed, index, move))
+            searching = [m for m in searching if not _leads(estimates, choice, m, key)]
+            if not searching:
+                break
+        pool += [m for m in near if key == "win" or _paired(estimates, m, played, "win")[0] >= 0.0]
+        top = max(pool, key=lambda m: 0.0 if m == choice else _paired(estimates, m, choice, key)[0])
+        again = _first_of_equals(estimates, pool, top, key)
+        if again == named:
+            break
+        named = again
+    return named
 
 
 def _undecided(estimates: dict[int, _Estimate], rivals: Sequence[int], key: str) -> list[int]:
@@ -795,7 +856,7 @@ def z_mark(rounds: int) -> float:
 
 
 def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
-             moves: Sequence[int] | None = None) -> tuple[int, str | None, str | None, _Cost]:
+             moves: Sequence[int] | None = None, kind: str = "win") -> tuple[int, str | None, str | None, _Cost]:
     """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search of
     ``moves`` (by default all of ``estimates``; the played move among them).
 
@@ -807,7 +868,11 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
     win-chance mark is, is against the move of the most points (the same way among near-equals) among those that win
     the deal at least as often as the played one, with the cost less that margin above :data:`POINTS_INACCURACY`
     standard deviations of the deal's points (a mistake the same way from :data:`POINTS_MISTAKE`). So
-    the move of the higher win chance is never marked, and each mark says what it is on."""
+    the move of the higher win chance is never marked, and each mark says what it is on. Unmarked, a decision
+    searched again for a lead in points (``kind``, :func:`_rivals`) names that move of the most points where it
+    scores more than the played one and the move of the highest win chance does not win clearly more often (by
+    :data:`Z` standard errors of their paired cost): the move a mark would name, so that a seed that marks the
+    decision and one that does not name the same best."""
     def cost_of(move: int) -> _Cost:
         return _Cost(*_paired(estimates, move, played, "win"), *_paired(estimates, move, played, "points"))
 
@@ -829,6 +894,8 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
     richer = cost_of(richest)
     if spread > 0 and richer.points - margin * richer.points_se > POINTS_INACCURACY * spread:
         return richest, _level(richer.points, richer.points_se, POINTS_MISTAKE * spread), "points", richer
+    if kind == "points" and points[richest] > points[played] and not _leads(estimates, best, richest, "win"):
+        return richest, None, None, richer
     return best, None, None, cost
 
 
