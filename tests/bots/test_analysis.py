@@ -646,6 +646,11 @@ def test_unmarked_a_decision_searched_again_for_points_names_the_move_a_points_m
     assert _verdict({**estimates, 1: move(0.70, 10.0)}, 0, spread, kind="points")[:3] == (1, None, None)
     rich = {**estimates, 2: move(0.50, 30.0)}
     assert _verdict(rich, 0, spread, kind="points")[:3] == (2, "inaccuracy", "points")  # marked: the same move
+    best = {"words": "red 9", "win": 0.50, "points": 15.0, "enough": True, "visits": 400}
+    played = {"words": "red 4", "win": 0.50, "points": 10.0, "enough": True, "visits": 400}
+    said = _why(best, played, None, None, (), False, "points")
+    assert said.startswith("You played red 4") and "scores +10" in said and "red 9 scores +15" in said
+    assert said.endswith("(too close to call an inaccuracy).")
 
 
 def test_the_re_searched_moves_see_the_same_sampled_deals() -> None:

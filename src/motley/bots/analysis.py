@@ -526,7 +526,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
                      "points_se": round(cost.points_se, 3), "points_sd": round(spread, 3)},
             "mark": mark, "mark_on": mark_on, "checked": checked,
             "why": _why(best, played, mark, mark_on, [by_action[a]["words"] for a in as_good],
-                        _near_mistake(cost, mark, mark_on, spread))}
+                        _near_mistake(cost, mark, mark_on, spread), key)}
 
 
 def _as_good(first: dict[int, dict[str, Any]], estimates: dict[int, _Estimate], choice: int, played: int,
@@ -933,10 +933,10 @@ def _near_mistake(cost: _Cost, mark: str | None, mark_on: str | None, spread: fl
 
 
 def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on: str | None,
-         as_good: Sequence[str] = (), near_mistake: bool = False) -> str:
+         as_good: Sequence[str] = (), near_mistake: bool = False, key: str = "win") -> str:
     """One sentence a player reads: the move played and what it wins, against the move called best (and the moves
     ``as_good``, in words, as good within the search's noise); an inaccuracy ``near_mistake`` (:func:`_near_mistake`)
-    says it may be a mistake."""
+    says it may be a mistake. A best named for its points (``key``, unmarked: :func:`_verdict`) is said in points."""
     you = f"you played {played['words']}: it wins the deal {_pct(played['win'])} of the time"
     if best is played:
         return f"Y{you[1:]} ({_signed(played['points'])} points on average), as well as any move the search found."
@@ -946,9 +946,10 @@ def _why(best: dict[str, Any], played: dict[str, Any], mark: str | None, mark_on
     on = "in points" if mark_on == "points" else "in win chance"
     maybe = " (perhaps a mistake, within the search's noise)" if near_mistake else ""
     verdict = f"{'An' if mark == 'inaccuracy' else 'A'} {mark} {on}{maybe}: " if mark else ""
-    if mark_on == "points":
-        return (f"{verdict}{you} and scores {_signed(played['points'])} points in the deal on average; "
-                f"{best['words']} scores {_signed(best['points'])} and wins {_pct(best['win'])}.")
+    if mark_on == "points" or key == "points":
+        close = "" if mark else " (too close to call an inaccuracy)"
+        return (f"{verdict or 'Y'}{you[len(verdict) == 0:]} and scores {_signed(played['points'])} points in the deal "
+                f"on average; {best['words']} scores {_signed(best['points'])} and wins {_pct(best['win'])}{close}.")
     tail = "" if mark else " (too close to call a mistake)" if best["win"] > played["win"] else ""
     also = f" ({' or '.join(as_good)}, as good)" if as_good else ""
     return f"{verdict or 'Y'}{you[len(verdict) == 0:]}; {best['words']}{also} wins {_pct(best['win'])}{tail}."
