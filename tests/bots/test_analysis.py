@@ -641,9 +641,9 @@ def test_unmarked_a_decision_searched_again_for_points_names_the_move_a_points_m
 
     spread = 40.0  # the points threshold 8: a 5-point lead is no mark
     estimates = {0: move(0.50, 10.0), 1: move(0.505, 10.0), 2: move(0.50, 15.0)}
-    assert _verdict(estimates, 0, spread, kind="points")[:3] == (2, None, None)
-    assert _verdict(estimates, 0, spread, kind="win")[:3] == (1, None, None)
-    assert _verdict({**estimates, 1: move(0.70, 10.0)}, 0, spread, kind="points")[:3] == (1, None, None)
+    assert _verdict(estimates, 0, spread, kind="points")[:3] == (2, None, "points")  # unmarked, named for its points
+    assert _verdict(estimates, 0, spread, kind="win")[:3] == (1, None, "win")
+    assert _verdict({**estimates, 1: move(0.70, 10.0)}, 0, spread, kind="points")[:3] == (1, None, "win")
     rich = {**estimates, 2: move(0.50, 30.0)}
     assert _verdict(rich, 0, spread, kind="points")[:3] == (2, "inaccuracy", "points")  # marked: the same move
     best = {"words": "red 9", "win": 0.50, "points": 15.0, "enough": True, "visits": 400}

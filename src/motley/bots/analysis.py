@@ -44,7 +44,8 @@ are run: so the rounds go to the decisions near a mark's line, where another see
 another re-searched rival clearly leads is searched no more. Their estimates replace the first search's (``checked``),
 with errors that hold the rounds' spread (the between-seed error itself). The move called best is then the one of the
 higher win chance (``choice``; of two the re-search cannot tell apart, the first in the game's order of moves, so
-another seed names the same), and the decision is marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the
+another seed names the same; unmarked after a re-search for a lead in points, the move a points mark would name),
+and the decision is marked ("inaccuracy", "mistake", ``mark_on`` saying on what) when the
 cost in win chance less the mark's margin (:func:`z_mark`: :data:`Z_MARK`, 3, standard errors after one round) is above
 :data:`INACCURACY` (a mistake where the cost less :data:`Z` standard errors reaches :data:`MISTAKE`), or else, where the
 rival wins the deal at least as often, when the cost in points less that margin is above :data:`POINTS_INACCURACY`
@@ -61,8 +62,8 @@ Best among near-equals. A move is called best only above the moves it is separat
 as it within the noise (``as_good``: by the re-search's paired costs for the moves searched again, by the first
 search's estimates for the others searched enough) are named with it
 ("green 12 (or green 7, as good) wins 40%"), so the claim made is one another seed keeps. Which of the near-equals is
-named first is not the seed's: at a marked decision, those the first search could not tell from the move called best
-that come before it in the game's order are searched over the re-search's deals too (:func:`_ties`, at most
+named first is not the seed's: at a decision searched again, those the first search could not tell from the move called
+best that come before it in the game's order are searched over the re-search's deals too (:func:`_ties`, at most
 :data:`CHECK_TIES` of them in :data:`CHECK_TIE_ROUNDS` rounds), and the first in that order of the moves the
 re-search cannot tell from the best is named (the mark and its cost are the re-search's, as found).
 ``benchmarks/analysis_marks.py`` measures whether the marks hold at another seed and at ten times the budget, and
@@ -159,10 +160,10 @@ CHECK_UNMARKED = 2
 #: Standard errors of the first search's lead over the played move with which a move may make the decision a mark and
 #: sends it to the re-search (:func:`_may_lead`, :func:`_rivals`).
 Z_GATE = 2.0
-#: At a marked decision, the near-equals of the move called best that come before it in the game's order and were not
-#: searched again (:func:`_ties`): at most this many are searched with it, in at most :data:`CHECK_TIE_ROUNDS` of the
-#: re-search's rounds, so that the first in the game's order of the moves the re-search cannot tell apart is named best
-#: at every seed, not the near-equal this seed's first search happened to rank first.
+#: At a decision searched again, the near-equals of the move called best that come before it in the game's order and
+#: were not searched again with it (:func:`_ties`): at most this many are searched, in at most
+#: :data:`CHECK_TIE_ROUNDS` of the re-search's rounds, so that the first in the game's order of the moves the re-search
+#: cannot tell apart is named best at every seed, not the near-equal this seed's first search happened to rank first.
 CHECK_TIES = 3
 CHECK_TIE_ROUNDS = 4
 
@@ -504,7 +505,7 @@ def evaluate(game: Game, decision: Decision, spec: str, seed: int | str, check: 
     if rivals:
         rounds, estimates, kept = _check(game, decision, spec, seed, decision.played, rivals, kind, spread)
         choice, mark, mark_on, cost = _verdict(estimates, decision.played, spread, kept, kind)
-        key = "points" if mark_on == "points" or (mark is None and kind == "points") else "win"
+        key, mark_on = ("points" if mark_on == "points" else "win"), (mark_on if mark else None)
         if choice != decision.played:  # the mark and its cost stand; which of the near-equals is named best is settled
             choice = _ties(game, decision, spec, seed, first, estimates, choice, key)
         budget = _check_budget(spec)
@@ -857,8 +858,9 @@ def z_mark(rounds: int) -> float:
 
 def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
              moves: Sequence[int] | None = None, kind: str = "win") -> tuple[int, str | None, str | None, _Cost]:
-    """The move called best, the mark, what it is on (``"win"``, ``"points"``) and the cost, from the re-search of
-    ``moves`` (by default all of ``estimates``; the played move among them).
+    """The move called best, the mark, what it is on (``"win"``, ``"points"``; unmarked, what the move called best
+    was named for, or None where it is the played move) and the cost, from the re-search of ``moves`` (by default all
+    of ``estimates``; the played move among them).
 
     The best is the move of the highest win chance, or of the moves that win more often than the played one and as
     often as it within the noise, the first in the game's order (:func:`_first_of_equals`: another seed, which
@@ -895,8 +897,8 @@ def _verdict(estimates: dict[int, _Estimate], played: int, spread: float,
     if spread > 0 and richer.points - margin * richer.points_se > POINTS_INACCURACY * spread:
         return richest, _level(richer.points, richer.points_se, POINTS_MISTAKE * spread), "points", richer
     if kind == "points" and points[richest] > points[played] and not _leads(estimates, best, richest, "win"):
-        return richest, None, None, richer
-    return best, None, None, cost
+        return richest, None, "points", richer
+    return best, None, "win", cost
 
 
 def _level(cost: float, se: float, mistake: float) -> str:
