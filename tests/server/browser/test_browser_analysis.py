@@ -103,7 +103,8 @@ def test_a_hint_rings_the_bots_choice_in_the_hand_once_per_decision(server: Serv
     expect(hand.get_by_text("Hints on")).to_be_visible()
     hint = hand.get_by_role("button", name=re.compile("^Hint"))
     hint.click()
-    expect(hand.get_by_role("status").filter(has_text="Hint:")).to_contain_text("sampled deals")
+    # the search runs in a worker process of the server: "Thinking..." until it answers, however loaded the machine
+    expect(hand.get_by_role("status").filter(has_text="Hint:")).to_contain_text("sampled deals", timeout=60_000)
     ringed = hand.get_by_role("button", name=re.compile(r"\(the hint\)$"))
     expect(ringed.first).to_be_visible()
     expect(hand.get_by_role("button", name="Hint given for this decision")).to_be_disabled()
