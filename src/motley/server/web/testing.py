@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import random
 import signal
@@ -126,12 +127,18 @@ class ServerThread:
         self.thread.join(timeout=10)
 
 
+#: The :class:`ServerProcess` instances made so far in this process (each draws its table seeds from its own number).
+_PROCESSES = itertools.count()
+
+
 class ServerProcess:
     """``motley serve`` as a child process (so a test can kill it with SIGKILL mid-game), with
-    :data:`OPEN_LIMITS`; ``extra``: ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is
-    one of a site (``--site --lease-ttl``); ``tables_per_address``: that quota instead of the open one;
-    ``site_secret``: the site's secret file (``--site-secret``); ``log``: a file that gets the process's output
-    (default: none kept); ``queue_messages``: that bound instead of the open limits' (``--queue-messages``)."""
+    :data:`OPEN_LIMITS` and its table seeds drawn as a :class:`ServerThread`'s (from :data:`TEST_SEEDS` and the
+    number of processes made before it in this test run, so two processes of a site deal differently); ``extra``:
+    ``[bot_delay]`` (seconds, default 0); ``lease_ttl``: given, the process is one of a site (``--site
+    --lease-ttl``); ``tables_per_address``: that quota instead of the open one; ``site_secret``: the site's secret
+    file (``--site-secret``); ``log``: a file that gets the process's output (default: none kept);
+    ``queue_messages``: that bound instead of the open limits' (``--queue-messages``)."""
 
     def __init__(self, db: str, port: int | None = None, extra: list[str] | None = None,
                  lease_ttl: float | None = None, tables_per_address: int | None = None,
@@ -147,10 +154,13 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.seeds = TEST_SEEDS + next(_PROCESSES)
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         """Start it and wait until it answers (at most ``timeout`` seconds, then TimeoutError)."""
-        code = ("import sys; from motley.cli.serve import serve; "
+        code = ("import functools, random, sys; import motley.server as server; "
+                "server.create_app = functools.partial(server.create_app, seeds=functools.partial("
+                f"random.Random({self.seeds}).randrange, 2**62)); from motley.cli.serve import serve; "
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
                 f"tables_per_address={self.tables_per_address}, "
