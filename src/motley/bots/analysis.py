@@ -721,8 +721,7 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
     (:func:`_settled`): a sequential test with a cap on its budget. A rival the other leads by more than :data:`Z`
     standard errors of their paired cost in ``kind`` (what their lead is in) is searched no more. Returns the rounds
     run, each move's estimate (of the rounds it was searched in) and the moves searched to the end."""
-    options = dict(parse_bot_spec(spec).resolved())
-    options["simulations"] = _check_budget(spec)
+    options = _round_options(spec)
     estimates = {m: _Estimate() for m in (played, *rivals)}
     kept = [played, *rivals]
     rounds = 0
@@ -737,6 +736,13 @@ def _check(game: Game, decision: Decision, spec: str, seed: int | str, played: i
         if rounds >= CHECK_ROUNDS and _settled(estimates, played, called, spread):
             break
     return rounds, estimates, kept
+
+
+def _round_options(spec: str) -> dict[str, Any]:
+    """The searcher's options of one round of the re-search: ``spec``'s, with :func:`_check_budget` iterations."""
+    options = dict(parse_bot_spec(spec).resolved())
+    options["simulations"] = _check_budget(spec)
+    return options
 
 
 def _round(game: Game, decision: Decision, options: Mapping[str, Any], seed: int | str, index: int,
@@ -765,8 +771,7 @@ def _ties(game: Game, decision: Decision, spec: str, seed: int | str, first: dic
     all at most. Their estimates are added to ``estimates``. Another seed, whose first search may rank the near-equals
     the other way and whose re-search may call another of them best, then names the same move."""
     played, named = decision.played, choice
-    options = dict(parse_bot_spec(spec).resolved())
-    options["simulations"] = _check_budget(spec)
+    options = _round_options(spec)
     pool, searched = [choice], 0
     while searched < CHECK_TIES:
         near = sorted(a for a in _as_good(first, {}, named, played, key) if a < named and a not in estimates)
