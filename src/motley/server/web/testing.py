@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -99,6 +100,11 @@ TABLE_FIT = """() => {
 TEST_SEEDS = 20261128
 
 
+def table_seeds(seed: int = TEST_SEEDS) -> Callable[[], int]:
+    """A test server's source of new tables' seeds (``create_app(seeds=...)``): a generator seeded with ``seed``."""
+    return functools.partial(random.Random(seed).randrange, 2**62)
+
+
 class ServerThread:
     """``motley serve`` in a daemon thread of this process (``with ServerThread(db) as server: server.base``);
     ``settings`` go to :func:`create_app` (``limits`` defaults to :data:`OPEN_LIMITS`, ``seeds`` to a generator
@@ -110,7 +116,7 @@ class ServerThread:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         limits = settings.setdefault("limits", OPEN_LIMITS) or Limits()
-        settings.setdefault("seeds", functools.partial(random.Random(TEST_SEEDS).randrange, 2**62))
+        settings.setdefault("seeds", table_seeds())
         self.app = create_app(db, host="127.0.0.1", port=self.port, **settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 20, lifespan="on", **uvicorn_settings(limits))
@@ -158,9 +164,10 @@ class ServerProcess:
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         """Start it and wait until it answers (at most ``timeout`` seconds, then TimeoutError)."""
-        code = ("import functools, random, sys; import motley.server as server; "
-                "server.create_app = functools.partial(server.create_app, seeds=functools.partial("
-                f"random.Random({self.seeds}).randrange, 2**62)); from motley.cli.serve import serve; "
+        code = ("import functools, sys; import motley.server as server; "
+                "from motley.server.web.testing import table_seeds; "
+                f"server.create_app = functools.partial(server.create_app, seeds=table_seeds({self.seeds})); "
+                "from motley.cli.serve import serve; "
                 "serve(host='127.0.0.1', port=int(sys.argv[1]), db=sys.argv[2], move_time=None, grace=30.0, "
                 "bot_delay=float(sys.argv[3]), allow_origin=None, forwarded_allow_ips=None, "
                 f"tables_per_address={self.tables_per_address}, "
