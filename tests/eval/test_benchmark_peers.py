@@ -3,8 +3,6 @@ every outcome is equally likely, so the fair loop plays the peer's own game."""
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import pytest
 
 from tests.support import benchmark_module
@@ -12,17 +10,13 @@ from tests.support import benchmark_module
 pyspiel = pytest.importorskip("pyspiel")
 
 
-def _random_play() -> ModuleType:
-    return benchmark_module("random_play")
-
-
 @pytest.mark.parametrize("name", ["dou_dizhu", "hearts", "oh_hell"])
 def test_the_peers_timed_have_uniform_chance_nodes_listed_by_legal_actions(name: str) -> None:
-    _random_play()._check_uniform_chance(pyspiel.load_game(name))
+    benchmark_module("random_play")._check_uniform_chance(pyspiel.load_game(name))
 
 
 def test_a_peer_with_an_unequal_chance_node_is_refused() -> None:
     # 2048 places a 2 (probability 0.9) or a 4 (0.1): drawing its outcomes as moves would change the game
     with pytest.raises(ValueError, match="not uniform"):
-        _random_play()._check_uniform_chance(pyspiel.load_game("2048"))
+        benchmark_module("random_play")._check_uniform_chance(pyspiel.load_game("2048"))
 
